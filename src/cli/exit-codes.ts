@@ -1,0 +1,16 @@
+/** Exit codes: documented in README.md ("Exit codes"); only src/cli/main.ts exits. */
+export const EXIT = {
+  /** Success; with --detailed-exitcode: no changes. */
+  ok: 0,
+  /** Error: bad input, API failure, refused plan. */
+  error: 1,
+  /** With --detailed-exitcode: the plan has changes. */
+  changes: 2,
+  /** A policy flag (--fail-on-delete, --fail-on-destructive) matched the plan. */
+  policy: 3,
+  /** Apply finished with some actions failed or skipped (partial failure). */
+  partial: 4,
+  /** A saved plan is stale: the tenant changed since it was made. */
+  stale: 5,
+} as const;
+export type ExitCode = (typeof EXIT)[keyof typeof EXIT];

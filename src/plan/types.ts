@@ -1,0 +1,136 @@
+/**
+ * The plan: plain, JSON-serialisable data, published as schemas/plan.schema.json.
+ * Renderers and the applier consume it and never recompute it.
+ *
+ * Meaning of an action, by op:
+ * - create: the record does not exist; `changes` hold every managed field (before absent).
+ * - update: the record exists; `changes` hold only fields whose value differs.
+ * - rename: update whose changes include `name` (or `value`), matched through previous_names.
+ * - move:   a category whose parent changes (and maybe its name and fields).
+ * - delete: the record exists and is not declared; only with pruning on for its kind.
+ * - unsupported: the manifests ask for a change API v1 cannot make (501 or no endpoint);
+ *   shown once, never applied, never failing the run.
+ * Ordering: `actions` is a topological order of `depends_on` (deletes after
+ * everything that stops using the deleted record, children deleted before parents).
+ */
+
+export const PLAN_FORMAT_VERSION = "1.0";
+
+export type Op = "create" | "update" | "rename" | "move" | "delete" | "unsupported";
+export const OPS: readonly Op[] = ["create", "update", "rename", "move", "delete", "unsupported"];
+
+/** What an action writes; each maps to exactly one family of API calls in src/apply/. */
+export type ResourceType =
+  | "display_group"
+  | "attribute"
+  | "attribute_version"
+  | "type_value"
+  | "type_value_version"
+  | "attribute_set"
+  | "attribute_set_attribute"
+  | "block"
+  | "brand"
+  | "brand_version"
+  | "brand_asset"
+  | "brand_web_id"
+  | "brand_attribute_value"
+  | "brand_assigned_attribute"
+  | "brand_assigned_attribute_set"
+  | "category"
+  | "category_version"
+  | "category_asset"
+  | "category_web_id";
+
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+export interface FieldChange {
+  field: string;
+  /** Absent on create; for an unreadable value, absent with `before_unknown`. */
+  before?: Json;
+  /** Absent on delete. */
+  after?: Json;
+  /** The tenant cannot return this value (write-only) and no ledger entry says what it is. */
+  before_unknown?: boolean;
+  /** Long text: renderers show a unified diff. */
+  long_text?: boolean;
+}
+
+/**
+ * A reference to a record id the applier needs: either known at plan time, or
+ * produced by an earlier action of the same plan (a create), by address.
+ */
+export type Ref = { id: number } | { address: string };
+
+export interface ActionFlags {
+  /** Data hangs on the record: products on a brand, values in an attribute, children of a category. */
+  destructive?: boolean;
+  /** The value cannot be read back; the ledger remembers it once applied. */
+  write_only?: boolean;
+  /** API v1 cannot do this; shown, never applied. */
+  unsupported?: boolean;
+}
+
+export interface Action {
+  /** Human-readable, unique, stable: attribute["Colour"].value["Red"].version["French"]. */
+  address: string;
+  /** The manifest kind this action belongs to (for grouping and --exclude). */
+  kind: import("../model/catalogue.js").Kind;
+  type: ResourceType;
+  op: Op;
+  changes: FieldChange[];
+  /** Addresses of actions that must finish first. */
+  depends_on: string[];
+  flags: ActionFlags;
+  /** Why: destructive reasons, unsupported reasons, rename sources. */
+  notes?: string[];
+  /**
+   * Ids and references the applier needs to build the request: `self` is the
+   * record's own id (update, delete); other keys name the owner or referenced
+   * records (attribute, attribute_set, brand, category, parent, display_group,
+   * channel, asset, value). Version actions carry `version_id`.
+   */
+  refs: Record<string, Ref>;
+  version_id?: number;
+  /** Manifest location of the desired record, when there is one. */
+  source?: import("../model/catalogue.js").SourceLocation;
+}
+
+/** A remote record of a declared kind that the manifests do not declare, with pruning off. */
+export interface UnmanagedRecord {
+  address: string;
+  kind: import("../model/catalogue.js").Kind;
+  id: number;
+}
+
+export interface PlanSummary {
+  create: number;
+  update: number;
+  rename: number;
+  move: number;
+  delete: number;
+  unsupported: number;
+  destructive: number;
+  unmanaged: number;
+}
+
+export interface Plan {
+  format_version: string;
+  /** Tenant name from config (never its token). */
+  tenant: string;
+  /** Version name -> id used for this plan. */
+  version_ids: Record<string, number>;
+  actions: Action[];
+  unmanaged: UnmanagedRecord[];
+  /** Warnings for people: things the plan could not know or chose not to do. */
+  warnings: string[];
+  summary: PlanSummary;
+  /**
+   * Fingerprints (hash of the normalised remote record) of every record an
+   * action touches, so a saved plan can refuse to apply after drift.
+   */
+  fingerprints: Record<string, string>;
+}
+
+export function hasChanges(plan: Plan): boolean {
+  return plan.actions.some((a) => a.op !== "unsupported");
+}
