@@ -91,6 +91,11 @@ export interface Action {
    */
   refs: Record<string, Ref>;
   version_id?: number;
+  /**
+   * Values the request needs even when unchanged: an asset's image_url on
+   * update, a category's parent for a create, the master value of a version.
+   */
+  identity?: Record<string, Json>;
   /** Manifest location of the desired record, when there is one. */
   source?: import("../model/catalogue.js").SourceLocation;
 }
@@ -129,6 +134,18 @@ export interface Plan {
    * action touches, so a saved plan can refuse to apply after drift.
    */
   fingerprints: Record<string, string>;
+  /**
+   * What the plan was made from, so `apply PLAN_FILE` can re-read the same
+   * state and check the fingerprints: present in saved plans.
+   */
+  basis?: PlanBasis;
+}
+
+export interface PlanBasis {
+  desired: import("../model/catalogue.js").Catalogue;
+  prune: Partial<Record<string, boolean>>;
+  /** Where the tenant was (never a token), to refuse applying to another tenant. */
+  base_url: string;
 }
 
 export function hasChanges(plan: Plan): boolean {

@@ -1,0 +1,136 @@
+/** Shared pieces of the renderers: kind titles, op markers, value formatting, text diffs. */
+import { Chalk, type ChalkInstance } from "chalk";
+import { structuredPatch } from "diff";
+import { KINDS, type Kind } from "../model/catalogue.js";
+import type { Action, FieldChange, Json, Op, Plan } from "../plan/types.js";
+
+export interface RenderOptions {
+  /** Colour on (terminal, NO_COLOR unset) or off. Renderers never look at the environment. */
+  color: boolean;
+  /** One line per action, no field details. */
+  compact?: boolean;
+  /** List unmanaged records one by one instead of counting them. */
+  showUnmanaged?: boolean;
+}
+
+export const KIND_TITLES: Record<Kind, string> = {
+  display_groups: "Display groups",
+  attributes: "Attributes",
+  attribute_sets: "Attribute sets",
+  blocks: "Blocks",
+  brands: "Brands",
+  categories: "Categories",
+};
+
+export const MARKERS: Record<Op, string> = {
+  create: "+",
+  update: "~",
+  rename: "~",
+  move: "~",
+  delete: "-",
+  unsupported: "!",
+};
+
+export const VERBS: Record<Op, string> = {
+  create: "create",
+  update: "update",
+  rename: "rename",
+  move: "move",
+  delete: "delete",
+  unsupported: "cannot apply (API v1)",
+};
+
+export function palette(color: boolean): ChalkInstance {
+  return new Chalk({ level: color ? 1 : 0 });
+}
+
+export function opColour(c: ChalkInstance, op: Op): (s: string) => string {
+  switch (op) {
+    case "create":
+      return c.green;
+    case "delete":
+      return c.red;
+    case "unsupported":
+      return c.magenta;
+    default:
+      return c.yellow;
+  }
+}
+
+/** Actions grouped by kind, kinds in documented order, actions in plan order. */
+export function groupByKind(actions: readonly Action[]): Array<[Kind, Action[]]> {
+  const groups = new Map<Kind, Action[]>();
+  for (const a of actions) {
+    const g = groups.get(a.kind);
+    if (g) g.push(a);
+    else groups.set(a.kind, [a]);
+  }
+  return KINDS.filter((k) => groups.has(k)).map((k) => [k, groups.get(k)!]);
+}
+
+export function formatValue(v: Json | undefined): string {
+  if (v === undefined) return "(none)";
+  if (typeof v === "string") return JSON.stringify(truncate(v, 100));
+  if (Array.isArray(v)) return `[${v.map((x) => formatValue(x)).join(", ")}]`;
+  return JSON.stringify(v);
+}
+
+export function truncate(s: string, max: number): string {
+  return s.length > max ? `${s.slice(0, max - 1)}…` : s;
+}
+
+export function beforeText(c: FieldChange): string {
+  return c.before_unknown ? "(unknown)" : formatValue(c.before);
+}
+
+/** Unified diff lines of a long text change (no file headers). */
+export function textDiffLines(c: FieldChange): string[] {
+  const before = typeof c.before === "string" ? c.before : "";
+  const after = typeof c.after === "string" ? c.after : "";
+  const patch = structuredPatch("before", "after", ensureNl(before), ensureNl(after), undefined, undefined, { context: 2 });
+  const lines: string[] = [];
+  for (const h of patch.hunks) {
+    lines.push(`@@ -${h.oldStart},${h.oldLines} +${h.newStart},${h.newLines} @@`);
+    for (const l of h.lines) if (!l.startsWith("\\")) lines.push(l);
+  }
+  return lines;
+}
+
+function ensureNl(s: string): string {
+  return s.endsWith("\n") || s === "" ? s : `${s}\n`;
+}
+
+export function summaryLine(plan: Plan): string {
+  const s = plan.summary;
+  const parts: string[] = [];
+  const add = (n: number, label: string) => {
+    if (n) parts.push(`${n} to ${label}`);
+  };
+  add(s.create, "create");
+  add(s.update, "update");
+  add(s.rename, "rename");
+  add(s.move, "move");
+  add(s.delete, "delete");
+  const tail: string[] = [];
+  if (s.destructive) tail.push(`${s.destructive} destructive`);
+  if (s.unsupported) tail.push(`${s.unsupported} not possible through API v1`);
+  if (s.unmanaged) tail.push(`${s.unmanaged} unmanaged`);
+  const head = parts.length ? `Plan: ${parts.join(", ")}.` : "No changes. The tenant matches the manifests.";
+  return tail.length ? `${head} (${tail.join("; ")})` : head;
+}
+
+/** Counts of unmanaged records per kind, for a one-line mention. */
+export function unmanagedCounts(plan: Plan): string {
+  const counts = new Map<Kind, number>();
+  for (const u of plan.unmanaged) counts.set(u.kind, (counts.get(u.kind) ?? 0) + 1);
+  return KINDS.filter((k) => counts.has(k))
+    .map((k) => `${counts.get(k)} ${KIND_TITLES[k].toLowerCase()}`)
+    .join(", ");
+}
+
+export function flagLabels(a: Action): string[] {
+  const out: string[] = [];
+  if (a.flags.destructive) out.push("destructive");
+  if (a.flags.write_only) out.push("write-only");
+  return out;
+}

@@ -1,0 +1,64 @@
+/** The plan as a pull-request comment: summary table, warning block, one collapsible section per kind. */
+import type { Action, Plan } from "../plan/types.js";
+import {
+  KIND_TITLES,
+  MARKERS,
+  beforeText,
+  flagLabels,
+  formatValue,
+  groupByKind,
+  summaryLine,
+  textDiffLines,
+  unmanagedCounts,
+  type RenderOptions,
+} from "./common.js";
+
+/** Marks the comment so a pipeline can find and update it instead of adding another. */
+export const MARKDOWN_MARKER = "<!-- pimctl-plan -->";
+
+export function renderMarkdown(plan: Plan, opts: RenderOptions): string {
+  const out: string[] = [MARKDOWN_MARKER, `### pimctl plan for \`${plan.tenant}\``, ""];
+  const s = plan.summary;
+  out.push(
+    "| create | update | rename | move | delete | not possible (API v1) | destructive |",
+    "|---:|---:|---:|---:|---:|---:|---:|",
+    `| ${s.create} | ${s.update} | ${s.rename} | ${s.move} | ${s.delete} | ${s.unsupported} | ${s.destructive} |`,
+    "",
+  );
+  const destructive = plan.actions.filter((a) => a.flags.destructive);
+  if (destructive.length) {
+    out.push("> [!WARNING]", `> **${destructive.length} destructive change${destructive.length === 1 ? "" : "s"}**: data hangs on these records.`);
+    for (const a of destructive) out.push(`> - \`${a.address}\`: ${(a.notes ?? []).join("; ")}`);
+    out.push("");
+  }
+  for (const [kind, actions] of groupByKind(plan.actions)) {
+    out.push(`<details><summary><b>${KIND_TITLES[kind]}</b> (${actions.length})</summary>`, "", "```diff");
+    for (const a of actions) out.push(...actionLines(a, opts));
+    out.push("```", "", "</details>", "");
+  }
+  if (plan.unmanaged.length) out.push(`_Unmanaged, left alone (pruning off): ${unmanagedCounts(plan)}._`, "");
+  for (const w of plan.warnings) out.push(`> [!NOTE]`, `> ${w}`, "");
+  out.push(`**${summaryLine(plan)}**`);
+  return `${out.join("\n")}\n`;
+}
+
+/** Lines inside a ```diff block: the marker in column 0 gives GitHub's red/green. */
+function actionLines(a: Action, opts: RenderOptions): string[] {
+  const marker = a.op === "create" ? "+" : a.op === "delete" ? "-" : a.op === "unsupported" ? "!" : MARKERS[a.op];
+  const tags = [a.op === "update" || a.op === "create" ? "" : a.op, ...flagLabels(a)].filter(Boolean);
+  const lines = [`${marker} ${a.address}${tags.length ? `  (${tags.join(", ")})` : ""}`];
+  if (opts.compact) return lines;
+  for (const n of a.notes ?? []) lines.push(`#     ${n}`);
+  if (a.op === "delete") return lines;
+  for (const c of a.changes) {
+    if (c.long_text && a.op !== "create") {
+      lines.push(`      ${c.field}:`);
+      for (const l of textDiffLines(c)) lines.push(l.startsWith("+") || l.startsWith("-") ? `${l[0]}       ${l.slice(1)}` : `        ${l}`);
+    } else if (a.op === "create" || (c.before === undefined && !c.before_unknown)) {
+      lines.push(`      ${c.field}: ${formatValue(c.after)}`);
+    } else {
+      lines.push(`      ${c.field}: ${beforeText(c)} -> ${formatValue(c.after)}`);
+    }
+  }
+  return lines;
+}

@@ -1,0 +1,84 @@
+/** The plan for people at a terminal: grouped by kind, changed fields only, long text as unified diffs. */
+import { OPS, type Action, type Plan } from "../plan/types.js";
+import {
+  KIND_TITLES,
+  MARKERS,
+  beforeText,
+  flagLabels,
+  formatValue,
+  groupByKind,
+  opColour,
+  palette,
+  summaryLine,
+  textDiffLines,
+  unmanagedCounts,
+  type RenderOptions,
+} from "./common.js";
+
+export function renderText(plan: Plan, opts: RenderOptions): string {
+  const c = palette(opts.color);
+  const out: string[] = [];
+  out.push(c.bold(`Plan for tenant "${plan.tenant}"`), "");
+
+  for (const [kind, actions] of groupByKind(plan.actions)) {
+    const counts = countOps(actions);
+    out.push(c.bold(`${KIND_TITLES[kind]}`) + c.dim(` (${counts})`));
+    for (const a of actions) out.push(...renderAction(a, opts, c));
+    out.push("");
+  }
+
+  const destructive = plan.actions.filter((a) => a.flags.destructive);
+  if (destructive.length) {
+    out.push(c.red.bold(`Destructive changes (${destructive.length}): data hangs on these records`));
+    for (const a of destructive) out.push(c.red(`  - ${a.address}: ${(a.notes ?? []).join("; ")}`));
+    out.push("");
+  }
+  if (plan.unmanaged.length) {
+    if (opts.showUnmanaged) {
+      out.push(c.bold("Unmanaged (in the tenant, not in the manifests; pruning is off)"));
+      for (const u of plan.unmanaged) out.push(c.dim(`  ? ${u.address}`));
+    } else {
+      out.push(c.dim(`Unmanaged, left alone (pruning off): ${unmanagedCounts(plan)}. List them with --show-unmanaged.`));
+    }
+    out.push("");
+  }
+  for (const w of plan.warnings) out.push(c.yellow(`Warning: ${w}`));
+  if (plan.warnings.length) out.push("");
+  out.push(c.bold(summaryLine(plan)));
+  return `${out.join("\n")}\n`;
+}
+
+function countOps(actions: readonly Action[]): string {
+  const n = new Map<string, number>();
+  for (const a of actions) n.set(a.op, (n.get(a.op) ?? 0) + 1);
+  return OPS.filter((op) => n.has(op))
+    .map((op) => `${n.get(op)} ${op}`)
+    .join(", ");
+}
+
+function renderAction(a: Action, opts: RenderOptions, c: ReturnType<typeof palette>): string[] {
+  const colour = opColour(c, a.op);
+  const flags = flagLabels(a);
+  const tags = [a.op === "update" || a.op === "create" ? "" : a.op, ...flags].filter(Boolean);
+  const head = `  ${colour(MARKERS[a.op])} ${a.address}${tags.length ? c.dim(`  (${tags.join(", ")})`) : ""}`;
+  if (opts.compact) return [head];
+  const lines = [head];
+  for (const note of a.notes ?? []) lines.push(c.dim(`      # ${note}`));
+  if (a.op === "delete") return lines;
+  const width = Math.max(...a.changes.map((ch) => ch.field.length), 0);
+  for (const ch of a.changes) {
+    const label = `${ch.field}:`.padEnd(width + 2);
+    if (ch.long_text && (typeof ch.before === "string" || a.op !== "create")) {
+      lines.push(`      ${label}`.trimEnd());
+      for (const l of textDiffLines(ch)) {
+        const paint = l.startsWith("+") ? c.green : l.startsWith("-") ? c.red : l.startsWith("@@") ? c.cyan : c.dim;
+        lines.push(`        ${paint(l)}`);
+      }
+    } else if (a.op === "create" || (ch.before === undefined && !ch.before_unknown)) {
+      lines.push(`      ${label}${formatValue(ch.after)}`);
+    } else {
+      lines.push(`      ${label}${beforeText(ch)} ${c.dim("→")} ${formatValue(ch.after)}`);
+    }
+  }
+  return lines;
+}
