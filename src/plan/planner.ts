@@ -25,6 +25,7 @@ import { PimctlError, closeNames } from "../errors.js";
 import { addr, rootAddress } from "./address.js";
 import { FIELDS, createChanges, sameValue, updateChanges } from "./fields.js";
 import { orderActions } from "./order.js";
+import { recount } from "./filter.js";
 import {
   PLAN_FORMAT_VERSION,
   type Action,
@@ -33,7 +34,6 @@ import {
   type Json,
   type Op,
   type Plan,
-  type PlanSummary,
   type Ref,
   type ResourceType,
   type UnmanagedRecord,
@@ -143,7 +143,7 @@ class Planner {
       actions: ordered,
       unmanaged: this.unmanaged.sort((a, b) => cmp(a.address, b.address)),
       warnings: this.warnings,
-      summary: summarise(ordered, this.unmanaged.length),
+      summary: recount(ordered, this.unmanaged.length),
       fingerprints: sortedRecord(this.fingerprints),
     };
     return { plan, errors: this.errors };
@@ -1264,13 +1264,5 @@ export function cmp(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-function summarise(actions: Action[], unmanaged: number): PlanSummary {
-  const s: PlanSummary = { create: 0, update: 0, rename: 0, move: 0, delete: 0, unsupported: 0, destructive: 0, unmanaged };
-  for (const a of actions) {
-    s[a.op]++;
-    if (a.flags.destructive) s.destructive++;
-  }
-  return s;
-}
 
 export type { Json };

@@ -1,0 +1,57 @@
+/**
+ * --target and --exclude: narrow a plan to some records. A target keeps the
+ * actions at or under its address plus everything they depend on
+ * (transitively), so the narrowed plan still applies; an exclude drops the
+ * actions at or under an address, or of a whole kind, and whatever depends on them.
+ */
+import { KINDS, type Kind } from "../model/catalogue.js";
+import type { Action, Plan, PlanSummary } from "./types.js";
+
+function under(address: string, prefix: string): boolean {
+  return address === prefix || address.startsWith(`${prefix}.`);
+}
+
+export function filterPlan(plan: Plan, opts: { targets?: string[]; excludes?: string[] }): Plan {
+  let actions = plan.actions;
+  const byAddress = new Map(actions.map((a) => [a.address, a]));
+  if (opts.targets?.length) {
+    const keep = new Set<string>();
+    const visit = (a: Action): void => {
+      if (keep.has(a.address)) return;
+      keep.add(a.address);
+      for (const d of a.depends_on) {
+        const dep = byAddress.get(d);
+        if (dep) visit(dep);
+      }
+    };
+    for (const a of actions) if (opts.targets.some((t) => under(a.address, t))) visit(a);
+    actions = actions.filter((a) => keep.has(a.address));
+  }
+  if (opts.excludes?.length) {
+    const kinds = new Set(opts.excludes.filter((e): e is Kind => (KINDS as readonly string[]).includes(e)));
+    const dropped = new Set<string>();
+    for (const a of actions) {
+      if (kinds.has(a.kind) || opts.excludes.some((e) => under(a.address, e)) || a.depends_on.some((d) => dropped.has(d))) {
+        dropped.add(a.address);
+      }
+    }
+    actions = actions.filter((a) => !dropped.has(a.address));
+  }
+  const kept = new Set(actions.map((a) => a.address));
+  return {
+    ...plan,
+    actions,
+    unmanaged: plan.unmanaged.filter((u) => !opts.excludes?.some((e) => e === u.kind || under(u.address, e))),
+    summary: recount(actions, plan.unmanaged.length),
+    fingerprints: Object.fromEntries(Object.entries(plan.fingerprints).filter(([k]) => kept.has(k))),
+  };
+}
+
+export function recount(actions: readonly Action[], unmanaged: number): PlanSummary {
+  const s: PlanSummary = { create: 0, update: 0, rename: 0, move: 0, delete: 0, unsupported: 0, destructive: 0, unmanaged };
+  for (const a of actions) {
+    s[a.op]++;
+    if (a.flags.destructive) s.destructive++;
+  }
+  return s;
+}

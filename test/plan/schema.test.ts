@@ -1,0 +1,33 @@
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { Ajv } from "ajv";
+import { buildPlan } from "../../src/plan/planner.js";
+import { parsePlan, serialisePlan } from "../../src/plan/file.js";
+import { desired, ledger, prune, remote } from "../fixtures/plan/every-action.js";
+
+const schema = JSON.parse(readFileSync(new URL("../../schemas/plan.schema.json", import.meta.url), "utf8"));
+const validate = new Ajv({ allErrors: true, strict: false }).compile(schema);
+
+describe("schemas/plan.schema.json", () => {
+  it("accepts every plan the planner makes, saved with its basis too", () => {
+    const { plan } = buildPlan({ tenant: "demo", desired, remote, ledger, prune });
+    expect(validate(plan), JSON.stringify(validate.errors)).toBe(true);
+    const saved = JSON.parse(serialisePlan({ ...plan, basis: { desired, prune, base_url: "http://127.0.0.1:4010/demo/api/v1" } }));
+    expect(validate(saved), JSON.stringify(validate.errors)).toBe(true);
+  });
+
+  it("rejects fields it does not know, so the schema cannot drift from the code", () => {
+    const { plan } = buildPlan({ tenant: "demo", desired, remote, ledger, prune });
+    expect(validate({ ...plan, extra: 1 })).toBe(false);
+    expect(validate({ ...plan, actions: [{ ...plan.actions[0], surprise: true }] })).toBe(false);
+  });
+});
+
+describe("saved plan files", () => {
+  it("round-trip and refuse an unknown major format version", () => {
+    const { plan } = buildPlan({ tenant: "demo", desired, remote, ledger, prune });
+    expect(parsePlan(serialisePlan(plan), "p.json")).toEqual(plan);
+    expect(() => parsePlan(JSON.stringify({ ...plan, format_version: "2.0" }), "p.json")).toThrow(/plan format 2.0; this pimctl reads format 1.x/);
+    expect(() => parsePlan("{", "p.json")).toThrow(/not a pimctl plan/);
+  });
+});

@@ -1,0 +1,36 @@
+import { describe, expect, it } from "vitest";
+import { buildPlan } from "../../src/plan/planner.js";
+import { renderPlan, wantColor } from "../../src/render/index.js";
+import { desired, ledger, prune, remote } from "../fixtures/plan/every-action.js";
+
+const { plan } = buildPlan({ tenant: "demo", desired, remote, ledger, prune });
+
+describe("renderers on a plan with every kind of action", () => {
+  it("text", async () => {
+    await expect(renderPlan(plan, "text", { color: false })).toMatchFileSnapshot("../fixtures/render/every-action.txt");
+  });
+  it("text, compact", async () => {
+    await expect(renderPlan(plan, "text", { color: false, compact: true })).toMatchFileSnapshot("../fixtures/render/every-action.compact.txt");
+  });
+  it("text in colour marks ops with ANSI colours", () => {
+    const out = renderPlan(plan, "text", { color: true });
+    expect(out).toContain("\u001b[32m+\u001b[39m attribute[\"Material\"]");
+    expect(out).toContain("\u001b[31m-\u001b[39m brand[\"Oldco\"]");
+  });
+  it("markdown", async () => {
+    await expect(renderPlan(plan, "markdown", { color: false })).toMatchFileSnapshot("../fixtures/render/every-action.md");
+  });
+  it("json", async () => {
+    await expect(renderPlan(plan, "json", { color: false })).toMatchFileSnapshot("../fixtures/render/every-action.json");
+  });
+});
+
+describe("colour policy", () => {
+  it("honours NO_COLOR, --no-color, non-TTY and FORCE_COLOR", () => {
+    expect(wantColor({ isTTY: true, env: {} })).toBe(true);
+    expect(wantColor({ isTTY: true, env: { NO_COLOR: "1" } })).toBe(false);
+    expect(wantColor({ isTTY: true, env: {}, noColor: true })).toBe(false);
+    expect(wantColor({ isTTY: false, env: {} })).toBe(false);
+    expect(wantColor({ isTTY: false, env: { FORCE_COLOR: "1" } })).toBe(true);
+  });
+});
