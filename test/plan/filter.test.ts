@@ -14,7 +14,7 @@ describe("--target and --exclude", () => {
       'attribute_set["Apparel"].attribute["Material"]',
       'attribute_set["Apparel"].attribute["Legacy"]',
     ]);
-    expect(p.summary.create).toBe(2);
+    expect(p.summary.create).toBe(3);
     expect(p.summary.delete).toBe(1);
   });
   it("an exclude drops a kind, or a record, and what depends on it", () => {
