@@ -1,0 +1,212 @@
+/**
+ * Export: a tenant's state as manifests, in the language people write (names,
+ * never ids; versions by name; categories as trees). Deterministic: sorted,
+ * no empty fields, stable formatting, so an unchanged tenant exports
+ * byte-identical files and Git diffs stay minimal.
+ */
+import { stringify } from "yaml";
+import {
+  KINDS,
+  type Asset,
+  type Attribute,
+  type Brand,
+  type Catalogue,
+  type Category,
+  type Kind,
+  type TypeValue,
+} from "../model/catalogue.js";
+import type { RemoteAsset, RemoteCatalogue } from "../model/remote.js";
+import type { LedgerView } from "../plan/planner.js";
+
+/** The tenant's state as a desired catalogue: what a manifest would say to keep it as it is. */
+export function remoteToCatalogue(remote: RemoteCatalogue, ledger?: LedgerView): Catalogue {
+  const byName = (a: { name: string }, b: { name: string }) => cmp(a.name, b.name);
+  const assets = (owner: string, list: RemoteAsset[] | undefined): Asset[] | undefined =>
+    list?.length
+      ? list
+          .map((a) => ({
+            image_url: ledger?.assets[owner]?.[String(a.id)]?.image_url ?? a.uri,
+            ...(a.alttext ? { alttext: a.alttext } : {}),
+            ...(a.thumbnail !== undefined ? { thumbnail: a.thumbnail } : {}),
+          }))
+          .sort((x, y) => cmp(x.image_url, y.image_url))
+      : undefined;
+  const webIds = (owner: string) => {
+    const w = ledger?.web_ids[owner];
+    return w && Object.keys(w).length ? w : undefined;
+  };
+
+  const attributes: Attribute[] = remote.attributes
+    .map((r) => {
+      const { id: _id, values, ...rest } = r;
+      const sorted = [...values].sort((x, y) => (x.sort_order ?? 0) - (y.sort_order ?? 0) || cmp(x.value, y.value));
+      const out: Attribute = { ...rest, values: sorted.map(({ id: _vid, ...v }) => v as TypeValue) };
+      return out;
+    })
+    .sort(byName);
+
+  const brands: Brand[] = remote.brands
+    .map((r) => {
+      const { id, product_count: _pc, assets: ra, attributes: battrs, ...rest } = r;
+      const out: Brand = { ...rest };
+      const a = assets(`brand:${id}`, ra);
+      if (a) out.assets = a;
+      const w = webIds(`brand:${id}`);
+      if (w) out.web_ids = w;
+      if (battrs) {
+        const values: NonNullable<Brand["attributes"]> = {};
+        const assigned: string[] = [];
+        for (const [name, ba] of Object.entries(battrs)) {
+          const master = ba.values[""];
+          if (!master) {
+            assigned.push(name);
+            continue;
+          }
+          const versions = Object.fromEntries(
+            Object.entries(ba.values)
+              .filter(([v]) => v !== "")
+              .map(([v, rec]) => [v, rec.value]),
+          );
+          values[name] = { value: master.value, ...(Object.keys(versions).length ? { versions } : {}) };
+        }
+        if (Object.keys(values).length) out.attributes = values;
+        if (assigned.length) out.assigned_attributes = assigned.sort();
+      }
+      const sets = ledger?.brand_attribute_sets[String(id)];
+      if (sets?.length) out.attribute_sets = [...sets].sort();
+      return out;
+    })
+    .sort(byName);
+
+  const categories: Category[] = remote.categories
+    .map((r) => {
+      const { id, parent_id: _p, child_count: _c, assets: ra, ...rest } = r;
+      const out: Category = { ...rest };
+      const a = assets(`category:${id}`, ra);
+      if (a) out.assets = a;
+      const w = webIds(`category:${id}`);
+      if (w) out.web_ids = w;
+      return out;
+    })
+    .sort((a, b) => cmpPath(a.path, b.path));
+
+  return {
+    managed: [...remote.read],
+    versions: Object.keys(remote.version_ids).sort(),
+    display_groups: remote.display_groups.map(({ id: _id, ...d }) => d).sort(byName),
+    attributes,
+    attribute_sets: remote.attribute_sets.map(({ id: _id, assignment_ids: _a, ...s }) => ({ ...s, attributes: [...s.attributes].sort() })).sort(byName),
+    blocks: remote.blocks.map(({ id: _id, asset_count: _n, ...b }) => b).sort((a, b) => cmp(a.slug, b.slug)),
+    brands,
+    categories,
+  };
+}
+
+export interface ExportOptions {
+  tenant: string;
+  kinds?: Kind[];
+  /** The $schema reference editors use, relative to the output directory. */
+  schemaRef?: string;
+}
+
+/** One file per kind: `<kind>.yaml`. */
+export function catalogueToFiles(catalogue: Catalogue, opts: ExportOptions): Record<string, string> {
+  const files: Record<string, string> = {};
+  const kinds = (opts.kinds ?? KINDS).filter((k) => catalogue.managed.includes(k));
+  for (const kind of KINDS) {
+    if (!kinds.includes(kind)) continue;
+    const entries = kind === "categories" ? nestCategories(catalogue.categories) : (catalogue[kind] as object[]).map(clean);
+    const header = [
+      `# yaml-language-server: $schema=${opts.schemaRef ?? "../schemas/manifest.schema.json"}`,
+      `# Exported by pimctl from tenant "${opts.tenant}".`,
+      ...NOT_READABLE[kind].map((l) => `# ${l}`),
+    ];
+    const body = stringify({ [kind]: entries }, { lineWidth: 0, indent: 2, sortMapEntries: false, aliasDuplicateObjects: false });
+    files[`${kind}.yaml`] = `${header.join("\n")}\n${body}`;
+  }
+  return files;
+}
+
+const NOT_READABLE: Record<Kind, string[]> = {
+  display_groups: [],
+  attributes: [],
+  attribute_sets: [],
+  blocks: ["Block assets are read-only in API v1 and not exported."],
+  brands: [
+    "API v1 cannot read back web_ids, asset image_url or assigned attribute sets:",
+    "they come from this machine's ledger of applied values, and asset image_url falls back to the stored uri.",
+  ],
+  categories: ["API v1 cannot read back web_ids or asset image_url: they come from the ledger; image_url falls back to the stored uri."],
+};
+
+/** Field order in exported entries: identity first, then the API's order, then nested parts. */
+const FIELD_ORDER = [
+  "name", "slug", "value", "type", "display_group", "sort_order", "publish", "in_navigation", "note", "length",
+  "desc", "status", "is_visible", "excluded", "exclusion_start_date", "exclusion_end_date", "exclusion_reason",
+  "seo_title", "seo_meta_title", "seo_meta_desc", "seo_meta_keywords", "seo_search_keywords", "search_keywords",
+  "content", "attribute_sets", "attributes", "assigned_attributes", "web_ids", "assets", "versions", "values", "children",
+];
+
+function clean(entry: object): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const e = entry as Record<string, unknown>;
+  const keys = Object.keys(e)
+    .filter((k) => k !== "source" && k !== "path" && k !== "previous_names" && k !== "previous_paths" && k !== "previous_values")
+    .sort((a, b) => rank(a) - rank(b) || cmp(a, b));
+  for (const k of keys) {
+    const v = tidy(e[k]);
+    if (v !== undefined) out[k] = v;
+  }
+  return out;
+}
+
+function rank(field: string): number {
+  const i = FIELD_ORDER.indexOf(field);
+  return i === -1 ? FIELD_ORDER.length : i;
+}
+
+/** Drop empty values (null, "", [], {}) recursively: exports carry no empty fields. */
+function tidy(v: unknown): unknown {
+  if (v === null || v === undefined || v === "") return undefined;
+  if (Array.isArray(v)) {
+    const items = v.map((x) => (x !== null && typeof x === "object" ? clean(x) : x)).filter((x) => x !== undefined);
+    return items.length ? items : undefined;
+  }
+  if (typeof v === "object") {
+    const o = v as Record<string, unknown>;
+    const out: Record<string, unknown> = {};
+    for (const k of Object.keys(o).sort((a, b) => rank(a) - rank(b) || cmp(a, b))) {
+      const t = tidy(o[k]);
+      if (t !== undefined) out[k] = t;
+    }
+    return Object.keys(out).length ? out : undefined;
+  }
+  return v;
+}
+
+function nestCategories(categories: Category[]): Record<string, unknown>[] {
+  type Node = { entry: Record<string, unknown>; children: Node[] };
+  const roots: Node[] = [];
+  const byKey = new Map<string, Node>();
+  for (const c of [...categories].sort((a, b) => cmpPath(a.path, b.path))) {
+    const node: Node = { entry: clean(c), children: [] };
+    byKey.set(JSON.stringify(c.path), node);
+    const parent = c.path.length > 1 ? byKey.get(JSON.stringify(c.path.slice(0, -1))) : undefined;
+    (parent ? parent.children : roots).push(node);
+  }
+  const emit = (n: Node): Record<string, unknown> =>
+    n.children.length ? { ...n.entry, children: n.children.map(emit) } : n.entry;
+  return roots.map(emit);
+}
+
+function cmp(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function cmpPath(a: readonly string[], b: readonly string[]): number {
+  for (let i = 0; i < Math.min(a.length, b.length); i++) {
+    const c = cmp(a[i]!, b[i]!);
+    if (c) return c;
+  }
+  return a.length - b.length;
+}
