@@ -1,8 +1,22 @@
 import type { CommandModule } from "yargs";
 import type { Io } from "../io.js";
+import { applyCommand } from "./apply.js";
+import { demoCommand } from "./demo.js";
+import { diffCommand } from "./diff.js";
+import { exportCommand } from "./export.js";
+import { initCommand } from "./init.js";
+import { pingCommand } from "./ping.js";
+import { planCommand } from "./plan.js";
 
 /** Every command, in the order --help lists them. Each module owns its options and handler. */
 export function commands(io: Io): CommandModule[] {
-  void io;
-  return [];
+  return [
+    planCommand(io),
+    applyCommand(io),
+    diffCommand(io),
+    exportCommand(io),
+    pingCommand(io),
+    initCommand(io),
+    demoCommand(io),
+  ] as unknown as CommandModule[];
 }

@@ -1,0 +1,104 @@
+import { writeFile } from "node:fs/promises";
+import type { CommandModule } from "yargs";
+import { apply } from "../../workflows.js";
+import { renderPlan } from "../../render/index.js";
+import { createProgress } from "../../render/progress.js";
+import { hasChanges, type Plan } from "../../plan/types.js";
+import { PimctlError } from "../../errors.js";
+import { EXIT } from "../exit-codes.js";
+import type { Io } from "../io.js";
+import { ExitWith } from "../run.js";
+import { colorFor, projectOptions, say, withProjectOptions, type GlobalArgs } from "../options.js";
+import { publicPlan } from "./plan.js";
+
+interface ApplyArgs extends GlobalArgs {
+  plan?: string;
+  "auto-approve"?: boolean;
+  "allow-delete"?: boolean;
+  "dry-run"?: boolean;
+  "fail-fast"?: boolean;
+  report?: string;
+  "backup-profile"?: number;
+  target?: string[];
+  exclude?: string[];
+}
+
+export function applyCommand(io: Io): CommandModule<object, ApplyArgs> {
+  return {
+    command: "apply [plan]",
+    describe: "Make the tenant match the manifests (or apply a saved plan)",
+    builder: (y) =>
+      withProjectOptions(y)
+        .positional("plan", { type: "string", describe: "A plan saved with 'pimctl plan --out FILE'; refused when the tenant changed since" })
+        .option("auto-approve", { type: "boolean", describe: "Apply without asking (needed without a terminal, unless a saved plan is given)" })
+        .option("allow-delete", { type: "boolean", describe: "Apply the plan's deletes; without it they are skipped and reported" })
+        .option("dry-run", { type: "boolean", describe: "Resolve ids and build every request, print them, send no write" })
+        .option("fail-fast", { type: "boolean", describe: "Stop at the first failed action (default: skip only what depends on it)" })
+        .option("report", { type: "string", describe: "Write the run's report (done, failed, skipped, verification) as JSON" })
+        .option("backup-profile", { type: "number", describe: "Export profile id: run and download an export before the first write" })
+        .option("target", { type: "string", array: true, describe: "Limit to this address (and what it needs); repeatable" })
+        .option("exclude", { type: "string", array: true, describe: "Leave out an address or a whole kind; repeatable" })
+        .example("$0 apply --tenant staging", "Plan, show, ask, apply")
+        .example("$0 apply plan.json", "Apply a reviewed, saved plan (CI on merge)")
+        .example("$0 apply --auto-approve --allow-delete", "Unattended, deletes included") as never,
+    handler: async (args) => {
+      const color = colorFor(args, io);
+      if (!args.plan && !args["auto-approve"] && !args["dry-run"] && !io.interactive) {
+        throw new PimctlError("usage", "refusing to apply without confirmation: no terminal to ask on. Pass --auto-approve, or apply a saved plan file");
+      }
+      const progress = createProgress({ write: io.stderr, live: io.stderrIsTTY, color, quiet: args.quiet === true });
+      const confirm = async (p: Plan): Promise<boolean> => {
+        if (!hasChanges(p)) return true;
+        if (args.plan || args["auto-approve"] || args["dry-run"]) {
+          if (!args.quiet) io.stderr(renderPlan(publicPlan(p), "text", { color, compact: p.actions.length > 200 }));
+          return true;
+        }
+        io.stderr(renderPlan(publicPlan(p), "text", { color, compact: p.actions.length > 200 }));
+        if (p.summary.delete && !args["allow-delete"]) io.stderr(`Note: ${p.summary.delete} delete(s) will be skipped (no --allow-delete).\n`);
+        const answer = await io.ask("\nApply these changes? Only 'yes' is accepted: ");
+        return answer.trim() === "yes";
+      };
+      const result = await apply({
+        ...projectOptions(args, io),
+        ...(args.plan ? { planFile: args.plan } : {}),
+        ...(args.target ? { targets: args.target } : {}),
+        ...(args.exclude ? { excludes: args.exclude } : {}),
+        allowDelete: args["allow-delete"] === true,
+        dryRun: args["dry-run"] === true,
+        failFast: args["fail-fast"] === true,
+        ...(args["backup-profile"] !== undefined ? { backupProfile: args["backup-profile"] } : {}),
+        hooks: progress.hooks,
+        confirm,
+      });
+      progress.finish();
+      if (result.aborted) {
+        io.stderr("Apply cancelled; nothing was changed.\n");
+        throw new ExitWith(EXIT.error);
+      }
+      if (!hasChanges(result.plan)) {
+        say(args, io, "No changes. The tenant matches the manifests.");
+        return;
+      }
+      const report = result.report!;
+      if (args["dry-run"]) {
+        for (const r of report.results) if (r.request) io.stdout(`${r.request.method} ${r.request.path}${r.request.body === undefined ? "" : ` ${JSON.stringify(r.request.body)}`}\n`);
+        say(args, io, `Dry run: ${report.results.filter((r) => r.request).length} request(s) built, none sent.`);
+        return;
+      }
+      if (result.backupFile) say(args, io, `Backup export saved to ${result.backupFile}.`);
+      for (const r of report.results) {
+        if (r.status === "failed") io.stderr(`failed: ${r.address}: ${r.error?.message ?? "unknown error"}\n`);
+        else if (r.status === "skipped") say(args, io, `skipped: ${r.address}: ${r.reason ?? ""}`);
+      }
+      const v = result.verification;
+      if (v && v.mismatches.length) {
+        io.stderr(`Verification: the tenant did not store ${v.mismatches.length} change(s) as written:\n`);
+        for (const m of v.mismatches) io.stderr(`  ${m.address}: ${m.fields.join(", ")}\n`);
+      }
+      const c = report.counts;
+      say(args, io, `Apply: ${c.done} done, ${c.failed} failed, ${c.skipped} skipped, ${c.unsupported} not possible through API v1 (${(report.duration_ms / 1000).toFixed(1)} s).`);
+      if (args.report) await writeFile(args.report, `${JSON.stringify({ plan_summary: result.plan.summary, ...report, verification: v }, null, 2)}\n`);
+      if (c.failed > 0 || c.skipped > 0) throw new ExitWith(EXIT.partial);
+    },
+  };
+}

@@ -1,0 +1,46 @@
+import type { CommandModule } from "yargs";
+import { diff } from "../../workflows.js";
+import { renderPlan, type Format } from "../../render/index.js";
+import { hasChanges } from "../../plan/types.js";
+import { EXIT } from "../exit-codes.js";
+import type { Io } from "../io.js";
+import { ExitWith } from "../run.js";
+import { colorFor, projectOptions, withFormat, withProjectOptions, type GlobalArgs } from "../options.js";
+
+interface DiffArgs extends GlobalArgs {
+  from: string;
+  to: string;
+  format: Format;
+  "detailed-exitcode"?: boolean;
+  compact?: boolean;
+  target?: string[];
+  exclude?: string[];
+}
+
+export function diffCommand(io: Io): CommandModule<object, DiffArgs> {
+  return {
+    command: "diff",
+    describe: "Compare two tenants, or a manifest directory and a tenant, as a plan",
+    builder: (y) =>
+      withFormat(withProjectOptions(y))
+        .option("from", { type: "string", demandOption: true, describe: "The source: a tenant name, or a manifest directory" })
+        .option("to", { type: "string", demandOption: true, describe: "The tenant that would be changed to look like --from" })
+        .option("detailed-exitcode", { type: "boolean", describe: "Exit 0 when they match, 2 when they differ" })
+        .option("compact", { type: "boolean", describe: "One line per difference" })
+        .option("target", { type: "string", array: true, describe: "Limit to this address; repeatable" })
+        .option("exclude", { type: "string", array: true, describe: "Leave out an address or a kind; repeatable" })
+        .example("$0 diff --from staging --to prod", "What promoting staging would change in prod")
+        .example("$0 diff --from ./catalogue --to prod --format markdown", "A directory against a tenant") as never,
+    handler: async (args) => {
+      const p = await diff({
+        ...projectOptions(args, io),
+        from: args.from,
+        to: args.to,
+        ...(args.target ? { targets: args.target } : {}),
+        ...(args.exclude ? { excludes: args.exclude } : {}),
+      });
+      io.stdout(renderPlan(p, args.format, { color: args.format === "text" && colorFor(args, io), ...(args.compact ? { compact: true } : {}) }));
+      if (args["detailed-exitcode"] && hasChanges(p)) throw new ExitWith(EXIT.changes);
+    },
+  };
+}

@@ -1,0 +1,87 @@
+import { existsSync } from "node:fs";
+import { mkdir, writeFile } from "node:fs/promises";
+import path from "node:path";
+import type { CommandModule } from "yargs";
+import { schemaPath } from "../../workflows.js";
+import { PimctlError } from "../../errors.js";
+import type { Io } from "../io.js";
+import { say, type GlobalArgs } from "../options.js";
+
+interface InitArgs extends GlobalArgs {
+  dir: string;
+  tenant: string;
+  "base-url"?: string;
+  "token-env"?: string;
+  force?: boolean;
+}
+
+export function initCommand(io: Io): CommandModule<object, InitArgs> {
+  return {
+    command: "init",
+    describe: "Scaffold a pimctl.yaml and a manifest directory",
+    builder: (y) =>
+      y
+        .option("dir", { type: "string", default: "catalogue", describe: "Manifest directory to create" })
+        .option("tenant", { type: "string", default: "dev", describe: "Name of the first tenant in the config" })
+        .option("base-url", { type: "string", describe: "The tenant's base URL, ending in /api/v1 (asked on a terminal)" })
+        .option("token-env", { type: "string", describe: "Environment variable holding its token (default PIMCTL_<TENANT>_TOKEN)" })
+        .option("force", { type: "boolean", describe: "Overwrite existing files" })
+        .option("quiet", { alias: "q", type: "boolean", describe: "No messages" })
+        .example("$0 init", "Ask on a terminal; use defaults otherwise")
+        .example("$0 init --tenant staging --base-url https://abc.eu.example.com/api/v1", "No questions") as never,
+    handler: async (args) => {
+      const tenant = args.tenant;
+      let baseUrl = args["base-url"];
+      const defaultEnv = `PIMCTL_${tenant.toUpperCase().replace(/[^A-Z0-9]/g, "_")}_TOKEN`;
+      let tokenEnv = args["token-env"];
+      if (io.interactive) {
+        baseUrl ??= (await io.ask(`Base URL of tenant "${tenant}" (ends in /api/v1) [http://127.0.0.1:4010/${tenant}/api/v1]: `)).trim() || undefined;
+        tokenEnv ??= (await io.ask(`Environment variable holding its token [${defaultEnv}]: `)).trim() || undefined;
+      }
+      baseUrl ??= `http://127.0.0.1:4010/${tenant}/api/v1`;
+      tokenEnv ??= defaultEnv;
+      const configFile = path.resolve(io.cwd, args.config ?? "pimctl.yaml");
+      const dir = path.resolve(io.cwd, args.dir);
+      const manifest = path.join(dir, "catalogue.yaml");
+      for (const f of [configFile, manifest]) {
+        if (existsSync(f) && !args.force) throw new PimctlError("io", `${path.relative(io.cwd, f)} exists; pass --force to overwrite`);
+      }
+      await mkdir(dir, { recursive: true });
+      await writeFile(
+        configFile,
+        [
+          "# yaml-language-server: $schema=" + path.relative(path.dirname(configFile), schemaPath().replace("manifest.schema.json", "config.schema.json")),
+          "# pimctl configuration: tenants, language versions, pruning. See README.md.",
+          `dir: ${path.relative(path.dirname(configFile), dir) || "."}`,
+          "tenants:",
+          `  ${tenant}:`,
+          `    base_url: ${baseUrl}`,
+          `    token_env: ${tokenEnv}   # the token itself never goes in this file`,
+          "versions: {}   # language version name -> version id, where channels do not publish them",
+          "prune: {}      # e.g. brands: true to delete brands the manifests do not declare",
+          "",
+        ].join("\n"),
+      );
+      await writeFile(
+        manifest,
+        [
+          `# yaml-language-server: $schema=${path.relative(dir, schemaPath())}`,
+          "display_groups:",
+          "  - name: Basics",
+          "    in_navigation: true",
+          "attributes:",
+          "  - name: Colour",
+          "    type: selectbox",
+          "    display_group: Basics",
+          "    publish: true",
+          "    values:",
+          "      - value: Red",
+          "      - value: Blue",
+          "",
+        ].join("\n"),
+      );
+      say(args, io, `Wrote ${path.relative(io.cwd, configFile)} and ${path.relative(io.cwd, manifest)}.`);
+      say(args, io, `Next: export ${tokenEnv}=<token>, then 'pimctl validate' and 'pimctl plan --tenant ${tenant}'.`);
+    },
+  };
+}

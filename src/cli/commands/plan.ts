@@ -1,0 +1,76 @@
+import type { CommandModule } from "yargs";
+import { plan } from "../../workflows.js";
+import { renderPlan, type Format } from "../../render/index.js";
+import { writePlanFile } from "../../plan/file.js";
+import { hasChanges, type Plan } from "../../plan/types.js";
+import { EXIT } from "../exit-codes.js";
+import type { Io } from "../io.js";
+import { ExitWith } from "../run.js";
+import { colorFor, projectOptions, say, withFormat, withProjectOptions, type GlobalArgs } from "../options.js";
+
+export interface PlanArgs extends GlobalArgs {
+  format: Format;
+  out?: string;
+  "detailed-exitcode"?: boolean;
+  target?: string[];
+  exclude?: string[];
+  "fail-on-delete"?: boolean;
+  "fail-on-destructive"?: boolean;
+  compact?: boolean;
+  "show-unmanaged"?: boolean;
+}
+
+/** The plan without its basis: what people and programs read (the basis only goes to --out files). */
+export function publicPlan(p: Plan): Plan {
+  const { basis: _basis, ...rest } = p;
+  return rest;
+}
+
+/** --fail-on-delete / --fail-on-destructive: a pipeline's policy gate. */
+export function policyViolation(p: Plan, args: { "fail-on-delete"?: boolean; "fail-on-destructive"?: boolean }): string | undefined {
+  if (args["fail-on-delete"] && p.summary.delete > 0) return `the plan deletes ${p.summary.delete} record(s) and --fail-on-delete is set`;
+  if (args["fail-on-destructive"] && p.summary.destructive > 0)
+    return `the plan has ${p.summary.destructive} destructive change(s) and --fail-on-destructive is set`;
+  return undefined;
+}
+
+export function planCommand(io: Io): CommandModule<object, PlanArgs> {
+  return {
+    command: "plan",
+    describe: "Show what apply would change in the tenant to match the manifests",
+    builder: (y) =>
+      withFormat(withProjectOptions(y))
+        .option("out", { alias: "o", type: "string", describe: "Save the plan (JSON, with a fingerprint of the state) for 'pimctl apply FILE'" })
+        .option("detailed-exitcode", { type: "boolean", describe: "Exit 0 when there are no changes, 2 when there are, 1 on error" })
+        .option("target", { type: "string", array: true, describe: "Limit the plan to this address (and what it needs); repeatable" })
+        .option("exclude", { type: "string", array: true, describe: "Leave out an address or a whole kind (e.g. brands); repeatable" })
+        .option("fail-on-delete", { type: "boolean", describe: "Exit 3 when the plan deletes anything" })
+        .option("fail-on-destructive", { type: "boolean", describe: "Exit 3 when the plan has destructive changes" })
+        .option("compact", { type: "boolean", describe: "One line per action, no field details" })
+        .option("show-unmanaged", { type: "boolean", describe: "List unmanaged records one by one" })
+        .example("$0 plan --tenant staging", "Plan against the staging tenant")
+        .example("$0 plan --format markdown --out plan.json", "A PR comment on stdout, the plan saved for apply")
+        .example("$0 plan --detailed-exitcode --fail-on-destructive", "CI gate: 2 = changes, 3 = policy") as never,
+    handler: async (args) => {
+      const result = await plan({ ...projectOptions(args, io), ...(args.target ? { targets: args.target } : {}), ...(args.exclude ? { excludes: args.exclude } : {}) });
+      const p = result.plan;
+      io.stdout(
+        renderPlan(publicPlan(p), args.format, {
+          color: args.format === "text" && colorFor(args, io),
+          ...(args.compact ? { compact: true } : {}),
+          ...(args["show-unmanaged"] ? { showUnmanaged: true } : {}),
+        }),
+      );
+      if (args.out) {
+        await writePlanFile(args.out, p);
+        say(args, io, `Saved the plan to ${args.out}. Apply it with: pimctl apply ${args.out}`);
+      }
+      const violation = policyViolation(p, args);
+      if (violation) {
+        io.stderr(`error: ${violation}\n`);
+        throw new ExitWith(EXIT.policy);
+      }
+      if (args["detailed-exitcode"] && hasChanges(p)) throw new ExitWith(EXIT.changes);
+    },
+  };
+}

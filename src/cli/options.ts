@@ -1,0 +1,61 @@
+/**
+ * Options every command shares, defined once so they read the same everywhere:
+ * --config, --tenant, --dir, --parallelism, --log-http, --no-color, --quiet, --format.
+ */
+import type { Argv } from "yargs";
+import { FORMATS, wantColor, type Format } from "../render/index.js";
+import type { ProjectOptions } from "../workflows.js";
+import type { Io } from "./io.js";
+
+export interface GlobalArgs {
+  config?: string;
+  tenant?: string;
+  dir?: string;
+  parallelism?: number;
+  "log-http"?: boolean;
+  color?: boolean;
+  quiet?: boolean;
+}
+
+export function withProjectOptions<T>(y: Argv<T>): Argv<T & GlobalArgs> {
+  return y
+    .option("config", { type: "string", describe: "Config file (default: ./pimctl.yaml)", group: "Project:" })
+    .option("tenant", { type: "string", describe: "Tenant name from the config (optional when it names one)", group: "Project:" })
+    .option("dir", { type: "string", describe: "Manifest directory (default: the config's dir:, else .)", group: "Project:" })
+    .option("parallelism", { type: "number", describe: "Concurrent requests to the tenant (default 8)", group: "Output and network:" })
+    .option("log-http", { type: "boolean", describe: "Log each HTTP request to stderr (token redacted); also PIMCTL_LOG_HTTP=1", group: "Output and network:" })
+    .option("color", { type: "boolean", describe: "Colour output (--no-color turns it off; NO_COLOR is honoured)", group: "Output and network:" })
+    .option("quiet", { alias: "q", type: "boolean", describe: "No output but the result (plan, report)", group: "Output and network:" }) as Argv<T & GlobalArgs>;
+}
+
+export function withFormat<T>(y: Argv<T>): Argv<T & { format: Format }> {
+  return y.option("format", {
+    alias: "f",
+    choices: FORMATS,
+    default: "text" as Format,
+    describe: "Output format: text for people, markdown for pull requests, json for programs",
+    group: "Output and network:",
+  }) as Argv<T & { format: Format }>;
+}
+
+export function projectOptions(args: GlobalArgs, io: Io): ProjectOptions {
+  const logHttp = args["log-http"] === true || io.env.PIMCTL_LOG_HTTP === "1";
+  return {
+    cwd: io.cwd,
+    env: io.env,
+    ...(args.config ? { configPath: args.config } : {}),
+    ...(args.dir ? { dir: args.dir } : {}),
+    ...(args.tenant ? { tenant: args.tenant } : {}),
+    ...(args.parallelism ? { parallelism: args.parallelism } : {}),
+    ...(logHttp ? { logHttp: (line: string) => io.stderr(`http: ${line}\n`), log: (line: string) => io.stderr(`debug: ${line}\n`) } : {}),
+  };
+}
+
+export function colorFor(args: GlobalArgs, io: Io): boolean {
+  return wantColor({ isTTY: io.isTTY, env: io.env, noColor: args.color === false });
+}
+
+/** Human messages go to stderr, and not at all with --quiet. */
+export function say(args: GlobalArgs, io: Io, text: string): void {
+  if (!args.quiet) io.stderr(text.endsWith("\n") ? text : `${text}\n`);
+}

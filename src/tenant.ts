@@ -1,0 +1,75 @@
+/**
+ * From config to a connected client: which tenant, where it is, which token.
+ * The only place that turns a tenant's config into a base URL and a client.
+ */
+import { createClient, resolveToken, type PimClient } from "./api/client.js";
+import type { Config, TenantConfig } from "./config/index.js";
+import { PimctlError, closeNames } from "./errors.js";
+
+export interface ConnectOptions {
+  env: NodeJS.ProcessEnv;
+  parallelism?: number;
+  logHttp?: (line: string) => void;
+  timeoutMs?: number;
+}
+
+export interface Connection {
+  name: string;
+  tenant: TenantConfig;
+  baseUrl: string;
+  api: PimClient;
+}
+
+/** The tenant a command works on: --tenant, or the only one the config names. */
+export function pickTenant(config: Config, name: string | undefined): { name: string; tenant: TenantConfig } {
+  const names = Object.keys(config.tenants).sort();
+  if (name === undefined) {
+    if (names.length === 1) return { name: names[0]!, tenant: config.tenants[names[0]!]! };
+    throw new PimctlError(
+      "usage",
+      names.length === 0
+        ? `no tenants are configured${config.file ? ` in ${config.file}` : " (no pimctl.yaml found)"}; add one under tenants: or run 'pimctl init'`
+        : `name a tenant with --tenant (configured: ${names.join(", ")})`,
+    );
+  }
+  const tenant = config.tenants[name];
+  if (!tenant) {
+    const close = closeNames(name, names);
+    throw new PimctlError("config", `tenant "${name}" is not configured${config.file ? ` in ${config.file}` : ""}`, {
+      details: [close.length ? `did you mean: ${close.join(", ")}?` : `configured tenants: ${names.join(", ") || "(none)"}`],
+    });
+  }
+  return { name, tenant };
+}
+
+/** base_url as given, or url_template (tenant's, else the config's) filled with hash and region. */
+export function tenantBaseUrl(config: Config, name: string, tenant: TenantConfig): string {
+  if (tenant.base_url) return tenant.base_url.replace(/\/+$/, "");
+  const template = tenant.url_template ?? config.url_template;
+  if (!tenant.hash || !template) {
+    throw new PimctlError("config", `tenant "${name}" needs base_url, or hash and region with a url_template`);
+  }
+  return template.replace(/\{hash\}/g, tenant.hash).replace(/\{region\}/g, tenant.region ?? "").replace(/\/+$/, "");
+}
+
+export async function connect(config: Config, name: string | undefined, opts: ConnectOptions): Promise<Connection> {
+  const picked = pickTenant(config, name);
+  const baseUrl = tenantBaseUrl(config, picked.name, picked.tenant);
+  const token = await resolveToken(
+    {
+      ...(picked.tenant.token_env ? { tokenEnv: picked.tenant.token_env } : {}),
+      ...(picked.tenant.token_file ? { tokenFile: picked.tenant.token_file } : {}),
+    },
+    opts.env,
+  );
+  const api = createClient({
+    tenant: picked.name,
+    baseUrl,
+    token,
+    parallelism: opts.parallelism ?? picked.tenant.parallelism ?? 8,
+    ...(picked.tenant.allow_insecure_http ? { allowInsecureHttp: true } : {}),
+    ...(opts.logHttp ? { logHttp: opts.logHttp } : {}),
+    ...(opts.timeoutMs ? { timeoutMs: opts.timeoutMs } : {}),
+  });
+  return { name: picked.name, tenant: picked.tenant, baseUrl, api };
+}

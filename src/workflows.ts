@@ -1,0 +1,311 @@
+/**
+ * The library API: each workflow wires the stages together (manifest ->
+ * state -> plan -> apply -> render) and returns data; the CLI only parses
+ * options, calls these and prints. Tests and other programs call them directly.
+ */
+import { mkdir, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { KINDS, type Catalogue, type Kind } from "./model/catalogue.js";
+import type { RemoteCatalogue } from "./model/remote.js";
+import { loadConfig, type Config } from "./config/index.js";
+import { loadManifests } from "./manifest/index.js";
+import { readState } from "./state/index.js";
+import { loadLedger, lockLedger, saveLedger, type Ledger } from "./state/ledger.js";
+import { buildPlan, type PruneKind } from "./plan/planner.js";
+import { filterPlan } from "./plan/filter.js";
+import { readPlanFile } from "./plan/file.js";
+import type { Plan } from "./plan/types.js";
+import { applyPlan, type ApplyHooks, type ApplyReport } from "./apply/index.js";
+import { checkFresh } from "./apply/stale.js";
+import { verifyApplied, type VerificationReport } from "./apply/verify.js";
+import { backupExport } from "./apply/backup.js";
+import { catalogueToFiles, remoteToCatalogue } from "./export/index.js";
+import { connect, type Connection } from "./tenant.js";
+import { PimctlError, PimctlErrors } from "./errors.js";
+
+export interface ProjectOptions {
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  configPath?: string;
+  dir?: string;
+  tenant?: string;
+  parallelism?: number;
+  /** Debug lines: HTTP requests (redacted) and the state reader's choices. */
+  logHttp?: (line: string) => void;
+  log?: (line: string) => void;
+}
+
+export interface PlanOptions extends ProjectOptions {
+  targets?: string[];
+  excludes?: string[];
+}
+
+export interface PlanResult {
+  plan: Plan;
+  desired: Catalogue;
+  remote: RemoteCatalogue;
+  ledger: Ledger;
+  ledgerExisted: boolean;
+  connection: Connection;
+  config: Config;
+}
+
+/** Load config and manifests for a tenant: all errors of the manifests at once. */
+export async function loadProject(opts: ProjectOptions): Promise<{ config: Config; desired: Catalogue; files: string[] }> {
+  const config = await loadConfig({ cwd: opts.cwd, ...(opts.configPath ? { configPath: opts.configPath } : {}), ...(opts.dir ? { dir: opts.dir } : {}) });
+  const tenant = opts.tenant ? config.tenants[opts.tenant] : Object.keys(config.tenants).length === 1 ? Object.values(config.tenants)[0] : undefined;
+  const versions = { ...config.versions, ...(tenant?.versions ?? {}) };
+  const result = await loadManifests(config.dir, {
+    ...(tenant?.variables ? { variables: tenant.variables } : {}),
+    ...(Object.keys(versions).length ? { knownVersions: Object.keys(versions) } : {}),
+  });
+  if (result.errors.length) throw new PimctlErrors(result.errors);
+  return { config, desired: result.catalogue, files: result.files };
+}
+
+function prunePolicy(config: Config): Partial<Record<PruneKind, boolean>> {
+  return { ...config.prune } as Partial<Record<PruneKind, boolean>>;
+}
+
+function pruneKinds(config: Config): Partial<Record<Kind, boolean>> {
+  return Object.fromEntries(KINDS.map((k) => [k, config.prune[k as keyof Config["prune"]] === true]));
+}
+
+/** Read the state the desired catalogue needs and plan against it. */
+async function planAgainst(
+  connection: Connection,
+  config: Config,
+  desired: Catalogue,
+  ledger: Ledger,
+  prune: Partial<Record<PruneKind, boolean>>,
+  opts: ProjectOptions,
+): Promise<{ plan: Plan; remote: RemoteCatalogue }> {
+  const remote = await readState(connection.api, {
+    kinds: desired.managed,
+    desired,
+    versionMap: { ...config.versions, ...(connection.tenant.versions ?? {}) },
+    prune: Object.fromEntries(KINDS.map((k) => [k, prune[k as PruneKind] === true])),
+    ...(opts.log ? { log: opts.log } : {}),
+  });
+  const { plan, errors } = buildPlan({ tenant: connection.name, desired, remote, ledger, prune });
+  if (errors.length) throw new PimctlErrors(errors);
+  return { plan, remote };
+}
+
+export async function plan(opts: PlanOptions): Promise<PlanResult> {
+  const { config, desired } = await loadProject(opts);
+  const connection = await connect(config, opts.tenant, connectOpts(opts));
+  try {
+    const { ledger, existed } = await loadLedger(ledgerDir(config, opts), connection.name, connection.baseUrl);
+    const prune = prunePolicy(config);
+    const { plan: full, remote } = await planAgainst(connection, config, desired, ledger, prune, opts);
+    const filtered = opts.targets?.length || opts.excludes?.length ? filterPlan(full, { targets: opts.targets ?? [], excludes: opts.excludes ?? [] }) : full;
+    if (!existed) filtered.warnings.push(`no ledger for tenant "${connection.name}" yet: write-only values (web ids, asset image_url) cannot be known and will be written once`);
+    filtered.basis = { desired, prune: { ...prune } as Record<string, boolean>, base_url: connection.baseUrl };
+    return { plan: filtered, desired, remote, ledger, ledgerExisted: existed, connection, config };
+  } catch (e) {
+    await connection.api.close();
+    throw e;
+  }
+}
+
+export interface ApplyOptions extends PlanOptions {
+  /** Apply this saved plan (after checking it is not stale) instead of planning now. */
+  planFile?: string;
+  allowDelete?: boolean;
+  dryRun?: boolean;
+  failFast?: boolean;
+  hooks?: ApplyHooks;
+  /** Export profile id: back the tenant up before the first write. */
+  backupProfile?: number;
+  backupFile?: string;
+  /** Called with the plan before any write; return false to abort (confirmation). */
+  confirm?: (plan: Plan) => Promise<boolean>;
+}
+
+export interface ApplyResult {
+  plan: Plan;
+  report?: ApplyReport;
+  verification?: VerificationReport;
+  aborted?: boolean;
+  backupFile?: string;
+}
+
+export async function apply(opts: ApplyOptions): Promise<ApplyResult> {
+  let planned: PlanResult;
+  let thePlan: Plan;
+  if (opts.planFile) {
+    const saved = await readPlanFile(opts.planFile);
+    if (!saved.basis) throw new PimctlError("plan_format", `${opts.planFile} has no basis; save plans with 'pimctl plan --out FILE'`);
+    const config = await loadConfig({ cwd: opts.cwd, ...(opts.configPath ? { configPath: opts.configPath } : {}), ...(opts.dir ? { dir: opts.dir } : {}) });
+    const connection = await connect(config, opts.tenant ?? saved.tenant, connectOpts(opts));
+    if (connection.baseUrl !== saved.basis.base_url) {
+      await connection.api.close();
+      throw new PimctlError("plan_stale", `${opts.planFile} was made for ${saved.basis.base_url}, not ${connection.baseUrl}`);
+    }
+    const { ledger, existed } = await loadLedger(ledgerDir(config, opts), connection.name, connection.baseUrl);
+    const prune = saved.basis.prune as Partial<Record<PruneKind, boolean>>;
+    const current = await planAgainst(connection, config, saved.basis.desired, ledger, prune, opts).catch(async (e) => {
+      await connection.api.close();
+      throw e;
+    });
+    const drifted = checkFresh({ saved, current: current.plan });
+    if (drifted.length) {
+      await connection.api.close();
+      throw new PimctlError("plan_stale", `the tenant changed since ${opts.planFile} was made; plan again`, {
+        details: drifted.slice(0, 50).map((a) => `changed: ${a}`).concat(drifted.length > 50 ? [`... and ${drifted.length - 50} more`] : []),
+      });
+    }
+    planned = { plan: saved, desired: saved.basis.desired, remote: current.remote, ledger, ledgerExisted: existed, connection, config };
+    thePlan = saved;
+  } else {
+    planned = await plan(opts);
+    thePlan = planned.plan;
+  }
+  const { connection, config, ledger } = planned;
+  try {
+    if (opts.confirm && !(await opts.confirm(thePlan))) return { plan: thePlan, aborted: true };
+    const dir = ledgerDir(config, opts);
+    const lock = opts.dryRun ? undefined : await lockLedger(dir, connection.name, { command: "apply" });
+    try {
+      let backupFile: string | undefined;
+      if (opts.backupProfile !== undefined && !opts.dryRun) {
+        backupFile = opts.backupFile ?? path.join(dir, `${connection.name}-backup-${Date.now()}.export`);
+        await mkdir(path.dirname(backupFile), { recursive: true });
+        await backupExport({ api: connection.api, profileId: opts.backupProfile, outFile: backupFile });
+      }
+      const report = await applyPlan({
+        api: connection.api,
+        plan: thePlan,
+        allowDelete: opts.allowDelete === true,
+        dryRun: opts.dryRun === true,
+        parallelism: opts.parallelism ?? connection.tenant.parallelism ?? 8,
+        failFast: opts.failFast === true,
+        ledger,
+        ...(opts.hooks ? { hooks: opts.hooks } : {}),
+      });
+      if (opts.dryRun) return { plan: thePlan, report };
+      await saveLedger(dir, ledger);
+      const verification = await verifyApplied({
+        api: connection.api,
+        desired: planned.desired,
+        plan: thePlan,
+        report,
+        ledger,
+        readOptions: {
+          kinds: planned.desired.managed,
+          desired: planned.desired,
+          versionMap: { ...config.versions, ...(connection.tenant.versions ?? {}) },
+          prune: pruneKinds(config),
+        },
+        prune: prunePolicy(config),
+      });
+      return { plan: thePlan, report, verification, ...(backupFile ? { backupFile } : {}) };
+    } finally {
+      await lock?.release();
+    }
+  } finally {
+    await connection.api.close();
+  }
+}
+
+export interface ExportOptions extends ProjectOptions {
+  out: string;
+  kinds?: Kind[];
+}
+
+/** Read a whole tenant (or some kinds) and return it as a catalogue, with the ledger's write-only values. */
+export async function readTenantCatalogue(opts: ProjectOptions & { kinds?: Kind[] }): Promise<{ catalogue: Catalogue; connection: Connection }> {
+  const config = await loadConfig({ cwd: opts.cwd, ...(opts.configPath ? { configPath: opts.configPath } : {}), ...(opts.dir ? { dir: opts.dir } : {}) });
+  const connection = await connect(config, opts.tenant, connectOpts(opts));
+  try {
+    const kinds = opts.kinds ?? [...KINDS];
+    const remote = await readState(connection.api, {
+      kinds,
+      versionMap: { ...config.versions, ...(connection.tenant.versions ?? {}) },
+      ...(opts.log ? { log: opts.log } : {}),
+    });
+    const { ledger } = await loadLedger(ledgerDir(config, opts), connection.name, connection.baseUrl);
+    return { catalogue: remoteToCatalogue(remote, ledger), connection };
+  } finally {
+    await connection.api.close();
+  }
+}
+
+export async function exportTenant(opts: ExportOptions): Promise<{ files: string[] }> {
+  const { catalogue, connection } = await readTenantCatalogue(opts);
+  const files = catalogueToFiles(catalogue, {
+    tenant: connection.name,
+    ...(opts.kinds ? { kinds: opts.kinds } : {}),
+    schemaRef: path.relative(path.resolve(opts.cwd, opts.out), schemaPath()) || "manifest.schema.json",
+  });
+  const outDir = path.resolve(opts.cwd, opts.out);
+  await mkdir(outDir, { recursive: true });
+  for (const [name, text] of Object.entries(files)) {
+    const tmp = path.join(outDir, `.${name}.tmp`);
+    await writeFile(tmp, text, "utf8");
+    await import("node:fs/promises").then((fs) => fs.rename(tmp, path.join(outDir, name)));
+  }
+  return { files: Object.keys(files).map((f) => path.join(opts.out, f)) };
+}
+
+export interface DiffOptions extends ProjectOptions {
+  /** A tenant name, or a directory of manifests. */
+  from: string;
+  /** The tenant to compare against (made to look like `from`). */
+  to: string;
+  targets?: string[];
+  excludes?: string[];
+}
+
+/** What would change if `to` were made to look like `from`: a plan, never applied. */
+export async function diff(opts: DiffOptions): Promise<Plan> {
+  const config = await loadConfig({ cwd: opts.cwd, ...(opts.configPath ? { configPath: opts.configPath } : {}), ...(opts.dir ? { dir: opts.dir } : {}) });
+  let desired: Catalogue;
+  if (config.tenants[opts.from]) {
+    desired = (await readTenantCatalogue({ ...opts, tenant: opts.from })).catalogue;
+  } else {
+    const result = await loadManifests(path.resolve(opts.cwd, opts.from), {
+      ...(config.tenants[opts.to]?.variables ? { variables: config.tenants[opts.to]!.variables! } : {}),
+    });
+    if (result.errors.length) throw new PimctlErrors(result.errors);
+    desired = result.catalogue;
+  }
+  const connection = await connect(config, opts.to, connectOpts(opts));
+  try {
+    const { ledger } = await loadLedger(ledgerDir(config, opts), connection.name, connection.baseUrl);
+    const { plan: p } = await planAgainst(connection, config, desired, ledger, prunePolicy(config), opts);
+    return opts.targets?.length || opts.excludes?.length ? filterPlan(p, { targets: opts.targets ?? [], excludes: opts.excludes ?? [] }) : p;
+  } finally {
+    await connection.api.close();
+  }
+}
+
+export async function ping(opts: ProjectOptions): Promise<{ tenant: string; baseUrl: string; time: string; ms: number }> {
+  const config = await loadConfig({ cwd: opts.cwd, ...(opts.configPath ? { configPath: opts.configPath } : {}) });
+  const connection = await connect(config, opts.tenant, connectOpts(opts));
+  try {
+    const t0 = Date.now();
+    const { time } = await connection.api.ping();
+    return { tenant: connection.name, baseUrl: connection.baseUrl, time, ms: Date.now() - t0 };
+  } finally {
+    await connection.api.close();
+  }
+}
+
+function connectOpts(opts: ProjectOptions) {
+  return {
+    env: opts.env,
+    ...(opts.parallelism ? { parallelism: opts.parallelism } : {}),
+    ...(opts.logHttp ? { logHttp: opts.logHttp } : {}),
+  };
+}
+
+function ledgerDir(config: Config, opts: ProjectOptions): string {
+  return path.resolve(opts.cwd, config.ledger_dir);
+}
+
+/** The manifest schema shipped with pimctl (for the editor line in exported files). */
+export function schemaPath(): string {
+  return path.resolve(path.dirname(new URL(import.meta.url).pathname), "..", "schemas", "manifest.schema.json");
+}
