@@ -11,7 +11,11 @@ export class ExitWith extends Error {
   }
 }
 
-export function buildParser(argv: string[], io: Io): Argv {
+/**
+ * The CLI's option parser. With `parseOnly`, handlers do nothing: used to check
+ * that documented command lines (README, pipeline examples) parse.
+ */
+export function buildParser(argv: string[], io: Io, opts: { parseOnly?: boolean } = {}): Argv {
   let parser = yargs(argv)
     .scriptName("pimctl")
     .usage("$0 <command> [options]\n\nCatalogue-as-code for the PIM API: plan and apply YAML manifests to a tenant.")
@@ -28,7 +32,7 @@ export function buildParser(argv: string[], io: Io): Argv {
     .fail((msg, err) => {
       throw err ?? new PimctlError("usage", msg);
     });
-  for (const c of commands(io)) parser = parser.command(c);
+  for (const c of commands(io)) parser = parser.command(opts.parseOnly ? { ...c, handler: () => undefined } : c);
   return parser;
 }
 
