@@ -1,0 +1,388 @@
+/**
+ * The emulator: a local PIM tenant server implementing API v1 over real HTTP
+ * (node:http), several tenants each with its own token, fault knobs, request
+ * counters and a loopback-only control surface. Used by the demo, the tests
+ * and the benchmarks; see README.md beside this file.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { readFileSync, existsSync } from "node:fs";
+import { rename, writeFile } from "node:fs/promises";
+import type { AddressInfo, Socket } from "node:net";
+import { DEFAULT_SWITCHES, matchRoute, type EmulatorSwitches, type RequestContext } from "./routes.js";
+import { HttpError, TenantStore, type TenantData } from "./store.js";
+
+export type { EmulatorSwitches } from "./routes.js";
+export { TenantStore } from "./store.js";
+
+export interface EmulatorTenantSpec {
+  hash: string;
+  token: string;
+}
+
+/** --seed FILE: per tenant, records to pre-load (TenantData shape), replacing or extending the defaults. */
+export interface SeedFile {
+  /** true: start from nothing but the seed (no default channels, entities, profiles). */
+  replace_defaults?: boolean;
+  /** Applied to every tenant. */
+  all?: Partial<TenantData>;
+  tenants?: Record<string, Partial<TenantData>>;
+}
+
+export interface EmulatorOptions {
+  host?: string;
+  port?: number;
+  tenants: EmulatorTenantSpec[];
+  seed?: SeedFile;
+  dataFile?: string;
+  latencyMs?: number;
+  failRate?: number;
+  rateLimit?: number;
+  faultSeed?: number;
+  exportStepMs?: number;
+  maxBodyBytes?: number;
+  switches?: Partial<EmulatorSwitches>;
+}
+
+export type FaultMode = "error500" | "rate429" | "drop" | "drop_after_commit" | "stall";
+export interface TargetedFault {
+  method?: string;
+  route?: string;
+  mode: FaultMode;
+  times?: number;
+}
+
+export interface EmulatorStats {
+  requests: { total: number; byTenant: Record<string, number>; byMethod: Record<string, number>; byRoute: Record<string, number> };
+  faults: Record<string, number>;
+}
+
+export interface Emulator {
+  url: string;
+  port: number;
+  tenantUrl(hash: string): string;
+  stats(): EmulatorStats;
+  resetStats(): void;
+  rotateToken(hash: string, newToken: string): void;
+  setFaults(f: { latencyMs?: number; failRate?: number; rateLimit?: number; faultSeed?: number }): void;
+  injectFaults(faults: TargetedFault[]): void;
+  clearFaults(): void;
+  store(hash: string): TenantStore;
+  addTenant(spec: EmulatorTenantSpec): void;
+  /** Replace a tenant's data with an empty (default-seeded) store. */
+  resetTenant(hash: string): void;
+  close(): Promise<void>;
+}
+
+interface Tenant {
+  token: string;
+  store: TenantStore;
+  window: { second: number; count: number };
+}
+
+/** Small, seedable PRNG so random faults are reproducible (mulberry32). */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const isLoopback = (addr: string | undefined) => !!addr && (addr === "::1" || addr.startsWith("127.") || addr === "::ffff:127.0.0.1" || addr.startsWith("::ffff:127."));
+
+export async function startEmulator(opts: EmulatorOptions): Promise<Emulator> {
+  const host = opts.host ?? "127.0.0.1";
+  const switches: EmulatorSwitches = { ...DEFAULT_SWITCHES, ...opts.switches };
+  const maxBody = opts.maxBodyBytes ?? 1024 * 1024;
+  const exportStepMs = opts.exportStepMs ?? 300;
+  let latencyMs = opts.latencyMs ?? 0;
+  let failRate = opts.failRate ?? 0;
+  let rateLimit = opts.rateLimit ?? 0;
+  let random = prng(opts.faultSeed ?? 1);
+  let targeted: Array<Required<Pick<TargetedFault, "mode">> & TargetedFault & { left: number }> = [];
+  const tenants = new Map<string, Tenant>();
+  const sockets = new Set<Socket>();
+  let stats: EmulatorStats = freshStats();
+  let saveTimer: NodeJS.Timeout | undefined;
+  let saving: Promise<void> = Promise.resolve();
+
+  function freshStats(): EmulatorStats {
+    return { requests: { total: 0, byTenant: {}, byMethod: {}, byRoute: {} }, faults: {} };
+  }
+
+  const persisted: { tenants?: Record<string, { token: string; data: TenantData }> } =
+    opts.dataFile && existsSync(opts.dataFile) ? JSON.parse(readFileSync(opts.dataFile, "utf8")) : {};
+
+  function schedulePersist(): void {
+    if (!opts.dataFile || saveTimer) return;
+    saveTimer = setTimeout(() => {
+      saveTimer = undefined;
+      saving = saving.then(persistNow, persistNow);
+    }, 50);
+  }
+
+  async function persistNow(): Promise<void> {
+    if (!opts.dataFile) return;
+    const data = { tenants: Object.fromEntries([...tenants].map(([h, t]) => [h, { token: t.token, data: t.store.toData() }])) };
+    const tmp = `${opts.dataFile}.${process.pid}.tmp`;
+    await writeFile(tmp, JSON.stringify(data));
+    await rename(tmp, opts.dataFile); // atomic: readers see the old or the new file, never half of one
+  }
+
+  function newStore(hash: string): TenantStore {
+    const store = new TenantStore(hash);
+    const saved = persisted.tenants?.[hash];
+    if (saved) store.load(saved.data);
+    else {
+      if (!opts.seed?.replace_defaults) store.seedDefaults();
+      if (opts.seed?.all) store.load(opts.seed.all);
+      if (opts.seed?.tenants?.[hash]) store.load(opts.seed.tenants[hash]);
+    }
+    store.onChange = schedulePersist;
+    return store;
+  }
+
+  function addTenant(spec: EmulatorTenantSpec): void {
+    const saved = persisted.tenants?.[spec.hash];
+    tenants.set(spec.hash, { token: saved?.token ?? spec.token, store: newStore(spec.hash), window: { second: 0, count: 0 } });
+  }
+  for (const t of opts.tenants) addTenant(t);
+
+  const count = (map: Record<string, number>, key: string) => {
+    map[key] = (map[key] ?? 0) + 1;
+  };
+
+  function send(res: ServerResponse, status: number, body?: unknown, headers: Record<string, string> = {}): void {
+    if (res.destroyed) return;
+    const text = body === undefined ? "" : JSON.stringify(body);
+    res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text), ...headers });
+    res.end(text);
+  }
+
+  function takeTargeted(method: string, route: string): FaultMode | undefined {
+    const i = targeted.findIndex((f) => (!f.method || f.method === method) && (!f.route || f.route === route) && f.left > 0);
+    if (i === -1) return undefined;
+    const f = targeted[i]!;
+    f.left--;
+    if (f.left <= 0) targeted.splice(i, 1);
+    return f.mode;
+  }
+
+  async function readBody(req: IncomingMessage): Promise<Buffer | "too_large"> {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of req) {
+      size += (chunk as Buffer).length;
+      if (size > maxBody) return "too_large";
+      chunks.push(chunk as Buffer);
+    }
+    return Buffer.concat(chunks);
+  }
+
+  async function handleControl(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
+    if (!isLoopback(req.socket.remoteAddress)) return send(res, 403, { message: "The control surface answers loopback clients only." });
+    const raw = await readBody(req);
+    let body: Record<string, unknown> = {};
+    try {
+      body = raw === "too_large" || raw.length === 0 ? {} : JSON.parse(raw.toString("utf8"));
+    } catch {
+      return send(res, 400, { message: "The request body is not valid JSON." });
+    }
+    if (req.method === "GET" && path === "/__emulator/stats") return send(res, 200, api.stats());
+    if (req.method === "POST" && path === "/__emulator/reset") {
+      api.resetStats();
+      if (body.data === true) for (const h of tenants.keys()) api.resetTenant(h);
+      return send(res, 200, { reset: true });
+    }
+    const rotate = path.match(/^\/__emulator\/tenants\/([^/]+)\/rotate-token$/);
+    if (req.method === "POST" && rotate) {
+      if (!tenants.has(rotate[1]!)) return send(res, 404, { message: "Unknown tenant." });
+      if (typeof body.token !== "string" || !body.token) return send(res, 422, { message: "token is required." });
+      api.rotateToken(rotate[1]!, body.token);
+      return send(res, 200, { rotated: true });
+    }
+    if (req.method === "POST" && path === "/__emulator/faults") {
+      api.setFaults(body as never);
+      if (Array.isArray(body.inject)) api.injectFaults(body.inject as TargetedFault[]);
+      if (body.clear === true) api.clearFaults();
+      return send(res, 200, { ok: true });
+    }
+    return send(res, 404, { message: "Unknown control route." });
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? "/", "http://localhost");
+    const path = url.pathname;
+    if (path.startsWith("/__emulator/")) return handleControl(req, res, path);
+    const file = path.match(/^\/(exports|assets)\/([^/]+)\/(.+)$/);
+    if (req.method === "GET" && file) return serveFile(req, res, file[1]!, file[2]!, file[3]!);
+    const m = path.match(/^\/([^/]+)\/api\/v1(\/.*)?$/);
+    const tenant = m ? tenants.get(m[1]!) : undefined;
+    if (!m || !tenant) return send(res, 404, { message: "Not found." });
+    const hash = m[1]!;
+    const sub = m[2] ?? "/";
+    const method = req.method ?? "GET";
+    const found = matchRoute(method, sub);
+    const routeKey = found && "route" in found ? found.route.pattern : "(unmatched)";
+
+    stats.requests.total++;
+    count(stats.requests.byTenant, hash);
+    count(stats.requests.byMethod, method);
+    count(stats.requests.byRoute, `${method} ${routeKey}`);
+
+    if (latencyMs > 0) await new Promise((r) => setTimeout(r, latencyMs));
+
+    // Rate limit per tenant per second.
+    if (rateLimit > 0) {
+      const second = Math.floor(Date.now() / 1000);
+      if (tenant.window.second !== second) tenant.window = { second, count: 0 };
+      if (++tenant.window.count > rateLimit) {
+        count(stats.faults, "rate429");
+        return send(res, 429, { message: "Too Many Requests." }, { "retry-after": "1" });
+      }
+    }
+
+    let fault = takeTargeted(method, routeKey);
+    if (!fault && failRate > 0 && random() < failRate) fault = random() < 0.5 ? "error500" : "drop";
+    if (fault) count(stats.faults, fault);
+    if (fault === "error500") return send(res, 500, { message: "Server Error." });
+    if (fault === "rate429") return send(res, 429, { message: "Too Many Requests." }, { "retry-after": "1" });
+    if (fault === "drop") return void req.socket.destroy();
+    if (fault === "stall") return; // never answers; the client times out
+
+    // "The 501 answers hold on every tenant and for every token": before authentication.
+    if (found && "route" in found && found.route.notImplemented) return send(res, 501, { message: "Not implemented." });
+    const auth = req.headers.authorization;
+    if (!auth || !/^Bearer \S+$/.test(auth) || auth.slice(7) !== tenant.token) {
+      return send(res, 401, { message: "Unauthenticated." });
+    }
+    if (!found) return send(res, 404, { message: `No route for ${method} ${sub}.` });
+    if ("allowed" in found) return send(res, 405, { message: "Method Not Allowed." }, { allow: found.allowed.join(", ") });
+
+    const raw = await readBody(req);
+    if (raw === "too_large") {
+      send(res, 413, { message: `Payload Too Large (limit ${maxBody} bytes).` }, { connection: "close" });
+      return;
+    }
+    let body: unknown;
+    let invalidJson = false;
+    if (raw.length) {
+      try {
+        body = JSON.parse(raw.toString("utf8"));
+      } catch {
+        invalidJson = true;
+      }
+    }
+    const origin = `http://${req.headers.host ?? `${host}:${port}`}`;
+    const ctx: RequestContext = {
+      store: tenant.store,
+      method,
+      params: found.params,
+      query: url.searchParams,
+      body,
+      invalidJson,
+      baseUrl: `${origin}/${hash}/api/v1`,
+      origin,
+      switches,
+      exportStepMs,
+    };
+    let reply;
+    try {
+      reply = found.route.handler(ctx);
+    } catch (e) {
+      if (e instanceof HttpError) return send(res, e.status, e.body);
+      return send(res, 500, { message: "Server Error.", detail: (e as Error).message });
+    }
+    if (fault === "drop_after_commit") return void req.socket.destroy();
+    send(res, reply.status, reply.body);
+  }
+
+  function serveFile(req: IncomingMessage, res: ServerResponse, kind: string, hash: string, rest: string): void {
+    const tenant = tenants.get(hash);
+    if (!tenant) return send(res, 404, { message: "Not found." });
+    if (kind === "assets") {
+      res.writeHead(200, { "content-type": "image/png", "content-length": 0 });
+      return void res.end();
+    }
+    if (req.headers.authorization !== `Bearer ${tenant.token}`) return send(res, 401, { message: "Unauthenticated." });
+    const id = Number(rest.split("/")[0]);
+    const e = tenant.store.exports.get(id);
+    if (!e || Date.now() - e.created_ms < 2 * exportStepMs) return send(res, 404, { message: "Export file not ready." });
+    const text = JSON.stringify(tenant.store.toData());
+    res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(text) });
+    res.end(text);
+  }
+
+  const server: Server = createServer((req, res) => {
+    handle(req, res).catch((e: unknown) => send(res, 500, { message: "Server Error.", detail: (e as Error).message }));
+  });
+  server.keepAliveTimeout = 30_000;
+  server.on("connection", (s) => {
+    sockets.add(s);
+    s.on("close", () => sockets.delete(s));
+  });
+  server.on("clientError", (_e, socket) => socket.destroy());
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(opts.port ?? 4010, host, () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  const url = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
+
+  const api: Emulator = {
+    url,
+    port,
+    tenantUrl: (hash) => `${url}/${hash}/api/v1`,
+    stats: () => structuredClone(stats),
+    resetStats: () => {
+      stats = freshStats();
+    },
+    rotateToken: (hash, newToken) => {
+      const t = tenants.get(hash);
+      if (!t) throw new Error(`unknown tenant ${hash}`);
+      t.token = newToken;
+      schedulePersist();
+    },
+    setFaults: (f) => {
+      if (f.latencyMs !== undefined) latencyMs = f.latencyMs;
+      if (f.failRate !== undefined) failRate = f.failRate;
+      if (f.rateLimit !== undefined) rateLimit = f.rateLimit;
+      if (f.faultSeed !== undefined) random = prng(f.faultSeed);
+    },
+    injectFaults: (faults) => {
+      targeted.push(...faults.map((f) => ({ ...f, left: f.times ?? 1 })));
+    },
+    clearFaults: () => {
+      targeted = [];
+      failRate = 0;
+      rateLimit = 0;
+    },
+    store: (hash) => {
+      const t = tenants.get(hash);
+      if (!t) throw new Error(`unknown tenant ${hash}`);
+      return t.store;
+    },
+    addTenant,
+    resetTenant: (hash) => {
+      const t = tenants.get(hash);
+      if (!t) throw new Error(`unknown tenant ${hash}`);
+      delete persisted.tenants?.[hash];
+      t.store = newStore(hash);
+      schedulePersist();
+    },
+    close: async () => {
+      if (saveTimer) {
+        clearTimeout(saveTimer);
+        saveTimer = undefined;
+        saving = saving.then(persistNow, persistNow);
+      }
+      await saving;
+      for (const s of sockets) s.destroy();
+      await new Promise<void>((r) => server.close(() => r()));
+    },
+  };
+  return api;
+}
