@@ -35,7 +35,9 @@ export function demoCommand(io: Io): CommandModule<object, DemoArgs> {
         .option("latency-ms", { type: "number", default: 0, describe: "Emulated network latency per request" })
         .option("color", { type: "boolean", describe: "Colour output (--no-color turns it off)" })
         .example("$0 demo", "No setup, no credentials, no network") as never,
-    handler: async (args) => runDemo(io, args),
+    handler: async (args) => {
+      await runDemo(io, args);
+    },
   };
 }
 

@@ -1,0 +1,119 @@
+/**
+ * The one place that knows the API's shapes: 1/0 booleans, null versus
+ * absent, parent_id 0 versus null, the read shape of category.attribute_sets,
+ * asset uri. Everything it returns is in the catalogue's terms.
+ */
+import type { ApiAsset, ApiAttribute, ApiBrand, ApiCategory, ApiDisplayGroup, ApiTypeValue, Bool01 } from "../api/types.js";
+import type { AttributeType, CategoryStatus } from "../model/catalogue.js";
+import type { RemoteAsset, RemoteAttribute, RemoteBrand, RemoteDisplayGroup, RemoteTypeValue } from "../model/remote.js";
+
+export function bool(v: Bool01 | null | undefined): boolean | undefined {
+  return v === undefined || v === null ? undefined : v === true || v === 1;
+}
+
+/** Empty text is "nothing": null and "" both become absent, so a manifest's "" never shows a perpetual diff. */
+export function text(v: string | null | undefined): string | undefined {
+  return v === null || v === undefined || v === "" ? undefined : v;
+}
+
+/** Root categories: parent_id is 0 on writes and null (or 0) on reads. */
+export function parentId(v: number | null | undefined): number | null {
+  return v === null || v === undefined || v === 0 ? null : v;
+}
+
+/** category.attribute_sets reads as ids or as objects with an id; either becomes ids. */
+export function attributeSetIds(v: ApiCategory["attribute_sets"]): number[] {
+  return (v ?? []).map((s) => (typeof s === "number" ? s : s.id)).filter((id) => Number.isInteger(id));
+}
+
+function defined<T extends object>(o: T): T {
+  for (const k of Object.keys(o) as Array<keyof T>) if (o[k] === undefined) delete o[k];
+  return o;
+}
+
+export function displayGroup(d: ApiDisplayGroup): RemoteDisplayGroup {
+  return defined({ id: d.id, name: d.name, sort_order: d.sort_order, in_navigation: bool(d.in_navigation) });
+}
+
+export function typeValue(v: ApiTypeValue): RemoteTypeValue {
+  return defined({ id: v.id, value: v.value, slug: text(v.slug) ?? null, sort_order: v.sort_order, versions: {} as Record<string, string> });
+}
+
+export function attribute(a: ApiAttribute, displayGroupNames: Map<number, string>): RemoteAttribute {
+  const dg = a.display_group_id === null || a.display_group_id === undefined ? null : (displayGroupNames.get(a.display_group_id) ?? a.display_group_name ?? null);
+  return defined({
+    id: a.id,
+    name: a.name,
+    type: a.type as AttributeType,
+    slug: text(a.slug),
+    note: a.note === undefined ? undefined : (text(a.note) ?? null),
+    length: a.length ?? undefined,
+    display_group: dg,
+    sort_order: a.sort_order,
+    publish: bool(a.publish),
+    versions: {},
+    values: (a.typeValuesArray ?? []).map(typeValue),
+  });
+}
+
+export function brand(b: ApiBrand): Omit<RemoteBrand, "versions"> & { versions: NonNullable<RemoteBrand["versions"]> } {
+  return defined({
+    id: b.id,
+    name: b.name,
+    desc: text(b.desc),
+    excluded: bool(b.excluded),
+    exclusion_start_date: text(b.exclusion_start_date) ?? null,
+    exclusion_end_date: text(b.exclusion_end_date) ?? null,
+    exclusion_reason: text(b.exclusion_reason),
+    seo_search_keywords: text(b.seo_search_keywords),
+    seo_meta_desc: text(b.seo_meta_desc),
+    seo_meta_keywords: text(b.seo_meta_keywords),
+    seo_title: text(b.seo_title),
+    product_count: b.product_count ?? 0,
+    versions: {},
+  });
+}
+
+/** Per-version brand text, only the fields that carry text. */
+export function brandVersion(b: ApiBrand): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const k of ["desc", "exclusion_reason", "seo_search_keywords", "seo_meta_desc", "seo_meta_keywords", "seo_title"] as const) {
+    const v = text(b[k]);
+    if (v !== undefined) out[k] = v;
+  }
+  return out;
+}
+
+export function categoryVersion(c: ApiCategory): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const k of ["name", "desc", "seo_meta_desc", "seo_meta_keywords", "seo_meta_title", "search_keywords"] as const) {
+    const v = text(c[k]);
+    if (v !== undefined) out[k] = v;
+  }
+  return out;
+}
+
+/** Category fields, without the tree (paths are built by the reader). */
+export function categoryFields(c: ApiCategory, setNames: Map<number, string>) {
+  return defined({
+    name: c.name,
+    slug: text(c.slug),
+    desc: text(c.desc),
+    status: c.status as CategoryStatus | undefined,
+    is_visible: bool(c.is_visible),
+    sort_order: c.sort_order,
+    attribute_sets: attributeSetIds(c.attribute_sets)
+      .map((id) => setNames.get(id))
+      .filter((n): n is string => n !== undefined)
+      .sort(),
+    seo_meta_desc: text(c.seo_meta_desc),
+    seo_meta_keywords: text(c.seo_meta_keywords),
+    seo_meta_title: text(c.seo_meta_title),
+    search_keywords: text(c.search_keywords),
+  });
+}
+
+/** An asset as stored: `uri` is the tenant's address; the image_url it came from is not readable. */
+export function asset(a: ApiAsset): RemoteAsset {
+  return defined({ id: a.id, uri: a.uri, alttext: text(a.alttext) ?? "", thumbnail: bool(a.thumbnail) });
+}
