@@ -1,0 +1,107 @@
+/**
+ * pimctl.yaml: tenants (where, which token variable or file, version ids,
+ * variables), the default version mapping, the prune policy, where the
+ * manifests and the ledger live. Validated with file:line errors; tokens are
+ * refused here, they come from the environment or a file.
+ */
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { PimctlError, PimctlErrors } from "../errors.js";
+import { configSchema } from "../manifest/schema-source.js";
+import { compile, schemaErrors } from "../manifest/validate.js";
+import { parseYaml, pointer } from "../manifest/yaml.js";
+
+export interface TenantConfig {
+  name: string;
+  base_url?: string;
+  hash?: string;
+  region?: string;
+  url_template?: string;
+  token_env?: string;
+  token_file?: string;
+  versions?: Record<string, number>;
+  variables?: Record<string, string>;
+  parallelism?: number;
+  allow_insecure_http?: boolean;
+}
+
+export type PruneKind = "display_groups" | "attributes" | "type_values" | "attribute_sets" | "blocks" | "brands" | "categories" | "assets";
+
+export interface Config {
+  /** The config file read, if any. */
+  file?: string;
+  /** Absolute manifest directory. */
+  dir: string;
+  tenants: Record<string, TenantConfig>;
+  versions: Record<string, number>;
+  prune: Partial<Record<PruneKind, boolean>>;
+  /** Absolute directory of the ledger and its lock. */
+  ledger_dir: string;
+  url_template?: string;
+}
+
+export const CONFIG_FILE = "pimctl.yaml";
+const validateConfig = compile(configSchema);
+
+export async function loadConfig(opts: { configPath?: string; cwd: string; dir?: string }): Promise<Config> {
+  const file = path.resolve(opts.cwd, opts.configPath ?? CONFIG_FILE);
+  let text: string | undefined;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (e) {
+    if (opts.configPath || (e as NodeJS.ErrnoException).code !== "ENOENT") {
+      throw new PimctlError("config", `cannot read the config file ${path.relative(opts.cwd, file) || file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    }
+  }
+  const base = text === undefined ? opts.cwd : path.dirname(file);
+  if (text === undefined) {
+    return { dir: path.resolve(opts.cwd, opts.dir ?? "."), tenants: {}, versions: {}, prune: {}, ledger_dir: path.resolve(base, ".pimctl") };
+  }
+  const rel = path.relative(opts.cwd, file) || file;
+  const parsed = parseYaml(text, rel);
+  const errors = [...parsed.errors];
+  const data = (parsed.data ?? {}) as Record<string, unknown>;
+  if (!errors.length) {
+    const tenants = data.tenants;
+    if (tenants && typeof tenants === "object") {
+      for (const [name, t] of Object.entries(tenants as Record<string, Record<string, unknown>>)) {
+        for (const secret of ["token", "api_token", "password"]) {
+          if (t && typeof t === "object" && secret in t) {
+            errors.push(
+              new PimctlError("config", `tenant "${name}": a token must never be written in the config; remove "${secret}" and name an environment variable with token_env (or a file with token_file)`, {
+                location: parsed.at(`${pointer(["tenants", name, secret])}#key`),
+              }),
+            );
+            delete t[secret];
+          }
+        }
+      }
+    }
+    errors.push(...schemaErrors(validateConfig, parsed, data));
+    for (const [name, t] of Object.entries((data.tenants ?? {}) as Record<string, TenantConfig>)) {
+      const at = parsed.at(pointer(["tenants", name]));
+      if (!t.base_url && !t.hash) errors.push(new PimctlError("config", `tenant "${name}" needs base_url, or hash and region with a url_template`, { location: at }));
+      if (t.hash && !t.base_url && !t.url_template && !data.url_template) errors.push(new PimctlError("config", `tenant "${name}" gives a hash but no url_template is configured`, { location: at }));
+      if (!t.token_env && !t.token_file) errors.push(new PimctlError("config", `tenant "${name}" needs token_env (an environment variable) or token_file`, { location: at }));
+    }
+  }
+  if (errors.length) throw new PimctlErrors(errors);
+  const tenants: Record<string, TenantConfig> = {};
+  for (const [name, t] of Object.entries((data.tenants ?? {}) as Record<string, TenantConfig>)) {
+    tenants[name] = {
+      ...t,
+      name,
+      ...(t.variables ? { variables: Object.fromEntries(Object.entries(t.variables).map(([k, v]) => [k, String(v)])) } : {}),
+      ...(t.token_file ? { token_file: path.resolve(opts.cwd, t.token_file) } : {}),
+    };
+  }
+  return {
+    file,
+    dir: opts.dir ? path.resolve(opts.cwd, opts.dir) : path.resolve(base, (data.dir as string | undefined) ?? "."),
+    tenants,
+    versions: (data.versions ?? {}) as Record<string, number>,
+    prune: (data.prune ?? {}) as Config["prune"],
+    ledger_dir: path.resolve(base, (data.ledger_dir as string | undefined) ?? ".pimctl"),
+    ...(data.url_template ? { url_template: data.url_template as string } : {}),
+  };
+}

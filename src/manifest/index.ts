@@ -1,0 +1,361 @@
+/**
+ * Load a directory of manifests into one validated, normalised Catalogue.
+ * parse (YAML with positions, ${variables}) -> read-only fields -> schema ->
+ * normalise (merge files, flatten category trees, sort) -> rules (duplicates,
+ * values on types without values, previous names, versions). Never throws for
+ * bad input: every error of the run comes back together, each with file:line:col.
+ */
+import { readdir, readFile, stat } from "node:fs/promises";
+import path from "node:path";
+import {
+  KINDS,
+  TYPES_WITH_VALUES,
+  emptyCatalogue,
+  parsePathKey,
+  pathKey,
+  type Asset,
+  type Attribute,
+  type Catalogue,
+  type Category,
+  type Kind,
+  type SourceLocation,
+  type TypeValue,
+} from "../model/catalogue.js";
+import { PimctlError, closeNames } from "../errors.js";
+import { manifestSchema } from "./schema-source.js";
+import { compile, schemaErrors } from "./validate.js";
+import { parseYaml, pointer, type ParsedYaml } from "./yaml.js";
+
+export interface LoadOptions {
+  /** Values for ${name}; undefined means no tenant was chosen. */
+  variables?: Record<string, string>;
+  /** Version names that exist (from config); unknown ones are errors. Undefined: checked at plan time. */
+  knownVersions?: string[];
+}
+
+export interface LoadResult {
+  catalogue: Catalogue;
+  errors: PimctlError[];
+  warnings: PimctlError[];
+  files: string[];
+}
+
+const validateManifest = compile(manifestSchema);
+
+const COMMON_READ_ONLY: Record<string, string> = {
+  id: "ids are per tenant; manifests name records instead",
+  created_at: "set by the tenant",
+  updated_at: "set by the tenant",
+};
+/** Read-only API fields per entry kind, with what to write instead. */
+const READ_ONLY: Record<string, Record<string, string>> = {
+  display_groups: COMMON_READ_ONLY,
+  attributes: {
+    ...COMMON_READ_ONLY,
+    display_group_id: "write display_group: <name>",
+    display_group_name: "write display_group: <name>",
+    typeValuesArray: "write values: [{ value: ... }]",
+    version_id: "write versions: { <version name>: {...} }",
+  },
+  values: { ...COMMON_READ_ONLY, attribute_id: "values are nested under their attribute", master_attribute_type_value_id: "write versions: { <version name>: <text> }", version_id: "write versions: { <version name>: <text> }" },
+  attribute_sets: COMMON_READ_ONLY,
+  blocks: COMMON_READ_ONLY,
+  brands: { ...COMMON_READ_ONLY, product_count: "set by the tenant from its products" },
+  categories: {
+    ...COMMON_READ_ONLY,
+    parent_id: "nest the category under its parent's children:",
+    parent_name: "nest the category under its parent's children:",
+    fqn: "the path comes from nesting",
+    is_smart: "set by the tenant",
+    category_attributes: "set by the tenant",
+    channels: "write web_ids: { <channel name>: <web id> }",
+    assets_thumbnail: "mark an asset thumbnail: true",
+    image_alttext: "set alttext on an asset",
+    attributes: "a category's attributes come from its attribute_sets",
+  },
+  assets: { ...COMMON_READ_ONLY, uri: "write image_url (the tenant returns its own uri)", brand_id: "assets are nested under their owner", category_id: "assets are nested under their owner" },
+};
+
+function checkReadOnly(data: unknown, parsed: ParsedYaml, errors: PimctlError[]): void {
+  if (!data || typeof data !== "object" || Array.isArray(data)) return;
+  const check = (entry: unknown, kind: string, parts: Array<string | number>): void => {
+    if (!entry || typeof entry !== "object" || Array.isArray(entry)) return;
+    const e = entry as Record<string, unknown>;
+    for (const [key, hint] of Object.entries(READ_ONLY[kind] ?? {})) {
+      if (!(key in e)) continue;
+      errors.push(new PimctlError("read_only_field", `"${key}" is read-only in API v1: ${hint}`, { location: parsed.at(`${pointer([...parts, key])}#key`) }));
+      delete e[key];
+    }
+    if (kind === "attributes" && Array.isArray(e.values)) e.values.forEach((v, i) => check(v, "values", [...parts, "values", i]));
+    if ((kind === "brands" || kind === "categories") && Array.isArray(e.assets)) e.assets.forEach((a, i) => check(a, "assets", [...parts, "assets", i]));
+    if (kind === "categories" && Array.isArray(e.children)) e.children.forEach((c, i) => check(c, "categories", [...parts, "children", i]));
+  };
+  for (const kind of KINDS) {
+    const list = (data as Record<string, unknown>)[kind];
+    if (Array.isArray(list)) list.forEach((entry, i) => check(entry, kind, [kind, i]));
+  }
+}
+
+/** Parse and validate one file's text (exported for tests and the fuzz test). */
+export function parseManifestText(
+  text: string,
+  file: string,
+  opts: LoadOptions = {},
+): { data?: Record<string, unknown>; parsed: ParsedYaml; errors: PimctlError[] } {
+  const parsed = parseYaml(text, file, opts.variables);
+  const errors = [...parsed.errors];
+  if (errors.length) return { parsed, errors };
+  const data = parsed.data ?? {};
+  if (typeof data !== "object" || Array.isArray(data) || data === null) {
+    errors.push(new PimctlError("schema", `a manifest file holds a mapping of kinds (${KINDS.join(", ")}), not ${Array.isArray(data) ? "a list" : typeof data}`, { location: parsed.at("") }));
+    return { parsed, errors };
+  }
+  checkReadOnly(data, parsed, errors);
+  errors.push(...schemaErrors(validateManifest, parsed, data));
+  return { data: data as Record<string, unknown>, parsed, errors };
+}
+
+async function manifestFiles(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  const visit = async (d: string): Promise<void> => {
+    for (const entry of (await readdir(d, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      if (entry.name.startsWith(".") || entry.name === "node_modules") continue;
+      const p = path.join(d, entry.name);
+      if (entry.isDirectory()) await visit(p);
+      else if (/\.ya?ml$/.test(entry.name) && entry.name !== "pimctl.yaml" && entry.name !== "pimctl.yml") out.push(p);
+    }
+  };
+  await visit(dir);
+  return out;
+}
+
+export async function loadManifests(dir: string, opts: LoadOptions = {}): Promise<LoadResult> {
+  const errors: PimctlError[] = [];
+  const warnings: PimctlError[] = [];
+  let files: string[] = [];
+  try {
+    if (!(await stat(dir)).isDirectory()) throw new Error("not a directory");
+    files = await manifestFiles(dir);
+  } catch (e) {
+    errors.push(new PimctlError("io", `cannot read the manifest directory ${dir}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`));
+    return { catalogue: emptyCatalogue(), errors, warnings, files };
+  }
+  if (!files.length) warnings.push(new PimctlError("io", `no manifest files (*.yaml, *.yml) in ${dir}`));
+  const builder = new CatalogueBuilder(opts);
+  for (const file of files) {
+    const text = await readFile(file, "utf8");
+    const rel = path.relative(process.cwd(), file) || file;
+    const { data, parsed, errors: fileErrors } = parseManifestText(text, rel, opts);
+    errors.push(...fileErrors);
+    if (data && !fileErrors.length) builder.add(data, parsed);
+  }
+  const catalogue = builder.build();
+  errors.push(...builder.errors);
+  return { catalogue, errors, warnings, files };
+}
+
+/** Merges valid files into one catalogue and checks the rules that span entries and files. */
+class CatalogueBuilder {
+  readonly errors: PimctlError[] = [];
+  private readonly catalogue = emptyCatalogue();
+  private readonly managed = new Set<Kind>();
+  private readonly versions = new Set<string>();
+  private readonly seen = new Map<string, SourceLocation>();
+
+  constructor(private readonly opts: LoadOptions) {}
+
+  private unique(kind: string, key: string, label: string, at: SourceLocation): boolean {
+    const id = `${kind}\0${key}`;
+    const first = this.seen.get(id);
+    if (first) {
+      this.errors.push(new PimctlError("duplicate", `${label} is declared twice (first at ${first.file}:${first.line}:${first.column})`, { location: at }));
+      return false;
+    }
+    this.seen.set(id, at);
+    return true;
+  }
+
+  private version(name: string, at: SourceLocation): void {
+    this.versions.add(name);
+    if (this.opts.knownVersions && !this.opts.knownVersions.includes(name)) {
+      const close = closeNames(name, this.opts.knownVersions);
+      this.errors.push(
+        new PimctlError("unknown_version", `unknown language version "${name}"`, {
+          location: at,
+          details: [close.length ? `did you mean "${close[0]}"?` : `known versions: ${this.opts.knownVersions.join(", ") || "(none)"}; map it under versions: in pimctl.yaml`],
+        }),
+      );
+    }
+  }
+
+  add(data: Record<string, unknown>, parsed: ParsedYaml): void {
+    for (const kind of KINDS) {
+      if (!(kind in data)) continue;
+      this.managed.add(kind);
+      const list = (data[kind] ?? []) as Array<Record<string, unknown>>;
+      list.forEach((raw, i) => {
+        const parts = [kind, i];
+        const at = parsed.at(pointer(parts));
+        switch (kind) {
+          case "display_groups":
+            if (this.unique(kind, raw.name as string, `display group "${raw.name}"`, at)) this.catalogue.display_groups.push({ ...(raw as unknown as Catalogue["display_groups"][number]), source: at });
+            break;
+          case "attributes":
+            this.addAttribute(raw, parsed, parts, at);
+            break;
+          case "attribute_sets":
+            if (this.unique(kind, raw.name as string, `attribute set "${raw.name}"`, at)) this.catalogue.attribute_sets.push({ ...(raw as unknown as Catalogue["attribute_sets"][number]), source: at });
+            break;
+          case "blocks":
+            if (this.unique(kind, raw.slug as string, `block "${raw.slug}"`, at)) this.catalogue.blocks.push({ ...(raw as unknown as Catalogue["blocks"][number]), source: at });
+            break;
+          case "brands":
+            this.addBrand(raw, parsed, parts, at);
+            break;
+          case "categories":
+            this.addCategory(raw, parsed, parts, [], at);
+            break;
+        }
+      });
+    }
+  }
+
+  private addAttribute(raw: Record<string, unknown>, parsed: ParsedYaml, parts: Array<string | number>, at: SourceLocation): void {
+    if (!this.unique("attributes", raw.name as string, `attribute "${raw.name}"`, at)) return;
+    const a = { ...(raw as unknown as Attribute), source: at };
+    for (const v of Object.keys(a.versions ?? {})) this.version(v, parsed.at(`${pointer([...parts, "versions", v])}#key`));
+    if (a.values) {
+      if (a.values.length && !TYPES_WITH_VALUES.includes(a.type)) {
+        this.errors.push(
+          new PimctlError("invalid_value", `attribute "${a.name}" has type ${a.type}, which has no selectable values; remove values: or use selectbox or multiselect`, {
+            location: parsed.at(`${pointer([...parts, "values"])}#key`),
+          }),
+        );
+      }
+      const values: TypeValue[] = [];
+      const seen = new Map<string, SourceLocation>();
+      a.values.forEach((v, j) => {
+        const vat = parsed.at(pointer([...parts, "values", j]));
+        const first = seen.get(v.value);
+        if (first) {
+          this.errors.push(new PimctlError("duplicate", `value "${v.value}" of attribute "${a.name}" is declared twice (first at line ${first.line})`, { location: vat }));
+          return;
+        }
+        seen.set(v.value, vat);
+        for (const ver of Object.keys(v.versions ?? {})) this.version(ver, parsed.at(`${pointer([...parts, "values", j, "versions", ver])}#key`));
+        values.push({ ...v, source: vat });
+      });
+      this.checkPrevious("value", values.map((v) => ({ name: v.value, previous: v.previous_values ?? [], at: v.source! })));
+      a.values = values;
+    }
+    this.catalogue.attributes.push(a);
+  }
+
+  private addBrand(raw: Record<string, unknown>, parsed: ParsedYaml, parts: Array<string | number>, at: SourceLocation): void {
+    if (!this.unique("brands", raw.name as string, `brand "${raw.name}"`, at)) return;
+    const b = { ...(raw as never as Catalogue["brands"][number]), source: at };
+    if (b.web_ids) b.web_ids = Object.fromEntries(Object.entries(b.web_ids).map(([k, v]) => [k, String(v)]));
+    for (const v of Object.keys(b.versions ?? {})) this.version(v, parsed.at(`${pointer([...parts, "versions", v])}#key`));
+    for (const [attr, val] of Object.entries(b.attributes ?? {})) {
+      for (const v of Object.keys(val.versions ?? {})) this.version(v, parsed.at(`${pointer([...parts, "attributes", attr, "versions", v])}#key`));
+    }
+    this.checkAssets(b.assets, `brand "${b.name}"`, parsed, parts);
+    this.catalogue.brands.push(b);
+  }
+
+  private checkAssets(assets: Asset[] | undefined, owner: string, parsed: ParsedYaml, parts: Array<string | number>): void {
+    const seen = new Set<string>();
+    (assets ?? []).forEach((a, i) => {
+      if (seen.has(a.image_url)) {
+        this.errors.push(new PimctlError("duplicate", `${owner} lists the asset ${a.image_url} twice`, { location: parsed.at(pointer([...parts, "assets", i])) }));
+      }
+      seen.add(a.image_url);
+    });
+  }
+
+  private addCategory(raw: Record<string, unknown>, parsed: ParsedYaml, parts: Array<string | number>, parentPath: string[], at: SourceLocation): void {
+    const { children, previous_paths, ...fields } = raw as Record<string, unknown> & { children?: Array<Record<string, unknown>>; previous_paths?: Array<string | string[]> };
+    const p = [...parentPath, fields.name as string];
+    if (!this.unique("categories", pathKey(p), parentPath.length ? `category "${fields.name}" under "${pathKey(parentPath)}"` : `root category "${fields.name}"`, at)) return;
+    const c: Category = { ...(fields as never as Category), path: p, source: at };
+    if (previous_paths) c.previous_paths = previous_paths.map((x) => (typeof x === "string" ? parsePathKey(x) : x));
+    if (c.web_ids) c.web_ids = Object.fromEntries(Object.entries(c.web_ids).map(([k, v]) => [k, String(v)]));
+    for (const v of Object.keys(c.versions ?? {})) this.version(v, parsed.at(`${pointer([...parts, "versions", v])}#key`));
+    this.checkAssets(c.assets, `category "${pathKey(p)}"`, parsed, parts);
+    this.catalogue.categories.push(c);
+    (children ?? []).forEach((child, i) => this.addCategory(child, parsed, [...parts, "children", i], p, parsed.at(pointer([...parts, "children", i]))));
+  }
+
+  /** previous names must not name a declared record, nor be claimed twice. */
+  private checkPrevious(label: string, records: Array<{ name: string; previous: string[]; at: SourceLocation }>): void {
+    const declared = new Set(records.map((r) => r.name));
+    const claimed = new Map<string, string>();
+    for (const r of records) {
+      for (const prev of r.previous) {
+        if (declared.has(prev)) {
+          this.errors.push(new PimctlError("cycle", `${label} "${r.name}" lists "${prev}" as a previous name, but "${prev}" is declared too (a rename cannot keep the old record)`, { location: r.at }));
+        } else if (claimed.has(prev)) {
+          this.errors.push(new PimctlError("duplicate", `${label}s "${claimed.get(prev)}" and "${r.name}" both claim the previous name "${prev}"`, { location: r.at }));
+        } else claimed.set(prev, r.name);
+      }
+    }
+  }
+
+  build(): Catalogue {
+    const c = this.catalogue;
+    const byName = (a: { name: string }, b: { name: string }) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+    const prev = (list: Array<{ name: string; previous_names?: string[]; source?: SourceLocation }>) =>
+      list.map((r) => ({ name: r.name, previous: r.previous_names ?? [], at: r.source! }));
+    this.checkPrevious("display group", prev(c.display_groups));
+    this.checkPrevious("attribute", prev(c.attributes));
+    this.checkPrevious("attribute set", prev(c.attribute_sets));
+    this.checkPrevious("brand", prev(c.brands));
+    // Categories: previous names are per parent; previous paths are tree-wide.
+    const byParent = new Map<string, Category[]>();
+    for (const cat of c.categories) {
+      const key = pathKey(cat.path.slice(0, -1));
+      byParent.set(key, [...(byParent.get(key) ?? []), cat]);
+    }
+    for (const siblings of byParent.values()) this.checkPrevious("category", prev(siblings));
+    const declaredPaths = new Set(c.categories.map((x) => pathKey(x.path)));
+    for (const cat of c.categories) {
+      for (const p of cat.previous_paths ?? []) {
+        const key = pathKey(p);
+        if (declaredPaths.has(key)) {
+          this.errors.push(new PimctlError("cycle", `category "${pathKey(cat.path)}" lists "${key}" in previous_paths, but "${key}" is declared too`, { location: cat.source! }));
+        }
+        if (key.startsWith(`${pathKey(cat.path)}/`)) {
+          this.errors.push(new PimctlError("cycle", `category "${pathKey(cat.path)}" cannot have moved from its own subtree ("${key}")`, { location: cat.source! }));
+        }
+      }
+    }
+    c.display_groups.sort(byName);
+    c.attributes.sort(byName);
+    c.attribute_sets.sort(byName);
+    c.blocks.sort((a, b) => (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0));
+    c.brands.sort(byName);
+    c.categories = preOrder(c.categories);
+    c.managed = KINDS.filter((k) => this.managed.has(k));
+    c.versions = [...this.versions].sort();
+    return c;
+  }
+}
+
+/** Parents before children, siblings by name. */
+function preOrder(categories: Category[]): Category[] {
+  const children = new Map<string, Category[]>();
+  for (const c of categories) {
+    const key = pathKey(c.path.slice(0, -1));
+    children.set(key, [...(children.get(key) ?? []), c]);
+  }
+  const out: Category[] = [];
+  const visit = (parentKey: string) => {
+    const list = (children.get(parentKey) ?? []).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const c of list) {
+      out.push(c);
+      visit(pathKey(c.path));
+    }
+  };
+  visit(pathKey([]));
+  return out;
+}

@@ -1,0 +1,8 @@
+/** npm run schemas: regenerate schemas/manifest.schema.json, config.schema.json and README.md. */
+import { writeFileSync } from "node:fs";
+import path from "node:path";
+import { schemaFiles } from "./schema-docs.js";
+
+const dir = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..", "..", "schemas");
+for (const [name, text] of Object.entries(schemaFiles())) writeFileSync(path.join(dir, name), text);
+console.log(`wrote ${Object.keys(schemaFiles()).join(", ")} in ${dir}`);
