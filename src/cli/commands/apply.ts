@@ -98,7 +98,7 @@ export function applyCommand(io: Io): CommandModule<object, ApplyArgs> {
       const c = report.counts;
       say(args, io, `Apply: ${c.done} done, ${c.failed} failed, ${c.skipped} skipped, ${c.unsupported} not possible through API v1 (${(report.duration_ms / 1000).toFixed(1)} s).`);
       if (args.report) await writeFile(args.report, `${JSON.stringify({ plan_summary: result.plan.summary, ...report, verification: v }, null, 2)}\n`);
-      if (c.failed > 0 || c.skipped > 0) throw new ExitWith(EXIT.partial);
+      if (c.failed > 0 || report.results.some((r) => r.skip_cause === "dependency_failed" || r.skip_cause === "fail_fast")) throw new ExitWith(EXIT.partial);
     },
   };
 }

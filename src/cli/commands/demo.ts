@@ -88,7 +88,7 @@ export async function runDemo(io: Io, args: DemoArgs): Promise<{ finalPlanHasCha
     io.stdout(`Applied: ${counts.done} done, ${counts.failed} failed, ${counts.skipped} skipped. Requests so far: ${emulator.stats().requests.total}.\n`);
     if (applied.verification?.mismatches.length) io.stdout(`Verification found ${applied.verification.mismatches.length} record(s) not stored as written.\n`);
 
-    step(4, "someone changes the tenant by hand", "A colleague edits a brand and a category through the API, outside Git.");
+    step(4, "someone changes the tenant by hand", "A colleague edits a brand and an attribute through the API, outside Git.");
     const conn = await connect(first.config, "demo", { env });
     try {
       const brand = desired.brands[0];

@@ -1,0 +1,222 @@
+/**
+ * The applier: executes a plan's actions through the client, each as soon as
+ * the actions it depends on are done, up to `parallelism` at once. It decides
+ * nothing the plan did not: failures skip what depends on them, deletes wait
+ * for --allow-delete, unsupported actions are reported and never sent.
+ * Progress goes through hooks; the engine never prints.
+ */
+import type { PimApi } from "../api/types.js";
+import { PimctlError } from "../errors.js";
+import type { Action, Ref } from "../plan/types.js";
+import type { Plan } from "../plan/types.js";
+import type { Ledger } from "../state/ledger.js";
+import { buildRequest, type IdOf } from "./requests.js";
+
+export interface ApplyHooks {
+  onStart?(total: number): void;
+  preAction?(a: Action): void;
+  postAction?(a: Action, r: ActionResult): void;
+}
+
+export type SkipCause = "dependency_failed" | "delete_not_allowed" | "fail_fast";
+
+export interface ActionResult {
+  address: string;
+  status: "done" | "failed" | "skipped" | "unsupported";
+  error?: { code: string; message: string; request?: { method: string; path: string; status?: number } };
+  reason?: string;
+  skip_cause?: SkipCause;
+  created_id?: number;
+  /** Dry runs: the request that would be sent. */
+  request?: { method: string; path: string; body?: unknown };
+}
+
+export interface ApplyReport {
+  results: ActionResult[];
+  counts: { done: number; failed: number; skipped: number; unsupported: number };
+  duration_ms: number;
+}
+
+export interface ApplyOptions {
+  api: PimApi;
+  plan: Plan;
+  allowDelete: boolean;
+  dryRun: boolean;
+  parallelism: number;
+  failFast: boolean;
+  hooks?: ApplyHooks;
+  /** Updated in memory for confirmed writes only; the caller saves it. */
+  ledger?: Ledger;
+  signal?: AbortSignal;
+}
+
+export async function applyPlan(opts: ApplyOptions): Promise<ApplyReport> {
+  const t0 = Date.now();
+  const actions = opts.plan.actions;
+  const byAddress = new Map(actions.map((a) => [a.address, a]));
+  const results = new Map<string, ActionResult>();
+  const created = new Map<string, number>();
+  const placeholders = new Map<number, string>();
+  const waitingOn = new Map<string, number>();
+  const dependents = new Map<string, string[]>();
+  for (const a of actions) {
+    const deps = a.depends_on.filter((d) => byAddress.has(d));
+    waitingOn.set(a.address, deps.length);
+    for (const d of deps) dependents.set(d, [...(dependents.get(d) ?? []), a.address]);
+  }
+  opts.hooks?.onStart?.(actions.length);
+
+  const idOf: IdOf = (ref: Ref | undefined, what: string) => {
+    if (!ref) throw new PimctlError("internal", `the plan gives no id for ${what}`);
+    if ("id" in ref) return ref.id;
+    const id = created.get(ref.address);
+    if (id === undefined) throw new PimctlError("internal", `${what} (${ref.address}) has no id yet`);
+    return id;
+  };
+
+  const finish = (a: Action, r: ActionResult): void => {
+    results.set(a.address, r);
+    opts.hooks?.postAction?.(a, r);
+  };
+  /** Skip everything that depends on a failed or skipped action. */
+  const skipDependents = (address: string, cause: SkipCause): void => {
+    for (const d of dependents.get(address) ?? []) {
+      if (results.has(d)) continue;
+      const a = byAddress.get(d)!;
+      finish(a, { address: d, status: "skipped", skip_cause: cause === "delete_not_allowed" ? "dependency_failed" : cause, reason: `depends on ${address}, which did not complete` });
+      skipDependents(d, "dependency_failed");
+    }
+  };
+
+  let stopped = false;
+  const ready: Action[] = actions.filter((a) => waitingOn.get(a.address) === 0);
+  const inFlight = new Set<Promise<void>>();
+
+  const complete = (a: Action): void => {
+    for (const d of dependents.get(a.address) ?? []) {
+      const left = (waitingOn.get(d) ?? 0) - 1;
+      waitingOn.set(d, left);
+      if (left === 0 && !results.has(d)) ready.push(byAddress.get(d)!);
+    }
+  };
+
+  const run = async (a: Action): Promise<void> => {
+    if (a.op === "unsupported") {
+      finish(a, { address: a.address, status: "unsupported", reason: a.notes?.join("; ") ?? "API v1 cannot do this" });
+      complete(a);
+      return;
+    }
+    if (a.op === "delete" && !opts.allowDelete) {
+      finish(a, { address: a.address, status: "skipped", skip_cause: "delete_not_allowed", reason: "a delete: needs --allow-delete" });
+      skipDependents(a.address, "delete_not_allowed");
+      return;
+    }
+    opts.hooks?.preAction?.(a);
+    try {
+      if (opts.dryRun) {
+        const built = buildRequest(a, (ref, what) => {
+          if (ref && "address" in ref && !created.has(ref.address)) throw new PimctlError("internal", `${what} (${ref.address}) has no id yet`);
+          return idOf(ref, what);
+        });
+        let fake: number | undefined;
+        if (a.op === "create") {
+          fake = -(placeholders.size + 1);
+          placeholders.set(fake, a.address);
+          created.set(a.address, fake);
+        }
+        finish(a, { address: a.address, status: "done", request: describe(built, placeholders) });
+      } else {
+        const built = buildRequest(a, idOf);
+        const id = await built.send(opts.api);
+        if (id !== undefined) created.set(a.address, id);
+        recordInLedger(opts.ledger, a, id, idOf);
+        finish(a, { address: a.address, status: "done", ...(id !== undefined ? { created_id: id } : {}) });
+      }
+      complete(a);
+    } catch (e) {
+      const err = e instanceof PimctlError ? e : new PimctlError("internal", (e as Error).message ?? String(e));
+      finish(a, {
+        address: a.address,
+        status: "failed",
+        error: { code: err.code, message: err.message, ...(err.request ? { request: { method: err.request.method, path: err.request.path, ...(err.request.status !== undefined ? { status: err.request.status } : {}) } } : {}) },
+      });
+      skipDependents(a.address, "dependency_failed");
+      if (opts.failFast) stopped = true;
+    }
+  };
+
+  const parallelism = Math.max(1, opts.parallelism);
+  while (ready.length || inFlight.size) {
+    while (ready.length && inFlight.size < parallelism && !stopped && !opts.signal?.aborted) {
+      const a = ready.shift()!;
+      if (results.has(a.address)) continue;
+      const p: Promise<void> = run(a).finally(() => inFlight.delete(p));
+      inFlight.add(p);
+    }
+    if ((stopped || opts.signal?.aborted) && !inFlight.size) break;
+    if (inFlight.size) await Promise.race(inFlight);
+    else if (!ready.length) break;
+  }
+  for (const a of actions) {
+    if (!results.has(a.address)) {
+      finish(a, { address: a.address, status: "skipped", skip_cause: "fail_fast", reason: stopped ? "not started: --fail-fast stopped the run" : "not started: the run was interrupted" });
+    }
+  }
+  const ordered = actions.map((a) => results.get(a.address)!);
+  const counts = { done: 0, failed: 0, skipped: 0, unsupported: 0 };
+  for (const r of ordered) counts[r.status]++;
+  return { results: ordered, counts, duration_ms: Date.now() - t0 };
+}
+
+/** Dry-run request description: ids of records the run would create read as <id of ADDRESS>. */
+function describe(built: { method: string; path: string; body?: Record<string, unknown> }, placeholders: Map<number, string>): ActionResult["request"] {
+  const name = (n: number) => `<id of ${placeholders.get(n)}>`;
+  const path = built.path.replace(/\/(-\d+)(?=\/|$)/g, (_m, n: string) => `/${name(Number(n))}`);
+  const swap = (v: unknown): unknown =>
+    typeof v === "number" && placeholders.has(v) ? name(v) : Array.isArray(v) ? v.map(swap) : v && typeof v === "object" ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, swap(x)])) : v;
+  return { method: built.method, path, ...(built.body !== undefined ? { body: swap(built.body) } : {}) };
+}
+
+/** Write-only values, remembered only once the tenant confirmed the write. */
+function recordInLedger(ledger: Ledger | undefined, a: Action, createdId: number | undefined, idOf: IdOf): void {
+  if (!ledger) return;
+  const ownerKind = a.type.startsWith("brand") ? "brand" : "category";
+  switch (a.type) {
+    case "brand_web_id":
+    case "category_web_id": {
+      const key = `${ownerKind}:${idOf(a.refs.owner, "owner")}`;
+      const channel = a.identity?.channel as string;
+      (ledger.web_ids[key] ??= {})[channel] = a.changes.find((c) => c.field === "web_id")!.after as string;
+      break;
+    }
+    case "brand_asset":
+    case "category_asset": {
+      const key = `${ownerKind}:${idOf(a.refs.owner, "owner")}`;
+      if (a.op === "delete") {
+        delete ledger.assets[key]?.[String(idOf(a.refs.self, "asset"))];
+        break;
+      }
+      const assetId = a.op === "create" ? createdId : idOf(a.refs.self, "asset");
+      const url = (a.changes.find((c) => c.field === "image_url")?.after ?? a.identity?.image_url) as string | undefined;
+      if (assetId !== undefined && url) (ledger.assets[key] ??= {})[String(assetId)] = { image_url: url };
+      break;
+    }
+    case "brand_assigned_attribute_set": {
+      const key = String(idOf(a.refs.brand, "brand"));
+      const set = a.identity?.attribute_set as string;
+      const list = (ledger.brand_attribute_sets[key] ??= []);
+      if (!list.includes(set)) list.push(set);
+      list.sort();
+      break;
+    }
+    case "brand":
+    case "category":
+      if (a.op === "delete") {
+        const key = `${a.type}:${idOf(a.refs.self, a.type)}`;
+        delete ledger.web_ids[key];
+        delete ledger.assets[key];
+        if (a.type === "brand") delete ledger.brand_attribute_sets[String(idOf(a.refs.self, "brand"))];
+      }
+      break;
+  }
+}
