@@ -9,7 +9,11 @@ const ciDir = path.resolve(import.meta.dirname, "../../examples/ci");
 /** Every `pimctl ...` command line in a file, shell redirections and trailing `;` cut off. */
 function pimctlCommands(text: string): string[][] {
   const out: string[][] = [];
-  for (const m of text.matchAll(/(?:npx )?pimctl ((?:[^\n;>|&#]|'[^']*')+)/g)) {
+  const code = text
+    .split("\n")
+    .filter((l) => !l.trim().startsWith("#"))
+    .join("\n");
+  for (const m of code.matchAll(/(?:npx )?pimctl ((?:[^\n;>|&#]|'[^']*')+)/g)) {
     const words = m[1]!.trim().split(/\s+/).filter(Boolean);
     if (words[0] && /^[a-z]+$/.test(words[0])) out.push(words);
   }
