@@ -12,6 +12,15 @@ function field(instancePath: string): string {
   return parts.length ? parts[parts.length - 1]!.replace(/~1/g, "/").replace(/~0/g, "~") : "(top level)";
 }
 
+/** "/attributes/0/values/1" -> "attributes[0].values[1]" */
+function where(instancePath: string): string {
+  return instancePath
+    .split("/")
+    .filter(Boolean)
+    .map((p) => p.replace(/~1/g, "/").replace(/~0/g, "~"))
+    .reduce((acc, p) => (/^\d+$/.test(p) ? `${acc}[${p}]` : acc ? `${acc}.${p}` : p), "");
+}
+
 function describeType(t: unknown): string {
   const list = Array.isArray(t) ? t : [t];
   return list
@@ -38,7 +47,7 @@ export function schemaErrors(validate: ValidateFunction, parsed: ParsedYaml, dat
         ptr = `${e.instancePath}/${key.replace(/~/g, "~0").replace(/\//g, "~1")}#key`;
         const allowed = Object.keys(((e.parentSchema as { properties?: object } | undefined)?.properties ?? {}) as object);
         const close = closeNames(key, allowed, 1);
-        message = `unknown field "${key}"${e.instancePath ? ` in ${name}` : ""}`;
+        message = `unknown field "${key}"${e.instancePath ? ` in ${where(e.instancePath)}` : ""}`;
         details.push(close.length ? `did you mean "${close[0]}"?` : `allowed fields: ${allowed.join(", ")}`);
         break;
       }

@@ -1,0 +1,57 @@
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { loadConfig } from "../../src/config/index.js";
+import { PimctlErrors } from "../../src/errors.js";
+
+let dir: string;
+afterEach(async () => rm(dir, { recursive: true, force: true }));
+
+async function withConfig(text: string) {
+  dir = await mkdtemp(path.join(tmpdir(), "pimctl-config-"));
+  await writeFile(path.join(dir, "pimctl.yaml"), text);
+  return loadConfig({ cwd: dir });
+}
+
+describe("pimctl.yaml", () => {
+  it("reads tenants, versions, prune and resolves directories relative to the file", async () => {
+    const c = await withConfig(
+      "dir: catalogue\nurl_template: https://{hash}.{region}.example.com/api/v1\ntenants:\n  prod:\n    hash: abc\n    region: eu\n    token_env: PROD_TOKEN\n    variables: { n: 3 }\nversions: { French: 2 }\nprune: { brands: true }\n",
+    );
+    expect(c.dir).toBe(path.join(dir, "catalogue"));
+    expect(c.ledger_dir).toBe(path.join(dir, ".pimctl"));
+    expect(c.tenants.prod).toMatchObject({ name: "prod", hash: "abc", token_env: "PROD_TOKEN", variables: { n: "3" } });
+    expect(c.prune).toEqual({ brands: true });
+  });
+
+  it("refuses a token written in the file, with the line", async () => {
+    const err = await withConfig("tenants:\n  prod:\n    base_url: https://x/api/v1\n    token: s3cret\n").catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(PimctlErrors);
+    const e = (err as PimctlErrors).errors;
+    expect(e[0]!.format()).toMatch(/pimctl\.yaml:4:5: tenant "prod": a token must never be written in the config/);
+    expect(e.map((x) => x.format()).join("\n")).not.toContain("s3cret");
+  });
+
+  it("explains a tenant without an address or token source", async () => {
+    const err = (await withConfig("tenants:\n  prod:\n    region: eu\n").catch((e: unknown) => e)) as PimctlErrors;
+    expect(err.errors.map((e) => e.message)).toEqual([
+      'tenant "prod" needs base_url, or hash and region with a url_template',
+      'tenant "prod" needs token_env (an environment variable) or token_file',
+    ]);
+  });
+
+  it("a missing default config is fine; a missing explicit one is an error", async () => {
+    dir = await mkdtemp(path.join(tmpdir(), "pimctl-config-"));
+    expect((await loadConfig({ cwd: dir })).tenants).toEqual({});
+    await expect(loadConfig({ cwd: dir, configPath: "nope.yaml" })).rejects.toThrow(/cannot read the config file nope.yaml: ENOENT/);
+  });
+
+  it("the example configs load", async () => {
+    const root = path.resolve(import.meta.dirname, "../../examples");
+    dir = await mkdtemp(path.join(tmpdir(), "pimctl-config-"));
+    const promo = await loadConfig({ cwd: path.join(root, "promotion") });
+    expect(Object.keys(promo.tenants)).toEqual(["staging", "prod"]);
+    expect(promo.tenants.prod!.versions).toEqual({ French: 7 });
+  });
+});

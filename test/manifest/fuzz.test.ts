@@ -1,0 +1,49 @@
+import { describe, expect, it } from "vitest";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { parseManifestText } from "../../src/manifest/index.js";
+import { PimctlError } from "../../src/errors.js";
+
+/** mulberry32: the same documents on every run. */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(a ^ (a >>> 15), a | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const example = readFileSync(path.resolve(import.meta.dirname, "../../examples/catalogue/brands.yaml"), "utf8");
+const alphabet = ["\n", " ", "  ", "-", ":", "[", "]", "{", "}", "&a", "*a", "!!str", "'", '"', "#", "${x}", "name", "attributes", "brands", "categories", "children", "values", "versions", "1", "true", "null", "é", "\t", "|", ">", "? ", ",", "%YAML", "---", "..."];
+
+describe("the loader never throws on arbitrary input", () => {
+  it("random token soups, truncations and mutations of a real manifest (seeded, 3,000 documents)", () => {
+    const random = prng(20261122);
+    let errors = 0;
+    for (let i = 0; i < 3000; i++) {
+      let text: string;
+      const mode = i % 3;
+      if (mode === 0) {
+        text = Array.from({ length: Math.floor(random() * 40) }, () => alphabet[Math.floor(random() * alphabet.length)]).join("");
+      } else if (mode === 1) {
+        text = example.slice(0, Math.floor(random() * example.length));
+      } else {
+        const chars = [...example];
+        for (let k = 0; k < 5; k++) chars[Math.floor(random() * chars.length)] = alphabet[Math.floor(random() * alphabet.length)]!;
+        text = chars.join("");
+      }
+      let result: ReturnType<typeof parseManifestText> | undefined;
+      expect(() => {
+        result = parseManifestText(text, `fuzz-${i}.yaml`, { variables: { x: "y" } });
+      }, text).not.toThrow();
+      for (const e of result!.errors) {
+        expect(e).toBeInstanceOf(PimctlError);
+        expect(e.location?.line ?? 1).toBeGreaterThanOrEqual(1);
+      }
+      errors += result!.errors.length;
+    }
+    expect(errors).toBeGreaterThan(1000);
+  });
+});
