@@ -1,4 +1,5 @@
 import { writeFile } from "node:fs/promises";
+import path from "node:path";
 import type { CommandModule } from "yargs";
 import { apply } from "../../workflows.js";
 import { renderPlan } from "../../render/index.js";
@@ -60,7 +61,7 @@ export function applyCommand(io: Io): CommandModule<object, ApplyArgs> {
       };
       const result = await apply({
         ...projectOptions(args, io),
-        ...(args.plan ? { planFile: args.plan } : {}),
+        ...(args.plan ? { planFile: path.resolve(io.cwd, args.plan) } : {}),
         ...(args.target ? { targets: args.target } : {}),
         ...(args.exclude ? { excludes: args.exclude } : {}),
         allowDelete: args["allow-delete"] === true,
@@ -97,7 +98,7 @@ export function applyCommand(io: Io): CommandModule<object, ApplyArgs> {
       }
       const c = report.counts;
       say(args, io, `Apply: ${c.done} done, ${c.failed} failed, ${c.skipped} skipped, ${c.unsupported} not possible through API v1 (${(report.duration_ms / 1000).toFixed(1)} s).`);
-      if (args.report) await writeFile(args.report, `${JSON.stringify({ plan_summary: result.plan.summary, ...report, verification: v }, null, 2)}\n`);
+      if (args.report) await writeFile(path.resolve(io.cwd, args.report), `${JSON.stringify({ plan_summary: result.plan.summary, ...report, verification: v }, null, 2)}\n`);
       if (c.failed > 0 || report.results.some((r) => r.skip_cause === "dependency_failed" || r.skip_cause === "fail_fast")) throw new ExitWith(EXIT.partial);
     },
   };

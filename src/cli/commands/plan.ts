@@ -1,3 +1,4 @@
+import path from "node:path";
 import type { CommandModule } from "yargs";
 import { plan } from "../../workflows.js";
 import { renderPlan, type Format } from "../../render/index.js";
@@ -62,7 +63,7 @@ export function planCommand(io: Io): CommandModule<object, PlanArgs> {
         }),
       );
       if (args.out) {
-        await writePlanFile(args.out, p);
+        await writePlanFile(path.resolve(io.cwd, args.out), p);
         say(args, io, `Saved the plan to ${args.out}. Apply it with: pimctl apply ${args.out}`);
       }
       const violation = policyViolation(p, args);
