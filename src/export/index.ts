@@ -18,6 +18,20 @@ import {
 import type { RemoteAsset, RemoteCatalogue } from "../model/remote.js";
 import type { LedgerView } from "../plan/planner.js";
 
+/**
+ * Version fields that only repeat the master text carry nothing (a tenant may
+ * fall back to master where no translation exists): leave them out.
+ */
+function ownVersions<T extends object>(versions: Record<string, T> | undefined, master: Record<string, unknown>): Record<string, T> | undefined {
+  if (!versions) return undefined;
+  const out: Record<string, T> = {};
+  for (const [v, fields] of Object.entries(versions)) {
+    const own = Object.fromEntries(Object.entries(fields).filter(([k, x]) => x !== master[k] && x !== undefined && x !== null)) as T;
+    if (Object.keys(own).length) out[v] = own;
+  }
+  return Object.keys(out).length ? out : undefined;
+}
+
 /** The tenant's state as a desired catalogue: what a manifest would say to keep it as it is. */
 export function remoteToCatalogue(remote: RemoteCatalogue, ledger?: LedgerView): Catalogue {
   const byName = (a: { name: string }, b: { name: string }) => cmp(a.name, b.name);
@@ -40,7 +54,16 @@ export function remoteToCatalogue(remote: RemoteCatalogue, ledger?: LedgerView):
     .map((r) => {
       const { id: _id, values, ...rest } = r;
       const sorted = [...values].sort((x, y) => (x.sort_order ?? 0) - (y.sort_order ?? 0) || cmp(x.value, y.value));
-      const out: Attribute = { ...rest, values: sorted.map(({ id: _vid, ...v }) => v as TypeValue) };
+      const out: Attribute = {
+        ...rest,
+        values: sorted.map(({ id: _vid, versions, ...v }) => {
+          const own = Object.fromEntries(Object.entries(versions ?? {}).filter(([, text]) => text !== v.value));
+          return { ...v, ...(Object.keys(own).length ? { versions: own } : {}) } as TypeValue;
+        }),
+      };
+      const versions = ownVersions(rest.versions, rest as unknown as Record<string, unknown>);
+      if (versions) out.versions = versions;
+      else delete out.versions;
       return out;
     })
     .sort(byName);
@@ -49,6 +72,9 @@ export function remoteToCatalogue(remote: RemoteCatalogue, ledger?: LedgerView):
     .map((r) => {
       const { id, product_count: _pc, assets: ra, attributes: battrs, ...rest } = r;
       const out: Brand = { ...rest };
+      const bv = ownVersions(rest.versions, rest as unknown as Record<string, unknown>);
+      if (bv) out.versions = bv;
+      else delete out.versions;
       const a = assets(`brand:${id}`, ra);
       if (a) out.assets = a;
       const w = webIds(`brand:${id}`);
@@ -82,6 +108,9 @@ export function remoteToCatalogue(remote: RemoteCatalogue, ledger?: LedgerView):
     .map((r) => {
       const { id, parent_id: _p, child_count: _c, assets: ra, ...rest } = r;
       const out: Category = { ...rest };
+      const cv = ownVersions(rest.versions, rest as unknown as Record<string, unknown>);
+      if (cv) out.versions = cv;
+      else delete out.versions;
       const a = assets(`category:${id}`, ra);
       if (a) out.assets = a;
       const w = webIds(`category:${id}`);
@@ -118,7 +147,7 @@ export function catalogueToFiles(catalogue: Catalogue, opts: ExportOptions): Rec
     const entries = kind === "categories" ? nestCategories(catalogue.categories) : (catalogue[kind] as object[]).map(clean);
     const header = [
       `# yaml-language-server: $schema=${opts.schemaRef ?? "../schemas/manifest.schema.json"}`,
-      `# Exported by pimctl from tenant "${opts.tenant}".`,
+      "# Exported by pimctl: names, not ids; regenerate with pimctl export.",
       ...NOT_READABLE[kind].map((l) => `# ${l}`),
     ];
     const body = stringify({ [kind]: entries }, { lineWidth: 0, indent: 2, sortMapEntries: false, aliasDuplicateObjects: false });

@@ -1,0 +1,133 @@
+import { readFileSync, readdirSync } from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { testProject, repoRoot, type TestProject } from "../helpers/project.js";
+import type { Plan } from "../../src/plan/types.js";
+
+const readDir = (dir: string) => Object.fromEntries(readdirSync(dir).sort().map((f) => [f, readFileSync(path.join(dir, f), "utf8")]));
+
+describe("export, round trips and diff between two tenants", () => {
+  let p: TestProject;
+  beforeAll(async () => {
+    p = await testProject({ tenants: ["a", "b"] });
+    await p.copyExamples(path.join(repoRoot, "examples/catalogue"));
+    const applied = await p.cli(["apply", "--tenant", "a", "--auto-approve"]);
+    expect(applied.code, applied.stderr).toBe(0);
+  });
+  afterAll(async () => p.close());
+
+  it("exports a tenant deterministically: byte-identical run after run", async () => {
+    expect((await p.cli(["export", "--tenant", "a", "--out", "export-a"])).code).toBe(0);
+    const first = readDir(path.join(p.dir, "export-a"));
+    expect((await p.cli(["export", "--tenant", "a", "--out", "export-a"])).code).toBe(0);
+    expect(readDir(path.join(p.dir, "export-a"))).toEqual(first);
+    expect(Object.keys(first)).toEqual(["attribute_sets.yaml", "attributes.yaml", "blocks.yaml", "brands.yaml", "categories.yaml", "display_groups.yaml"]);
+    expect(first["brands.yaml"]).toContain("image_url: https://cdn.example.com/brands/alpine-optics.png");
+    expect(first["brands.yaml"]).toContain("Webshop: alpine-optics");
+  });
+
+  it("export of A planned against A: no changes", async () => {
+    const r = await p.cli(["plan", "--tenant", "a", "--dir", "export-a", "--detailed-exitcode"]);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+  });
+
+  it("export A, apply to empty B, export B: the same files", async () => {
+    const applied = await p.cli(["apply", "--tenant", "b", "--dir", "export-a", "--auto-approve"]);
+    expect(applied.code, applied.stderr).toBe(0);
+    expect((await p.cli(["export", "--tenant", "b", "--out", "export-b"])).code).toBe(0);
+    expect(readDir(path.join(p.dir, "export-b"))).toEqual(readDir(path.join(p.dir, "export-a")));
+    expect((await p.cli(["diff", "--from", "a", "--to", "b", "--detailed-exitcode"])).code).toBe(0);
+  });
+
+  it("--kinds limits the export", async () => {
+    expect((await p.cli(["export", "--tenant", "a", "--out", "only-brands", "--kinds", "brands"])).code).toBe(0);
+    expect(readdirSync(path.join(p.dir, "only-brands"))).toEqual(["brands.yaml"]);
+  });
+
+  it("diff between two tenants that differ in every kind", async () => {
+    await p.write(
+      "changed/all.yaml",
+      [
+        "display_groups:\n  - name: Basics\n    in_navigation: false",
+        "attributes:\n  - name: Color\n    type: multiselect\n    publish: false",
+        "attribute_sets:\n  - name: Chairs\n    sort_order: 99",
+        "blocks:\n  - slug: footer\n    content: \"Changed footer\\n\"",
+        "brands:\n  - name: Casa Mobili\n    desc: Changed",
+        "categories:\n  - name: Furniture\n    is_visible: false\n",
+      ].join("\n"),
+    );
+    const applied = await p.cli(["apply", "--tenant", "b", "--dir", "changed", "--auto-approve"]);
+    expect(applied.code, applied.stderr).toBe(0);
+    const r = await p.cli(["diff", "--from", "a", "--to", "b", "--format", "json", "--detailed-exitcode"]);
+    expect(r.code, r.stderr).toBe(2);
+    const plan = JSON.parse(r.stdout) as Plan;
+    expect(new Set(plan.actions.map((a) => a.kind))).toEqual(new Set(["display_groups", "attributes", "attribute_sets", "blocks", "brands", "categories"]));
+    expect(plan.actions.filter((a) => a.op !== "update").map((a) => `${a.op} ${a.address}`)).toEqual([]);
+    const dir = await p.cli(["diff", "--from", "changed", "--to", "a", "--format", "markdown"]);
+    expect(dir.code, dir.stderr).toBe(0);
+    expect(dir.stdout).toContain("<!-- pimctl-plan -->");
+  });
+});
+
+describe("promotion: one set of manifests, tenants whose version ids and channel names differ", () => {
+  let p: TestProject;
+  beforeAll(async () => {
+    p = await testProject({
+      tenants: ["staging", "prod"],
+      emulator: {
+        seed: {
+          tenants: {
+            prod: {
+              channels: [
+                { id: 1, channel_name: "Webshop EU", sync: true, price_base: "EUR", inventory_location: "EU", version_id: 0, version_name: "Master" },
+                { id: 2, channel_name: "Boutique FR", sync: true, price_base: "EUR", inventory_location: "FR", version_id: 7, version_name: "Francais" },
+                { id: 3, channel_name: "Shop DE", sync: true, price_base: "EUR", inventory_location: "DE", version_id: 3, version_name: "German" },
+              ],
+            },
+          },
+        },
+      },
+      config: (urls) =>
+        readFileSync(path.join(repoRoot, "examples/promotion/pimctl.yaml"), "utf8")
+          .replace("http://127.0.0.1:4010/staging/api/v1", urls.staging!)
+          .replace("http://127.0.0.1:4010/prod/api/v1", urls.prod!),
+    });
+    await p.copyExamples(path.join(repoRoot, "examples/promotion/catalogue"));
+  });
+  afterAll(async () => p.close());
+
+  it("applies to both tenants and each converges", async () => {
+    for (const t of ["staging", "prod"]) {
+      const a = await p.cli(["apply", "--tenant", t, "--auto-approve"]);
+      expect(a.code, a.stderr).toBe(0);
+      expect((await p.cli(["plan", "--tenant", t, "--detailed-exitcode"])).code).toBe(0);
+    }
+  });
+
+  it("writes each tenant's own version ids and channels", async () => {
+    const prod = p.emulator.store("prod");
+    const staging = p.emulator.store("staging");
+    const colour = (s: typeof prod) => [...s.attributes.values()].find((a) => a.name === "Colour")!;
+    expect(colour(prod).versions).toEqual({ 7: { name: "Couleur" } });
+    expect(colour(staging).versions).toEqual({ 2: { name: "Couleur" } });
+    const acme = (s: typeof prod) => [...s.brands.values()].find((b) => b.name === "Acme")!.id;
+    expect(prod.brandWebIds.get(1)?.get(acme(prod))).toBe("acme");
+    const assets = (s: typeof prod) => [...s.brandAssets.values()].map((a) => a.uri);
+    expect(assets(prod)[0]).toContain("acme.png");
+    const ledger = JSON.parse(readFileSync(path.join(p.dir, ".pimctl", "prod.json"), "utf8"));
+    expect(Object.values(ledger.assets)[0]).toMatchObject({ [String([...prod.brandAssets.keys()][0])]: { image_url: "https://cdn.example.com/brands/acme.png" } });
+    expect(Object.values(ledger.web_ids)).toContainEqual({ "Webshop EU": "acme" });
+  });
+
+  it("the manifests compared with prod (prod's variables): no difference", async () => {
+    const r = await p.cli(["diff", "--from", "catalogue", "--to", "prod", "--detailed-exitcode"]);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+  });
+
+  it("a tenant-to-tenant diff says which channel the other tenant lacks, instead of guessing", async () => {
+    const r = await p.cli(["diff", "--from", "staging", "--to", "prod"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('channel (in brand "Acme") "Webshop" is not declared in the manifests and does not exist in the tenant');
+    expect(r.stderr).toContain('did you mean: "Webshop EU"?');
+  });
+});
