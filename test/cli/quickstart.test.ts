@@ -1,0 +1,32 @@
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { repoRoot } from "../helpers/project.js";
+
+// Skippable only by an explicit variable in local runs; never in CI.
+const skip = process.env.PIMCTL_SKIP_QUICKSTART === "1" && !process.env.CI;
+
+describe.skipIf(skip)("README quick start in a fresh copy of the repository", () => {
+  it("npm ci && npm run demo, then npm test runs", { timeout: 300_000 }, () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "pimctl-quickstart-"));
+    try {
+      execFileSync("git", ["clone", "--quiet", repoRoot, dir], { stdio: "pipe" });
+      const env = { ...process.env, PIMCTL_QUICKSTART_INNER: "1", NO_COLOR: "1" };
+      delete env.VITEST;
+      delete env.VITEST_WORKER_ID;
+      delete env.VITEST_POOL_ID;
+      delete env.NODE_OPTIONS;
+      const sh = (cmd: string) => execFileSync("bash", ["-c", cmd], { cwd: dir, env, encoding: "utf8", stdio: "pipe", maxBuffer: 64 * 1024 * 1024 });
+      // The two commands of the README, verbatim.
+      const demo = sh("npm ci --no-audit --no-fund --prefer-offline >/dev/null 2>&1 && npm run demo 2>/dev/null");
+      expect(demo).toContain("No changes. The tenant matches the manifests.");
+      // `npm test` with a filter: the whole suite already runs around this test.
+      const tests = sh("npm test -- test/model 2>&1");
+      expect(tests).toMatch(/Tests\s+\d+ passed/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
