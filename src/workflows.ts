@@ -56,6 +56,7 @@ export async function loadProject(opts: ProjectOptions): Promise<{ config: Confi
   const tenant = opts.tenant ? config.tenants[opts.tenant] : Object.keys(config.tenants).length === 1 ? Object.values(config.tenants)[0] : undefined;
   const versions = { ...config.versions, ...(tenant?.versions ?? {}) };
   const result = await loadManifests(config.dir, {
+    cwd: opts.cwd,
     ...(tenant?.variables ? { variables: tenant.variables } : {}),
     ...(Object.keys(versions).length ? { knownVersions: Object.keys(versions) } : {}),
   });
@@ -266,6 +267,7 @@ export async function diff(opts: DiffOptions): Promise<Plan> {
     desired = (await readTenantCatalogue({ ...opts, tenant: opts.from })).catalogue;
   } else {
     const result = await loadManifests(path.resolve(opts.cwd, opts.from), {
+      cwd: opts.cwd,
       ...(config.tenants[opts.to]?.variables ? { variables: config.tenants[opts.to]!.variables! } : {}),
     });
     if (result.errors.length) throw new PimctlErrors(result.errors);

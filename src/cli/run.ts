@@ -38,7 +38,13 @@ export function buildParser(argv: string[], io: Io, opts: { parseOnly?: boolean 
 
 export async function run(argv: string[], io: Io): Promise<ExitCode> {
   try {
-    await buildParser(argv, io).parseAsync();
+    // A parse callback makes yargs hand help, version and completion text to us instead of printing.
+    let usageError: Error | undefined;
+    await buildParser(argv, io).parseAsync(argv, {}, (err, _args, output) => {
+      if (err) usageError = err;
+      else if (output) io.stdout(output.endsWith("\n") ? output : `${output}\n`);
+    });
+    if (usageError) throw usageError;
     return EXIT.ok;
   } catch (err) {
     return reportError(err, io);

@@ -31,6 +31,8 @@ export interface LoadOptions {
   variables?: Record<string, string>;
   /** Version names that exist (from config); unknown ones are errors. Undefined: checked at plan time. */
   knownVersions?: string[];
+  /** File names in errors are relative to this directory (default: the process's). */
+  cwd?: string;
 }
 
 export interface LoadResult {
@@ -144,7 +146,7 @@ export async function loadManifests(dir: string, opts: LoadOptions = {}): Promis
   const builder = new CatalogueBuilder(opts);
   for (const file of files) {
     const text = await readFile(file, "utf8");
-    const rel = path.relative(process.cwd(), file) || file;
+    const rel = path.relative(opts.cwd ?? process.cwd(), file) || file;
     const { data, parsed, errors: fileErrors } = parseManifestText(text, rel, opts);
     errors.push(...fileErrors);
     if (data && !fileErrors.length) builder.add(data, parsed);

@@ -13,7 +13,7 @@ describe.skipIf(skip)("README quick start in a fresh copy of the repository", ()
     const dir = mkdtempSync(path.join(tmpdir(), "pimctl-quickstart-"));
     try {
       execFileSync("git", ["clone", "--quiet", repoRoot, dir], { stdio: "pipe" });
-      const env = { ...process.env, PIMCTL_QUICKSTART_INNER: "1", NO_COLOR: "1" };
+      const env: NodeJS.ProcessEnv = { ...process.env, PIMCTL_QUICKSTART_INNER: "1", NO_COLOR: "1" };
       delete env.VITEST;
       delete env.VITEST_WORKER_ID;
       delete env.VITEST_POOL_ID;

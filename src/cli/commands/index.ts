@@ -3,6 +3,7 @@ import type { Io } from "../io.js";
 import { applyCommand } from "./apply.js";
 import { demoCommand } from "./demo.js";
 import { diffCommand } from "./diff.js";
+import { emulatorCommand } from "./emulator.js";
 import { exportCommand } from "./export.js";
 import { initCommand } from "./init.js";
 import { pingCommand } from "./ping.js";
@@ -20,5 +21,6 @@ export function commands(io: Io): CommandModule[] {
     pingCommand(io),
     initCommand(io),
     demoCommand(io),
+    emulatorCommand(io),
   ] as unknown as CommandModule[];
 }

@@ -26,6 +26,7 @@ export function validateCommand(io: Io): CommandModule<object, ValidateArgs> {
       const tenant = args.tenant ? pickTenant(config, args.tenant).tenant : Object.keys(config.tenants).length === 1 ? Object.values(config.tenants)[0] : undefined;
       const versions = { ...config.versions, ...(tenant?.versions ?? {}) };
       const result = await loadManifests(config.dir, {
+        cwd: io.cwd,
         ...(tenant?.variables ? { variables: tenant.variables } : {}),
         ...(Object.keys(versions).length ? { knownVersions: Object.keys(versions) } : {}),
       });

@@ -1,0 +1,92 @@
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import type { CommandModule } from "yargs";
+import { startEmulator, type EmulatorSwitches, type SeedFile } from "../../emulator/index.js";
+import { PimctlError } from "../../errors.js";
+import type { Io } from "../io.js";
+
+interface EmulatorArgs {
+  port: number;
+  host: string;
+  tenant: string[];
+  seed?: string;
+  data?: string;
+  "latency-ms"?: number;
+  "fail-rate"?: number;
+  "rate-limit"?: number;
+  "fault-seed"?: number;
+  "export-step-ms"?: number;
+  "max-body-bytes"?: number;
+  "category-attribute-sets-read": EmulatorSwitches["categoryAttributeSetsRead"];
+  "asset-uri": EmulatorSwitches["assetUri"];
+  "search-case": EmulatorSwitches["searchCase"];
+  "version-fallback": boolean;
+  "category-delete-with-children": EmulatorSwitches["categoryDeleteWithChildren"];
+}
+
+/** Parses NAME=TOKEN. */
+export function parseTenantSpec(spec: string): { hash: string; token: string } {
+  const i = spec.indexOf("=");
+  if (i <= 0 || i === spec.length - 1) throw new PimctlError("usage", `--tenant takes NAME=TOKEN, got "${spec.split("=")[0]}=…"`);
+  return { hash: spec.slice(0, i), token: spec.slice(i + 1) };
+}
+
+export function emulatorCommand(io: Io): CommandModule<object, EmulatorArgs> {
+  return {
+    command: "emulator",
+    describe: "Run a local PIM tenant server (API v1) for demos, tests and benchmarks",
+    builder: (y) =>
+      y
+        .option("port", { type: "number", default: 4010, describe: "Port to listen on (0 picks a free one)" })
+        .option("host", { type: "string", default: "127.0.0.1", describe: "Address to listen on" })
+        .option("tenant", { type: "string", array: true, default: ["demo=demo-token"], describe: "A tenant and its token, NAME=TOKEN; repeatable" })
+        .option("seed", { type: "string", describe: "JSON seed file (see src/emulator/README.md)" })
+        .option("data", { type: "string", describe: "Keep state in this file across restarts (atomic writes)" })
+        .option("latency-ms", { type: "number", describe: "Added to every API request", group: "Faults:" })
+        .option("fail-rate", { type: "number", describe: "Fraction of requests answered 500 or dropped (0..1)", group: "Faults:" })
+        .option("rate-limit", { type: "number", describe: "Requests per second per tenant; beyond: 429 with Retry-After", group: "Faults:" })
+        .option("fault-seed", { type: "number", describe: "Seed for reproducible random faults", group: "Faults:" })
+        .option("export-step-ms", { type: "number", describe: "Time per export state (queued, processing, done)" })
+        .option("max-body-bytes", { type: "number", describe: "Larger request bodies get 413 (default 1 MiB)" })
+        .option("category-attribute-sets-read", { choices: ["objects", "ids"] as const, default: "objects" as const, describe: "Read shape of category.attribute_sets", group: "Where API v1 is silent:" })
+        .option("asset-uri", { choices: ["rehost", "echo"] as const, default: "rehost" as const, describe: "Asset uri: the emulator's own address, or the image_url given", group: "Where API v1 is silent:" })
+        .option("search-case", { choices: ["sensitive", "insensitive"] as const, default: "sensitive" as const, describe: "Case of the exact-match search endpoints", group: "Where API v1 is silent:" })
+        .option("version-fallback", { type: "boolean", default: true, describe: "Version reads fall back to master text (--no-version-fallback: null)", group: "Where API v1 is silent:" })
+        .option("category-delete-with-children", { choices: ["refuse", "cascade"] as const, default: "refuse" as const, describe: "DELETE of a category with children", group: "Where API v1 is silent:" })
+        .example("$0 emulator --port 4010 --tenant demo=TOKEN_A --tenant prod=TOKEN_B", "Two tenants with their own tokens")
+        .example("$0 emulator --port 0 --latency-ms 20 --fail-rate 0.1", "A slow, flaky tenant on a free port") as never,
+    handler: async (args) => {
+      const seed = args.seed ? (JSON.parse(await readFile(path.resolve(io.cwd, args.seed), "utf8")) as SeedFile) : undefined;
+      const emu = await startEmulator({
+        host: args.host,
+        port: args.port,
+        tenants: args.tenant.map(parseTenantSpec),
+        ...(seed ? { seed } : {}),
+        ...(args.data ? { dataFile: path.resolve(io.cwd, args.data) } : {}),
+        ...(args["latency-ms"] !== undefined ? { latencyMs: args["latency-ms"] } : {}),
+        ...(args["fail-rate"] !== undefined ? { failRate: args["fail-rate"] } : {}),
+        ...(args["rate-limit"] !== undefined ? { rateLimit: args["rate-limit"] } : {}),
+        ...(args["fault-seed"] !== undefined ? { faultSeed: args["fault-seed"] } : {}),
+        ...(args["export-step-ms"] !== undefined ? { exportStepMs: args["export-step-ms"] } : {}),
+        ...(args["max-body-bytes"] !== undefined ? { maxBodyBytes: args["max-body-bytes"] } : {}),
+        switches: {
+          categoryAttributeSetsRead: args["category-attribute-sets-read"],
+          assetUri: args["asset-uri"],
+          searchCase: args["search-case"],
+          versionFallback: args["version-fallback"],
+          categoryDeleteWithChildren: args["category-delete-with-children"],
+        },
+      });
+      io.stdout(`pimctl emulator listening on ${emu.url} (tenants: ${args.tenant.map((t) => parseTenantSpec(t).hash).join(", ")})\n`);
+      await new Promise<void>((resolve) => {
+        const stop = () => {
+          process.off("SIGINT", stop);
+          process.off("SIGTERM", stop);
+          void emu.close().then(resolve);
+        };
+        process.on("SIGINT", stop);
+        process.on("SIGTERM", stop);
+      });
+    },
+  };
+}
