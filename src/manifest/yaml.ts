@@ -16,8 +16,12 @@ export interface ParsedYaml {
 
 const VARIABLE = /\$\$\{|\$\{([^}]*)\}/g;
 
+function escapeSegment(segment: string): string {
+  return segment.includes("~") || segment.includes("/") ? segment.replace(/~/g, "~0").replace(/\//g, "~1") : segment;
+}
+
 export function pointer(parts: ReadonlyArray<string | number>): string {
-  return parts.map((p) => `/${String(p).replace(/~/g, "~0").replace(/\//g, "~1")}`).join("");
+  return parts.map((p) => `/${escapeSegment(String(p))}`).join("");
 }
 
 export function parseYaml(text: string, file: string, variables?: Record<string, string>): ParsedYaml {
@@ -52,9 +56,9 @@ export function parseYaml(text: string, file: string, variables?: Record<string,
       );
       return match;
     });
-  const walk = (node: Node | null | undefined, parts: Array<string | number>): void => {
+  // Pointers are built incrementally: large manifests have hundreds of thousands of nodes.
+  const walk = (node: Node | null | undefined, p: string): void => {
     if (!node) return;
-    const p = pointer(parts);
     if (node.range) positions.set(p, node.range[0]);
     if (isScalar(node)) {
       if (typeof node.value === "string" && node.value.includes("${")) node.value = substitute(node.value, node.range?.[0] ?? 0);
@@ -68,15 +72,17 @@ export function parseYaml(text: string, file: string, variables?: Record<string,
           keyNode.value = substitute(keyNode.value, keyNode.range?.[0] ?? 0);
         }
         const key = isScalar(keyNode) ? String(keyNode.value) : String(keyNode);
-        if (keyNode?.range) positions.set(`${pointer([...parts, key])}#key`, keyNode.range[0]);
-        walk(pair.value as Node | null, [...parts, key]);
-        if (!(pair.value as Node | null)?.range && keyNode?.range) positions.set(pointer([...parts, key]), keyNode.range[0]);
+        const child = `${p}/${escapeSegment(key)}`;
+        if (keyNode?.range) positions.set(`${child}#key`, keyNode.range[0]);
+        const value = pair.value as Node | null;
+        if (value?.range) walk(value, child);
+        else if (keyNode?.range) positions.set(child, keyNode.range[0]);
       }
       return;
     }
-    if (isSeq(node)) node.items.forEach((item, i) => walk(item as Node, [...parts, i]));
+    if (isSeq(node)) node.items.forEach((item, i) => walk(item as Node, `${p}/${i}`));
   };
-  walk(doc.contents as Node | null, []);
+  walk(doc.contents as Node | null, "");
   let data: unknown;
   try {
     data = errors.length && doc.errors.length ? undefined : doc.toJS({ maxAliasCount: 100 });
