@@ -280,7 +280,7 @@ describe("changelogs, channels, display groups, generic entities, exports", () =
     expect(seen.has("processing") || seen.has("done")).toBe(true);
     const file = await fetch(current.file_url, { headers: { authorization: `Bearer ${A}` } });
     expect(file.status).toBe(200);
-    expect(Object.keys(await file.json())).toContain("brands");
+    expect(Object.keys((await file.json()) as object)).toContain("brands");
     expect((await fetch(current.file_url)).status).toBe(401);
   });
 });
