@@ -128,6 +128,31 @@ export function unmanagedCounts(plan: Plan): string {
     .join(", ");
 }
 
+const IDENTITY_FIELDS = new Set(["name", "value", "slug", "attribute", "attribute_set"]);
+
+/**
+ * The fields worth showing: on a create, the name and parent that the address
+ * already says are left out, so large plans have no walls of repeated fields.
+ */
+export function shownChanges(a: Action): FieldChange[] {
+  if (a.op !== "create") return a.changes;
+  const key = a.address.slice(a.address.lastIndexOf("[") + 1, -1);
+  let last: string | undefined;
+  try {
+    last = (JSON.parse(key) as string).split("/").pop();
+  } catch {
+    last = undefined;
+  }
+  return a.changes.filter((c) => !(c.field === "parent" || (IDENTITY_FIELDS.has(c.field) && c.after === last)));
+}
+
+/** A create's fields on one line, when they fit. */
+export function inlineFields(changes: FieldChange[], max = 100): string | undefined {
+  if (changes.some((c) => c.long_text)) return undefined;
+  const text = changes.map((c) => `${c.field}: ${formatValue(c.after)}`).join(", ");
+  return text.length <= max ? text : undefined;
+}
+
 export function flagLabels(a: Action): string[] {
   const out: string[] = [];
   if (a.flags.destructive) out.push("destructive");

@@ -7,6 +7,8 @@ import {
   flagLabels,
   formatValue,
   groupByKind,
+  inlineFields,
+  shownChanges,
   summaryLine,
   textDiffLines,
   unmanagedCounts,
@@ -46,11 +48,15 @@ export function renderMarkdown(plan: Plan, opts: RenderOptions): string {
 function actionLines(a: Action, opts: RenderOptions): string[] {
   const marker = a.op === "create" ? "+" : a.op === "delete" ? "-" : a.op === "unsupported" ? "!" : MARKERS[a.op];
   const tags = [a.op === "update" || a.op === "create" ? "" : a.op, ...flagLabels(a)].filter(Boolean);
-  const lines = [`${marker} ${a.address}${tags.length ? `  (${tags.join(", ")})` : ""}`];
-  if (opts.compact) return lines;
+  const head = `${marker} ${a.address}${tags.length ? `  (${tags.join(", ")})` : ""}`;
+  if (opts.compact) return [head];
+  const changes = shownChanges(a);
+  const inline = a.op === "create" && !a.notes?.length ? inlineFields(changes) : undefined;
+  if (inline !== undefined) return [inline ? `${head}  ${inline}` : head];
+  const lines = [head];
   for (const n of a.notes ?? []) lines.push(`#     ${n}`);
   if (a.op === "delete") return lines;
-  for (const c of a.changes) {
+  for (const c of changes) {
     if (c.long_text && a.op !== "create") {
       lines.push(`      ${c.field}:`);
       for (const l of textDiffLines(c)) lines.push(l.startsWith("+") || l.startsWith("-") ? `${l[0]}       ${l.slice(1)}` : `        ${l}`);

@@ -7,7 +7,9 @@ import {
   flagLabels,
   formatValue,
   groupByKind,
+  inlineFields,
   opColour,
+  shownChanges,
   palette,
   summaryLine,
   textDiffLines,
@@ -62,11 +64,14 @@ function renderAction(a: Action, opts: RenderOptions, c: ReturnType<typeof palet
   const tags = [a.op === "update" || a.op === "create" ? "" : a.op, ...flags].filter(Boolean);
   const head = `  ${colour(MARKERS[a.op])} ${a.address}${tags.length ? c.dim(`  (${tags.join(", ")})`) : ""}`;
   if (opts.compact) return [head];
+  const changes = shownChanges(a);
+  const inline = a.op === "create" && !a.notes?.length ? inlineFields(changes) : undefined;
+  if (inline !== undefined) return [inline ? `${head}  ${c.dim(inline)}` : head];
   const lines = [head];
   for (const note of a.notes ?? []) lines.push(c.dim(`      # ${note}`));
   if (a.op === "delete") return lines;
-  const width = Math.max(...a.changes.map((ch) => ch.field.length), 0);
-  for (const ch of a.changes) {
+  const width = Math.max(...changes.map((ch) => ch.field.length), 0);
+  for (const ch of changes) {
     const label = `${ch.field}:`.padEnd(width + 2);
     if (ch.long_text && (typeof ch.before === "string" || a.op !== "create")) {
       lines.push(`      ${label}`.trimEnd());
