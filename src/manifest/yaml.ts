@@ -16,7 +16,7 @@ export interface ParsedYaml {
 
 const VARIABLE = /\$\$\{|\$\{([^}]*)\}/g;
 
-function escapeSegment(segment: string): string {
+export function escapeSegment(segment: string): string {
   return segment.includes("~") || segment.includes("/") ? segment.replace(/~/g, "~0").replace(/\//g, "~1") : segment;
 }
 
@@ -27,7 +27,6 @@ export function pointer(parts: ReadonlyArray<string | number>): string {
 export function parseYaml(text: string, file: string, variables?: Record<string, string>): ParsedYaml {
   const lines = new LineCounter();
   const errors: PimctlError[] = [];
-  const positions = new Map<string, number>();
   const loc = (offset: number): SourceLocation => {
     const p = lines.linePos(offset);
     return { file, line: p.line, column: p.col };
@@ -56,54 +55,54 @@ export function parseYaml(text: string, file: string, variables?: Record<string,
       );
       return match;
     });
-  // Pointers are built incrementally: large manifests have hundreds of thousands of nodes.
-  const walk = (node: Node | null | undefined, p: string): void => {
+  // Variables are substituted in place, in keys too; files without "${" skip the walk.
+  const substituteAll = (node: Node | null | undefined): void => {
     if (!node) return;
-    if (node.range) positions.set(p, node.range[0]);
     if (isScalar(node)) {
       if (typeof node.value === "string" && node.value.includes("${")) node.value = substitute(node.value, node.range?.[0] ?? 0);
-      return;
-    }
-    if (isMap(node)) {
+    } else if (isMap(node)) {
       for (const pair of node.items) {
         if (!isPair(pair)) continue;
-        const keyNode = pair.key as Node | null;
-        if (isScalar(keyNode) && typeof keyNode.value === "string" && keyNode.value.includes("${")) {
-          keyNode.value = substitute(keyNode.value, keyNode.range?.[0] ?? 0);
-        }
-        const key = isScalar(keyNode) ? String(keyNode.value) : String(keyNode);
-        const child = `${p}/${escapeSegment(key)}`;
-        if (keyNode?.range) positions.set(`${child}#key`, keyNode.range[0]);
-        const value = pair.value as Node | null;
-        if (value?.range) walk(value, child);
-        else if (keyNode?.range) positions.set(child, keyNode.range[0]);
+        substituteAll(pair.key as Node | null);
+        substituteAll(pair.value as Node | null);
       }
-      return;
-    }
-    if (isSeq(node)) node.items.forEach((item, i) => walk(item as Node, `${p}/${i}`));
+    } else if (isSeq(node)) for (const item of node.items) substituteAll(item as Node);
   };
-  walk(doc.contents as Node | null, "");
+  if (text.includes("${")) substituteAll(doc.contents as Node | null);
   let data: unknown;
   try {
     data = errors.length && doc.errors.length ? undefined : doc.toJS({ maxAliasCount: 100 });
   } catch (e) {
     errors.push(new PimctlError("yaml_syntax", `YAML could not be read: ${(e as Error).message}`, { location: { file, line: 1, column: 1 } }));
   }
+  // Positions are looked up when an error or a source needs one: walking every node up front
+  // costs more than the parse itself on large manifests.
   const at = (ptr: string): SourceLocation => {
-    // The nearest enclosing node with a known position.
-    let p = ptr;
-    for (;;) {
-      const off = positions.get(p);
-      if (off !== undefined) return loc(off);
-      if (p === "" || p.endsWith("#key")) {
-        if (p.endsWith("#key")) {
-          p = p.slice(0, -4);
-          continue;
-        }
-        return { file, line: 1, column: 1 };
-      }
-      p = p.slice(0, p.lastIndexOf("/"));
+    const wantKey = ptr.endsWith("#key");
+    const p = wantKey ? ptr.slice(0, -4) : ptr;
+    const segments = p === "" ? [] : p.slice(1).split("/").map((x) => x.replace(/~1/g, "/").replace(/~0/g, "~"));
+    let node = doc?.contents as Node | null | undefined;
+    let best = node?.range ? node.range[0] : 0;
+    for (let i = 0; i < segments.length && node; i++) {
+      const segment = segments[i]!;
+      if (isMap(node)) {
+        const pair = node.items.find((it) => isPair(it) && String(isScalar(it.key) ? it.key.value : it.key) === segment);
+        if (!pair) break;
+        const keyNode = pair.key as Node | null;
+        const value = pair.value as Node | null;
+        if (keyNode?.range) best = keyNode.range[0];
+        if (i === segments.length - 1 && wantKey) break;
+        node = value;
+        if (value?.range) best = value.range[0];
+        else break;
+      } else if (isSeq(node)) {
+        const item = node.items[Number(segment)] as Node | undefined;
+        if (!item?.range) break;
+        node = item;
+        best = item.range[0];
+      } else break;
     }
+    return loc(best);
   };
   return { data, errors, at };
 }
