@@ -7,6 +7,8 @@
 import { stringify } from "yaml";
 import {
   KINDS,
+  compareText,
+  comparePaths,
   type Asset,
   type Attribute,
   type Brand,
@@ -34,7 +36,7 @@ function ownVersions<T extends object>(versions: Record<string, T> | undefined, 
 
 /** The tenant's state as a desired catalogue: what a manifest would say to keep it as it is. */
 export function remoteToCatalogue(remote: RemoteCatalogue, ledger?: LedgerView): Catalogue {
-  const byName = (a: { name: string }, b: { name: string }) => cmp(a.name, b.name);
+  const byName = (a: { name: string }, b: { name: string }) => compareText(a.name, b.name);
   const assets = (owner: string, list: RemoteAsset[] | undefined): Asset[] | undefined =>
     list?.length
       ? list
@@ -43,7 +45,7 @@ export function remoteToCatalogue(remote: RemoteCatalogue, ledger?: LedgerView):
             ...(a.alttext ? { alttext: a.alttext } : {}),
             ...(a.thumbnail !== undefined ? { thumbnail: a.thumbnail } : {}),
           }))
-          .sort((x, y) => cmp(x.image_url, y.image_url))
+          .sort((x, y) => compareText(x.image_url, y.image_url))
       : undefined;
   const webIds = (owner: string) => {
     const w = ledger?.web_ids[owner];
@@ -53,7 +55,7 @@ export function remoteToCatalogue(remote: RemoteCatalogue, ledger?: LedgerView):
   const attributes: Attribute[] = remote.attributes
     .map((r) => {
       const { id: _id, values, ...rest } = r;
-      const sorted = [...values].sort((x, y) => (x.sort_order ?? 0) - (y.sort_order ?? 0) || cmp(x.value, y.value));
+      const sorted = [...values].sort((x, y) => (x.sort_order ?? 0) - (y.sort_order ?? 0) || compareText(x.value, y.value));
       const out: Attribute = {
         ...rest,
         values: sorted.map(({ id: _vid, versions, ...v }) => {
@@ -117,7 +119,7 @@ export function remoteToCatalogue(remote: RemoteCatalogue, ledger?: LedgerView):
       if (w) out.web_ids = w;
       return out;
     })
-    .sort((a, b) => cmpPath(a.path, b.path));
+    .sort((a, b) => comparePaths(a.path, b.path));
 
   return {
     managed: [...remote.read],
@@ -125,7 +127,7 @@ export function remoteToCatalogue(remote: RemoteCatalogue, ledger?: LedgerView):
     display_groups: remote.display_groups.map(({ id: _id, ...d }) => d).sort(byName),
     attributes,
     attribute_sets: remote.attribute_sets.map(({ id: _id, assignment_ids: _a, ...s }) => ({ ...s, attributes: [...s.attributes].sort() })).sort(byName),
-    blocks: remote.blocks.map(({ id: _id, asset_count: _n, ...b }) => b).sort((a, b) => cmp(a.slug, b.slug)),
+    blocks: remote.blocks.map(({ id: _id, asset_count: _n, ...b }) => b).sort((a, b) => compareText(a.slug, b.slug)),
     brands,
     categories,
   };
@@ -181,7 +183,7 @@ function clean(entry: object): Record<string, unknown> {
   const e = entry as Record<string, unknown>;
   const keys = Object.keys(e)
     .filter((k) => k !== "source" && k !== "path" && k !== "previous_names" && k !== "previous_paths" && k !== "previous_values")
-    .sort((a, b) => rank(a) - rank(b) || cmp(a, b));
+    .sort((a, b) => rank(a) - rank(b) || compareText(a, b));
   for (const k of keys) {
     const v = tidy(e[k]);
     if (v !== undefined) out[k] = v;
@@ -204,7 +206,7 @@ function tidy(v: unknown): unknown {
   if (typeof v === "object") {
     const o = v as Record<string, unknown>;
     const out: Record<string, unknown> = {};
-    for (const k of Object.keys(o).sort((a, b) => rank(a) - rank(b) || cmp(a, b))) {
+    for (const k of Object.keys(o).sort((a, b) => rank(a) - rank(b) || compareText(a, b))) {
       const t = tidy(o[k]);
       if (t !== undefined) out[k] = t;
     }
@@ -217,7 +219,7 @@ function nestCategories(categories: Category[]): Record<string, unknown>[] {
   type Node = { entry: Record<string, unknown>; children: Node[] };
   const roots: Node[] = [];
   const byKey = new Map<string, Node>();
-  for (const c of [...categories].sort((a, b) => cmpPath(a.path, b.path))) {
+  for (const c of [...categories].sort((a, b) => comparePaths(a.path, b.path))) {
     const node: Node = { entry: clean(c), children: [] };
     byKey.set(JSON.stringify(c.path), node);
     const parent = c.path.length > 1 ? byKey.get(JSON.stringify(c.path.slice(0, -1))) : undefined;
@@ -226,16 +228,4 @@ function nestCategories(categories: Category[]): Record<string, unknown>[] {
   const emit = (n: Node): Record<string, unknown> =>
     n.children.length ? { ...n.entry, children: n.children.map(emit) } : n.entry;
   return roots.map(emit);
-}
-
-function cmp(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
-function cmpPath(a: readonly string[], b: readonly string[]): number {
-  for (let i = 0; i < Math.min(a.length, b.length); i++) {
-    const c = cmp(a[i]!, b[i]!);
-    if (c) return c;
-  }
-  return a.length - b.length;
 }

@@ -10,6 +10,7 @@ import path from "node:path";
 import {
   KINDS,
   TYPES_WITH_VALUES,
+  compareText,
   emptyCatalogue,
   parsePathKey,
   pathKey,
@@ -305,7 +306,7 @@ class CatalogueBuilder {
 
   build(): Catalogue {
     const c = this.catalogue;
-    const byName = (a: { name: string }, b: { name: string }) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+    const byName = (a: { name: string }, b: { name: string }) => compareText(a.name, b.name);
     const prev = (list: Array<{ name: string; previous_names?: string[]; source?: SourceLocation }>) =>
       list.map((r) => ({ name: r.name, previous: r.previous_names ?? [], at: r.source! }));
     this.checkPrevious("display group", prev(c.display_groups));
@@ -334,7 +335,7 @@ class CatalogueBuilder {
     c.display_groups.sort(byName);
     c.attributes.sort(byName);
     c.attribute_sets.sort(byName);
-    c.blocks.sort((a, b) => (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0));
+    c.blocks.sort((a, b) => compareText(a.slug, b.slug));
     c.brands.sort(byName);
     c.categories = preOrder(c.categories);
     c.managed = KINDS.filter((k) => this.managed.has(k));
@@ -352,7 +353,7 @@ function preOrder(categories: Category[]): Category[] {
   }
   const out: Category[] = [];
   const visit = (parentKey: string) => {
-    const list = (children.get(parentKey) ?? []).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const list = (children.get(parentKey) ?? []).sort((a, b) => compareText(a.name, b.name));
     for (const c of list) {
       out.push(c);
       visit(pathKey(c.path));

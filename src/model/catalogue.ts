@@ -222,6 +222,20 @@ export function emptyCatalogue(): Catalogue {
   };
 }
 
+/** Code-unit order: the same on every machine and locale, so plans and exports sort identically. */
+export function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Parents before children, siblings by name. */
+export function comparePaths(a: readonly string[], b: readonly string[]): number {
+  for (let i = 0; i < Math.min(a.length, b.length); i++) {
+    const c = compareText(a[i]!, b[i]!);
+    if (c) return c;
+  }
+  return a.length - b.length;
+}
+
 /** Category paths as one string key; "/" inside a name is escaped so keys stay unambiguous. */
 export function pathKey(path: readonly string[]): string {
   return path.map((n) => n.replace(/\\/g, "\\\\").replace(/\//g, "\\/")).join("/");

@@ -5,6 +5,7 @@
 import { createHash } from "node:crypto";
 import {
   TYPES_WITH_VALUES,
+  compareText,
   pathKey,
   type Asset,
   type Attribute,
@@ -141,7 +142,7 @@ class Planner {
       tenant: this.input.tenant,
       version_ids: sortedRecord(this.input.remote.version_ids),
       actions: ordered,
-      unmanaged: this.unmanaged.sort((a, b) => cmp(a.address, b.address)),
+      unmanaged: this.unmanaged.sort((a, b) => compareText(a.address, b.address)),
       warnings: this.warnings,
       summary: recount(ordered, this.unmanaged.length),
       fingerprints: sortedRecord(this.fingerprints),
@@ -377,6 +378,43 @@ class Planner {
     this.unmanaged.push({ address, kind, id });
   }
 
+  /**
+   * A remote record the manifests do not declare: unmanaged, or with pruning
+   * on a delete (destructive when notes say what data hangs on it), or what
+   * API v1 cannot do (`unsupported` gives the reason).
+   */
+  private leftover(o: {
+    prune: PruneKind;
+    kind: Kind;
+    type: ResourceType;
+    address: string;
+    remote: { id: number };
+    change: FieldChange;
+    notes?: string[];
+    unsupported?: string;
+    destructive?: boolean;
+    refs?: Record<string, Ref>;
+    depends_on?: string[];
+  }): void {
+    if (!this.prune(o.prune)) return this.noteUnmanaged(o.kind, o.address, o.remote.id);
+    const notes = o.unsupported ? [o.unsupported] : (o.notes ?? []);
+    const flags: ActionFlags = o.unsupported ? { unsupported: true } : (o.destructive ?? notes.length > 0) ? { destructive: true } : {};
+    this.add(
+      {
+        address: o.address,
+        kind: o.kind,
+        type: o.type,
+        op: o.unsupported ? "unsupported" : "delete",
+        changes: [o.change],
+        flags,
+        notes,
+        refs: { ...o.refs, self: { id: o.remote.id } },
+        ...(o.depends_on ? { depends_on: o.depends_on } : {}),
+      },
+      o.remote,
+    );
+  }
+
   // ---------------------------------------------------------- display groups
 
   private planDisplayGroups(): void {
@@ -389,22 +427,15 @@ class Planner {
     }
     for (const r of leftover) {
       this.displayGroupRefs.set(r.name, { id: r.id });
-      const address = addr.displayGroup(r.name);
-      if (this.prune("display_groups")) {
-        this.add(
-          {
-            address,
-            kind: "display_groups",
-            type: "display_group",
-            op: "unsupported",
-            changes: [{ field: "name", before: r.name }],
-            flags: { unsupported: true },
-            notes: ["API v1 cannot delete display groups; remove it in the PIM's UI"],
-            refs: { self: { id: r.id } },
-          },
-          r,
-        );
-      } else this.noteUnmanaged("display_groups", address, r.id);
+      this.leftover({
+        prune: "display_groups",
+        kind: "display_groups",
+        type: "display_group",
+        address: addr.displayGroup(r.name),
+        remote: r,
+        change: { field: "name", before: r.name },
+        unsupported: "API v1 cannot delete display groups; remove it in the PIM's UI",
+      });
     }
   }
 
@@ -444,27 +475,11 @@ class Planner {
     for (const r of leftover) {
       const address = addr.attribute(r.name);
       this.typeValueRefs.set(r.name, new Map(r.values.map((v) => [v.value, { id: v.id }])));
-      if (!this.prune("attributes")) {
-        this.noteUnmanaged("attributes", address, r.id);
-        continue;
-      }
       const notes: string[] = [];
       if (r.values.length) notes.push(`deletes its ${r.values.length} type value(s)`);
       const sets = assignedSets.get(r.name) ?? [];
       if (sets.length) notes.push(`assigned to attribute set(s): ${sets.sort().join(", ")}`);
-      this.add(
-        {
-          address,
-          kind: "attributes",
-          type: "attribute",
-          op: "delete",
-          changes: [{ field: "name", before: r.name }],
-          flags: notes.length ? { destructive: true } : {},
-          notes,
-          refs: { self: { id: r.id } },
-        },
-        r,
-      );
+      this.leftover({ prune: "attributes", kind: "attributes", type: "attribute", address, remote: r, change: { field: "name", before: r.name }, notes });
     }
   }
 
@@ -577,23 +592,16 @@ class Planner {
     }
     for (const r of leftover) {
       valueRefs.set(r.value, { id: r.id });
-      if (!this.prune("type_values")) {
-        this.noteUnmanaged("attributes", addr.typeValue(d.name, r.value), r.id);
-        continue;
-      }
-      this.add(
-        {
-          address: addr.typeValue(d.name, r.value),
-          kind: "attributes",
-          type: "type_value",
-          op: "delete",
-          changes: [{ field: "value", before: r.value }],
-          flags: { destructive: true },
-          notes: ["products using this value lose it"],
-          refs: { attribute: selfRef, self: { id: r.id } },
-        },
-        r,
-      );
+      this.leftover({
+        prune: "type_values",
+        kind: "attributes",
+        type: "type_value",
+        address: addr.typeValue(d.name, r.value),
+        remote: r,
+        change: { field: "value", before: r.value },
+        notes: ["products using this value lose it"],
+        refs: { attribute: selfRef },
+      });
     }
   }
 
@@ -671,27 +679,11 @@ class Planner {
     for (const c of this.input.remote.categories) for (const s of c.attribute_sets ?? []) push(usedBy, s, pathKey(c.path));
     for (const r of leftover) {
       const address = addr.attributeSet(r.name);
-      if (!this.prune("attribute_sets")) {
-        this.noteUnmanaged("attribute_sets", address, r.id);
-        continue;
-      }
       const notes: string[] = [];
       if (r.attributes.length) notes.push(`holds ${r.attributes.length} attribute assignment(s)`);
       const cats = usedBy.get(r.name) ?? [];
       if (cats.length) notes.push(`used by ${cats.length} categor${cats.length === 1 ? "y" : "ies"}`);
-      this.add(
-        {
-          address,
-          kind: "attribute_sets",
-          type: "attribute_set",
-          op: "delete",
-          changes: [{ field: "name", before: r.name }],
-          flags: notes.length ? { destructive: true } : {},
-          notes,
-          refs: { self: { id: r.id } },
-        },
-        r,
-      );
+      this.leftover({ prune: "attribute_sets", kind: "attribute_sets", type: "attribute_set", address, remote: r, change: { field: "name", before: r.name }, notes });
     }
   }
 
@@ -715,22 +707,15 @@ class Planner {
     }
     for (const r of this.input.remote.blocks) {
       if (declared.has(r.slug)) continue;
-      const address = addr.block(r.slug);
-      if (this.prune("blocks")) {
-        this.add(
-          {
-            address,
-            kind: "blocks",
-            type: "block",
-            op: "unsupported",
-            changes: [{ field: "slug", before: r.slug }],
-            flags: { unsupported: true },
-            notes: ["API v1 cannot delete blocks (DELETE /blocks/<ID> answers 501)"],
-            refs: { self: { id: r.id } },
-          },
-          r,
-        );
-      } else this.noteUnmanaged("blocks", address, r.id);
+      this.leftover({
+        prune: "blocks",
+        kind: "blocks",
+        type: "block",
+        address: addr.block(r.slug),
+        remote: r,
+        change: { field: "slug", before: r.slug },
+        unsupported: "API v1 cannot delete blocks (DELETE /blocks/<ID> answers 501)",
+      });
     }
   }
 
@@ -798,24 +783,8 @@ class Planner {
     }
     for (const r of leftover) {
       const address = addr.brand(r.name);
-      if (!this.prune("brands")) {
-        this.noteUnmanaged("brands", address, r.id);
-        continue;
-      }
-      const destructive = r.product_count > 0;
-      this.add(
-        {
-          address,
-          kind: "brands",
-          type: "brand",
-          op: "delete",
-          changes: [{ field: "name", before: r.name }],
-          flags: destructive ? { destructive: true } : {},
-          notes: destructive ? [`${r.product_count} product(s) carry this brand`] : [],
-          refs: { self: { id: r.id } },
-        },
-        r,
-      );
+      const notes = r.product_count > 0 ? [`${r.product_count} product(s) carry this brand`] : [];
+      this.leftover({ prune: "brands", kind: "brands", type: "brand", address, remote: r, change: { field: "name", before: r.name }, notes });
     }
   }
 
@@ -965,8 +934,7 @@ class Planner {
         claimed.add(r);
       }
     }
-    const pruneAssets = this.prune("assets");
-    for (const d of [...want].sort((a, b) => cmp(a.image_url, b.image_url))) {
+    for (const d of [...want].sort((a, b) => compareText(a.image_url, b.image_url))) {
       const m = matched.get(d);
       const src = source ? { source } : {};
       if (!m) {
@@ -1006,22 +974,15 @@ class Planner {
     }
     for (const r of remoteAssets) {
       if (claimed.has(r)) continue;
-      const label = ledger[String(r.id)]?.image_url ?? r.uri;
-      if (!pruneAssets) {
-        this.noteUnmanaged(kind, address(label), r.id);
-        continue;
-      }
-      this.add(
-        {
-          address: address(label),
-          kind,
-          type,
-          op: "delete",
-          changes: [{ field: "uri", before: r.uri }],
-          refs: { owner: ownerRef, self: { id: r.id } },
-        },
-        r,
-      );
+      this.leftover({
+        prune: "assets",
+        kind,
+        type,
+        address: address(ledger[String(r.id)]?.image_url ?? r.uri),
+        remote: r,
+        change: { field: "uri", before: r.uri },
+        refs: { owner: ownerRef },
+      });
     }
   }
 
@@ -1084,42 +1045,22 @@ class Planner {
     }
 
     // Deletes: children before parents (reverse pre-order of the remote tree).
-    const leftovers = remote.filter((c) => !claimed.has(c)).sort((a, b) => b.path.length - a.path.length || cmp(pathKey(a.path), pathKey(b.path)));
-    const deleted = new Set<number>();
+    const leftovers = remote.filter((c) => !claimed.has(c)).sort((a, b) => b.path.length - a.path.length || compareText(pathKey(a.path), pathKey(b.path)));
     for (const r of leftovers) {
       const address = addr.category(r.path);
       if (!this.prune("categories")) {
         this.noteUnmanaged("categories", address, r.id);
         continue;
       }
-      deleted.add(r.id);
-      const keptChildren = [...(children.get(r.id)?.values() ?? [])].filter((c) => claimed.has(c));
-      const notes: string[] = [];
-      if (r.child_count > 0) notes.push(`has ${r.child_count} child categor${r.child_count === 1 ? "y" : "ies"}`);
       const depends = [...(children.get(r.id)?.values() ?? [])].filter((c) => !claimed.has(c)).map((c) => addr.category(c.path));
       // Children that stay must move out first.
-      for (const kept of keptChildren) {
+      for (const kept of [...(children.get(r.id)?.values() ?? [])].filter((c) => claimed.has(c))) {
         const a = [...this.actions.values()].find((x) => x.type === "category" && x.refs.self && "id" in x.refs.self && x.refs.self.id === kept.id);
         if (a) depends.push(a.address);
-        else
-          this.errors.push(
-            new PimctlError("plan_refused", `category "${pathKey(kept.path)}" is declared, but its parent "${pathKey(r.path)}" would be deleted`),
-          );
+        else this.errors.push(new PimctlError("plan_refused", `category "${pathKey(kept.path)}" is declared, but its parent "${pathKey(r.path)}" would be deleted`));
       }
-      this.add(
-        {
-          address,
-          kind: "categories",
-          type: "category",
-          op: "delete",
-          changes: [{ field: "name", before: r.name }],
-          flags: r.child_count > 0 ? { destructive: true } : {},
-          notes,
-          depends_on: depends,
-          refs: { self: { id: r.id } },
-        },
-        r,
-      );
+      const notes = r.child_count > 0 ? [`has ${r.child_count} child categor${r.child_count === 1 ? "y" : "ies"}`] : [];
+      this.leftover({ prune: "categories", kind: "categories", type: "category", address, remote: r, change: { field: "name", before: r.name }, notes, depends_on: depends });
     }
   }
 
@@ -1253,16 +1194,13 @@ function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
 }
 
 function sortedEntries<V>(record: Record<string, V> | undefined): Array<[string, V]> {
-  return record ? Object.entries(record).sort(([a], [b]) => cmp(a, b)) : [];
+  return record ? Object.entries(record).sort(([a], [b]) => compareText(a, b)) : [];
 }
 
 function sortedRecord<V>(record: Record<string, V>): Record<string, V> {
   return Object.fromEntries(sortedEntries(record));
 }
 
-export function cmp(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
 
 
 export type { Json };

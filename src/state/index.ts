@@ -5,7 +5,7 @@
  * client bounds how many). The request-count formula is in README.md beside this file.
  */
 import type { ApiBrand, PimApi } from "../api/types.js";
-import { KINDS, type Catalogue, type Kind } from "../model/catalogue.js";
+import { KINDS, compareText, comparePaths, type Catalogue, type Kind } from "../model/catalogue.js";
 import type { Channel, RemoteAttribute, RemoteAttributeSet, RemoteBrand, RemoteCatalogue, RemoteCategory } from "../model/remote.js";
 import * as N from "./normalise.js";
 
@@ -96,11 +96,11 @@ export async function readState(api: PimApi, opts: ReadStateOptions): Promise<Re
     read: KINDS.filter((k) => kinds.has(k)),
     channels,
     version_ids: versionIds,
-    display_groups: displayGroups.sort((a, b) => cmp(a.name, b.name)),
-    attributes: attributes.sort((a, b) => cmp(a.name, b.name)),
-    attribute_sets: attributeSets.sort((a, b) => cmp(a.name, b.name)),
-    blocks: blockList.sort((a, b) => cmp(a.slug, b.slug)),
-    brands: brands.sort((a, b) => cmp(a.name, b.name)),
+    display_groups: displayGroups.sort((a, b) => compareText(a.name, b.name)),
+    attributes: attributes.sort((a, b) => compareText(a.name, b.name)),
+    attribute_sets: attributeSets.sort((a, b) => compareText(a.name, b.name)),
+    blocks: blockList.sort((a, b) => compareText(a.slug, b.slug)),
+    brands: brands.sort((a, b) => compareText(a.name, b.name)),
     categories,
   };
 }
@@ -273,7 +273,7 @@ async function readCategories(
     child_count: childCount.get(c.id) ?? 0,
     ...N.categoryFields(c, setNames),
   }));
-  cats.sort((a, b) => cmpPath(a.path, b.path));
+  cats.sort((a, b) => comparePaths(a.path, b.path));
 
   // Versions and assets only where the manifests declare them (everything for export).
   const desiredByKey = new Map<string, Catalogue["categories"][number]>();
@@ -294,16 +294,4 @@ async function readCategories(
     if (assets) c.assets = assets.map(N.asset);
   });
   return cats;
-}
-
-function cmp(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
-function cmpPath(a: readonly string[], b: readonly string[]): number {
-  for (let i = 0; i < Math.min(a.length, b.length); i++) {
-    const c = cmp(a[i]!, b[i]!);
-    if (c) return c;
-  }
-  return a.length - b.length;
 }
