@@ -21,6 +21,7 @@ export function initCommand(io: Io): CommandModule<object, InitArgs> {
     describe: "Scaffold a pimctl.yaml and a manifest directory",
     builder: (y) =>
       y
+        .option("config", { type: "string", default: "pimctl.yaml", describe: "Config file to write" })
         .option("dir", { type: "string", default: "catalogue", describe: "Manifest directory to create" })
         .option("tenant", { type: "string", default: "dev", describe: "Name of the first tenant in the config" })
         .option("base-url", { type: "string", describe: "The tenant's base URL, ending in /api/v1 (asked on a terminal)" })
