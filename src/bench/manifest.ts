@@ -3,6 +3,7 @@
  * timed test): 50,000 categories and 5,000 attributes with 20,000 values.
  * Run: npm run build && node dist/bench/manifest.js
  */
+import { execFileSync } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -10,8 +11,14 @@ import { performance } from "node:perf_hooks";
 import { stringify } from "yaml";
 import { loadManifests } from "../manifest/index.js";
 
-const dir = await mkdtemp(path.join(tmpdir(), "pimctl-bench-manifest-"));
-try {
+// The files are generated in a child process, so that the measured process starts clean
+// (as `pimctl validate` does) instead of carrying the generator's garbage.
+if (process.argv[2] === "--generate") {
+  await generate(process.argv[3]!);
+  process.exit(0);
+}
+
+async function generate(dir: string): Promise<void> {
   const attributes = Array.from({ length: 5000 }, (_, a) => ({
     name: `Attribute ${a}`,
     type: "selectbox",
@@ -25,6 +32,11 @@ try {
   }));
   await writeFile(path.join(dir, "attributes.yaml"), stringify({ attributes }));
   await writeFile(path.join(dir, "categories.yaml"), stringify({ categories }));
+}
+
+const dir = await mkdtemp(path.join(tmpdir(), "pimctl-bench-manifest-"));
+try {
+  execFileSync(process.execPath, [new URL(import.meta.url).pathname, "--generate", dir]);
   const t0 = performance.now();
   const result = await loadManifests(dir);
   const ms = performance.now() - t0;
