@@ -198,7 +198,7 @@ class CatalogueBuilder {
       const list = (data[kind] ?? []) as Array<Record<string, unknown>>;
       list.forEach((raw, i) => {
         const parts = [kind, i];
-        const at = parsed.at(pointer(parts));
+        const at = parsed.atPath(parts);
         switch (kind) {
           case "display_groups":
             if (this.unique(kind, raw.name as string, `display group "${raw.name}"`, at)) this.catalogue.display_groups.push({ ...(raw as unknown as Catalogue["display_groups"][number]), source: at });
@@ -238,7 +238,7 @@ class CatalogueBuilder {
       const values: TypeValue[] = [];
       const seen = new Map<string, SourceLocation>();
       a.values.forEach((v, j) => {
-        const vat = parsed.at(pointer([...parts, "values", j]));
+        const vat = parsed.atPath([...parts, "values", j]);
         const first = seen.get(v.value);
         if (first) {
           this.errors.push(new PimctlError("duplicate", `value "${v.value}" of attribute "${a.name}" is declared twice (first at line ${first.line})`, { location: vat }));
@@ -286,7 +286,10 @@ class CatalogueBuilder {
     for (const v of Object.keys(c.versions ?? {})) this.version(v, parsed.at(`${pointer([...parts, "versions", v])}#key`));
     this.checkAssets(c.assets, `category "${pathKey(p)}"`, parsed, parts);
     this.catalogue.categories.push(c);
-    (children ?? []).forEach((child, i) => this.addCategory(child, parsed, [...parts, "children", i], p, parsed.at(pointer([...parts, "children", i]))));
+    (children ?? []).forEach((child, i) => {
+      const childParts = [...parts, "children", i];
+      this.addCategory(child, parsed, childParts, p, parsed.atPath(childParts));
+    });
   }
 
   /** previous names must not name a declared record, nor be claimed twice. */
@@ -317,7 +320,9 @@ class CatalogueBuilder {
     const byParent = new Map<string, Category[]>();
     for (const cat of c.categories) {
       const key = pathKey(cat.path.slice(0, -1));
-      byParent.set(key, [...(byParent.get(key) ?? []), cat]);
+      const list = byParent.get(key);
+      if (list) list.push(cat);
+      else byParent.set(key, [cat]);
     }
     for (const siblings of byParent.values()) this.checkPrevious("category", prev(siblings));
     const declaredPaths = new Set(c.categories.map((x) => pathKey(x.path)));
@@ -349,7 +354,9 @@ function preOrder(categories: Category[]): Category[] {
   const children = new Map<string, Category[]>();
   for (const c of categories) {
     const key = pathKey(c.path.slice(0, -1));
-    children.set(key, [...(children.get(key) ?? []), c]);
+    const list = children.get(key);
+    if (list) list.push(c);
+    else children.set(key, [c]);
   }
   const out: Category[] = [];
   const visit = (parentKey: string) => {

@@ -6,12 +6,15 @@
 import { LineCounter, isMap, isPair, isScalar, isSeq, parseDocument, type Node } from "yaml";
 import { PimctlError, closeNames } from "../errors.js";
 import type { SourceLocation } from "../model/catalogue.js";
+import { parseFastYaml } from "./fast-yaml.js";
 
 export interface ParsedYaml {
   data: unknown;
   errors: PimctlError[];
   /** Where the value at a JSON pointer starts; `${pointer}#key` is where its key starts. */
   at(pointer: string): SourceLocation;
+  /** The same for a path of keys and indexes. */
+  atPath(path: ReadonlyArray<string | number>): SourceLocation;
 }
 
 const VARIABLE = /\$\$\{|\$\{([^}]*)\}/g;
@@ -24,23 +27,29 @@ export function pointer(parts: ReadonlyArray<string | number>): string {
   return parts.map((p) => `/${escapeSegment(String(p))}`).join("");
 }
 
-export function parseYaml(text: string, file: string, variables?: Record<string, string>): ParsedYaml {
-  const lines = new LineCounter();
+/** 1-based line and column of an offset, by binary search over line starts. */
+function lineIndex(text: string): (offset: number) => { line: number; col: number } {
+  const starts = [0];
+  for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) starts.push(i + 1);
+  return (offset) => {
+    let lo = 0;
+    let hi = starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (starts[mid]! <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return { line: lo + 1, col: offset - starts[lo]! + 1 };
+  };
+}
+
+export function parseYaml(text: string, file: string, variables?: Record<string, string>, opts: { fast?: boolean } = {}): ParsedYaml {
   const errors: PimctlError[] = [];
+  const linePos = lineIndex(text);
   const loc = (offset: number): SourceLocation => {
-    const p = lines.linePos(offset);
+    const p = linePos(offset);
     return { file, line: p.line, column: p.col };
   };
-  let doc;
-  try {
-    doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true, strict: true });
-  } catch (e) {
-    return { data: undefined, errors: [new PimctlError("yaml_syntax", `YAML could not be read: ${(e as Error).message}`, { location: { file, line: 1, column: 1 } })], at: () => ({ file, line: 1, column: 1 }) };
-  }
-  for (const e of doc.errors) {
-    const message = e.message.split("\n")[0]!.replace(/ at line \d+, column \d+:?$/, "");
-    errors.push(new PimctlError("yaml_syntax", `YAML syntax: ${message}`, { location: loc(e.pos[0]) }));
-  }
   const substitute = (value: string, offset: number): string =>
     value.replace(VARIABLE, (match, name: string | undefined) => {
       if (match === "$${") return "${";
@@ -55,6 +64,22 @@ export function parseYaml(text: string, file: string, variables?: Record<string,
       );
       return match;
     });
+  // The plain YAML manifests are made of takes the fast path; anything else the full parser.
+  const fast = opts.fast === false ? undefined : parseFastYaml(text, substitute);
+  if (fast) return { data: fast.data, errors, at: (ptr) => loc(fast.offset(ptr) ?? 0), atPath: (path) => loc(fast.offsetOf(path) ?? 0) };
+  errors.length = 0;
+  const lines = new LineCounter();
+  let doc;
+  try {
+    doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true, strict: true });
+  } catch (e) {
+    const first = { file, line: 1, column: 1 };
+    return { data: undefined, errors: [new PimctlError("yaml_syntax", `YAML could not be read: ${(e as Error).message}`, { location: first })], at: () => first, atPath: () => first };
+  }
+  for (const e of doc.errors) {
+    const message = e.message.split("\n")[0]!.replace(/ at line \d+, column \d+:?$/, "");
+    errors.push(new PimctlError("yaml_syntax", `YAML syntax: ${message}`, { location: loc(e.pos[0]) }));
+  }
   // Variables are substituted in place, in keys too; files without "${" skip the walk.
   const substituteAll = (node: Node | null | undefined): void => {
     if (!node) return;
@@ -104,5 +129,5 @@ export function parseYaml(text: string, file: string, variables?: Record<string,
     }
     return loc(best);
   };
-  return { data, errors, at };
+  return { data, errors, at, atPath: (path) => at(pointer(path)) };
 }

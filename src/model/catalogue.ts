@@ -238,7 +238,7 @@ export function comparePaths(a: readonly string[], b: readonly string[]): number
 
 /** Category paths as one string key; "/" inside a name is escaped so keys stay unambiguous. */
 export function pathKey(path: readonly string[]): string {
-  return path.map((n) => n.replace(/\\/g, "\\\\").replace(/\//g, "\\/")).join("/");
+  return path.map((n) => (n.includes("/") || n.includes("\\") ? n.replace(/\\/g, "\\\\").replace(/\//g, "\\/") : n)).join("/");
 }
 
 export function parsePathKey(key: string): string[] {

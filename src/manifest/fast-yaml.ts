@@ -1,0 +1,408 @@
+/**
+ * A fast path for the plain YAML that manifests are made of: block mappings and
+ * sequences, single-line plain and quoted scalars, and flat flow collections.
+ * It returns undefined for anything else (anchors, tags, block scalars,
+ * multi-line scalars, duplicate keys, tabs, directives, ...) and the caller
+ * then parses with the `yaml` library, which stays the reference: a
+ * differential test checks that both agree on data and positions.
+ *
+ * Why: the `yaml` library builds a full document model and reads about
+ * 1.5 MB/s here; large catalogues are megabytes of the simplest YAML.
+ */
+
+/** Offsets of a container's keys and values (maps) or items (sequences). */
+export interface Positions {
+  keys?: Map<string, { key: number; value: number }>;
+  items?: number[];
+}
+
+export interface FastResult {
+  data: unknown;
+  /** Offset of the value at a JSON pointer, or of its key with `#key`; undefined when unknown. */
+  offset(pointer: string): number | undefined;
+  /** The same for a path of keys and indexes (no pointer to build and split). */
+  offsetOf(path: ReadonlyArray<string | number>, key?: boolean): number | undefined;
+}
+
+class NotInSubset extends Error {}
+const bail = (): never => {
+  throw new NotInSubset();
+};
+
+interface Line {
+  indent: number;
+  /** Offset of the first content character. */
+  start: number;
+  /** Content without indentation and without a trailing comment or spaces. */
+  text: string;
+}
+
+const INT = /^[-+]?[0-9]+$/;
+const FLOAT = /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?$/;
+
+/** YAML 1.2 core schema, as the `yaml` library resolves plain scalars. */
+function resolvePlain(s: string): unknown {
+  switch (s) {
+    case "":
+    case "~":
+    case "null":
+    case "Null":
+    case "NULL":
+      return null;
+    case "true":
+    case "True":
+    case "TRUE":
+      return true;
+    case "false":
+    case "False":
+    case "FALSE":
+      return false;
+  }
+  if (INT.test(s)) return Number(s);
+  if (/^0x[0-9a-fA-F]+$/.test(s)) return Number.parseInt(s.slice(2), 16);
+  if (/^0o[0-7]+$/.test(s)) return Number.parseInt(s.slice(2), 8);
+  if (FLOAT.test(s)) return Number(s);
+  if (/^[-+]?\.(?:inf|Inf|INF)$/.test(s)) return s.startsWith("-") ? -Infinity : Infinity;
+  if (/^\.(?:nan|NaN|NAN)$/.test(s)) return Number.NaN;
+  return s;
+}
+
+const ESCAPES: Record<string, string> = { "\\": "\\", '"': '"', "/": "/", n: "\n", t: "\t", r: "\r", b: "\b", f: "\f", "0": "\0", " ": " " };
+
+function doubleQuoted(s: string): string {
+  let out = "";
+  for (let i = 1; i < s.length - 1; i++) {
+    const ch = s[i]!;
+    if (ch === '"') bail();
+    if (ch !== "\\") {
+      out += ch;
+      continue;
+    }
+    const e = s[++i]!;
+    if (e in ESCAPES) out += ESCAPES[e];
+    else if (e === "u" && /^[0-9a-fA-F]{4}$/.test(s.slice(i + 1, i + 5))) {
+      out += String.fromCharCode(Number.parseInt(s.slice(i + 1, i + 5), 16));
+      i += 4;
+    } else bail();
+  }
+  return out;
+}
+
+function singleQuoted(s: string): string {
+  const inner = s.slice(1, -1);
+  if (/'(?!')/.test(inner.replace(/''/g, ""))) bail();
+  return inner.replace(/''/g, "'");
+}
+
+/** Where a quoted scalar starting at `from` ends (index after the closing quote). */
+function quoteEnd(s: string, from: number): number {
+  const q = s[from]!;
+  for (let i = from + 1; i < s.length; i++) {
+    if (q === '"' && s[i] === "\\") {
+      i++;
+      continue;
+    }
+    if (s[i] === q) {
+      if (q === "'" && s[i + 1] === "'") {
+        i++;
+        continue;
+      }
+      return i + 1;
+    }
+  }
+  return bail();
+}
+
+/** Content of a line without its trailing comment and spaces, respecting quotes and flow brackets. */
+function stripComment(s: string): string {
+  let i = 0;
+  while (i < s.length) {
+    const ch = s[i]!;
+    if ((ch === '"' || ch === "'") && (i === 0 || " [{,:-".includes(s[i - 1]!))) {
+      i = quoteEnd(s, i);
+      continue;
+    }
+    if (ch === "#" && (i === 0 || s[i - 1] === " ")) return s.slice(0, i).trimEnd();
+    i++;
+  }
+  return s.trimEnd();
+}
+
+const PLAIN_START_FORBIDDEN = new Set(["?", ":", ",", "[", "]", "{", "}", "#", "&", "*", "!", "|", ">", "%", "@", "`", "'", '"']);
+
+function plainScalar(s: string, inFlow: boolean): unknown {
+  if (s === "") return null;
+  if (PLAIN_START_FORBIDDEN.has(s[0]!) || (s[0] === "-" && (s.length === 1 || s[1] === " "))) bail();
+  if (s.includes(": ") || s.endsWith(":") || s.includes(" #") || s.includes("\t")) bail();
+  if (inFlow && /[[\]{},]/.test(s)) bail();
+  return resolvePlain(s);
+}
+
+export function parseFastYaml(text: string, substitute: (value: string, offset: number) => string): FastResult | undefined {
+  try {
+    return new FastParser(text, substitute).run();
+  } catch (e) {
+    if (e instanceof NotInSubset) return undefined;
+    throw e;
+  }
+}
+
+class FastParser {
+  private readonly lines: Line[] = [];
+  private i = 0;
+  private readonly positions = new WeakMap<object, Positions>();
+
+  constructor(
+    private readonly source: string,
+    private readonly substitute: (value: string, offset: number) => string,
+  ) {}
+
+  run(): FastResult {
+    this.split();
+    let data: unknown = null;
+    let rootOffset = 0;
+    if (this.lines.length) {
+      const first = this.lines[0]!;
+      if (first.indent !== 0) bail();
+      rootOffset = first.start;
+      data = this.block(0);
+      if (this.i < this.lines.length) bail();
+    }
+    return {
+      data,
+      offset: (p) => {
+        const wantKey = p.endsWith("#key");
+        const ptr = wantKey ? p.slice(0, -4) : p;
+        const segments = ptr === "" ? [] : ptr.slice(1).split("/").map((x) => x.replace(/~1/g, "/").replace(/~0/g, "~"));
+        return this.offsetOf(data, rootOffset, segments, wantKey);
+      },
+      offsetOf: (path, key = false) => this.offsetOf(data, rootOffset, path, key),
+    };
+  }
+
+  private split(): void {
+    const src = this.source;
+    if (src.includes("\t") || src.includes("\r") || src.charCodeAt(0) === 0xfeff) bail();
+    let offset = 0;
+    for (const raw of src.split("\n")) {
+      const lineStart = offset;
+      offset += raw.length + 1;
+      let indent = 0;
+      while (raw[indent] === " ") indent++;
+      const rest = raw.slice(indent);
+      if (rest === "" || rest.startsWith("#")) continue;
+      if (/^(---|\.\.\.)(\s|$)/.test(rest) || rest.startsWith("%")) bail();
+      this.lines.push({ indent, start: lineStart + indent, text: stripComment(rest) });
+    }
+  }
+
+  private isSeqLine(l: Line): boolean {
+    return l.text === "-" || l.text.startsWith("- ");
+  }
+
+  /** A block node whose first line is lines[i], at `indent`. */
+  private block(indent: number): unknown {
+    const l = this.lines[this.i]!;
+    if (l.indent !== indent) bail();
+    if (this.isSeqLine(l)) return this.seq(indent);
+    if (this.keyEnd(l.text) !== undefined) return this.map(indent);
+    bail();
+  }
+
+  /** Index just after a mapping key's ":" (the key is l.text[0..end-1]), or undefined. */
+  private keyEnd(s: string): number | undefined {
+    if (s[0] === '"' || s[0] === "'") {
+      const end = quoteEnd(s, 0);
+      return s[end] === ":" && (end + 1 === s.length || s[end + 1] === " ") ? end + 1 : undefined;
+    }
+    if (s[0] === "[" || s[0] === "{") return undefined;
+    const m = s.search(/:( |$)/);
+    return m === -1 ? undefined : m + 1;
+  }
+
+  private keyOf(raw: string, offset: number): string {
+    let key: string;
+    if (raw.startsWith('"')) key = doubleQuoted(raw);
+    else if (raw.startsWith("'")) key = singleQuoted(raw);
+    else {
+      const v = plainScalar(raw, false);
+      if (typeof v !== "string") bail();
+      key = v as string;
+    }
+    return key.includes("${") ? this.substitute(key, offset) : key;
+  }
+
+  private map(indent: number): Record<string, unknown> {
+    const out: Record<string, unknown> = {};
+    const keys = new Map<string, { key: number; value: number }>();
+    this.positions.set(out, { keys });
+    while (this.i < this.lines.length) {
+      const l = this.lines[this.i]!;
+      if (l.indent < indent) break;
+      if (l.indent > indent || this.isSeqLine(l)) bail();
+      const end = this.keyEnd(l.text);
+      if (end === undefined) bail();
+      const key = this.keyOf(l.text.slice(0, end! - 1).trimEnd(), l.start);
+      if (Object.hasOwn(out, key) || key === "__proto__") bail();
+      let rest = l.text.slice(end!);
+      const lead = rest.length - rest.trimStart().length;
+      rest = rest.trimStart();
+      this.i++;
+      if (rest === "") {
+        const next = this.lines[this.i];
+        if (next && next.indent > indent) {
+          keys.set(key, { key: l.start, value: next.start });
+          out[key] = this.block(next.indent);
+        } else if (next && next.indent === indent && this.isSeqLine(next)) {
+          keys.set(key, { key: l.start, value: next.start });
+          out[key] = this.seq(indent);
+        } else {
+          keys.set(key, { key: l.start, value: l.start });
+          out[key] = null;
+        }
+      } else {
+        const valueOffset = l.start + end! + lead;
+        keys.set(key, { key: l.start, value: valueOffset });
+        out[key] = this.inline(rest, valueOffset);
+        this.noContinuation(indent);
+      }
+    }
+    return out;
+  }
+
+  private seq(indent: number): unknown[] {
+    const out: unknown[] = [];
+    const items: number[] = [];
+    this.positions.set(out, { items });
+    while (this.i < this.lines.length) {
+      const l = this.lines[this.i]!;
+      if (l.indent < indent || (l.indent === indent && !this.isSeqLine(l))) break;
+      if (l.indent > indent) bail();
+      const rest = l.text.slice(1);
+      const content = rest.trimStart();
+      if (content === "") {
+        this.i++;
+        const next = this.lines[this.i];
+        if (next && next.indent > indent) {
+          items.push(next.start);
+          out.push(this.block(next.indent));
+        } else {
+          items.push(l.start);
+          out.push(null);
+        }
+        continue;
+      }
+      const column = l.indent + 1 + (rest.length - content.length);
+      const offset = l.start + 1 + (rest.length - content.length);
+      if (this.isSeqLine({ indent: column, start: offset, text: content }) || this.keyEnd(content) !== undefined) {
+        // The item is a block node starting mid-line: treat the rest of the line as its first line.
+        this.lines[this.i] = { indent: column, start: offset, text: content };
+        items.push(offset);
+        out.push(this.block(column));
+      } else {
+        this.i++;
+        items.push(offset);
+        out.push(this.inline(content, offset));
+        this.noContinuation(indent);
+      }
+    }
+    return out;
+  }
+
+  /** A scalar spanning lines (indented further than its parent) is left to the full parser. */
+  private noContinuation(indent: number): void {
+    const next = this.lines[this.i];
+    if (next && next.indent > indent) bail();
+  }
+
+  private inline(s: string, offset: number): unknown {
+    const c = s[0];
+    if (c === "[" || c === "{") return this.flow(s, offset);
+    if (c === '"' || c === "'") {
+      if (quoteEnd(s, 0) !== s.length) bail();
+      const v = c === '"' ? doubleQuoted(s) : singleQuoted(s);
+      return v.includes("${") ? this.substitute(v, offset) : v;
+    }
+    if (c === "|" || c === ">" || c === "&" || c === "*" || c === "!") bail();
+    const v = plainScalar(s, false);
+    return typeof v === "string" && v.includes("${") ? this.substitute(v, offset) : v;
+  }
+
+  /** A flow sequence or mapping of scalars on one line. */
+  private flow(s: string, offset: number): unknown {
+    const open = s[0]!;
+    const close = open === "[" ? "]" : "}";
+    if (s[s.length - 1] !== close) bail();
+    const parts: Array<{ text: string; at: number }> = [];
+    let i = 1;
+    let start = 1;
+    while (i < s.length - 1) {
+      const ch = s[i]!;
+      if (ch === '"' || ch === "'") {
+        i = quoteEnd(s, i);
+        continue;
+      }
+      if (ch === "[" || ch === "]" || ch === "{" || ch === "}") bail();
+      if (ch === ",") {
+        parts.push({ text: s.slice(start, i), at: start });
+        start = i + 1;
+      }
+      i++;
+    }
+    parts.push({ text: s.slice(start, s.length - 1), at: start });
+    const items = parts
+      .map((p) => ({ text: p.text.trim(), at: offset + p.at + (p.text.length - p.text.trimStart().length) }))
+      .filter((p, k, all) => p.text !== "" || (k !== all.length - 1 && bail()));
+    const scalar = (t: string, at: number): unknown => {
+      if (t[0] === '"' || t[0] === "'") {
+        if (quoteEnd(t, 0) !== t.length) bail();
+        const v = t[0] === '"' ? doubleQuoted(t) : singleQuoted(t);
+        return v.includes("${") ? this.substitute(v, at) : v;
+      }
+      const v = plainScalar(t, true);
+      return typeof v === "string" && v.includes("${") ? this.substitute(v, at) : v;
+    };
+    if (open === "[") {
+      const out = items.map((p) => scalar(p.text, p.at));
+      this.positions.set(out, { items: items.map((p) => p.at) });
+      return out;
+    }
+    const out: Record<string, unknown> = {};
+    const keys = new Map<string, { key: number; value: number }>();
+    this.positions.set(out, { keys });
+    for (const p of items) {
+      const end = this.keyEnd(p.text);
+      if (end === undefined) bail();
+      const key = this.keyOf(p.text.slice(0, end! - 1).trimEnd(), p.at);
+      if (Object.hasOwn(out, key) || key === "__proto__") bail();
+      const raw = p.text.slice(end!);
+      const value = raw.trim();
+      const valueAt = p.at + end! + (raw.length - raw.trimStart().length);
+      keys.set(key, { key: p.at, value: valueAt });
+      out[key] = scalar(value, valueAt);
+    }
+    return out;
+  }
+
+  private offsetOf(data: unknown, rootOffset: number, segments: ReadonlyArray<string | number>, wantKey: boolean): number | undefined {
+    let node: unknown = data;
+    let best: number | undefined = rootOffset;
+    for (let k = 0; k < segments.length; k++) {
+      if (node === null || typeof node !== "object") break;
+      const pos = this.positions.get(node);
+      const segment = segments[k]!;
+      if (Array.isArray(node)) {
+        const at = pos?.items?.[Number(segment)];
+        if (at === undefined) break;
+        best = at;
+        node = node[Number(segment)];
+      } else {
+        const entry = pos?.keys?.get(String(segment));
+        if (!entry) break;
+        best = k === segments.length - 1 && wantKey ? entry.key : entry.value;
+        node = (node as Record<string, unknown>)[String(segment)];
+      }
+    }
+    return best;
+  }
+}
