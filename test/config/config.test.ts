@@ -53,5 +53,8 @@ describe("pimctl.yaml", () => {
     const promo = await loadConfig({ cwd: path.join(root, "promotion") });
     expect(Object.keys(promo.tenants)).toEqual(["staging", "prod"]);
     expect(promo.tenants.prod!.versions).toEqual({ French: 7 });
+    const local = await loadConfig({ cwd: root });
+    expect(local.dir).toBe(path.join(root, "catalogue"));
+    expect(local.tenants.demo).toMatchObject({ base_url: "http://127.0.0.1:4010/demo/api/v1", token_env: "PIMCTL_DEMO_TOKEN" });
   });
 });
