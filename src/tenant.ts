@@ -2,7 +2,7 @@
  * From config to a connected client: which tenant, where it is, which token.
  * The only place that turns a tenant's config into a base URL and a client.
  */
-import { createClient, resolveToken, type PimClient } from "./api/client.js";
+import { buildBaseUrl, createClient, resolveToken, type PimClient } from "./api/client.js";
 import type { Config, TenantConfig } from "./config/index.js";
 import { PimctlError, closeNames } from "./errors.js";
 
@@ -44,12 +44,16 @@ export function pickTenant(config: Config, name: string | undefined): { name: st
 
 /** base_url as given, or url_template (tenant's, else the config's) filled with hash and region. */
 export function tenantBaseUrl(config: Config, name: string, tenant: TenantConfig): string {
-  if (tenant.base_url) return tenant.base_url.replace(/\/+$/, "");
   const template = tenant.url_template ?? config.url_template;
-  if (!tenant.hash || !template) {
+  if (!tenant.base_url && (!tenant.hash || !template)) {
     throw new PimctlError("config", `tenant "${name}" needs base_url, or hash and region with a url_template`);
   }
-  return template.replace(/\{hash\}/g, tenant.hash).replace(/\{region\}/g, tenant.region ?? "").replace(/\/+$/, "");
+  return buildBaseUrl({
+    ...(tenant.base_url ? { baseUrl: tenant.base_url } : {}),
+    ...(tenant.hash ? { hash: tenant.hash } : {}),
+    ...(tenant.region ? { region: tenant.region } : {}),
+    ...(template ? { urlTemplate: template } : {}),
+  });
 }
 
 export async function connect(config: Config, name: string | undefined, opts: ConnectOptions): Promise<Connection> {
