@@ -32,7 +32,6 @@ import {
   type Action,
   type ActionFlags,
   type FieldChange,
-  type Json,
   type Op,
   type Plan,
   type Ref,
@@ -122,7 +121,6 @@ class Planner {
   }
 
   build(): PlanOutcome {
-    const { desired } = this.input;
     this.checkVersions();
     if (this.managed.has("display_groups")) this.planDisplayGroups();
     else for (const r of this.input.remote.display_groups) this.displayGroupRefs.set(r.name, { id: r.id });
@@ -133,7 +131,6 @@ class Planner {
     if (this.managed.has("blocks")) this.planBlocks();
     if (this.managed.has("brands")) this.planBrands();
     if (this.managed.has("categories")) this.planCategories();
-    void desired;
     this.linkFreedNames();
 
     const ordered = orderActions([...this.actions.values()], this.errors);
@@ -1203,4 +1200,3 @@ function sortedRecord<V>(record: Record<string, V>): Record<string, V> {
 
 
 
-export type { Json };
