@@ -608,13 +608,27 @@ export class PimClient implements T.PimApi {
     await this.request("POST", `/categories/${categoryId}/channel/${channelId}`, { web_id: webId }, { retryPost: true });
   }
 
-  listChangelogs(opts: { limit?: number; entityType?: T.ApiChangelog["entity_type"]; updatedAt?: string } = {}): Promise<T.ApiChangelog[]> {
+  /**
+   * Changelog entries, all pages: API v1 names no paging parameter but `limit`, so the
+   * client follows `links.next` when the answer has one, and never builds page numbers.
+   */
+  async listChangelogs(opts: { limit?: number; entityType?: T.ApiChangelog["entity_type"]; updatedAt?: string } = {}): Promise<T.ApiChangelog[]> {
     const q = new URLSearchParams();
     if (opts.limit) q.set("limit", String(opts.limit));
     if (opts.entityType) q.set("entity_type", opts.entityType);
     if (opts.updatedAt) q.set("updated_at", opts.updatedAt);
-    const s = q.toString();
-    return this.get(`/changelogs${s ? `?${s}` : ""}`, "changelogs");
+    const out: T.ApiChangelog[] = [];
+    let path: string | undefined = `/changelogs${q.size ? `?${q.toString()}` : ""}`;
+    const base = new URL(this.baseUrl);
+    while (path) {
+      const r = await this.request("GET", path);
+      const data: { changelogs?: unknown; links?: T.PageLinks } = this.parse("GET", path, r);
+      if (!Array.isArray(data.changelogs)) throw new PimctlError("api_protocol", 'the answer has no "changelogs" list', { request: this.info("GET", path, r.status) });
+      out.push(...(data.changelogs as T.ApiChangelog[]));
+      const next: URL | undefined = data.links?.next ? new URL(data.links.next) : undefined;
+      path = next && next.origin === base.origin && next.pathname.startsWith(this.basePath) ? next.pathname.slice(this.basePath.length) + next.search : undefined;
+    }
+    return out;
   }
   getChangelog(id: number): Promise<T.ApiChangelog> {
     return this.get(`/changelogs/${id}`, "changelogs");

@@ -78,6 +78,14 @@ describe("typed methods over HTTP", () => {
     await client.deleteAttribute(attr.id);
   });
 
+  it("follows links.next through every changelog page", async () => {
+    emu.store("demo").seedBrands(30);
+    const all = await client.listChangelogs({ limit: 7, entityType: "brand" });
+    expect(all).toHaveLength(30);
+    expect(new Set(all.map((c) => c.id)).size).toBe(30);
+    expect(client.stats().byRoute["GET /changelogs"]).toBe(5);
+  });
+
   it("walks every page of a list", async () => {
     emu.store("demo").seedBrands(60);
     const brands = await client.listBrands();
