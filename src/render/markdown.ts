@@ -18,7 +18,22 @@ import {
 /** Marks the comment so a pipeline can find and update it instead of adding another. */
 export const MARKDOWN_MARKER = "<!-- pimctl-plan -->";
 
+/** GitHub refuses comments over 65,536 characters; stay under it with room for the pipeline's own text. */
+export const MARKDOWN_LIMIT = 60_000;
+
+/**
+ * The full plan when it fits a comment; else one line per action; else counts
+ * per kind with a pointer to the saved plan, so a pipeline can always post it.
+ */
 export function renderMarkdown(plan: Plan, opts: RenderOptions): string {
+  const full = renderMarkdownBody(plan, opts, "full");
+  if (full.length <= MARKDOWN_LIMIT) return full;
+  const compact = renderMarkdownBody(plan, { ...opts, compact: true }, "compact");
+  if (compact.length <= MARKDOWN_LIMIT) return compact;
+  return renderMarkdownBody(plan, opts, "counts");
+}
+
+function renderMarkdownBody(plan: Plan, opts: RenderOptions, detail: "full" | "compact" | "counts"): string {
   const out: string[] = [MARKDOWN_MARKER, `### pimctl plan for \`${plan.tenant}\``, ""];
   const s = plan.summary;
   out.push(
@@ -33,11 +48,26 @@ export function renderMarkdown(plan: Plan, opts: RenderOptions): string {
     for (const a of destructive) out.push(`> - \`${a.address}\`: ${(a.notes ?? []).join("; ")}`);
     out.push("");
   }
+  if (detail !== "full") {
+    out.push(
+      detail === "compact"
+        ? "_The plan is too long for a comment with every field: one line per action below; the saved plan file has the details._"
+        : "_The plan is too long for a comment: counts per kind below; the saved plan file (or `pimctl plan` in the pipeline log) has every action._",
+      "",
+    );
+  }
   for (const [kind, actions] of groupByKind(plan.actions)) {
+    if (detail === "counts") {
+      const n = new Map<string, number>();
+      for (const a of actions) n.set(a.op, (n.get(a.op) ?? 0) + 1);
+      out.push(`- **${KIND_TITLES[kind]}**: ${[...n].map(([op, k]) => `${k} ${op}`).join(", ")}`);
+      continue;
+    }
     out.push(`<details><summary><b>${KIND_TITLES[kind]}</b> (${actions.length})</summary>`, "", "```diff");
     for (const a of actions) out.push(...actionLines(a, opts));
     out.push("```", "", "</details>", "");
   }
+  if (detail === "counts") out.push("");
   if (plan.unmanaged.length) out.push(`_Unmanaged, left alone (pruning off): ${unmanagedCounts(plan)}._`, "");
   for (const w of plan.warnings) out.push(`> [!NOTE]`, `> ${w}`, "");
   out.push(`**${summaryLine(plan)}**`);

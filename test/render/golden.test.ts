@@ -34,3 +34,19 @@ describe("colour policy", () => {
     expect(wantColor({ isTTY: false, env: { FORCE_COLOR: "1" } })).toBe(true);
   });
 });
+
+describe("markdown for very large plans", () => {
+  it("stays under a pull-request comment's limit: compact, then counts per kind", async () => {
+    const { MARKDOWN_LIMIT } = await import("../../src/render/markdown.js");
+    const big = structuredClone(plan);
+    const template = big.actions.find((a) => a.address === 'brand["Zenith"]')!;
+    big.actions = Array.from({ length: 900 }, (_, i) => ({ ...template, address: `brand["Brand with a rather long name ${i}"]` }));
+    const md = renderPlan(big, "markdown", { color: false });
+    expect(md.length).toBeLessThanOrEqual(MARKDOWN_LIMIT);
+    expect(md).toContain("one line per action below");
+    big.actions = Array.from({ length: 20000 }, (_, i) => ({ ...template, address: `brand["Brand with a rather long name ${i}"]` }));
+    const counts = renderPlan(big, "markdown", { color: false });
+    expect(counts.length).toBeLessThanOrEqual(MARKDOWN_LIMIT);
+    expect(counts).toContain("- **Brands**: 20000 create");
+  });
+});
