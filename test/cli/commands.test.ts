@@ -69,6 +69,23 @@ describe("pimctl init", () => {
   });
 });
 
+describe("plan --target, --exclude, --show-unmanaged", () => {
+  it("narrows the plan to an address or leaves a kind out", async () => {
+    await p.write("narrow/a.yaml", "brands:\n  - name: Acme\n  - name: Zenith\ncategories:\n  - name: Garden\n");
+    const t = await p.cli(["plan", "--dir", "narrow", "--target", 'brand["Zenith"]', "--format", "json"]);
+    expect(JSON.parse(t.stdout).actions.map((a: { address: string }) => a.address)).toEqual(['brand["Zenith"]']);
+    const x = await p.cli(["plan", "--dir", "narrow", "--exclude", "brands", "--format", "json"]);
+    expect(JSON.parse(x.stdout).actions.map((a: { address: string }) => a.address)).toEqual(['category["Garden"]']);
+  });
+  it("lists unmanaged records one by one on request", async () => {
+    p.emulator.store("demo").createBrand({ name: "Someone else's" });
+    const r = await p.cli(["plan", "--dir", "narrow", "--show-unmanaged"]);
+    expect(r.stdout).toContain('? brand["Someone else\'s"]');
+    const plain = await p.cli(["plan", "--dir", "narrow"]);
+    expect(plain.stdout).toMatch(/Unmanaged, left alone \(pruning off\): \d+ brands\. List them with --show-unmanaged\./);
+  });
+});
+
 describe("help, version, completion and output conventions", () => {
   for (const cmd of ["plan", "apply", "diff", "export", "validate", "ping", "init", "demo", "emulator"]) {
     it(`${cmd} --help explains, with examples`, async () => {
