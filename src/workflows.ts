@@ -122,6 +122,8 @@ export interface ApplyOptions extends PlanOptions {
   backupFile?: string;
   /** Called with the plan before any write; return false to abort (confirmation). */
   confirm?: (plan: Plan) => Promise<boolean>;
+  /** Stops starting new actions (in-flight ones finish, the ledger is saved). */
+  signal?: AbortSignal;
 }
 
 export interface ApplyResult {
@@ -184,6 +186,7 @@ export async function apply(opts: ApplyOptions): Promise<ApplyResult> {
         failFast: opts.failFast === true,
         ledger,
         ...(opts.hooks ? { hooks: opts.hooks } : {}),
+        ...(opts.signal ? { signal: opts.signal } : {}),
       });
       if (opts.dryRun) return { plan: thePlan, report };
       await saveLedger(dir, ledger);

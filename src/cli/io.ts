@@ -29,7 +29,11 @@ export function processIo(): Io {
     ask: async (question) => {
       const rl = createInterface({ input: process.stdin, output: process.stderr });
       try {
-        return await rl.question(question);
+        // Ctrl-C at a question is a "no", not a hang.
+        return await new Promise<string>((resolve) => {
+          rl.once("SIGINT", () => resolve(""));
+          rl.question(question).then(resolve, () => resolve(""));
+        });
       } finally {
         rl.close();
       }

@@ -59,7 +59,21 @@ export function applyCommand(io: Io): CommandModule<object, ApplyArgs> {
         const answer = await io.ask("\nApply these changes? Only 'yes' is accepted: ");
         return answer.trim() === "yes";
       };
+      // Ctrl-C stops starting new actions; what is in flight finishes and the ledger is saved.
+      const stop = new AbortController();
+      const onInterrupt = () => {
+        io.stderr("\nInterrupted: finishing the requests in flight, then stopping (Ctrl-C again to quit at once).\n");
+        stop.abort();
+      };
+      const hooks = {
+        ...progress.hooks,
+        onStart: (total: number) => {
+          process.once("SIGINT", onInterrupt);
+          progress.hooks.onStart?.(total);
+        },
+      };
       const result = await apply({
+        signal: stop.signal,
         ...projectOptions(args, io),
         ...(args.plan ? { planFile: path.resolve(io.cwd, args.plan) } : {}),
         ...(args.target ? { targets: args.target } : {}),
@@ -68,9 +82,9 @@ export function applyCommand(io: Io): CommandModule<object, ApplyArgs> {
         dryRun: args["dry-run"] === true,
         failFast: args["fail-fast"] === true,
         ...(args["backup-profile"] !== undefined ? { backupProfile: args["backup-profile"] } : {}),
-        hooks: progress.hooks,
+        hooks,
         confirm,
-      });
+      }).finally(() => process.off("SIGINT", onInterrupt));
       progress.finish();
       if (result.aborted) {
         io.stderr("Apply cancelled; nothing was changed.\n");

@@ -1,0 +1,45 @@
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { testProject, repoRoot, type TestProject } from "../helpers/project.js";
+
+let p: TestProject;
+beforeAll(async () => {
+  p = await testProject({ emulator: { latencyMs: 40 } });
+  await p.copyExamples(path.join(repoRoot, "examples/catalogue"));
+});
+afterAll(async () => p.close());
+
+describe("Ctrl-C during apply", () => {
+  it("finishes what is in flight, saves the ledger, releases the lock, exits 4; a re-run converges", async () => {
+    const child = spawn(process.execPath, [path.join(repoRoot, "dist/cli/main.js"), "apply", "--auto-approve"], {
+      cwd: p.dir,
+      env: { ...process.env, ...p.env, NO_COLOR: "1" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stderr = "";
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    // Interrupt once the run has started writing.
+    await new Promise<void>((resolve) => {
+      const poll = setInterval(() => {
+        if ((p.emulator.stats().requests.byMethod.POST ?? 0) > 40) {
+          clearInterval(poll);
+          resolve();
+        }
+      }, 20);
+    });
+    child.kill("SIGINT");
+    const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+    expect(stderr).toContain("Interrupted: finishing the requests in flight, then stopping");
+    expect(code).toBe(4);
+    expect(existsSync(path.join(p.dir, ".pimctl", "demo.lock"))).toBe(false);
+    expect(existsSync(path.join(p.dir, ".pimctl", "demo.json"))).toBe(true);
+    p.emulator.setFaults({ latencyMs: 0 });
+    const again = await p.cli(["apply", "--auto-approve"]);
+    expect(again.code, again.stderr).toBe(0);
+    expect((await p.cli(["plan", "--detailed-exitcode"])).code).toBe(0);
+    const brands = [...p.emulator.store("demo").brands.values()].map((b) => b.name);
+    expect(brands.length).toBe(new Set(brands).size);
+  });
+});
