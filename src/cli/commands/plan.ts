@@ -53,8 +53,11 @@ export function planCommand(io: Io): CommandModule<object, PlanArgs> {
         .example("$0 plan --format markdown --out plan.json", "A PR comment on stdout, the plan saved for apply")
         .example("$0 plan --detailed-exitcode --fail-on-destructive", "CI gate: 2 = changes, 3 = policy") as never,
     handler: async (args) => {
+      const t0 = Date.now();
       const result = await plan({ ...projectOptions(args, io), ...(args.target ? { targets: args.target } : {}), ...(args.exclude ? { excludes: args.exclude } : {}) });
+      await result.connection.api.close();
       const p = result.plan;
+      say(args, io, `Read tenant "${result.connection.name}" in ${((Date.now() - t0) / 1000).toFixed(1)} s (${result.connection.api.stats().requests} requests).`);
       io.stdout(
         renderPlan(publicPlan(p), args.format, {
           color: args.format === "text" && colorFor(args, io),
