@@ -47,9 +47,16 @@ export function remoteToCatalogue(remote: RemoteCatalogue, ledger?: LedgerView):
           }))
           .sort((x, y) => compareText(x.image_url, y.image_url))
       : undefined;
-  const webIds = (owner: string) => {
+  /** Brands and categories: own version text, and the write-only values the ledger remembers. */
+  const withWriteOnly = <T extends Brand | Category>(out: T, owner: string, remoteAssets: RemoteAsset[] | undefined): T => {
+    const versions = ownVersions(out.versions as Record<string, object> | undefined, out as unknown as Record<string, unknown>);
+    if (versions) out.versions = versions as T["versions"];
+    else delete out.versions;
+    const a = assets(owner, remoteAssets);
+    if (a) out.assets = a;
     const w = ledger?.web_ids[owner];
-    return w && Object.keys(w).length ? w : undefined;
+    if (w && Object.keys(w).length) out.web_ids = w;
+    return out;
   };
 
   const attributes: Attribute[] = remote.attributes
@@ -73,14 +80,7 @@ export function remoteToCatalogue(remote: RemoteCatalogue, ledger?: LedgerView):
   const brands: Brand[] = remote.brands
     .map((r) => {
       const { id, product_count: _pc, assets: ra, attributes: battrs, ...rest } = r;
-      const out: Brand = { ...rest };
-      const bv = ownVersions(rest.versions, rest as unknown as Record<string, unknown>);
-      if (bv) out.versions = bv;
-      else delete out.versions;
-      const a = assets(`brand:${id}`, ra);
-      if (a) out.assets = a;
-      const w = webIds(`brand:${id}`);
-      if (w) out.web_ids = w;
+      const out: Brand = withWriteOnly({ ...rest }, `brand:${id}`, ra);
       if (battrs) {
         const values: NonNullable<Brand["attributes"]> = {};
         const assigned: string[] = [];
@@ -109,15 +109,7 @@ export function remoteToCatalogue(remote: RemoteCatalogue, ledger?: LedgerView):
   const categories: Category[] = remote.categories
     .map((r) => {
       const { id, parent_id: _p, child_count: _c, assets: ra, ...rest } = r;
-      const out: Category = { ...rest };
-      const cv = ownVersions(rest.versions, rest as unknown as Record<string, unknown>);
-      if (cv) out.versions = cv;
-      else delete out.versions;
-      const a = assets(`category:${id}`, ra);
-      if (a) out.assets = a;
-      const w = webIds(`category:${id}`);
-      if (w) out.web_ids = w;
-      return out;
+      return withWriteOnly({ ...rest } as Category, `category:${id}`, ra);
     })
     .sort((a, b) => comparePaths(a.path, b.path));
 
