@@ -412,6 +412,46 @@ class Planner {
     );
   }
 
+  /**
+   * Assignments by name (attributes of a set, attributes or sets of a brand):
+   * one create per wanted name that is not there yet, its reference resolved.
+   */
+  private assign(o: {
+    wanted: readonly string[] | undefined;
+    present: (name: string) => boolean;
+    resolve: (name: string) => Ref | undefined;
+    address: (name: string) => string;
+    kind: Kind;
+    type: ResourceType;
+    field: "attribute" | "attribute_set";
+    refs: Record<string, Ref>;
+    unknownBefore?: boolean;
+    flags?: ActionFlags;
+    notes?: string[];
+    source?: SourceLocation;
+  }): void {
+    for (const name of [...new Set(o.wanted ?? [])].sort()) {
+      if (o.present(name)) continue;
+      const ref = o.resolve(name);
+      if (!ref) continue;
+      this.add(
+        {
+          address: o.address(name),
+          kind: o.kind,
+          type: o.type,
+          op: "create",
+          changes: [{ field: o.field, after: name, ...(o.unknownBefore ? { before_unknown: true } : {}) }],
+          refs: { ...o.refs, [o.field]: ref },
+          ...(o.flags ? { flags: o.flags } : {}),
+          ...(o.notes?.length ? { notes: o.notes } : {}),
+          ...(o.field === "attribute_set" && o.flags?.write_only ? { identity: { attribute_set: name } } : {}),
+          ...(o.source ? { source: o.source } : {}),
+        },
+        null,
+      );
+    }
+  }
+
   // ---------------------------------------------------------- display groups
 
   private planDisplayGroups(): void {
@@ -631,23 +671,17 @@ class Planner {
       const setRef = this.setRefs.get(d.name)!;
       const have = new Set((m.remote?.attributes ?? []).map((a) => this.current("attributes", a)));
       const want = new Set(d.attributes);
-      for (const name of [...want].sort()) {
-        if (have.has(name)) continue;
-        const attrRef = this.attributeRef(name, d.source);
-        if (!attrRef) continue;
-        this.add(
-          {
-            address: addr.setAttribute(d.name, name),
-            kind: "attribute_sets",
-            type: "attribute_set_attribute",
-            op: "create",
-            changes: [{ field: "attribute", after: name }],
-            refs: { attribute_set: setRef, attribute: attrRef },
-            ...(d.source ? { source: d.source } : {}),
-          },
-          null,
-        );
-      }
+      this.assign({
+        wanted: d.attributes,
+        present: (name) => have.has(name),
+        resolve: (name) => this.attributeRef(name, d.source),
+        address: (name) => addr.setAttribute(d.name, name),
+        kind: "attribute_sets",
+        type: "attribute_set_attribute",
+        field: "attribute",
+        refs: { attribute_set: setRef },
+        ...(d.source ? { source: d.source } : {}),
+      });
       for (const name of [...have].sort()) {
         if (want.has(name) || !m.remote) continue;
         const oldName = [...this.renamed.attributes].find(([, now]) => now === name)?.[0] ?? name;
@@ -739,44 +773,33 @@ class Planner {
       this.planBrandAttributes(d.name, d, m.remote, brandRef, src);
 
       const assignedRemote = new Set(Object.keys(m.remote?.attributes ?? {}).map((a) => this.current("attributes", a)));
-      for (const name of [...new Set(d.assigned_attributes ?? [])].sort()) {
-        if (assignedRemote.has(name)) continue;
-        const attrRef = this.attributeRef(name, d.source);
-        if (!attrRef) continue;
-        this.add(
-          {
-            address: addr.brandAssignedAttribute(d.name, name),
-            kind: "brands",
-            type: "brand_assigned_attribute",
-            op: "create",
-            changes: [{ field: "attribute", after: name }],
-            refs: { brand: brandRef, attribute: attrRef },
-            ...src,
-          },
-          null,
-        );
-      }
+      this.assign({
+        wanted: d.assigned_attributes,
+        present: (name) => assignedRemote.has(name),
+        resolve: (name) => this.attributeRef(name, d.source),
+        address: (name) => addr.brandAssignedAttribute(d.name, name),
+        kind: "brands",
+        type: "brand_assigned_attribute",
+        field: "attribute",
+        refs: { brand: brandRef },
+        ...src,
+      });
       const setsApplied = m.remote ? this.input.ledger?.brand_attribute_sets[String(m.remote.id)] : [];
-      for (const name of [...new Set(d.attribute_sets ?? [])].sort()) {
-        if (setsApplied?.includes(name)) continue;
-        const ref = this.setRef(name, d.source);
-        if (!ref) continue;
-        this.add(
-          {
-            address: addr.brandAttributeSet(d.name, name),
-            kind: "brands",
-            type: "brand_assigned_attribute_set",
-            op: "create",
-            changes: [{ field: "attribute_set", after: name, ...(m.remote && !setsApplied ? { before_unknown: true } : {}) }],
-            flags: { write_only: true },
-            ...(m.remote && !setsApplied ? { notes: ["API v1 cannot read brand attribute-set assignments; no ledger entry records it"] } : {}),
-            refs: { brand: brandRef, attribute_set: ref },
-            identity: { attribute_set: name },
-            ...src,
-          },
-          null,
-        );
-      }
+      const unknownSets = m.remote !== undefined && !setsApplied;
+      this.assign({
+        wanted: d.attribute_sets,
+        present: (name) => setsApplied?.includes(name) === true,
+        resolve: (name) => this.setRef(name, d.source),
+        address: (name) => addr.brandAttributeSet(d.name, name),
+        kind: "brands",
+        type: "brand_assigned_attribute_set",
+        field: "attribute_set",
+        refs: { brand: brandRef },
+        unknownBefore: unknownSets,
+        flags: { write_only: true },
+        notes: unknownSets ? ["API v1 cannot read brand attribute-set assignments; no ledger entry records it"] : [],
+        ...src,
+      });
     }
     for (const r of leftover) {
       const address = addr.brand(r.name);
