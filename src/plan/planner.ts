@@ -20,7 +20,6 @@ import type {
   RemoteBrand,
   RemoteCatalogue,
   RemoteCategory,
-  RemoteTypeValue,
 } from "../model/remote.js";
 import { PimctlError, closeNames } from "../errors.js";
 import { addr, rootAddress } from "./address.js";
@@ -279,11 +278,24 @@ class Planner {
     desired: readonly D[],
     remote: readonly R[],
   ): { pairs: Matched<D, R>[]; leftover: R[] } {
-    const byName = new Map(remote.map((r) => [r.name, r]));
-    const desiredNames = new Set(desired.map((d) => d.name));
+    return this.matchBy(label, "previous_names", desired, remote, (d) => d.name, (r) => r.name, (d) => d.previous_names);
+  }
+
+  /** The matching itself, for any identity: a name, or a type value's value. */
+  private matchBy<D extends { source?: SourceLocation }, R>(
+    label: string,
+    previousField: string,
+    desired: readonly D[],
+    remote: readonly R[],
+    keyOf: (d: D) => string,
+    remoteKeyOf: (r: R) => string,
+    previousOf: (d: D) => readonly string[] | undefined,
+  ): { pairs: Matched<D, R>[]; leftover: R[] } {
+    const byKey = new Map(remote.map((r) => [remoteKeyOf(r), r]));
+    const desiredKeys = new Set(desired.map(keyOf));
     const claimed = new Set<R>();
     const pairs: Matched<D, R>[] = desired.map((d) => {
-      const r = byName.get(d.name);
+      const r = byKey.get(keyOf(d));
       if (r) {
         claimed.add(r);
         return { desired: d, remote: r };
@@ -292,27 +304,16 @@ class Planner {
     });
     for (const p of pairs) {
       if (p.remote) continue;
-      for (const prev of p.desired.previous_names ?? []) {
-        const r = byName.get(prev);
+      for (const prev of previousOf(p.desired) ?? []) {
+        const r = byKey.get(prev);
         if (!r) continue;
-        if (desiredNames.has(prev)) {
-          this.errors.push(
-            new PimctlError(
-              "invalid_value",
-              `${label} "${p.desired.name}" lists "${prev}" in previous_names, but "${prev}" is still declared`,
-              p.desired.source ? { location: p.desired.source } : {},
-            ),
-          );
+        const at = p.desired.source ? { location: p.desired.source } : {};
+        if (desiredKeys.has(prev)) {
+          this.errors.push(new PimctlError("invalid_value", `${label} "${keyOf(p.desired)}" lists "${prev}" in ${previousField}, but "${prev}" is still declared`, at));
           break;
         }
         if (claimed.has(r)) {
-          this.errors.push(
-            new PimctlError(
-              "invalid_value",
-              `${label} "${prev}" is claimed as a previous name by more than one record (again by "${p.desired.name}")`,
-              p.desired.source ? { location: p.desired.source } : {},
-            ),
-          );
+          this.errors.push(new PimctlError("invalid_value", `${label} "${prev}" is claimed as a previous name by more than one record (again by "${keyOf(p.desired)}")`, at));
           break;
         }
         claimed.add(r);
@@ -568,9 +569,7 @@ class Planner {
       return;
     }
     if (d.values.length && !TYPES_WITH_VALUES.includes(d.type)) return; // the loader reports this
-    const { pairs, leftover } = matchValues(d.values, remoteValues, (msg, src) =>
-      this.errors.push(new PimctlError("invalid_value", msg, src ? { location: src } : {})),
-    );
+    const { pairs, leftover } = this.matchBy("type value", "previous_values", d.values, remoteValues, (v) => v.value, (r) => r.value, (v) => v.previous_values);
     for (const vm of pairs) {
       const v = vm.desired;
       const vAddress = addr.typeValue(d.name, v.value);
@@ -1164,37 +1163,6 @@ class Planner {
 }
 
 // ------------------------------------------------------------------ helpers
-
-function matchValues(
-  desired: NonNullable<Attribute["values"]>,
-  remote: RemoteTypeValue[],
-  error: (message: string, source?: SourceLocation) => void,
-): { pairs: Array<{ desired: NonNullable<Attribute["values"]>[number]; remote?: RemoteTypeValue; renamedFrom?: string }>; leftover: RemoteTypeValue[] } {
-  const byValue = new Map(remote.map((r) => [r.value, r]));
-  const wanted = new Set(desired.map((d) => d.value));
-  const claimed = new Set<RemoteTypeValue>();
-  const pairs = desired.map((d) => {
-    const r = byValue.get(d.value);
-    if (r) claimed.add(r);
-    return r ? { desired: d, remote: r } : { desired: d };
-  }) as Array<{ desired: NonNullable<Attribute["values"]>[number]; remote?: RemoteTypeValue; renamedFrom?: string }>;
-  for (const p of pairs) {
-    if (p.remote) continue;
-    for (const prev of p.desired.previous_values ?? []) {
-      const r = byValue.get(prev);
-      if (!r || claimed.has(r)) continue;
-      if (wanted.has(prev)) {
-        error(`type value "${p.desired.value}" lists "${prev}" in previous_values, but "${prev}" is still declared`, p.desired.source);
-        break;
-      }
-      claimed.add(r);
-      p.remote = r;
-      p.renamedFrom = prev;
-      break;
-    }
-  }
-  return { pairs, leftover: remote.filter((r) => !claimed.has(r)) };
-}
 
 function isDescendant(byId: Map<number, RemoteCategory>, candidate: number, ancestor: number): boolean {
   let cur: RemoteCategory | undefined = byId.get(candidate);
