@@ -1,19 +1,11 @@
 import { readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { prng } from "../helpers/random.js";
 import { parse } from "yaml";
 import { parseFastYaml } from "../../src/manifest/fast-yaml.js";
 import { parseYaml, pointer } from "../../src/manifest/yaml.js";
 
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Every pointer of a value, keys included. */
 function pointers(v: unknown, parts: Array<string | number> = [], out: string[] = []): string[] {

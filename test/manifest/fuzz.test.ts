@@ -1,19 +1,10 @@
 import { describe, expect, it } from "vitest";
+import { prng } from "../helpers/random.js";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { parseManifestText } from "../../src/manifest/index.js";
 import { PimctlError } from "../../src/errors.js";
 
-/** mulberry32: the same documents on every run. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const example = readFileSync(path.resolve(import.meta.dirname, "../../examples/catalogue/brands.yaml"), "utf8");
 const alphabet = ["\n", " ", "  ", "-", ":", "[", "]", "{", "}", "&a", "*a", "!!str", "'", '"', "#", "${x}", "name", "attributes", "brands", "categories", "children", "values", "versions", "1", "true", "null", "é", "\t", "|", ">", "? ", ",", "%YAML", "---", "..."];
