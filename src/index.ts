@@ -1,0 +1,24 @@
+/**
+ * pimctl as a library: the same workflows the CLI runs, and each stage on its
+ * own for programs that want to compose them (see README.md "How it works").
+ */
+export { plan, apply, diff, exportTenant, ping, loadProject, readTenantCatalogue } from "./workflows.js";
+export type { ApplyOptions, ApplyResult, DiffOptions, ExportOptions, PlanOptions, PlanResult, ProjectOptions } from "./workflows.js";
+
+export { loadConfig, type Config, type TenantConfig, type PruneKind } from "./config/index.js";
+export { loadManifests, parseManifestText, type LoadResult } from "./manifest/index.js";
+export { createClient, resolveToken, type ClientOptions, type PimClient } from "./api/client.js";
+export type { PimApi } from "./api/types.js";
+export { readState, resolveVersionIds, type ReadStateOptions } from "./state/index.js";
+export { loadLedger, saveLedger, lockLedger, emptyLedger, type Ledger } from "./state/ledger.js";
+export { buildPlan, fingerprint, type PlanInput, type PlanOutcome } from "./plan/planner.js";
+export { filterPlan } from "./plan/filter.js";
+export { readPlanFile, writePlanFile, parsePlan } from "./plan/file.js";
+export { PLAN_FORMAT_VERSION, hasChanges, type Plan, type Action, type Op, type FieldChange } from "./plan/types.js";
+export { applyPlan, type ApplyReport, type ActionResult, type ApplyHooks } from "./apply/index.js";
+export { renderPlan, wantColor, FORMATS, type Format, type RenderOptions } from "./render/index.js";
+export { catalogueToFiles, remoteToCatalogue } from "./export/index.js";
+export { startEmulator, type Emulator, type EmulatorOptions } from "./emulator/index.js";
+export { PimctlError, PimctlErrors, type ErrorCode } from "./errors.js";
+export type { Catalogue, Kind } from "./model/catalogue.js";
+export type { RemoteCatalogue } from "./model/remote.js";
