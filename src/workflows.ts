@@ -7,7 +7,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { KINDS, type Catalogue, type Kind } from "./model/catalogue.js";
 import type { RemoteCatalogue } from "./model/remote.js";
-import { loadConfig, type Config } from "./config/index.js";
+import { loadConfig, versionMap, type Config } from "./config/index.js";
 import { loadManifests } from "./manifest/index.js";
 import { readState } from "./state/index.js";
 import { loadLedger, lockLedger, saveLedger, type Ledger } from "./state/ledger.js";
@@ -50,11 +50,15 @@ export interface PlanResult {
   config: Config;
 }
 
+function projectConfig(opts: ProjectOptions): Promise<Config> {
+  return loadConfig({ cwd: opts.cwd, ...(opts.configPath ? { configPath: opts.configPath } : {}), ...(opts.dir ? { dir: opts.dir } : {}) });
+}
+
 /** Load config and manifests for a tenant: all errors of the manifests at once. */
 export async function loadProject(opts: ProjectOptions): Promise<{ config: Config; desired: Catalogue; files: string[] }> {
-  const config = await loadConfig({ cwd: opts.cwd, ...(opts.configPath ? { configPath: opts.configPath } : {}), ...(opts.dir ? { dir: opts.dir } : {}) });
+  const config = await projectConfig(opts);
   const tenant = opts.tenant ? config.tenants[opts.tenant] : Object.keys(config.tenants).length === 1 ? Object.values(config.tenants)[0] : undefined;
-  const versions = { ...config.versions, ...(tenant?.versions ?? {}) };
+  const versions = versionMap(config, tenant);
   const result = await loadManifests(config.dir, {
     cwd: opts.cwd,
     ...(tenant?.variables ? { variables: tenant.variables } : {}),
@@ -68,8 +72,9 @@ function prunePolicy(config: Config): Partial<Record<PruneKind, boolean>> {
   return { ...config.prune } as Partial<Record<PruneKind, boolean>>;
 }
 
-function pruneKinds(config: Config): Partial<Record<Kind, boolean>> {
-  return Object.fromEntries(KINDS.map((k) => [k, config.prune[k as keyof Config["prune"]] === true]));
+/** The kinds the state reader must list fully because pruning is on for them. */
+function prunedKinds(prune: Partial<Record<PruneKind, boolean>>): Partial<Record<Kind, boolean>> {
+  return Object.fromEntries(KINDS.map((k) => [k, prune[k as PruneKind] === true]));
 }
 
 /** Read the state the desired catalogue needs and plan against it. */
@@ -84,8 +89,8 @@ async function planAgainst(
   const remote = await readState(connection.api, {
     kinds: desired.managed,
     desired,
-    versionMap: { ...config.versions, ...(connection.tenant.versions ?? {}) },
-    prune: Object.fromEntries(KINDS.map((k) => [k, prune[k as PruneKind] === true])),
+    versionMap: versionMap(config, connection.tenant),
+    prune: prunedKinds(prune),
     ...(opts.log ? { log: opts.log } : {}),
   });
   const { plan, errors } = buildPlan({ tenant: connection.name, desired, remote, ledger, prune });
@@ -137,18 +142,20 @@ export interface ApplyResult {
 export async function apply(opts: ApplyOptions): Promise<ApplyResult> {
   let planned: PlanResult;
   let thePlan: Plan;
+  // The prune policy the plan was made with: verification re-plans with the same one.
+  let prune: Partial<Record<PruneKind, boolean>>;
   if (opts.planFile) {
     const saved = await readPlanFile(opts.planFile);
     if (!saved.basis) throw new PimctlError("plan_format", `${opts.planFile} has no basis; save plans with 'pimctl plan --out FILE'`);
-    const config = await loadConfig({ cwd: opts.cwd, ...(opts.configPath ? { configPath: opts.configPath } : {}), ...(opts.dir ? { dir: opts.dir } : {}) });
+    const config = await projectConfig(opts);
     const connection = await connect(config, opts.tenant ?? saved.tenant, connectOpts(opts));
     if (connection.baseUrl !== saved.basis.base_url) {
       await connection.api.close();
       throw new PimctlError("plan_stale", `${opts.planFile} was made for ${saved.basis.base_url}, not ${connection.baseUrl}`);
     }
     const { ledger, existed } = await loadLedger(ledgerDir(config, opts), connection.name, connection.baseUrl);
-    const prune = saved.basis.prune as Partial<Record<PruneKind, boolean>>;
-    const current = await planAgainst(connection, config, saved.basis.desired, ledger, prune, opts).catch(async (e) => {
+    const savedPrune = saved.basis.prune as Partial<Record<PruneKind, boolean>>;
+    const current = await planAgainst(connection, config, saved.basis.desired, ledger, savedPrune, opts).catch(async (e) => {
       await connection.api.close();
       throw e;
     });
@@ -161,9 +168,11 @@ export async function apply(opts: ApplyOptions): Promise<ApplyResult> {
     }
     planned = { plan: saved, desired: saved.basis.desired, remote: current.remote, ledger, ledgerExisted: existed, connection, config };
     thePlan = saved;
+    prune = savedPrune;
   } else {
     planned = await plan(opts);
     thePlan = planned.plan;
+    prune = prunePolicy(planned.config);
   }
   const { connection, config, ledger } = planned;
   try {
@@ -190,20 +199,8 @@ export async function apply(opts: ApplyOptions): Promise<ApplyResult> {
       });
       if (opts.dryRun) return { plan: thePlan, report };
       await saveLedger(dir, ledger);
-      const verification = await verifyApplied({
-        api: connection.api,
-        desired: planned.desired,
-        plan: thePlan,
-        report,
-        ledger,
-        readOptions: {
-          kinds: planned.desired.managed,
-          desired: planned.desired,
-          versionMap: { ...config.versions, ...(connection.tenant.versions ?? {}) },
-          prune: pruneKinds(config),
-        },
-        prune: prunePolicy(config),
-      });
+      const replanned = await planAgainst(connection, config, planned.desired, ledger, prune, opts);
+      const verification = verifyApplied(report, replanned.plan);
       return { plan: thePlan, report, verification, ...(backupFile ? { backupFile } : {}) };
     } finally {
       await lock?.release();
@@ -220,13 +217,13 @@ export interface ExportOptions extends ProjectOptions {
 
 /** Read a whole tenant (or some kinds) and return it as a catalogue, with the ledger's write-only values. */
 export async function readTenantCatalogue(opts: ProjectOptions & { kinds?: Kind[] }): Promise<{ catalogue: Catalogue; connection: Connection }> {
-  const config = await loadConfig({ cwd: opts.cwd, ...(opts.configPath ? { configPath: opts.configPath } : {}), ...(opts.dir ? { dir: opts.dir } : {}) });
+  const config = await projectConfig(opts);
   const connection = await connect(config, opts.tenant, connectOpts(opts));
   try {
     const kinds = opts.kinds ?? [...KINDS];
     const remote = await readState(connection.api, {
       kinds,
-      versionMap: { ...config.versions, ...(connection.tenant.versions ?? {}) },
+      versionMap: versionMap(config, connection.tenant),
       ...(opts.log ? { log: opts.log } : {}),
     });
     const { ledger } = await loadLedger(ledgerDir(config, opts), connection.name, connection.baseUrl);
@@ -264,7 +261,7 @@ export interface DiffOptions extends ProjectOptions {
 
 /** What would change if `to` were made to look like `from`: a plan, never applied. */
 export async function diff(opts: DiffOptions): Promise<Plan> {
-  const config = await loadConfig({ cwd: opts.cwd, ...(opts.configPath ? { configPath: opts.configPath } : {}), ...(opts.dir ? { dir: opts.dir } : {}) });
+  const config = await projectConfig(opts);
   let desired: Catalogue;
   if (config.tenants[opts.from]) {
     desired = (await readTenantCatalogue({ ...opts, tenant: opts.from })).catalogue;
@@ -287,7 +284,7 @@ export async function diff(opts: DiffOptions): Promise<Plan> {
 }
 
 export async function ping(opts: ProjectOptions): Promise<{ tenant: string; baseUrl: string; time: string; ms: number }> {
-  const config = await loadConfig({ cwd: opts.cwd, ...(opts.configPath ? { configPath: opts.configPath } : {}) });
+  const config = await projectConfig(opts);
   const connection = await connect(config, opts.tenant, connectOpts(opts));
   try {
     const t0 = Date.now();

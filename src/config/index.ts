@@ -105,3 +105,8 @@ export async function loadConfig(opts: { configPath?: string; cwd: string; dir?:
     ...(data.url_template ? { url_template: data.url_template as string } : {}),
   };
 }
+
+/** Version name -> id for a tenant: the config's mapping, the tenant's own winning. */
+export function versionMap(config: Config, tenant: TenantConfig | undefined): Record<string, number> {
+  return { ...config.versions, ...(tenant?.versions ?? {}) };
+}

@@ -1,5 +1,5 @@
 import type { CommandModule } from "yargs";
-import { loadConfig } from "../../config/index.js";
+import { loadConfig, versionMap } from "../../config/index.js";
 import { loadManifests } from "../../manifest/index.js";
 import { PimctlErrors } from "../../errors.js";
 import { pickTenant } from "../../tenant.js";
@@ -24,7 +24,7 @@ export function validateCommand(io: Io): CommandModule<object, ValidateArgs> {
     handler: async (args) => {
       const config = await loadConfig({ cwd: io.cwd, ...(args.config ? { configPath: args.config } : {}), ...(args.directory ?? args.dir ? { dir: (args.directory ?? args.dir)! } : {}) });
       const tenant = args.tenant ? pickTenant(config, args.tenant).tenant : Object.keys(config.tenants).length === 1 ? Object.values(config.tenants)[0] : undefined;
-      const versions = { ...config.versions, ...(tenant?.versions ?? {}) };
+      const versions = versionMap(config, tenant);
       const result = await loadManifests(config.dir, {
         cwd: io.cwd,
         ...(tenant?.variables ? { variables: tenant.variables } : {}),
