@@ -11,7 +11,8 @@ import { loadConfig, versionMap, type Config } from "./config/index.js";
 import { loadManifests } from "./manifest/index.js";
 import { readState } from "./state/index.js";
 import { loadLedger, lockLedger, saveLedger, type Ledger } from "./state/ledger.js";
-import { buildPlan, type PruneKind } from "./plan/planner.js";
+import { buildPlan } from "./plan/planner.js";
+import type { PrunePolicy } from "./plan/policy.js";
 import { filterPlan } from "./plan/filter.js";
 import { readPlanFile } from "./plan/file.js";
 import type { Plan } from "./plan/types.js";
@@ -46,6 +47,7 @@ export interface PlanResult {
   remote: RemoteCatalogue;
   ledger: Ledger;
   ledgerExisted: boolean;
+  /** Closed when plan() returns; its name, address and request counters stay readable. */
   connection: Connection;
   config: Config;
 }
@@ -68,13 +70,13 @@ export async function loadProject(opts: ProjectOptions): Promise<{ config: Confi
   return { config, desired: result.catalogue, files: result.files };
 }
 
-function prunePolicy(config: Config): Partial<Record<PruneKind, boolean>> {
-  return { ...config.prune } as Partial<Record<PruneKind, boolean>>;
+function prunePolicy(config: Config): PrunePolicy {
+  return { ...config.prune };
 }
 
 /** The kinds the state reader must list fully because pruning is on for them. */
-function prunedKinds(prune: Partial<Record<PruneKind, boolean>>): Partial<Record<Kind, boolean>> {
-  return Object.fromEntries(KINDS.map((k) => [k, prune[k as PruneKind] === true]));
+function prunedKinds(prune: PrunePolicy): Partial<Record<Kind, boolean>> {
+  return Object.fromEntries(KINDS.map((k) => [k, prune[k as keyof PrunePolicy] === true]));
 }
 
 /** Read the state the desired catalogue needs and plan against it. */
@@ -83,7 +85,7 @@ async function planAgainst(
   config: Config,
   desired: Catalogue,
   ledger: Ledger,
-  prune: Partial<Record<PruneKind, boolean>>,
+  prune: PrunePolicy,
   opts: ProjectOptions,
 ): Promise<{ plan: Plan; remote: RemoteCatalogue }> {
   const remote = await readState(connection.api, {
@@ -98,7 +100,15 @@ async function planAgainst(
   return { plan, remote };
 }
 
+/** Plan against the tenant; the connection it opens is closed before it returns. */
 export async function plan(opts: PlanOptions): Promise<PlanResult> {
+  const result = await planOpen(opts);
+  await result.connection.api.close();
+  return result;
+}
+
+/** plan(), leaving the connection open for the caller (apply goes on writing through it). */
+async function planOpen(opts: PlanOptions): Promise<PlanResult> {
   const { config, desired } = await loadProject(opts);
   const connection = await connect(config, opts.tenant, connectOpts(opts));
   try {
@@ -143,7 +153,7 @@ export async function apply(opts: ApplyOptions): Promise<ApplyResult> {
   let planned: PlanResult;
   let thePlan: Plan;
   // The prune policy the plan was made with: verification re-plans with the same one.
-  let prune: Partial<Record<PruneKind, boolean>>;
+  let prune: PrunePolicy;
   if (opts.planFile) {
     const saved = await readPlanFile(opts.planFile);
     if (!saved.basis) throw new PimctlError("plan_format", `${opts.planFile} has no basis; save plans with 'pimctl plan --out FILE'`);
@@ -154,7 +164,7 @@ export async function apply(opts: ApplyOptions): Promise<ApplyResult> {
       throw new PimctlError("plan_stale", `${opts.planFile} was made for ${saved.basis.base_url}, not ${connection.baseUrl}`);
     }
     const { ledger, existed } = await loadLedger(ledgerDir(config, opts), connection.name, connection.baseUrl);
-    const savedPrune = saved.basis.prune as Partial<Record<PruneKind, boolean>>;
+    const savedPrune = saved.basis.prune as PrunePolicy;
     const current = await planAgainst(connection, config, saved.basis.desired, ledger, savedPrune, opts).catch(async (e) => {
       await connection.api.close();
       throw e;
@@ -170,7 +180,7 @@ export async function apply(opts: ApplyOptions): Promise<ApplyResult> {
     thePlan = saved;
     prune = savedPrune;
   } else {
-    planned = await plan(opts);
+    planned = await planOpen(opts);
     thePlan = planned.plan;
     prune = prunePolicy(planned.config);
   }

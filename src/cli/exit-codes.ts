@@ -14,3 +14,10 @@ export const EXIT = {
   stale: 5,
 } as const;
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
+
+/** Thrown by a command handler to end with a specific exit code after it has printed its output. */
+export class ExitWith extends Error {
+  constructor(readonly code: ExitCode) {
+    super(`exit ${code}`);
+  }
+}

@@ -1,15 +1,8 @@
 import yargs, { type Argv } from "yargs";
 import { PimctlError, PimctlErrors } from "../errors.js";
-import { EXIT, type ExitCode } from "./exit-codes.js";
+import { EXIT, ExitWith, type ExitCode } from "./exit-codes.js";
 import type { Io } from "./io.js";
 import { commands } from "./commands/index.js";
-
-/** Thrown by a command handler to end with a specific exit code after it has printed its output. */
-export class ExitWith extends Error {
-  constructor(readonly code: ExitCode) {
-    super(`exit ${code}`);
-  }
-}
 
 /**
  * The CLI's option parser. With `parseOnly`, handlers do nothing: used to check

@@ -25,7 +25,8 @@ export interface TenantConfig {
   allow_insecure_http?: boolean;
 }
 
-export type PruneKind = "display_groups" | "attributes" | "type_values" | "attribute_sets" | "blocks" | "brands" | "categories" | "assets";
+export type { PruneKind } from "../plan/policy.js";
+import type { PrunePolicy } from "../plan/policy.js";
 
 export interface Config {
   /** The config file read, if any. */
@@ -34,7 +35,7 @@ export interface Config {
   dir: string;
   tenants: Record<string, TenantConfig>;
   versions: Record<string, number>;
-  prune: Partial<Record<PruneKind, boolean>>;
+  prune: PrunePolicy;
   /** Absolute directory of the ledger and its lock. */
   ledger_dir: string;
   url_template?: string;

@@ -1,44 +1,136 @@
 /**
  * Addresses: the human-readable, stable identity of every plan action, e.g.
  * attribute["Colour"].value["Red"].version["French"] or category["Apparel/Shirts"].
- * Keys are JSON strings so any name (quotes, slashes, unicode) stays unambiguous.
+ *
+ * An address is a typed value (a list of segments, each a record type and a
+ * key) with one printer and one parser that round-trip any name: keys are
+ * printed as JSON strings, so quotes, "].", slashes and unicode stay
+ * unambiguous. Plans carry the printed form; code that needs the parts parses
+ * it here instead of slicing strings.
  */
-import { pathKey } from "../model/catalogue.js";
+import { parsePathKey, pathKey } from "../model/catalogue.js";
 
-const q = (key: string): string => JSON.stringify(key);
+/** Record types an address segment can name, root types first. */
+export const SEGMENT_TYPES = [
+  "display_group",
+  "attribute",
+  "attribute_set",
+  "block",
+  "brand",
+  "category",
+  "version",
+  "value",
+  "asset",
+  "web_id",
+  "assigned_attribute",
+] as const;
+export type SegmentType = (typeof SEGMENT_TYPES)[number];
+export type RootType = "display_group" | "attribute" | "attribute_set" | "block" | "brand" | "category";
+export const ROOT_TYPES: readonly RootType[] = ["display_group", "attribute", "attribute_set", "block", "brand", "category"];
 
+export interface Segment {
+  type: SegmentType;
+  /** The name, value, slug, version name, channel or image_url; a category path as its path key. */
+  key: string;
+}
+
+export interface Address {
+  segments: [Segment, ...Segment[]];
+}
+
+export function printAddress(a: Address): string {
+  return a.segments.map((s) => `${s.type}[${JSON.stringify(s.key)}]`).join(".");
+}
+
+/** Parse a printed address; undefined when the text is not one (user input goes through here). */
+export function parseAddress(text: string): Address | undefined {
+  const segments: Segment[] = [];
+  let i = 0;
+  while (i < text.length) {
+    if (segments.length) {
+      if (text[i] !== ".") return undefined;
+      i++;
+    }
+    const open = text.indexOf("[", i);
+    if (open === -1) return undefined;
+    const type = text.slice(i, open);
+    if (!(SEGMENT_TYPES as readonly string[]).includes(type)) return undefined;
+    const end = endOfJsonString(text, open + 1);
+    if (end === -1 || text[end] !== "]") return undefined;
+    let key: unknown;
+    try {
+      key = JSON.parse(text.slice(open + 1, end));
+    } catch {
+      return undefined;
+    }
+    if (typeof key !== "string") return undefined;
+    segments.push({ type: type as SegmentType, key });
+    i = end + 1;
+  }
+  if (!segments.length || !(ROOT_TYPES as readonly string[]).includes(segments[0]!.type)) return undefined;
+  return { segments: segments as Address["segments"] };
+}
+
+/** Index just past the JSON string starting at `start` (which must be a quote), or -1. */
+function endOfJsonString(text: string, start: number): number {
+  if (text[start] !== '"') return -1;
+  for (let i = start + 1; i < text.length; i++) {
+    const ch = text[i];
+    if (ch === "\\") i++;
+    else if (ch === '"') return i + 1;
+  }
+  return -1;
+}
+
+const seg = (type: SegmentType, key: string): Segment => ({ type, key });
+const print = (...segments: [Segment, ...Segment[]]): string => printAddress({ segments });
+
+/** Builders for every address a plan uses, printed. */
 export const addr = {
-  displayGroup: (name: string) => `display_group[${q(name)}]`,
-  attribute: (name: string) => `attribute[${q(name)}]`,
-  attributeVersion: (name: string, version: string) => `attribute[${q(name)}].version[${q(version)}]`,
-  typeValue: (attribute: string, value: string) => `attribute[${q(attribute)}].value[${q(value)}]`,
+  displayGroup: (name: string) => print(seg("display_group", name)),
+  attribute: (name: string) => print(seg("attribute", name)),
+  attributeVersion: (name: string, version: string) => print(seg("attribute", name), seg("version", version)),
+  typeValue: (attribute: string, value: string) => print(seg("attribute", attribute), seg("value", value)),
   typeValueVersion: (attribute: string, value: string, version: string) =>
-    `attribute[${q(attribute)}].value[${q(value)}].version[${q(version)}]`,
-  attributeSet: (name: string) => `attribute_set[${q(name)}]`,
-  setAttribute: (set: string, attribute: string) => `attribute_set[${q(set)}].attribute[${q(attribute)}]`,
-  block: (slug: string) => `block[${q(slug)}]`,
-  brand: (name: string) => `brand[${q(name)}]`,
-  brandVersion: (name: string, version: string) => `brand[${q(name)}].version[${q(version)}]`,
-  brandAsset: (name: string, imageUrl: string) => `brand[${q(name)}].asset[${q(imageUrl)}]`,
-  brandWebId: (name: string, channel: string) => `brand[${q(name)}].web_id[${q(channel)}]`,
+    print(seg("attribute", attribute), seg("value", value), seg("version", version)),
+  attributeSet: (name: string) => print(seg("attribute_set", name)),
+  setAttribute: (set: string, attribute: string) => print(seg("attribute_set", set), seg("attribute", attribute)),
+  block: (slug: string) => print(seg("block", slug)),
+  brand: (name: string) => print(seg("brand", name)),
+  brandVersion: (name: string, version: string) => print(seg("brand", name), seg("version", version)),
+  brandAsset: (name: string, imageUrl: string) => print(seg("brand", name), seg("asset", imageUrl)),
+  brandWebId: (name: string, channel: string) => print(seg("brand", name), seg("web_id", channel)),
   brandAttributeValue: (name: string, attribute: string, version: string | null) =>
-    `brand[${q(name)}].attribute[${q(attribute)}]` + (version === null ? "" : `.version[${q(version)}]`),
-  brandAssignedAttribute: (name: string, attribute: string) => `brand[${q(name)}].assigned_attribute[${q(attribute)}]`,
-  brandAttributeSet: (name: string, set: string) => `brand[${q(name)}].attribute_set[${q(set)}]`,
-  category: (path: readonly string[]) => `category[${q(pathKey(path))}]`,
-  categoryVersion: (path: readonly string[], version: string) => `category[${q(pathKey(path))}].version[${q(version)}]`,
-  categoryAsset: (path: readonly string[], imageUrl: string) => `category[${q(pathKey(path))}].asset[${q(imageUrl)}]`,
-  categoryWebId: (path: readonly string[], channel: string) => `category[${q(pathKey(path))}].web_id[${q(channel)}]`,
+    version === null
+      ? print(seg("brand", name), seg("attribute", attribute))
+      : print(seg("brand", name), seg("attribute", attribute), seg("version", version)),
+  brandAssignedAttribute: (name: string, attribute: string) => print(seg("brand", name), seg("assigned_attribute", attribute)),
+  brandAttributeSet: (name: string, set: string) => print(seg("brand", name), seg("attribute_set", set)),
+  category: (path: readonly string[]) => print(seg("category", pathKey(path))),
+  categoryVersion: (path: readonly string[], version: string) => print(seg("category", pathKey(path)), seg("version", version)),
+  categoryAsset: (path: readonly string[], imageUrl: string) => print(seg("category", pathKey(path)), seg("asset", imageUrl)),
+  categoryWebId: (path: readonly string[], channel: string) => print(seg("category", pathKey(path)), seg("web_id", channel)),
 };
 
 /** The top-level record an address belongs to: brand["Acme"].asset["x"] -> brand["Acme"]. */
 export function rootAddress(address: string): string {
-  const end = address.indexOf("].");
-  return end === -1 ? address : address.slice(0, end + 1);
+  const parsed = parseAddress(address);
+  return parsed ? printAddress({ segments: [parsed.segments[0]] }) : address;
 }
 
-/** The resource prefix of an address (`attribute`, `brand`, ...). */
-export function addressKind(address: string): string {
-  const i = address.indexOf("[");
-  return i === -1 ? address : address.slice(0, i);
+/** The root record type of an address (`attribute`, `brand`, ...). */
+export function addressKind(address: string): RootType | undefined {
+  return parseAddress(address)?.segments[0].type as RootType | undefined;
+}
+
+/** A category address's path of names. */
+export function categoryPath(address: Address): string[] | undefined {
+  const root = address.segments[0];
+  return root.type === "category" ? parsePathKey(root.key) : undefined;
+}
+
+/** Whether `address` is `prefix` or a sub-record of it (compared segment by segment). */
+export function isUnder(address: Address, prefix: Address): boolean {
+  if (prefix.segments.length > address.segments.length) return false;
+  return prefix.segments.every((s, i) => s.type === address.segments[i]!.type && s.key === address.segments[i]!.key);
 }

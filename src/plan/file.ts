@@ -3,6 +3,12 @@ import { readFile, writeFile, rename } from "node:fs/promises";
 import { PimctlError } from "../errors.js";
 import { PLAN_FORMAT_VERSION, type Plan } from "./types.js";
 
+/** The plan without its basis: what people and programs read (the basis only goes to --out files). */
+export function publicPlan(p: Plan): Plan {
+  const { basis: _basis, ...rest } = p;
+  return rest;
+}
+
 export function serialisePlan(plan: Plan): string {
   return `${JSON.stringify(plan, null, 2)}\n`;
 }

@@ -6,11 +6,10 @@ import { renderPlan } from "../../render/index.js";
 import { createProgress } from "../../render/progress.js";
 import { hasChanges, type Plan } from "../../plan/types.js";
 import { PimctlError } from "../../errors.js";
-import { EXIT } from "../exit-codes.js";
+import { EXIT, ExitWith } from "../exit-codes.js";
 import type { Io } from "../io.js";
-import { ExitWith } from "../run.js";
 import { colorFor, projectOptions, say, withProjectOptions, type GlobalArgs } from "../options.js";
-import { publicPlan } from "./plan.js";
+import { publicPlan } from "../../plan/file.js";
 
 interface ApplyArgs extends GlobalArgs {
   plan?: string;

@@ -11,7 +11,7 @@ import { connect } from "../../tenant.js";
 import { hasChanges } from "../../plan/types.js";
 import type { Io } from "../io.js";
 import { colorFor, type GlobalArgs } from "../options.js";
-import { publicPlan } from "./plan.js";
+import { publicPlan } from "../../plan/file.js";
 import { palette } from "../../render/common.js";
 import { PimctlError } from "../../errors.js";
 
@@ -77,7 +77,6 @@ export async function runDemo(io: Io, args: DemoArgs): Promise<{ finalPlanHasCha
 
     step(2, "plan against the empty tenant", "pimctl plan --tenant demo   (reads the tenant, prints what apply would do; compact here)");
     const first = await plan(opts);
-    await first.connection.api.close();
     io.stdout(renderPlan(publicPlan(first.plan), "text", { color, compact: true }));
 
     step(3, "apply it", "pimctl apply --tenant demo --auto-approve   (dependency order, 8 requests at a time, progress on stderr)");
@@ -105,7 +104,6 @@ export async function runDemo(io: Io, args: DemoArgs): Promise<{ finalPlanHasCha
 
     step(5, "plan shows the drift", "pimctl plan --tenant demo   (exactly the hand-made changes, field by field)");
     const drift = await plan(opts);
-    await drift.connection.api.close();
     io.stdout(renderPlan(publicPlan(drift.plan), "text", { color }));
 
     step(6, "apply converges", "pimctl apply --tenant demo --auto-approve");
@@ -114,7 +112,6 @@ export async function runDemo(io: Io, args: DemoArgs): Promise<{ finalPlanHasCha
 
     step(7, "plan again: nothing to do", "pimctl plan --tenant demo --detailed-exitcode   (exit 0: no changes)");
     const last = await plan(opts);
-    await last.connection.api.close();
     io.stdout(`${summaryLine(last.plan)}\n`);
 
     io.stdout(

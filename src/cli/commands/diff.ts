@@ -2,9 +2,8 @@ import type { CommandModule } from "yargs";
 import { diff } from "../../workflows.js";
 import { renderPlan, type Format } from "../../render/index.js";
 import { hasChanges } from "../../plan/types.js";
-import { EXIT } from "../exit-codes.js";
+import { EXIT, ExitWith } from "../exit-codes.js";
 import type { Io } from "../io.js";
-import { ExitWith } from "../run.js";
 import { colorFor, projectOptions, withFormat, withProjectOptions, type GlobalArgs } from "../options.js";
 
 interface DiffArgs extends GlobalArgs {

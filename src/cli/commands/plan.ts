@@ -2,11 +2,11 @@ import path from "node:path";
 import type { CommandModule } from "yargs";
 import { plan } from "../../workflows.js";
 import { renderPlan, type Format } from "../../render/index.js";
-import { writePlanFile } from "../../plan/file.js";
-import { hasChanges, type Plan } from "../../plan/types.js";
-import { EXIT } from "../exit-codes.js";
+import { publicPlan, writePlanFile } from "../../plan/file.js";
+import { policyViolation } from "../../plan/policy.js";
+import { hasChanges } from "../../plan/types.js";
+import { EXIT, ExitWith } from "../exit-codes.js";
 import type { Io } from "../io.js";
-import { ExitWith } from "../run.js";
 import { colorFor, projectOptions, say, withFormat, withProjectOptions, type GlobalArgs } from "../options.js";
 
 export interface PlanArgs extends GlobalArgs {
@@ -19,20 +19,6 @@ export interface PlanArgs extends GlobalArgs {
   "fail-on-destructive"?: boolean;
   compact?: boolean;
   "show-unmanaged"?: boolean;
-}
-
-/** The plan without its basis: what people and programs read (the basis only goes to --out files). */
-export function publicPlan(p: Plan): Plan {
-  const { basis: _basis, ...rest } = p;
-  return rest;
-}
-
-/** --fail-on-delete / --fail-on-destructive: a pipeline's policy gate. */
-export function policyViolation(p: Plan, args: { "fail-on-delete"?: boolean; "fail-on-destructive"?: boolean }): string | undefined {
-  if (args["fail-on-delete"] && p.summary.delete > 0) return `the plan deletes ${p.summary.delete} record(s) and --fail-on-delete is set`;
-  if (args["fail-on-destructive"] && p.summary.destructive > 0)
-    return `the plan has ${p.summary.destructive} destructive change(s) and --fail-on-destructive is set`;
-  return undefined;
 }
 
 export function planCommand(io: Io): CommandModule<object, PlanArgs> {
@@ -55,7 +41,6 @@ export function planCommand(io: Io): CommandModule<object, PlanArgs> {
     handler: async (args) => {
       const t0 = Date.now();
       const result = await plan({ ...projectOptions(args, io), ...(args.target ? { targets: args.target } : {}), ...(args.exclude ? { excludes: args.exclude } : {}) });
-      await result.connection.api.close();
       const p = result.plan;
       say(args, io, `Read tenant "${result.connection.name}" in ${((Date.now() - t0) / 1000).toFixed(1)} s (${result.connection.api.stats().requests} requests).`);
       io.stdout(

@@ -1,0 +1,190 @@
+/**
+ * What every kind's planner receives and fills: the inputs (desired catalogue,
+ * tenant state, ledger, prune policy), the name -> reference tables kinds
+ * share (an attribute set refers to attributes, a category to sets), the
+ * matching routine, and the growing list of actions with their fingerprints.
+ * Kind planners add actions here; edges.ts and order.ts finish the plan.
+ */
+import type { Catalogue, Kind, SourceLocation } from "../model/catalogue.js";
+import type { RemoteCatalogue } from "../model/remote.js";
+import { PimctlError, closeNames } from "../errors.js";
+import { fingerprint } from "./fingerprint.js";
+import { matchBy, type Matched } from "./match.js";
+import type { PruneKind, PrunePolicy } from "./policy.js";
+import type { Action, ActionFlags, Ref, UnmanagedRecord } from "./types.js";
+import type { LedgerView } from "./write-only.js";
+
+export interface PlanInput {
+  tenant: string;
+  desired: Catalogue;
+  remote: RemoteCatalogue;
+  /** Undefined when the tenant has no ledger yet: write-only values are then unknown. */
+  ledger?: LedgerView;
+  prune?: PrunePolicy;
+}
+
+/** The kinds whose renames other kinds must see (they refer to them by name). */
+export type RenamedKind = "display_groups" | "attributes" | "attribute_sets";
+
+/** An action as a kind planner writes it: flags, edges and refs may be left out. */
+export type NewAction = Omit<Action, "flags" | "depends_on" | "refs"> & {
+  flags?: ActionFlags;
+  depends_on?: string[];
+  refs?: Record<string, Ref>;
+};
+
+export class PlanContext {
+  readonly actions = new Map<string, Action>();
+  readonly errors: PimctlError[] = [];
+  readonly warnings: string[] = [];
+  readonly unmanaged: UnmanagedRecord[] = [];
+  readonly fingerprints: Record<string, string> = {};
+  readonly managed: ReadonlySet<Kind>;
+
+  /** Name -> Ref for records the plan can point at (an existing id, or the address of their create). */
+  readonly refs = {
+    display_groups: new Map<string, Ref>(),
+    attributes: new Map<string, Ref>(),
+    attribute_sets: new Map<string, Ref>(),
+    /** Attribute name -> value -> Ref. */
+    type_values: new Map<string, Map<string, Ref>>(),
+    /** Category path key -> Ref. */
+    categories: new Map<string, Ref>(),
+  };
+  /** Old name -> new name of records renamed in this plan, to read remote references in today's names. */
+  private readonly renamed: Record<RenamedKind, Map<string, string>> = {
+    display_groups: new Map(),
+    attributes: new Map(),
+    attribute_sets: new Map(),
+  };
+  private readonly channelIds = new Map<string, number>();
+
+  constructor(readonly input: PlanInput) {
+    this.managed = new Set(input.desired.managed);
+    for (const c of input.remote.channels) this.channelIds.set(c.channel_name, c.id);
+  }
+
+  get desired(): Catalogue {
+    return this.input.desired;
+  }
+
+  get remote(): RemoteCatalogue {
+    return this.input.remote;
+  }
+
+  get ledger(): LedgerView | undefined {
+    return this.input.ledger;
+  }
+
+  prune(kind: PruneKind): boolean {
+    return this.input.prune?.[kind] === true;
+  }
+
+  /** Add an action; references to records this plan creates become dependencies. */
+  add(a: NewAction, before: unknown): Action {
+    const action: Action = {
+      address: a.address,
+      kind: a.kind,
+      type: a.type,
+      op: a.op,
+      changes: a.changes,
+      depends_on: a.depends_on ?? [],
+      flags: a.flags ?? {},
+      refs: a.refs ?? {},
+    };
+    if (a.notes?.length) action.notes = a.notes;
+    if (a.version_id !== undefined) action.version_id = a.version_id;
+    if (a.identity) action.identity = a.identity;
+    if (a.source) action.source = a.source;
+    for (const ref of Object.values(action.refs)) {
+      if ("address" in ref && !action.depends_on.includes(ref.address)) action.depends_on.push(ref.address);
+    }
+    if (this.actions.has(action.address)) {
+      this.errors.push(new PimctlError("internal", `two plan actions share the address ${action.address}`));
+      return action;
+    }
+    this.actions.set(action.address, action);
+    this.fingerprints[action.address] = fingerprint(before ?? null);
+    return action;
+  }
+
+  noteUnmanaged(kind: Kind, address: string, id: number): void {
+    this.unmanaged.push({ address, kind, id });
+  }
+
+  unknownRef(kindLabel: string, name: string, candidates: Iterable<string>, source?: SourceLocation): void {
+    const close = closeNames(name, candidates);
+    this.errors.push(
+      new PimctlError("unknown_reference", `${kindLabel} "${name}" is not declared in the manifests and does not exist in the tenant`, {
+        ...(source ? { location: source } : {}),
+        details: close.length ? [`did you mean: ${close.map((c) => `"${c}"`).join(", ")}?`] : [],
+      }),
+    );
+  }
+
+  /** A reference by name to a record of a kind other kinds point at; an error when there is none. */
+  ref(kind: "attributes" | "attribute_sets", name: string, source?: SourceLocation): Ref | undefined {
+    const ref = this.refs[kind].get(name);
+    if (!ref) this.unknownRef(kind === "attributes" ? "attribute" : "attribute set", name, this.refs[kind].keys(), source);
+    return ref;
+  }
+
+  versionId(name: string): number | undefined {
+    return this.input.remote.version_ids[name];
+  }
+
+  /** Every language version the manifests name must have an id in this tenant. */
+  checkVersions(): void {
+    const known = Object.keys(this.input.remote.version_ids);
+    for (const v of this.input.desired.versions) {
+      if (this.versionId(v) !== undefined) continue;
+      const close = closeNames(v, known);
+      this.errors.push(
+        new PimctlError(
+          "unknown_version",
+          `language version "${v}" is not published by any channel of tenant "${this.input.tenant}" and not mapped in the config`,
+          {
+            details: [
+              ...(close.length ? [`did you mean: ${close.map((c) => `"${c}"`).join(", ")}?`] : []),
+              `known versions: ${known.join(", ") || "(none)"}; map it under versions: in pimctl.yaml`,
+            ],
+          },
+        ),
+      );
+    }
+  }
+
+  channelRef(channel: string, owner: string, source?: SourceLocation): Ref | undefined {
+    const id = this.channelIds.get(channel);
+    if (id === undefined) {
+      this.unknownRef(`channel (in ${owner})`, channel, this.channelIds.keys(), source);
+      return undefined;
+    }
+    return { id };
+  }
+
+  /** Match desired records to remote ones by name, then by previous_names. */
+  match<D extends { name: string; previous_names?: string[]; source?: SourceLocation }, R extends { name: string }>(
+    label: string,
+    desired: readonly D[],
+    remote: readonly R[],
+  ): { pairs: Matched<D, R>[]; leftover: R[] } {
+    return matchBy(this.errors, label, "previous_names", desired, remote, (d) => d.name, (r) => r.name, (d) => d.previous_names);
+  }
+
+  /** The name a remote reference has after this plan's renames. */
+  current(kind: RenamedKind, name: string): string;
+  current(kind: RenamedKind, name: string | null | undefined): string | null | undefined;
+  current(kind: RenamedKind, name: string | null | undefined): string | null | undefined {
+    return name === null || name === undefined ? name : (this.renamed[kind].get(name) ?? name);
+  }
+
+  /** The name a record had in the tenant before this plan renames it (itself when not renamed). */
+  previous(kind: RenamedKind, name: string): string {
+    return [...this.renamed[kind]].find(([, now]) => now === name)?.[0] ?? name;
+  }
+
+  recordRenames(kind: RenamedKind, pairs: ReadonlyArray<Matched<{ name: string }, { name: string }>>): void {
+    for (const p of pairs) if (p.renamedFrom !== undefined) this.renamed[kind].set(p.renamedFrom, p.desired.name);
+  }
+}

@@ -1,0 +1,94 @@
+/**
+ * Brands: by name (renamed through previous_names), with language versions
+ * (read-only in API v1), web ids and assets (write-only), attribute values
+ * per version, and assigned attributes and attribute sets.
+ */
+import type { Brand } from "../../model/catalogue.js";
+import type { RemoteBrand } from "../../model/remote.js";
+import { addr } from "../address.js";
+import { sortedEntries } from "../collections.js";
+import type { PlanContext } from "../context.js";
+import { FIELDS, createChanges, sameValue, updateChanges } from "../fields.js";
+import { assign, leftover, unsupportedVersion, upsert } from "../records.js";
+import type { Ref } from "../types.js";
+import { planAssets, planBrandAttributeSets, planWebIds } from "../write-only.js";
+import type { KindPlanner } from "./kind.js";
+
+export const brands: KindPlanner = {
+  kind: "brands",
+
+  plan(ctx: PlanContext): void {
+    const { pairs, leftover: undeclared } = ctx.match("brand", ctx.desired.brands, ctx.remote.brands);
+    for (const m of pairs) {
+      const d = m.desired;
+      const address = addr.brand(d.name);
+      upsert(ctx, m, { kind: "brands", type: "brand", address, specs: FIELDS.brand });
+      const brandRef: Ref = m.remote ? { id: m.remote.id } : { address };
+      const source = d.source ? { source: d.source } : {};
+
+      for (const [version, fields] of sortedEntries(d.versions)) {
+        const have = m.remote?.versions?.[version] ?? {};
+        const changes = m.remote ? updateChanges(fields, have, FIELDS.brand_version) : createChanges(fields, FIELDS.brand_version);
+        if (changes.length) {
+          unsupportedVersion(ctx, { kind: "brands", type: "brand_version", address: addr.brandVersion(d.name, version), changes, owner: brandRef, version, ...source, before: have });
+        }
+      }
+
+      const ownerKey = m.remote ? `brand:${m.remote.id}` : undefined;
+      planWebIds(ctx, { kind: "brands", type: "brand_web_id", want: d.web_ids, ownerKey, ownerRef: brandRef, address: (ch) => addr.brandWebId(d.name, ch), ownerLabel: `brand "${d.name}"`, ...source });
+      planAssets(ctx, { kind: "brands", type: "brand_asset", want: d.assets, remote: m.remote?.assets, ownerKey, ownerRef: brandRef, address: (u) => addr.brandAsset(d.name, u), ...source });
+      planBrandAttributes(ctx, d, m.remote, brandRef);
+
+      const assignedRemote = new Set(Object.keys(m.remote?.attributes ?? {}).map((a) => ctx.current("attributes", a)));
+      assign(ctx, {
+        wanted: d.assigned_attributes,
+        present: (name) => assignedRemote.has(name),
+        resolve: (name) => ctx.ref("attributes", name, d.source),
+        address: (name) => addr.brandAssignedAttribute(d.name, name),
+        kind: "brands",
+        type: "brand_assigned_attribute",
+        field: "attribute",
+        refs: { brand: brandRef },
+        ...source,
+      });
+      planBrandAttributeSets(ctx, { brand: d.name, brandId: m.remote?.id, brandRef, wanted: d.attribute_sets, address: (name) => addr.brandAttributeSet(d.name, name), ...source });
+    }
+    for (const r of undeclared) {
+      const notes = r.product_count > 0 ? [`${r.product_count} product(s) carry this brand`] : [];
+      leftover(ctx, { prune: "brands", kind: "brands", type: "brand", address: addr.brand(r.name), remote: r, change: { field: "name", before: r.name }, notes });
+    }
+  },
+};
+
+/** The brand's value of each attribute, in the master version and per language version. */
+function planBrandAttributes(ctx: PlanContext, d: Brand, remote: RemoteBrand | undefined, brandRef: Ref): void {
+  for (const [attrName, want] of sortedEntries(d.attributes)) {
+    const attrRef = ctx.ref("attributes", attrName, d.source);
+    if (!attrRef) continue;
+    const have = remote?.attributes?.[attrName] ?? remote?.attributes?.[ctx.previous("attributes", attrName)];
+    const perVersion: Array<[string | null, string]> = [[null, want.value], ...sortedEntries(want.versions)];
+    for (const [version, value] of perVersion) {
+      const versionId = version === null ? 0 : ctx.versionId(version);
+      if (versionId === undefined) continue;
+      const record = have?.values[version ?? ""];
+      if (record && sameValue(record.value, value, "text")) continue;
+      const refs: Record<string, Ref> = { brand: brandRef, attribute: attrRef };
+      if (record) refs.self = { id: record.id };
+      const typeValue = ctx.refs.type_values.get(attrName)?.get(want.value);
+      if (typeValue && "address" in typeValue) refs.type_value = typeValue;
+      ctx.add(
+        {
+          address: addr.brandAttributeValue(d.name, attrName, version),
+          kind: "brands",
+          type: "brand_attribute_value",
+          op: record ? "update" : "create",
+          changes: [{ field: "value", ...(record ? { before: record.value } : {}), after: value }],
+          refs,
+          version_id: versionId,
+          ...(d.source ? { source: d.source } : {}),
+        },
+        record ?? null,
+      );
+    }
+  }
+}

@@ -1,0 +1,202 @@
+/**
+ * Categories: identity is the path of names from the root. A category keeps
+ * its id through a rename within its parent (previous_names) and a move
+ * anywhere in the tree (previous_paths); undeclared categories are deleted
+ * children first when pruning is on.
+ */
+import { compareText, pathKey, type Category } from "../../model/catalogue.js";
+import type { RemoteCategory } from "../../model/remote.js";
+import { PimctlError } from "../../errors.js";
+import { addr } from "../address.js";
+import { sortedEntries } from "../collections.js";
+import type { PlanContext } from "../context.js";
+import { FIELDS, createChanges, updateChanges } from "../fields.js";
+import { leftover, unsupportedVersion } from "../records.js";
+import type { Op, Ref } from "../types.js";
+import { planAssets, planWebIds } from "../write-only.js";
+import type { KindPlanner } from "./kind.js";
+
+/** The remote tree, indexed the ways matching needs. */
+interface Tree {
+  byId: Map<number, RemoteCategory>;
+  byPath: Map<string, RemoteCategory>;
+  children: Map<number | null, Map<string, RemoteCategory>>;
+}
+
+function indexTree(remote: readonly RemoteCategory[]): Tree {
+  const children = new Map<number | null, Map<string, RemoteCategory>>();
+  for (const c of remote) {
+    let m = children.get(c.parent_id);
+    if (!m) children.set(c.parent_id, (m = new Map()));
+    m.set(c.name, c);
+  }
+  return { byId: new Map(remote.map((c) => [c.id, c])), byPath: new Map(remote.map((c) => [pathKey(c.path), c])), children };
+}
+
+export const categories: KindPlanner = {
+  kind: "categories",
+
+  plan(ctx: PlanContext): void {
+    const remote = ctx.remote.categories;
+    const tree = indexTree(remote);
+    const claimed = new Set<RemoteCategory>();
+    const matchedRemote = new Map<string, RemoteCategory>(); // desired path key -> remote
+
+    const desired = ctx.desired.categories; // pre-order: parents first
+    const desiredKeys = new Set(desired.map((c) => pathKey(c.path)));
+    const free = (c: RemoteCategory | undefined): c is RemoteCategory => c !== undefined && !claimed.has(c) && !desiredKeys.has(pathKey(c.path));
+    for (const d of desired) {
+      const key = pathKey(d.path);
+      const parentKey = d.path.length > 1 ? pathKey(d.path.slice(0, -1)) : null;
+      const parentRemote = parentKey === null ? null : matchedRemote.get(parentKey);
+      let r: RemoteCategory | undefined;
+      let via: string | undefined;
+      if (parentRemote !== undefined) {
+        const siblings = tree.children.get(parentRemote === null ? null : parentRemote.id);
+        // 1. Same name under the matched parent (follows renames of ancestors).
+        const same = siblings?.get(d.name);
+        if (same && !claimed.has(same)) r = same;
+        // 2. previous_names within the same parent.
+        for (const prev of r ? [] : (d.previous_names ?? [])) {
+          const c = siblings?.get(prev);
+          if (free(c)) {
+            r = c;
+            via = `renamed from "${prev}" (previous_names)`;
+            break;
+          }
+        }
+      }
+      // 3. previous_paths anywhere in the tree (a move).
+      for (const prev of r ? [] : (d.previous_paths ?? [])) {
+        const c = tree.byPath.get(pathKey(prev));
+        if (free(c)) {
+          r = c;
+          via = `moved from "${pathKey(prev)}" (previous_paths)`;
+          break;
+        }
+      }
+      if (r) {
+        claimed.add(r);
+        matchedRemote.set(key, r);
+      }
+      planCategory(ctx, d, r, via, parentKey, parentRemote, tree.byId);
+    }
+    planUndeclared(ctx, remote, tree, claimed);
+  },
+};
+
+/** Deletes: children before parents (reverse pre-order of the remote tree). */
+function planUndeclared(ctx: PlanContext, remote: readonly RemoteCategory[], tree: Tree, claimed: Set<RemoteCategory>): void {
+  const undeclared = remote
+    .filter((c) => !claimed.has(c))
+    .sort((a, b) => b.path.length - a.path.length || compareText(pathKey(a.path), pathKey(b.path)));
+  for (const r of undeclared) {
+    const address = addr.category(r.path);
+    if (!ctx.prune("categories")) {
+      ctx.noteUnmanaged("categories", address, r.id);
+      continue;
+    }
+    const children = [...(tree.children.get(r.id)?.values() ?? [])];
+    const depends = children.filter((c) => !claimed.has(c)).map((c) => addr.category(c.path));
+    // Children that stay must move out first.
+    for (const kept of children.filter((c) => claimed.has(c))) {
+      const a = [...ctx.actions.values()].find((x) => x.type === "category" && x.refs.self && "id" in x.refs.self && x.refs.self.id === kept.id);
+      if (a) depends.push(a.address);
+      else ctx.errors.push(new PimctlError("plan_refused", `category "${pathKey(kept.path)}" is declared, but its parent "${pathKey(r.path)}" would be deleted`));
+    }
+    const notes = r.child_count > 0 ? [`has ${r.child_count} child categor${r.child_count === 1 ? "y" : "ies"}`] : [];
+    leftover(ctx, { prune: "categories", kind: "categories", type: "category", address, remote: r, change: { field: "name", before: r.name }, notes, depends_on: depends });
+  }
+}
+
+function planCategory(
+  ctx: PlanContext,
+  d: Category,
+  r: RemoteCategory | undefined,
+  via: string | undefined,
+  parentKey: string | null,
+  parentRemote: RemoteCategory | null | undefined,
+  byId: Map<number, RemoteCategory>,
+): void {
+  const key = pathKey(d.path);
+  const address = addr.category(d.path);
+  const source = d.source ? { source: d.source } : {};
+  const refs: Record<string, Ref> = {};
+  if (parentKey !== null) {
+    const p = ctx.refs.categories.get(parentKey);
+    if (p) refs.parent = p;
+  }
+  for (const s of d.attribute_sets ?? []) {
+    const ref = ctx.ref("attribute_sets", s, d.source);
+    if (ref) refs[`attribute_set:${s}`] = ref;
+  }
+  if (!r) {
+    ctx.refs.categories.set(key, { address });
+    ctx.add(
+      {
+        address,
+        kind: "categories",
+        type: "category",
+        op: "create",
+        changes: [{ field: "parent", after: parentKey }, ...createChanges(d, FIELDS.category)],
+        refs,
+        identity: { parent: parentKey },
+        ...source,
+      },
+      null,
+    );
+  } else {
+    ctx.refs.categories.set(key, { id: r.id });
+    const changes = updateChanges(d, { ...r, attribute_sets: r.attribute_sets?.map((s) => ctx.current("attribute_sets", s)) }, FIELDS.category);
+    const newParentId = parentRemote === undefined ? undefined : parentRemote === null ? null : parentRemote.id;
+    const moved = newParentId === undefined || newParentId !== r.parent_id;
+    if (moved) {
+      // Moving under one of its own descendants would make a cycle: refuse now, not halfway through apply.
+      if (newParentId !== undefined && newParentId !== null && isDescendant(byId, newParentId, r.id)) {
+        ctx.errors.push(
+          new PimctlError("cycle", `category "${key}" cannot move into its own subtree ("${pathKey(r.path)}" is an ancestor of its new parent)`, d.source ? { location: d.source } : {}),
+        );
+      }
+      changes.unshift({ field: "parent", before: r.path.length > 1 ? pathKey(r.path.slice(0, -1)) : null, after: parentKey });
+    }
+    if (changes.length) {
+      const op: Op = moved ? "move" : via ? "rename" : "update";
+      ctx.add(
+        {
+          address,
+          kind: "categories",
+          type: "category",
+          op,
+          changes,
+          refs: { ...refs, self: { id: r.id } },
+          ...(via ? { notes: [via] } : {}),
+          ...(moved ? { identity: { parent: parentKey } } : {}),
+          ...source,
+        },
+        r,
+      );
+    }
+  }
+  const catRef = ctx.refs.categories.get(key)!;
+  for (const [version, fields] of sortedEntries(d.versions)) {
+    const have = r?.versions?.[version] ?? {};
+    const changes = r ? updateChanges(fields, have, FIELDS.category_version) : createChanges(fields, FIELDS.category_version);
+    if (changes.length) {
+      unsupportedVersion(ctx, { kind: "categories", type: "category_version", address: addr.categoryVersion(d.path, version), changes, owner: catRef, version, ...source, before: have });
+    }
+  }
+  const ownerKey = r ? `category:${r.id}` : undefined;
+  planWebIds(ctx, { kind: "categories", type: "category_web_id", want: d.web_ids, ownerKey, ownerRef: catRef, address: (ch) => addr.categoryWebId(d.path, ch), ownerLabel: `category "${key}"`, ...source });
+  planAssets(ctx, { kind: "categories", type: "category_asset", want: d.assets, remote: r?.assets, ownerKey, ownerRef: catRef, address: (u) => addr.categoryAsset(d.path, u), ...source });
+}
+
+function isDescendant(byId: Map<number, RemoteCategory>, candidate: number, ancestor: number): boolean {
+  let cur: RemoteCategory | undefined = byId.get(candidate);
+  const seen = new Set<number>();
+  while (cur && !seen.has(cur.id)) {
+    if (cur.id === ancestor) return true;
+    seen.add(cur.id);
+    cur = cur.parent_id === null ? undefined : byId.get(cur.parent_id);
+  }
+  return false;
+}

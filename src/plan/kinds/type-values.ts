@@ -1,0 +1,98 @@
+/**
+ * Type values of one attribute: by value (renamed through previous_values),
+ * with their text per language version. Values are part of the attributes kind.
+ */
+import { TYPES_WITH_VALUES, type Attribute } from "../../model/catalogue.js";
+import type { RemoteAttribute, RemoteTypeValue } from "../../model/remote.js";
+import { addr } from "../address.js";
+import { sortedEntries } from "../collections.js";
+import type { PlanContext } from "../context.js";
+import { FIELDS, createChanges, sameValue, updateChanges } from "../fields.js";
+import { matchBy } from "../match.js";
+import { leftover } from "../records.js";
+import type { Ref } from "../types.js";
+
+/** Make an attribute's existing values referable (brand attribute values point at them). */
+export function indexTypeValues(ctx: PlanContext, attribute: string, values: readonly RemoteTypeValue[]): void {
+  ctx.refs.type_values.set(attribute, new Map(values.map((v) => [v.value, { id: v.id }])));
+}
+
+export function planTypeValues(ctx: PlanContext, d: Attribute, remote: RemoteAttribute | undefined, attribute: Ref): void {
+  const valueRefs = new Map<string, Ref>();
+  ctx.refs.type_values.set(d.name, valueRefs);
+  const remoteValues = remote?.values ?? [];
+  if (d.values === undefined) {
+    for (const v of remoteValues) valueRefs.set(v.value, { id: v.id });
+    return;
+  }
+  if (d.values.length && !TYPES_WITH_VALUES.includes(d.type)) return; // the loader reports this
+  const { pairs, leftover: undeclared } = matchBy(
+    ctx.errors,
+    "type value",
+    "previous_values",
+    d.values,
+    remoteValues,
+    (v) => v.value,
+    (r) => r.value,
+    (v) => v.previous_values,
+  );
+  for (const vm of pairs) {
+    const v = vm.desired;
+    const address = addr.typeValue(d.name, v.value);
+    const src = v.source ? { source: v.source } : {};
+    if (!vm.remote) {
+      ctx.add({ address, kind: "attributes", type: "type_value", op: "create", changes: createChanges(v, FIELDS.type_value), refs: { attribute }, ...src }, null);
+      valueRefs.set(v.value, { address });
+    } else {
+      valueRefs.set(v.value, { id: vm.remote.id });
+      const changes = updateChanges(v, vm.remote, FIELDS.type_value);
+      if (changes.length) {
+        ctx.add(
+          {
+            address,
+            kind: "attributes",
+            type: "type_value",
+            op: vm.renamedFrom !== undefined ? "rename" : "update",
+            changes,
+            refs: { attribute, self: { id: vm.remote.id } },
+            ...(vm.renamedFrom !== undefined ? { notes: [`renamed from "${vm.renamedFrom}" (previous_values)`] } : {}),
+            ...src,
+          },
+          vm.remote,
+        );
+      }
+    }
+    for (const [version, text] of sortedEntries(v.versions)) {
+      const versionId = ctx.versionId(version);
+      if (versionId === undefined) continue;
+      const have = vm.remote?.versions?.[version];
+      if (have !== undefined && sameValue(text, have, "text")) continue;
+      ctx.add(
+        {
+          address: addr.typeValueVersion(d.name, v.value, version),
+          kind: "attributes",
+          type: "type_value_version",
+          op: have === undefined ? "create" : "update",
+          changes: [{ field: "value", ...(have === undefined ? {} : { before: have }), after: text }],
+          refs: { attribute, value: valueRefs.get(v.value)! },
+          version_id: versionId,
+          ...src,
+        },
+        have ?? null,
+      );
+    }
+  }
+  for (const r of undeclared) {
+    valueRefs.set(r.value, { id: r.id });
+    leftover(ctx, {
+      prune: "type_values",
+      kind: "attributes",
+      type: "type_value",
+      address: addr.typeValue(d.name, r.value),
+      remote: r,
+      change: { field: "value", before: r.value },
+      notes: ["products using this value lose it"],
+      refs: { attribute },
+    });
+  }
+}

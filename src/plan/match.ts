@@ -1,0 +1,60 @@
+/**
+ * The matching routine every named kind uses: a desired record matches the
+ * remote record with the same identity, else the first of its previous
+ * identities (previous_names, previous_values) that names an unclaimed remote
+ * record. A previous identity that is still declared, or claimed twice, is an
+ * error rather than a guess.
+ */
+import { PimctlError } from "../errors.js";
+import type { SourceLocation } from "../model/catalogue.js";
+
+export interface Matched<D, R> {
+  desired: D;
+  remote?: R;
+  /** The remote identity this record is renamed from (previous_names / previous_values). */
+  renamedFrom?: string;
+}
+
+export function matchBy<D extends { source?: SourceLocation }, R>(
+  errors: PimctlError[],
+  label: string,
+  previousField: string,
+  desired: readonly D[],
+  remote: readonly R[],
+  keyOf: (d: D) => string,
+  remoteKeyOf: (r: R) => string,
+  previousOf: (d: D) => readonly string[] | undefined,
+): { pairs: Matched<D, R>[]; leftover: R[] } {
+  const byKey = new Map(remote.map((r) => [remoteKeyOf(r), r]));
+  const desiredKeys = new Set(desired.map(keyOf));
+  const claimed = new Set<R>();
+  const pairs: Matched<D, R>[] = desired.map((d) => {
+    const r = byKey.get(keyOf(d));
+    if (r) {
+      claimed.add(r);
+      return { desired: d, remote: r };
+    }
+    return { desired: d };
+  });
+  for (const p of pairs) {
+    if (p.remote) continue;
+    for (const prev of previousOf(p.desired) ?? []) {
+      const r = byKey.get(prev);
+      if (!r) continue;
+      const at = p.desired.source ? { location: p.desired.source } : {};
+      if (desiredKeys.has(prev)) {
+        errors.push(new PimctlError("invalid_value", `${label} "${keyOf(p.desired)}" lists "${prev}" in ${previousField}, but "${prev}" is still declared`, at));
+        break;
+      }
+      if (claimed.has(r)) {
+        errors.push(new PimctlError("invalid_value", `${label} "${prev}" is claimed as a previous name by more than one record (again by "${keyOf(p.desired)}")`, at));
+        break;
+      }
+      claimed.add(r);
+      p.remote = r;
+      p.renamedFrom = prev;
+      break;
+    }
+  }
+  return { pairs, leftover: remote.filter((r) => !claimed.has(r)) };
+}

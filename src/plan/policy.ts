@@ -1,0 +1,35 @@
+/**
+ * Plan policy: which kinds may be pruned (deleted when the manifests do not
+ * declare them), and the pipeline gates over a finished plan. Data and pure
+ * checks only; the CLI turns a violation into an exit code.
+ */
+import type { Plan } from "./types.js";
+
+/** Kinds (and sub-records) whose undeclared tenant records pruning can delete. */
+export const PRUNE_KINDS = [
+  "display_groups",
+  "attributes",
+  "type_values",
+  "attribute_sets",
+  "blocks",
+  "brands",
+  "categories",
+  "assets",
+] as const;
+export type PruneKind = (typeof PRUNE_KINDS)[number];
+
+/** Per prunable kind: true deletes undeclared records (absent means false). */
+export type PrunePolicy = Partial<Record<PruneKind, boolean>>;
+
+export interface PolicyGates {
+  "fail-on-delete"?: boolean;
+  "fail-on-destructive"?: boolean;
+}
+
+/** --fail-on-delete / --fail-on-destructive: a pipeline's policy gate. */
+export function policyViolation(p: Plan, gates: PolicyGates): string | undefined {
+  if (gates["fail-on-delete"] && p.summary.delete > 0) return `the plan deletes ${p.summary.delete} record(s) and --fail-on-delete is set`;
+  if (gates["fail-on-destructive"] && p.summary.destructive > 0)
+    return `the plan has ${p.summary.destructive} destructive change(s) and --fail-on-destructive is set`;
+  return undefined;
+}

@@ -1,0 +1,151 @@
+/**
+ * The three shapes of action every kind repeats, built one way: upsert
+ * (create, update or rename of a matched pair), leftover (a tenant record the
+ * manifests do not declare: unmanaged, a delete, or what API v1 cannot do),
+ * and assign (assignments by name that are not there yet).
+ */
+import type { Kind, SourceLocation } from "../model/catalogue.js";
+import type { PlanContext } from "./context.js";
+import { createChanges, updateChanges, type FieldSpec } from "./fields.js";
+import type { Matched } from "./match.js";
+import type { PruneKind } from "./policy.js";
+import type { Action, ActionFlags, FieldChange, Ref, ResourceType } from "./types.js";
+
+/** create / update / rename for a matched pair of a named kind. */
+export function upsert<D extends { name: string; source?: SourceLocation }, R extends { id: number; name: string }>(
+  ctx: PlanContext,
+  m: Matched<D, R>,
+  o: { kind: Kind; type: ResourceType; address: string; specs: readonly FieldSpec[]; desired?: object; remote?: object; refs?: Record<string, Ref> },
+): Action | undefined {
+  const desiredFields = o.desired ?? m.desired;
+  const source = m.desired.source ? { source: m.desired.source } : {};
+  if (!m.remote) {
+    return ctx.add(
+      { address: o.address, kind: o.kind, type: o.type, op: "create", changes: createChanges(desiredFields, o.specs), refs: o.refs ?? {}, ...source },
+      null,
+    );
+  }
+  const changes = updateChanges(desiredFields, o.remote ?? m.remote, o.specs);
+  if (changes.length === 0) return undefined;
+  return ctx.add(
+    {
+      address: o.address,
+      kind: o.kind,
+      type: o.type,
+      op: m.renamedFrom !== undefined ? "rename" : "update",
+      changes,
+      refs: { ...(o.refs ?? {}), self: { id: m.remote.id } },
+      ...(m.renamedFrom !== undefined ? { notes: [`renamed from "${m.renamedFrom}" (previous_names)`] } : {}),
+      ...source,
+    },
+    m.remote,
+  );
+}
+
+/**
+ * A remote record the manifests do not declare: unmanaged, or with pruning
+ * on a delete (destructive when notes say what data hangs on it), or what
+ * API v1 cannot do (`unsupported` gives the reason).
+ */
+export function leftover(
+  ctx: PlanContext,
+  o: {
+    prune: PruneKind;
+    kind: Kind;
+    type: ResourceType;
+    address: string;
+    remote: { id: number };
+    change: FieldChange;
+    notes?: string[];
+    unsupported?: string;
+    destructive?: boolean;
+    refs?: Record<string, Ref>;
+    depends_on?: string[];
+  },
+): void {
+  if (!ctx.prune(o.prune)) return ctx.noteUnmanaged(o.kind, o.address, o.remote.id);
+  const notes = o.unsupported ? [o.unsupported] : (o.notes ?? []);
+  const flags: ActionFlags = o.unsupported ? { unsupported: true } : (o.destructive ?? notes.length > 0) ? { destructive: true } : {};
+  ctx.add(
+    {
+      address: o.address,
+      kind: o.kind,
+      type: o.type,
+      op: o.unsupported ? "unsupported" : "delete",
+      changes: [o.change],
+      flags,
+      notes,
+      refs: { ...o.refs, self: { id: o.remote.id } },
+      ...(o.depends_on ? { depends_on: o.depends_on } : {}),
+    },
+    o.remote,
+  );
+}
+
+/**
+ * Assignments by name (attributes of a set, attributes or sets of a brand):
+ * one create per wanted name that is not there yet, its reference resolved.
+ */
+export function assign(
+  ctx: PlanContext,
+  o: {
+    wanted: readonly string[] | undefined;
+    present: (name: string) => boolean;
+    resolve: (name: string) => Ref | undefined;
+    address: (name: string) => string;
+    kind: Kind;
+    type: ResourceType;
+    field: "attribute" | "attribute_set";
+    refs: Record<string, Ref>;
+    unknownBefore?: boolean;
+    flags?: ActionFlags;
+    notes?: string[];
+    source?: SourceLocation;
+  },
+): void {
+  for (const name of [...new Set(o.wanted ?? [])].sort()) {
+    if (o.present(name)) continue;
+    const ref = o.resolve(name);
+    if (!ref) continue;
+    ctx.add(
+      {
+        address: o.address(name),
+        kind: o.kind,
+        type: o.type,
+        op: "create",
+        changes: [{ field: o.field, after: name, ...(o.unknownBefore ? { before_unknown: true } : {}) }],
+        refs: { ...o.refs, [o.field]: ref },
+        ...(o.flags ? { flags: o.flags } : {}),
+        ...(o.notes?.length ? { notes: o.notes } : {}),
+        ...(o.field === "attribute_set" && o.flags?.write_only ? { identity: { attribute_set: name } } : {}),
+        ...(o.source ? { source: o.source } : {}),
+      },
+      null,
+    );
+  }
+}
+
+/** Language versions of brands and categories: readable, not writable in API v1. */
+export function unsupportedVersion(
+  ctx: PlanContext,
+  o: { kind: "brands" | "categories"; type: ResourceType; address: string; changes: FieldChange[]; owner: Ref; version: string; source?: SourceLocation; before: unknown },
+): void {
+  const versionId = ctx.versionId(o.version);
+  if (versionId === undefined) return;
+  const record = o.kind === "brands" ? "brand" : "category";
+  ctx.add(
+    {
+      address: o.address,
+      kind: o.kind,
+      type: o.type,
+      op: "unsupported",
+      changes: o.changes,
+      flags: { unsupported: true },
+      notes: [`API v1 cannot write ${record} language versions; set "${o.version}" in the PIM's UI`],
+      refs: { [record]: o.owner },
+      version_id: versionId,
+      ...(o.source ? { source: o.source } : {}),
+    },
+    o.before,
+  );
+}

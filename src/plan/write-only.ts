@@ -1,0 +1,183 @@
+/**
+ * Values API v1 cannot read back: channel web ids, the image_url an asset was
+ * created from, and the attribute sets assigned to a brand. The ledger
+ * (src/state/ledger.ts) remembers what was applied; without an entry a value
+ * is unknown: planned once, flagged write_only, with before_unknown.
+ */
+import { compareText, type Asset, type Kind, type SourceLocation } from "../model/catalogue.js";
+import type { RemoteAsset } from "../model/remote.js";
+import { sortedEntries } from "./collections.js";
+import type { PlanContext } from "./context.js";
+import { FIELDS, createChanges, updateChanges } from "./fields.js";
+import { assign, leftover } from "./records.js";
+import type { Ref, ResourceType } from "./types.js";
+
+/** What the applier remembers of write-only values (src/state/ledger.ts owns the file). */
+export interface LedgerView {
+  web_ids: Record<string, Record<string, string>>;
+  assets: Record<string, Record<string, { image_url: string }>>;
+  brand_attribute_sets: Record<string, string[]>;
+}
+
+/** The owner of write-only values in the ledger: `brand:<id>` / `category:<id>`; undefined before it exists. */
+export type OwnerKey = string | undefined;
+
+export function planWebIds(
+  ctx: PlanContext,
+  o: {
+    kind: Kind;
+    type: ResourceType;
+    want: Record<string, string> | undefined;
+    ownerKey: OwnerKey;
+    ownerRef: Ref;
+    address: (channel: string) => string;
+    ownerLabel: string;
+    source?: SourceLocation;
+  },
+): void {
+  const known = o.ownerKey ? ctx.ledger?.web_ids[o.ownerKey] : {};
+  for (const [channel, webId] of sortedEntries(o.want)) {
+    const channelRef = ctx.channelRef(channel, o.ownerLabel, o.source);
+    if (!channelRef) continue;
+    const before = known?.[channel];
+    if (before === webId) continue;
+    const unknown = known === undefined || (o.ownerKey !== undefined && before === undefined && ctx.ledger === undefined);
+    ctx.add(
+      {
+        address: o.address(channel),
+        kind: o.kind,
+        type: o.type,
+        op: o.ownerKey && (before !== undefined || unknown) ? "update" : "create",
+        changes: [{ field: "web_id", ...(before !== undefined ? { before } : {}), ...(unknown ? { before_unknown: true } : {}), after: webId }],
+        flags: { write_only: true },
+        ...(unknown ? { notes: ["API v1 cannot read web ids back and the ledger has no entry: it will be (re)written"] } : {}),
+        refs: { owner: o.ownerRef, channel: channelRef },
+        identity: { channel },
+        ...(o.source ? { source: o.source } : {}),
+      },
+      before ?? null,
+    );
+  }
+}
+
+/**
+ * Assets by image_url: matched through the ledger, then by a tenant that
+ * echoes image_url as uri, then (without a record) by alt text, so an
+ * existing image is adopted rather than duplicated.
+ */
+export function planAssets(
+  ctx: PlanContext,
+  o: {
+    kind: Kind;
+    type: ResourceType;
+    want: Asset[] | undefined;
+    remote: RemoteAsset[] | undefined;
+    ownerKey: OwnerKey;
+    ownerRef: Ref;
+    address: (imageUrl: string) => string;
+    source?: SourceLocation;
+  },
+): void {
+  const want = o.want;
+  if (want === undefined) return;
+  const remoteAssets = o.remote ?? [];
+  const ledger = o.ownerKey ? (ctx.ledger?.assets[o.ownerKey] ?? {}) : {};
+  const byId = new Map(remoteAssets.map((a) => [String(a.id), a]));
+  const claimed = new Set<RemoteAsset>();
+  const matched = new Map<Asset, { remote: RemoteAsset; unknownUrl: boolean }>();
+  const claim = (d: Asset, r: RemoteAsset, unknownUrl: boolean): void => {
+    matched.set(d, { remote: r, unknownUrl });
+    claimed.add(r);
+  };
+  // 1. The ledger knows which image_url each remote asset came from.
+  for (const [assetId, entry] of Object.entries(ledger)) {
+    const r = byId.get(assetId);
+    const d = want.find((w) => w.image_url === entry.image_url && !matched.has(w));
+    if (r && d) claim(d, r, false);
+  }
+  // 2. A tenant that stores image_url as uri lets us match directly.
+  for (const d of want) {
+    if (matched.has(d)) continue;
+    const r = remoteAssets.find((a) => !claimed.has(a) && a.uri === d.image_url);
+    if (r) claim(d, r, false);
+  }
+  // 3. Without a record, adopt an unclaimed asset with the same alt text rather than duplicate it.
+  for (const d of want) {
+    if (matched.has(d)) continue;
+    const r = remoteAssets.find((a) => !claimed.has(a) && (a.alttext ?? "") === (d.alttext ?? "") && !(String(a.id) in ledger));
+    if (r) claim(d, r, true);
+  }
+  const src = o.source ? { source: o.source } : {};
+  for (const d of [...want].sort((a, b) => compareText(a.image_url, b.image_url))) {
+    const m = matched.get(d);
+    if (!m) {
+      ctx.add(
+        {
+          address: o.address(d.image_url),
+          kind: o.kind,
+          type: o.type,
+          op: "create",
+          changes: [{ field: "image_url", after: d.image_url }, ...createChanges(d, FIELDS.asset)],
+          flags: { write_only: true },
+          refs: { owner: o.ownerRef },
+          ...src,
+        },
+        null,
+      );
+      continue;
+    }
+    const changes = updateChanges(d, m.remote, FIELDS.asset);
+    if (m.unknownUrl) changes.unshift({ field: "image_url", before_unknown: true, after: d.image_url });
+    if (!changes.length) continue;
+    ctx.add(
+      {
+        address: o.address(d.image_url),
+        kind: o.kind,
+        type: o.type,
+        op: "update",
+        changes,
+        flags: { write_only: true },
+        ...(m.unknownUrl ? { notes: [`adopts asset ${m.remote.id} (same alt text); its image_url cannot be read back`] } : {}),
+        refs: { owner: o.ownerRef, self: { id: m.remote.id } },
+        identity: { image_url: d.image_url },
+        ...src,
+      },
+      m.remote,
+    );
+  }
+  for (const r of remoteAssets) {
+    if (claimed.has(r)) continue;
+    leftover(ctx, {
+      prune: "assets",
+      kind: o.kind,
+      type: o.type,
+      address: o.address(ledger[String(r.id)]?.image_url ?? r.uri),
+      remote: r,
+      change: { field: "uri", before: r.uri },
+      refs: { owner: o.ownerRef },
+    });
+  }
+}
+
+/** Attribute sets assigned to a brand: only the ledger knows which were assigned. */
+export function planBrandAttributeSets(
+  ctx: PlanContext,
+  o: { brand: string; brandId: number | undefined; brandRef: Ref; wanted: string[] | undefined; address: (set: string) => string; source?: SourceLocation },
+): void {
+  const applied = o.brandId !== undefined ? ctx.ledger?.brand_attribute_sets[String(o.brandId)] : [];
+  const unknown = o.brandId !== undefined && !applied;
+  assign(ctx, {
+    wanted: o.wanted,
+    present: (name) => applied?.includes(name) === true,
+    resolve: (name) => ctx.ref("attribute_sets", name, o.source),
+    address: o.address,
+    kind: "brands",
+    type: "brand_assigned_attribute_set",
+    field: "attribute_set",
+    refs: { brand: o.brandRef },
+    unknownBefore: unknown,
+    flags: { write_only: true },
+    notes: unknown ? ["API v1 cannot read brand attribute-set assignments; no ledger entry records it"] : [],
+    ...(o.source ? { source: o.source } : {}),
+  });
+}
