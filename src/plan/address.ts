@@ -112,6 +112,20 @@ export const addr = {
   categoryWebId: (path: readonly string[], channel: string) => print(seg("category", pathKey(path)), seg("web_id", channel)),
 };
 
+/** The same address with its last segment's key replaced: where a renamed record was. */
+export function withLastKey(address: string, key: string): string {
+  const parsed = parseAddress(address);
+  if (!parsed) return address;
+  const segments = parsed.segments.map((s, i) => (i === parsed.segments.length - 1 ? { ...s, key } : s)) as Address["segments"];
+  return printAddress({ segments });
+}
+
+/** The key of an address's last segment (a name, value, or category path key). */
+export function lastKey(address: string): string | undefined {
+  const parsed = parseAddress(address);
+  return parsed?.segments[parsed.segments.length - 1]!.key;
+}
+
 /** The top-level record an address belongs to: brand["Acme"].asset["x"] -> brand["Acme"]. */
 export function rootAddress(address: string): string {
   const parsed = parseAddress(address);

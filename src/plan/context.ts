@@ -92,6 +92,7 @@ export class PlanContext {
       flags: a.flags ?? {},
       refs: a.refs ?? {},
     };
+    if (a.previous) action.previous = a.previous;
     if (a.notes?.length) action.notes = a.notes;
     if (a.version_id !== undefined) action.version_id = a.version_id;
     if (a.identity) action.identity = a.identity;

@@ -5,6 +5,7 @@
  * and assign (assignments by name that are not there yet).
  */
 import type { Kind, SourceLocation } from "../model/catalogue.js";
+import { withLastKey } from "./address.js";
 import type { PlanContext } from "./context.js";
 import { createChanges, updateChanges, type FieldSpec } from "./fields.js";
 import type { Matched } from "./match.js";
@@ -35,7 +36,7 @@ export function upsert<D extends { name: string; source?: SourceLocation }, R ex
       op: m.renamedFrom !== undefined ? "rename" : "update",
       changes,
       refs: { ...(o.refs ?? {}), self: { id: m.remote.id } },
-      ...(m.renamedFrom !== undefined ? { notes: [`renamed from "${m.renamedFrom}" (previous_names)`] } : {}),
+      ...(m.renamedFrom !== undefined ? { previous: { address: withLastKey(o.address, m.renamedFrom), via: "previous_names" as const } } : {}),
       ...source,
     },
     m.remote,

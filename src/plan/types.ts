@@ -14,7 +14,7 @@
  * everything that stops using the deleted record, children deleted before parents).
  */
 
-export const PLAN_FORMAT_VERSION = "1.0";
+export const PLAN_FORMAT_VERSION = "1.1";
 
 export type Op = "create" | "update" | "rename" | "move" | "delete" | "unsupported";
 export const OPS: readonly Op[] = ["create", "update", "rename", "move", "delete", "unsupported"];
@@ -70,6 +70,15 @@ export interface ActionFlags {
   unsupported?: boolean;
 }
 
+/**
+ * Where a renamed or moved record was before (Terraform's PrevRunAddr): its
+ * address in the tenant today, and the manifest field that said so.
+ */
+export interface PreviousAddress {
+  address: string;
+  via: "previous_names" | "previous_values" | "previous_paths";
+}
+
 export interface Action {
   /** Human-readable, unique, stable: attribute["Colour"].value["Red"].version["French"]. */
   address: string;
@@ -81,7 +90,9 @@ export interface Action {
   /** Addresses of actions that must finish first. */
   depends_on: string[];
   flags: ActionFlags;
-  /** Why: destructive reasons, unsupported reasons, rename sources. */
+  /** Rename and move: the record's address before this plan (renderers say "renamed from" / "moved from"). */
+  previous?: PreviousAddress;
+  /** Why, for people: what a delete takes with it, why API v1 cannot do it, what is unknown. */
   notes?: string[];
   /**
    * Ids and references the applier needs to build the request: `self` is the

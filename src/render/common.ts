@@ -1,8 +1,9 @@
 /** Shared pieces of the renderers: kind titles, op markers, value formatting, text diffs. */
 import { Chalk, type ChalkInstance } from "chalk";
 import { structuredPatch } from "diff";
-import { KINDS, type Kind } from "../model/catalogue.js";
-import type { Action, FieldChange, Json, Op, Plan } from "../plan/types.js";
+import { KINDS, parsePathKey, type Kind } from "../model/catalogue.js";
+import { addressKind, lastKey } from "../plan/address.js";
+import type { Action, FieldChange, Json, Op, Plan, PreviousAddress } from "../plan/types.js";
 
 export interface RenderOptions {
   /** Colour on (terminal, NO_COLOR unset) or off. Renderers never look at the environment. */
@@ -66,6 +67,18 @@ export function groupByKind(actions: readonly Action[]): Array<[Kind, Action[]]>
     else groups.set(a.kind, [a]);
   }
   return KINDS.filter((k) => groups.has(k)).map((k) => [k, groups.get(k)!]);
+}
+
+/** What renderers print under an action's head: where it was before, then its notes. */
+export function actionNotes(a: Action): string[] {
+  return [...(a.previous ? [describePrevious(a.previous)] : []), ...(a.notes ?? [])];
+}
+
+function describePrevious(p: PreviousAddress): string {
+  const key = lastKey(p.address) ?? p.address;
+  if (p.via === "previous_paths") return `moved from "${key}" (previous_paths)`;
+  const name = addressKind(p.address) === "category" && p.via === "previous_names" ? (parsePathKey(key).at(-1) ?? key) : key;
+  return `renamed from "${name}" (${p.via})`;
 }
 
 export function formatValue(v: Json | undefined): string {

@@ -2,6 +2,7 @@
 import type { Action, Plan } from "../plan/types.js";
 import {
   KIND_TITLES,
+  actionNotes,
   MARKERS,
   beforeText,
   flagLabels,
@@ -81,10 +82,10 @@ function actionLines(a: Action, opts: RenderOptions): string[] {
   const head = `${marker} ${a.address}${tags.length ? `  (${tags.join(", ")})` : ""}`;
   if (opts.compact) return [head];
   const changes = shownChanges(a);
-  const inline = a.op === "create" && !a.notes?.length ? inlineFields(changes) : undefined;
+  const inline = a.op === "create" && !actionNotes(a).length ? inlineFields(changes) : undefined;
   if (inline !== undefined) return [inline ? `${head}  ${inline}` : head];
   const lines = [head];
-  for (const n of a.notes ?? []) lines.push(`#     ${n}`);
+  for (const n of actionNotes(a)) lines.push(`#     ${n}`);
   if (a.op === "delete") return lines;
   for (const c of changes) {
     if (c.long_text && a.op !== "create") {

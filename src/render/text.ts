@@ -2,6 +2,7 @@
 import { OPS, type Action, type Plan } from "../plan/types.js";
 import {
   KIND_TITLES,
+  actionNotes,
   MARKERS,
   beforeText,
   flagLabels,
@@ -65,10 +66,10 @@ function renderAction(a: Action, opts: RenderOptions, c: ReturnType<typeof palet
   const head = `  ${colour(MARKERS[a.op])} ${a.address}${tags.length ? c.dim(`  (${tags.join(", ")})`) : ""}`;
   if (opts.compact) return [head];
   const changes = shownChanges(a);
-  const inline = a.op === "create" && !a.notes?.length ? inlineFields(changes) : undefined;
+  const inline = a.op === "create" && !actionNotes(a).length ? inlineFields(changes) : undefined;
   if (inline !== undefined) return [inline ? `${head}  ${c.dim(inline)}` : head];
   const lines = [head];
-  for (const note of a.notes ?? []) lines.push(c.dim(`      # ${note}`));
+  for (const note of actionNotes(a)) lines.push(c.dim(`      # ${note}`));
   if (a.op === "delete") return lines;
   const width = Math.max(...changes.map((ch) => ch.field.length), 0);
   for (const ch of changes) {

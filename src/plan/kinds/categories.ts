@@ -12,7 +12,7 @@ import { sortedEntries } from "../collections.js";
 import type { PlanContext } from "../context.js";
 import { FIELDS, createChanges, updateChanges } from "../fields.js";
 import { leftover, unsupportedVersion } from "../records.js";
-import type { Op, Ref } from "../types.js";
+import type { Op, PreviousAddress, Ref } from "../types.js";
 import { planAssets, planWebIds } from "../write-only.js";
 import type { KindPlanner } from "./kind.js";
 
@@ -50,7 +50,7 @@ export const categories: KindPlanner = {
       const parentKey = d.path.length > 1 ? pathKey(d.path.slice(0, -1)) : null;
       const parentRemote = parentKey === null ? null : matchedRemote.get(parentKey);
       let r: RemoteCategory | undefined;
-      let via: string | undefined;
+      let via: PreviousAddress["via"] | undefined;
       if (parentRemote !== undefined) {
         const siblings = tree.children.get(parentRemote === null ? null : parentRemote.id);
         // 1. Same name under the matched parent (follows renames of ancestors).
@@ -61,7 +61,7 @@ export const categories: KindPlanner = {
           const c = siblings?.get(prev);
           if (free(c)) {
             r = c;
-            via = `renamed from "${prev}" (previous_names)`;
+            via = "previous_names";
             break;
           }
         }
@@ -71,7 +71,7 @@ export const categories: KindPlanner = {
         const c = tree.byPath.get(pathKey(prev));
         if (free(c)) {
           r = c;
-          via = `moved from "${pathKey(prev)}" (previous_paths)`;
+          via = "previous_paths";
           break;
         }
       }
@@ -113,7 +113,7 @@ function planCategory(
   ctx: PlanContext,
   d: Category,
   r: RemoteCategory | undefined,
-  via: string | undefined,
+  via: PreviousAddress["via"] | undefined,
   parentKey: string | null,
   parentRemote: RemoteCategory | null | undefined,
   byId: Map<number, RemoteCategory>,
@@ -169,7 +169,7 @@ function planCategory(
           op,
           changes,
           refs: { ...refs, self: { id: r.id } },
-          ...(via ? { notes: [via] } : {}),
+          ...(via ? { previous: { address: addr.category(r.path), via } } : {}),
           ...(moved ? { identity: { parent: parentKey } } : {}),
           ...source,
         },

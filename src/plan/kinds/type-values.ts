@@ -4,7 +4,7 @@
  */
 import { TYPES_WITH_VALUES, type Attribute } from "../../model/catalogue.js";
 import type { RemoteAttribute, RemoteTypeValue } from "../../model/remote.js";
-import { addr } from "../address.js";
+import { addr, withLastKey } from "../address.js";
 import { sortedEntries } from "../collections.js";
 import type { PlanContext } from "../context.js";
 import { FIELDS, createChanges, sameValue, updateChanges } from "../fields.js";
@@ -55,7 +55,7 @@ export function planTypeValues(ctx: PlanContext, d: Attribute, remote: RemoteAtt
             op: vm.renamedFrom !== undefined ? "rename" : "update",
             changes,
             refs: { attribute, self: { id: vm.remote.id } },
-            ...(vm.renamedFrom !== undefined ? { notes: [`renamed from "${vm.renamedFrom}" (previous_values)`] } : {}),
+            ...(vm.renamedFrom !== undefined ? { previous: { address: withLastKey(address, vm.renamedFrom), via: "previous_values" as const } } : {}),
             ...src,
           },
           vm.remote,
