@@ -23,7 +23,7 @@ import {
   type TypeValue,
 } from "../model/catalogue.js";
 import { PimctlError, closeNames } from "../errors.js";
-import { manifestSchema } from "./schema-source.js";
+import { READ_ONLY_API_FIELDS, manifestSchema } from "../model/schema.js";
 import { compile, schemaErrors } from "./validate.js";
 import { parseYaml, pointer, type ParsedYaml } from "./yaml.js";
 
@@ -45,46 +45,12 @@ export interface LoadResult {
 
 const validateManifest = compile(manifestSchema);
 
-const COMMON_READ_ONLY: Record<string, string> = {
-  id: "ids are per tenant; manifests name records instead",
-  created_at: "set by the tenant",
-  updated_at: "set by the tenant",
-};
-/** Read-only API fields per entry kind, with what to write instead. */
-const READ_ONLY: Record<string, Record<string, string>> = {
-  display_groups: COMMON_READ_ONLY,
-  attributes: {
-    ...COMMON_READ_ONLY,
-    display_group_id: "write display_group: <name>",
-    display_group_name: "write display_group: <name>",
-    typeValuesArray: "write values: [{ value: ... }]",
-    version_id: "write versions: { <version name>: {...} }",
-  },
-  values: { ...COMMON_READ_ONLY, attribute_id: "values are nested under their attribute", master_attribute_type_value_id: "write versions: { <version name>: <text> }", version_id: "write versions: { <version name>: <text> }" },
-  attribute_sets: COMMON_READ_ONLY,
-  blocks: COMMON_READ_ONLY,
-  brands: { ...COMMON_READ_ONLY, product_count: "set by the tenant from its products" },
-  categories: {
-    ...COMMON_READ_ONLY,
-    parent_id: "nest the category under its parent's children:",
-    parent_name: "nest the category under its parent's children:",
-    fqn: "the path comes from nesting",
-    is_smart: "set by the tenant",
-    category_attributes: "set by the tenant",
-    channels: "write web_ids: { <channel name>: <web id> }",
-    assets_thumbnail: "mark an asset thumbnail: true",
-    image_alttext: "set alttext on an asset",
-    attributes: "a category's attributes come from its attribute_sets",
-  },
-  assets: { ...COMMON_READ_ONLY, uri: "write image_url (the tenant returns its own uri)", brand_id: "assets are nested under their owner", category_id: "assets are nested under their owner" },
-};
-
 function checkReadOnly(data: unknown, parsed: ParsedYaml, errors: PimctlError[]): void {
   if (!data || typeof data !== "object" || Array.isArray(data)) return;
   const check = (entry: unknown, kind: string, parts: Array<string | number>): void => {
     if (!entry || typeof entry !== "object" || Array.isArray(entry)) return;
     const e = entry as Record<string, unknown>;
-    for (const [key, hint] of Object.entries(READ_ONLY[kind] ?? {})) {
+    for (const [key, hint] of Object.entries(READ_ONLY_API_FIELDS[kind] ?? {})) {
       if (!(key in e)) continue;
       errors.push(new PimctlError("read_only_field", `"${key}" is read-only in API v1: ${hint}`, { location: parsed.at(`${pointer([...parts, key])}#key`) }));
       delete e[key];

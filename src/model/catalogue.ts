@@ -8,6 +8,23 @@
  * `null` is a managed, explicitly empty value.
  */
 
+import {
+  ATTRIBUTE_TYPES,
+  CATEGORY_STATUSES,
+  type ATTRIBUTE,
+  type BRAND,
+  type CATEGORY,
+  type ManifestAsset,
+  type ManifestAttribute,
+  type ManifestAttributeSet,
+  type ManifestBlock,
+  type ManifestBrand,
+  type ManifestCategory,
+  type ManifestDisplayGroup,
+  type ManifestTypeValue,
+  type VersionFields,
+} from "./schema.js";
+
 export type VersionName = string;
 export type ChannelName = string;
 
@@ -28,171 +45,52 @@ export const KINDS = [
 ] as const;
 export type Kind = (typeof KINDS)[number];
 
-/** Attribute types that the API accepts for reference attributes. */
-export const ATTRIBUTE_TYPES = [
-  "selectbox",
-  "date",
-  "datetime",
-  "text",
-  "textarea",
-  "multiselect",
-  "json",
-  "markdown",
-] as const;
+export { ATTRIBUTE_TYPES, CATEGORY_STATUSES } from "./schema.js";
 export type AttributeType = (typeof ATTRIBUTE_TYPES)[number];
+export type CategoryStatus = (typeof CATEGORY_STATUSES)[number];
+
+/** Kinds (and sub-records) whose undeclared tenant records pruning can delete (config `prune:`). */
+export const PRUNE_KINDS = ["display_groups", "attributes", "type_values", "attribute_sets", "blocks", "brands", "categories", "assets"] as const;
+export type PruneKind = (typeof PRUNE_KINDS)[number];
 
 /** Only these attribute types carry selectable type values. */
 export const TYPES_WITH_VALUES: readonly AttributeType[] = ["selectbox", "multiselect"];
 
-export interface DisplayGroup {
-  name: string;
-  sort_order?: number;
-  in_navigation?: boolean;
-  previous_names?: string[];
-  source?: SourceLocation;
-}
+/*
+ * The normalised record types are the manifest's written types (generated
+ * from the field tables in ./schema.ts) with what loading adds: the source
+ * location, a category's path instead of its children, web ids as text.
+ */
+type Located<T> = T & { source?: SourceLocation };
 
-/** Fields of an attribute that a language version can carry. */
-export interface AttributeVersionFields {
-  name?: string;
-  note?: string | null;
-}
-
-export interface TypeValue {
-  value: string;
-  slug?: string | null;
-  sort_order?: number;
-  /** Version name -> the value's text in that version. */
-  versions?: Record<VersionName, string>;
-  previous_values?: string[];
-  source?: SourceLocation;
-}
-
-export interface Attribute {
-  name: string;
-  type: AttributeType;
-  slug?: string;
-  note?: string | null;
-  length?: number | null;
-  /** Display group by name; null detaches it. */
-  display_group?: string | null;
-  sort_order?: number;
-  publish?: boolean;
-  versions?: Record<VersionName, AttributeVersionFields>;
-  /** Type values; undefined leaves the tenant's values alone. */
-  values?: TypeValue[];
-  previous_names?: string[];
-  source?: SourceLocation;
-}
-
-export interface AttributeSet {
-  name: string;
-  sort_order?: number;
-  /** Attribute names assigned to the set; undefined leaves assignments alone. */
-  attributes?: string[];
-  previous_names?: string[];
-  source?: SourceLocation;
-}
-
-export interface Block {
-  slug: string;
-  name?: string;
-  content?: string;
-  source?: SourceLocation;
-}
-
+export type DisplayGroup = Located<ManifestDisplayGroup>;
+export type TypeValue = Located<ManifestTypeValue>;
+export type AttributeVersionFields = VersionFields<typeof ATTRIBUTE>;
+export type Attribute = Located<Omit<ManifestAttribute, "values"> & { values?: TypeValue[] }>;
+export type AttributeSet = Located<ManifestAttributeSet>;
+export type Block = Located<ManifestBlock>;
 /**
  * An image attached to a brand or category. `image_url` is write-only in API
  * v1 (the tenant returns a stored `uri`), so it is the asset's identity in
  * manifests and the ledger remembers which remote asset it became.
  */
-export interface Asset {
-  image_url: string;
-  alttext?: string;
-  thumbnail?: boolean;
-}
-
-/** Brand text fields that exist per language version. */
-export const BRAND_TEXT_FIELDS = [
-  "desc",
-  "exclusion_reason",
-  "seo_search_keywords",
-  "seo_meta_desc",
-  "seo_meta_keywords",
-  "seo_title",
-] as const;
-export type BrandTextField = (typeof BRAND_TEXT_FIELDS)[number];
-
-export interface BrandAttributeValue {
-  /** The master-version value. */
-  value: string;
-  versions?: Record<VersionName, string>;
-}
-
-export interface Brand {
-  name: string;
-  desc?: string;
-  excluded?: boolean;
-  exclusion_start_date?: string | null;
-  exclusion_end_date?: string | null;
-  exclusion_reason?: string;
-  seo_search_keywords?: string;
-  seo_meta_desc?: string;
-  seo_meta_keywords?: string;
-  seo_title?: string;
-  /** Channel name -> web id. Write-only in API v1. */
-  web_ids?: Record<ChannelName, string>;
-  assets?: Asset[];
-  /** Attribute name -> value (master) and per-version values. */
-  attributes?: Record<string, BrandAttributeValue>;
-  /** Attributes assigned to the brand (write-only in API v1). */
-  assigned_attributes?: string[];
-  /** Attribute sets assigned to the brand (write-only in API v1). */
-  attribute_sets?: string[];
-  /** Per-version text fields; API v1 can read but not write them. */
-  versions?: Record<VersionName, Partial<Record<BrandTextField, string>>>;
-  previous_names?: string[];
-  source?: SourceLocation;
-}
-
-export const CATEGORY_TEXT_FIELDS = [
-  "name",
-  "desc",
-  "seo_meta_desc",
-  "seo_meta_keywords",
-  "seo_meta_title",
-  "search_keywords",
-] as const;
-export type CategoryTextField = (typeof CATEGORY_TEXT_FIELDS)[number];
-
-export type CategoryStatus = "enabled" | "disabled";
-
+export type Asset = ManifestAsset;
+export type BrandAttributeValue = NonNullable<ManifestBrand["attributes"]>[string];
+export type BrandTextField = keyof VersionFields<typeof BRAND>;
+export type Brand = Located<Omit<ManifestBrand, "web_ids"> & { web_ids?: Record<ChannelName, string> }>;
+export type CategoryTextField = keyof VersionFields<typeof CATEGORY>;
 /**
  * A category, flattened: `path` is the list of names from the root to this
  * category (its identity); manifests nest them with `children`.
  */
-export interface Category {
-  path: string[];
-  name: string;
-  slug?: string;
-  desc?: string;
-  status?: CategoryStatus;
-  is_visible?: boolean;
-  sort_order?: number;
-  /** Attribute sets by name. */
-  attribute_sets?: string[];
-  seo_meta_desc?: string;
-  seo_meta_keywords?: string;
-  seo_meta_title?: string;
-  search_keywords?: string;
-  assets?: Asset[];
-  web_ids?: Record<ChannelName, string>;
-  versions?: Record<VersionName, Partial<Record<CategoryTextField, string>>>;
-  /** Earlier paths (each a list of names) or earlier names within the same parent. */
-  previous_names?: string[];
-  previous_paths?: string[][];
-  source?: SourceLocation;
-}
+export type Category = Located<
+  Omit<ManifestCategory, "children" | "previous_paths" | "web_ids"> & {
+    path: string[];
+    web_ids?: Record<ChannelName, string>;
+    /** Earlier paths, each a list of names. */
+    previous_paths?: string[][];
+  }
+>;
 
 /** A desired catalogue, as loaded from manifests. Lists are sorted by identity. */
 export interface Catalogue {

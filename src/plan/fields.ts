@@ -3,75 +3,40 @@
  * never compared. Empty text and null are the same value (the API returns
  * either for "nothing"), and sets of names compare without order.
  */
+import {
+  ASSET,
+  ATTRIBUTE,
+  ATTRIBUTE_SET,
+  BLOCK,
+  BRAND,
+  CATEGORY,
+  DISPLAY_GROUP,
+  TYPE_VALUE,
+  comparedFields,
+  type Compare,
+} from "../model/schema.js";
 import type { FieldChange, Json } from "./types.js";
 
-export type FieldKind = "scalar" | "text" | "long_text" | "name_set";
+export type FieldKind = Compare;
 
 export interface FieldSpec {
   field: string;
   kind: FieldKind;
 }
 
-const f = (field: string, kind: FieldKind = "scalar"): FieldSpec => ({ field, kind });
-
+/** Per record type, the fields compared one by one: read from the field tables (src/model/schema.ts). */
 export const FIELDS = {
-  display_group: [f("name", "text"), f("sort_order"), f("in_navigation")],
-  attribute: [
-    f("name", "text"),
-    f("type"),
-    f("slug", "text"),
-    f("note", "text"),
-    f("length"),
-    f("display_group", "text"),
-    f("sort_order"),
-    f("publish"),
-  ],
-  attribute_version: [f("name", "text"), f("note", "text")],
-  type_value: [f("value", "text"), f("slug", "text"), f("sort_order")],
-  attribute_set: [f("name", "text"), f("sort_order")],
-  block: [f("name", "text"), f("slug", "text"), f("content", "long_text")],
-  brand: [
-    f("name", "text"),
-    f("desc", "long_text"),
-    f("excluded"),
-    f("exclusion_start_date", "text"),
-    f("exclusion_end_date", "text"),
-    f("exclusion_reason", "text"),
-    f("seo_search_keywords", "text"),
-    f("seo_meta_desc", "long_text"),
-    f("seo_meta_keywords", "text"),
-    f("seo_title", "text"),
-  ],
-  brand_version: [
-    f("desc", "long_text"),
-    f("exclusion_reason", "text"),
-    f("seo_search_keywords", "text"),
-    f("seo_meta_desc", "long_text"),
-    f("seo_meta_keywords", "text"),
-    f("seo_title", "text"),
-  ],
-  category: [
-    f("name", "text"),
-    f("slug", "text"),
-    f("desc", "long_text"),
-    f("status"),
-    f("is_visible"),
-    f("sort_order"),
-    f("attribute_sets", "name_set"),
-    f("seo_meta_desc", "long_text"),
-    f("seo_meta_keywords", "text"),
-    f("seo_meta_title", "text"),
-    f("search_keywords", "text"),
-  ],
-  category_version: [
-    f("name", "text"),
-    f("desc", "long_text"),
-    f("seo_meta_desc", "long_text"),
-    f("seo_meta_keywords", "text"),
-    f("seo_meta_title", "text"),
-    f("search_keywords", "text"),
-  ],
-  asset: [f("alttext", "text"), f("thumbnail")],
+  display_group: comparedFields(DISPLAY_GROUP),
+  attribute: comparedFields(ATTRIBUTE),
+  attribute_version: comparedFields(ATTRIBUTE, { versioned: true }),
+  type_value: comparedFields(TYPE_VALUE),
+  attribute_set: comparedFields(ATTRIBUTE_SET),
+  block: comparedFields(BLOCK),
+  brand: comparedFields(BRAND),
+  brand_version: comparedFields(BRAND, { versioned: true }),
+  category: comparedFields(CATEGORY),
+  category_version: comparedFields(CATEGORY, { versioned: true }),
+  asset: comparedFields(ASSET),
 } satisfies Record<string, FieldSpec[]>;
 
 function canonical(value: unknown, kind: FieldKind): Json {

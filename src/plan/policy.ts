@@ -5,18 +5,8 @@
  */
 import type { Plan } from "./types.js";
 
-/** Kinds (and sub-records) whose undeclared tenant records pruning can delete. */
-export const PRUNE_KINDS = [
-  "display_groups",
-  "attributes",
-  "type_values",
-  "attribute_sets",
-  "blocks",
-  "brands",
-  "categories",
-  "assets",
-] as const;
-export type PruneKind = (typeof PRUNE_KINDS)[number];
+export { PRUNE_KINDS, type PruneKind } from "../model/catalogue.js";
+import type { PruneKind } from "../model/catalogue.js";
 
 /** Per prunable kind: true deletes undeclared records (absent means false). */
 export type PrunePolicy = Partial<Record<PruneKind, boolean>>;

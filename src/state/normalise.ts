@@ -4,7 +4,12 @@
  * asset uri. Everything it returns is in the catalogue's terms.
  */
 import type { ApiAsset, ApiAttribute, ApiBrand, ApiCategory, ApiDisplayGroup, ApiTypeValue, Bool01 } from "../api/types.js";
-import type { AttributeType, CategoryStatus } from "../model/catalogue.js";
+import type { AttributeType, BrandTextField, CategoryStatus, CategoryTextField } from "../model/catalogue.js";
+import { BRAND, CATEGORY, versionedFields } from "../model/schema.js";
+
+/** The text fields a language version of a brand / category carries (the field tables say which). */
+const BRAND_VERSIONED = versionedFields(BRAND) as BrandTextField[];
+const CATEGORY_VERSIONED = versionedFields(CATEGORY) as CategoryTextField[];
 import type { RemoteAsset, RemoteAttribute, RemoteBrand, RemoteDisplayGroup, RemoteTypeValue } from "../model/remote.js";
 
 export function bool(v: Bool01 | null | undefined): boolean | undefined {
@@ -77,7 +82,7 @@ export function brand(b: ApiBrand): Omit<RemoteBrand, "versions"> & { versions: 
 /** Per-version brand text, only the fields that carry text. */
 export function brandVersion(b: ApiBrand): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const k of ["desc", "exclusion_reason", "seo_search_keywords", "seo_meta_desc", "seo_meta_keywords", "seo_title"] as const) {
+  for (const k of BRAND_VERSIONED) {
     const v = text(b[k]);
     if (v !== undefined) out[k] = v;
   }
@@ -86,7 +91,7 @@ export function brandVersion(b: ApiBrand): Record<string, string> {
 
 export function categoryVersion(c: ApiCategory): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const k of ["name", "desc", "seo_meta_desc", "seo_meta_keywords", "seo_meta_title", "search_keywords"] as const) {
+  for (const k of CATEGORY_VERSIONED) {
     const v = text(c[k]);
     if (v !== undefined) out[k] = v;
   }
