@@ -8,3 +8,18 @@ describe("the library entry point", () => {
     }
   });
 });
+
+describe("the emulator subpath export (pimctl/emulator)", () => {
+  it("resolves through package.json exports and starts a tenant that answers over HTTP", async () => {
+    // Self-reference by package name goes through "exports", as an installed package would.
+    const { startEmulator } = (await import("pimctl/emulator" as string)) as typeof import("../../src/emulator/index.js");
+    const emu = await startEmulator({ port: 0, tenants: [{ hash: "lib", token: "t" }], latencyMs: 0 });
+    try {
+      const res = await fetch(`${emu.tenantUrl("lib")}/ping`, { headers: { authorization: "Bearer t" } });
+      expect(res.status).toBe(200);
+      expect(typeof ((await res.json()) as { time: unknown }).time).toBe("string");
+    } finally {
+      await emu.close();
+    }
+  });
+});
