@@ -18,7 +18,7 @@ import {
   type TypeValue,
 } from "../model/catalogue.js";
 import type { RemoteAsset, RemoteCatalogue } from "../model/remote.js";
-import type { LedgerView } from "../plan/write-only.js";
+import type { LedgerView } from "../plan/context.js";
 
 /**
  * Version fields that only repeat the master text carry nothing (a tenant may

@@ -12,7 +12,13 @@ import { fingerprint } from "./fingerprint.js";
 import { matchBy, type Matched } from "./match.js";
 import type { PruneKind, PrunePolicy } from "./policy.js";
 import type { Action, ActionFlags, Ref, UnmanagedRecord } from "./types.js";
-import type { LedgerView } from "./write-only.js";
+
+/** What the applier remembers of write-only values (src/state/ledger.ts owns the file; write-only.ts reads it). */
+export interface LedgerView {
+  web_ids: Record<string, Record<string, string>>;
+  assets: Record<string, Record<string, { image_url: string }>>;
+  brand_attribute_sets: Record<string, string[]>;
+}
 
 export interface PlanInput {
   tenant: string;

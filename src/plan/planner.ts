@@ -16,7 +16,7 @@ import { PLAN_FORMAT_VERSION, type Plan } from "./types.js";
 import { KIND_PLANNERS } from "./kinds/index.js";
 
 export type { PlanInput } from "./context.js";
-export type { LedgerView } from "./write-only.js";
+export type { LedgerView } from "./context.js";
 export type { PruneKind } from "./policy.js";
 export { fingerprint } from "./fingerprint.js";
 

@@ -12,13 +12,6 @@ import { FIELDS, createChanges, updateChanges } from "./fields.js";
 import { assign, leftover } from "./records.js";
 import type { Ref, ResourceType } from "./types.js";
 
-/** What the applier remembers of write-only values (src/state/ledger.ts owns the file). */
-export interface LedgerView {
-  web_ids: Record<string, Record<string, string>>;
-  assets: Record<string, Record<string, { image_url: string }>>;
-  brand_attribute_sets: Record<string, string[]>;
-}
-
 /** The owner of write-only values in the ledger: `brand:<id>` / `category:<id>`; undefined before it exists. */
 export type OwnerKey = string | undefined;
 
