@@ -2,7 +2,8 @@
  * The manifest language, described once: one table of fields per kind. Each
  * field says what it holds (a TypeBox schema with its description), how the
  * planner compares it, whether it exists per language version, whether API v1
- * can read it back. From this table come:
+ * can read it back (the schemas are built with ./json-schema.ts, typed with
+ * TypeBox's types). From this table come:
  * - the JSON Schema that validates manifests and that editors use (schemas/);
  * - the manifest's TypeScript types (Static<...>; src/model/catalogue.ts);
  * - the planner's field comparisons (src/plan/fields.ts);
@@ -10,7 +11,8 @@
  * - the read-only API fields a manifest may not carry (src/manifest/index.ts);
  * - the field reference in schemas/README.md.
  */
-import { Type, type Static, type TOptional, type TSchema, type TObject } from "@sinclair/typebox";
+import type { Static, TOptional, TSchema, TObject } from "@sinclair/typebox";
+import { Type } from "./json-schema.js";
 
 /** Attribute types that the API accepts for reference attributes. */
 export const ATTRIBUTE_TYPES = ["selectbox", "date", "datetime", "text", "textarea", "multiselect", "json", "markdown"] as const;
