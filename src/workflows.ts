@@ -23,6 +23,7 @@ import { backupExport } from "./apply/backup.js";
 import { catalogueToFiles, remoteToCatalogue } from "./export/index.js";
 import { connect, type Connection } from "./tenant.js";
 import { PimctlError, PimctlErrors } from "./errors.js";
+import { packagePath } from "./package.js";
 
 export interface ProjectOptions {
   cwd: string;
@@ -319,5 +320,5 @@ function ledgerDir(config: Config, opts: ProjectOptions): string {
 
 /** The manifest schema shipped with pimctl (for the editor line in exported files). */
 export function schemaPath(): string {
-  return path.resolve(path.dirname(new URL(import.meta.url).pathname), "..", "schemas", "manifest.schema.json");
+  return packagePath("schemas", "manifest.schema.json");
 }

@@ -2,6 +2,7 @@ import yargs, { type Argv } from "yargs";
 import { PimctlError, PimctlErrors } from "../errors.js";
 import { EXIT, ExitWith, type ExitCode } from "./exit-codes.js";
 import type { Io } from "./io.js";
+import { packageVersion } from "../package.js";
 import { commands } from "./commands/index.js";
 
 /**
@@ -17,7 +18,7 @@ export function buildParser(argv: string[], io: Io, opts: { parseOnly?: boolean 
     .recommendCommands()
     .help()
     .alias("h", "help")
-    .version()
+    .version(packageVersion())
     .wrap(Math.min(110, process.stdout.columns || 100))
     .completion("completion", "Print a shell completion script (bash/zsh)")
     .epilogue("Docs: README.md. Exit codes: 0 ok / no changes, 1 error, 2 changes (--detailed-exitcode), 3 policy, 4 partial apply, 5 stale plan.")

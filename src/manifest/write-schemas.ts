@@ -2,7 +2,8 @@
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { schemaFiles } from "./schema-docs.js";
+import { packagePath } from "../package.js";
 
-const dir = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..", "..", "schemas");
+const dir = packagePath("schemas");
 for (const [name, text] of Object.entries(schemaFiles())) writeFileSync(path.join(dir, name), text);
 console.log(`wrote ${Object.keys(schemaFiles()).join(", ")} in ${dir}`);

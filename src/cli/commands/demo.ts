@@ -8,6 +8,7 @@ import { apply, loadProject, plan } from "../../workflows.js";
 import { renderPlan, summaryLine } from "../../render/index.js";
 import { createProgress } from "../../render/progress.js";
 import { connect } from "../../tenant.js";
+import { packagePath } from "../../package.js";
 import { hasChanges } from "../../plan/types.js";
 import type { Io } from "../io.js";
 import { colorFor, type GlobalArgs } from "../options.js";
@@ -22,7 +23,7 @@ interface DemoArgs extends GlobalArgs {
 
 /** examples/catalogue shipped beside dist/ (works from a clone and from an installed package). */
 export function examplesDir(): string {
-  return path.resolve(path.dirname(new URL(import.meta.url).pathname), "..", "..", "..", "examples", "catalogue");
+  return packagePath("examples", "catalogue");
 }
 
 export function demoCommand(io: Io): CommandModule<object, DemoArgs> {
