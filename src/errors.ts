@@ -94,10 +94,13 @@ export class PimctlError extends Error {
 /** Several problems reported together (validation reports all errors of a run at once). */
 export class PimctlErrors extends Error {
   readonly errors: PimctlError[];
-  constructor(errors: PimctlError[]) {
+  /** Warnings of the same run, reported with the errors (JSON, annotations). */
+  readonly warnings: PimctlError[];
+  constructor(errors: PimctlError[], warnings: PimctlError[] = []) {
     super(`${errors.length} error${errors.length === 1 ? "" : "s"}`);
     this.name = "PimctlErrors";
     this.errors = errors;
+    this.warnings = warnings;
   }
 }
 

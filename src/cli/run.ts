@@ -1,6 +1,8 @@
 import yargs, { type Argv } from "yargs";
 import { PimctlError, PimctlErrors } from "../errors.js";
 import { EXIT, ExitWith, type ExitCode } from "./exit-codes.js";
+import { problemFormatOf, reportProblems, type ProblemFormat } from "./pipeline-output.js";
+import { compareProblems, located, problemsOf } from "../render/errors.js";
 import type { Io } from "./io.js";
 import { packageVersion } from "../package.js";
 import { commands } from "./commands/index.js";
@@ -41,22 +43,30 @@ export async function run(argv: string[], io: Io): Promise<ExitCode> {
     if (usageError) throw usageError;
     return EXIT.ok;
   } catch (err) {
-    return reportError(err, io);
+    return reportError(err, io, problemFormatOf(argv));
   }
 }
 
-export function reportError(err: unknown, io: Io): ExitCode {
+/**
+ * The one place errors become output and exit codes: for people on stderr
+ * (sorted by file, line, column), and as JSON or code quality on stdout when
+ * --format asks, as annotations in GitHub Actions.
+ */
+export function reportError(err: unknown, io: Io, format?: ProblemFormat): ExitCode {
   if (err instanceof ExitWith) return err.code;
-  if (err instanceof PimctlErrors) {
-    for (const e of err.errors) io.stderr(`error: ${e.format()}\n`);
-    io.stderr(`${err.errors.length} error${err.errors.length === 1 ? "" : "s"}\n`);
-    return EXIT.error;
+  if (err instanceof PimctlErrors || err instanceof PimctlError) {
+    const errors = err instanceof PimctlErrors ? err.errors : [err];
+    const warnings = err instanceof PimctlErrors ? err.warnings : [];
+    const byPlace = (a: PimctlError, b: PimctlError) => compareProblems(located(a), located(b));
+    for (const w of [...warnings].sort(byPlace)) io.stderr(`warning: ${w.format()}\n`);
+    for (const e of [...errors].sort(byPlace)) io.stderr(`error: ${e.format()}\n`);
+    if (err instanceof PimctlErrors) io.stderr(`${errors.length} error${errors.length === 1 ? "" : "s"}\n`);
+    if (errors.length === 1 && errors[0]!.code === "usage") io.stderr("Run 'pimctl --help' for usage.\n");
+    reportProblems(io, problemsOf(errors, warnings), format);
+    return errors.length === 1 && errors[0]!.code === "plan_stale" ? EXIT.stale : EXIT.error;
   }
-  if (err instanceof PimctlError) {
-    io.stderr(`error: ${err.format()}\n`);
-    if (err.code === "usage") io.stderr("Run 'pimctl --help' for usage.\n");
-    return err.code === "plan_stale" ? EXIT.stale : EXIT.error;
-  }
-  io.stderr(`pimctl: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  const message = err instanceof Error ? (err.stack ?? err.message) : String(err);
+  io.stderr(`pimctl: internal error: ${message}\n`);
+  reportProblems(io, [{ severity: "error", code: "internal", message: err instanceof Error ? err.message : String(err) }], format);
   return EXIT.error;
 }

@@ -8,6 +8,8 @@ import { hasChanges, type Plan } from "../../plan/types.js";
 import { PimctlError } from "../../errors.js";
 import { EXIT, ExitWith } from "../exit-codes.js";
 import type { Io } from "../io.js";
+import { appendStepSummary } from "../pipeline-output.js";
+import { renderApplySummary } from "../../render/apply-summary.js";
 import { colorFor, projectOptions, say, withProjectOptions, type GlobalArgs } from "../options.js";
 import { publicPlan } from "../../plan/file.js";
 
@@ -111,6 +113,7 @@ export function applyCommand(io: Io): CommandModule<object, ApplyArgs> {
       }
       const c = report.counts;
       say(args, io, `Apply: ${c.done} done, ${c.failed} failed, ${c.skipped} skipped, ${c.unsupported} not possible through API v1 (${(report.duration_ms / 1000).toFixed(1)} s).`);
+      appendStepSummary(io, renderApplySummary(result.plan.tenant, report, v));
       if (args.report) await writeFile(path.resolve(io.cwd, args.report), `${JSON.stringify({ plan_summary: result.plan.summary, ...report, verification: v }, null, 2)}\n`);
       if (c.failed > 0 || report.results.some((r) => r.skip_cause === "dependency_failed" || r.skip_cause === "fail_fast")) throw new ExitWith(EXIT.partial);
     },

@@ -7,6 +7,7 @@ import { policyViolation } from "../../plan/policy.js";
 import { hasChanges } from "../../plan/types.js";
 import { EXIT, ExitWith } from "../exit-codes.js";
 import type { Io } from "../io.js";
+import { appendStepSummary } from "../pipeline-output.js";
 import { colorFor, projectOptions, say, withFormat, withProjectOptions, type GlobalArgs } from "../options.js";
 
 export interface PlanArgs extends GlobalArgs {
@@ -50,6 +51,7 @@ export function planCommand(io: Io): CommandModule<object, PlanArgs> {
           ...(args["show-unmanaged"] ? { showUnmanaged: true } : {}),
         }),
       );
+      appendStepSummary(io, renderPlan(publicPlan(p), "markdown", { color: false }));
       if (args.out) {
         await writePlanFile(path.resolve(io.cwd, args.out), p);
         say(args, io, `Saved the plan to ${args.out}. Apply it with: pimctl apply ${args.out}`);

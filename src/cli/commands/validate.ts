@@ -5,11 +5,14 @@ import { PimctlErrors } from "../../errors.js";
 import { pickTenant } from "../../tenant.js";
 import { KINDS } from "../../model/catalogue.js";
 import type { Io } from "../io.js";
+import { reportProblems, type ProblemFormat } from "../pipeline-output.js";
+import { problemsOf } from "../../render/errors.js";
 import { say, withProjectOptions, type GlobalArgs } from "../options.js";
 import path from "node:path";
 
 interface ValidateArgs extends GlobalArgs {
   directory?: string;
+  format: "text" | ProblemFormat;
 }
 
 export function validateCommand(io: Io): CommandModule<object, ValidateArgs> {
@@ -19,6 +22,14 @@ export function validateCommand(io: Io): CommandModule<object, ValidateArgs> {
     builder: (y) =>
       withProjectOptions(y)
         .positional("directory", { type: "string", describe: "Manifest directory (default: --dir, the config's dir:, or .)" })
+        .option("format", {
+          alias: "f",
+          choices: ["text", "json", "codeclimate"] as const,
+          default: "text" as const,
+          describe: "text for people; json (schemas/errors.schema.json) or codeclimate (GitLab code quality) on stdout",
+          group: "Output and network:",
+        })
+        .example("$0 validate --format codeclimate > gl-code-quality-report.json", "GitLab's merge-request widget")
         .example("$0 validate", "Validate the configured manifest directory")
         .example("$0 validate catalogue/ --tenant prod", "With prod's variables and version names") as never,
     handler: async (args) => {
@@ -30,11 +41,14 @@ export function validateCommand(io: Io): CommandModule<object, ValidateArgs> {
         ...(tenant?.variables ? { variables: tenant.variables } : {}),
         ...(Object.keys(versions).length ? { knownVersions: Object.keys(versions) } : {}),
       });
+      // Errors and the warnings of the same run are reported together, sorted, by the CLI's one error path.
+      if (result.errors.length) throw new PimctlErrors(result.errors, result.warnings);
       for (const w of result.warnings) say(args, io, `warning: ${w.format()}`);
-      if (result.errors.length) throw new PimctlErrors(result.errors);
       const c = result.catalogue;
       const counts = KINDS.filter((k) => c.managed.includes(k)).map((k) => `${c[k].length} ${k.replace("_", " ")}`);
       const values = c.attributes.reduce((n, a) => n + (a.values?.length ?? 0), 0);
+      const format = args.format === "text" ? undefined : args.format;
+      reportProblems(io, problemsOf([], result.warnings), format, { files: result.files.map((f) => path.relative(io.cwd, f)) });
       say(
         args,
         io,
