@@ -4,10 +4,13 @@
  * every caller; retries only where they are safe; a create whose answer was
  * lost is looked up by its natural key and adopted instead of duplicated.
  */
+import { AsyncLocalStorage } from "node:async_hooks";
 import { readFile } from "node:fs/promises";
-import { Pool, errors as undiciErrors } from "undici";
+import { Pool, request as undiciRequest, errors as undiciErrors } from "undici";
 import { PimctlError, type ErrorCode } from "../errors.js";
 import type * as T from "./types.js";
+import { removeAssignment } from "./set-assignments.js";
+import { canonical } from "./wire.js";
 
 export interface RetryPolicy {
   /** Retries after the first attempt. */
@@ -103,18 +106,49 @@ export function routeOf(path: string): string {
     .join("/");
 }
 
-class Semaphore {
+/** The slot a request holds, so look-ups made while holding it (adoption) reuse it. */
+const heldSlot = new AsyncLocalStorage<{ chain: Promise<unknown> }>();
+
+/**
+ * The concurrency limit. Waiters are served in arrival order: a released slot
+ * is handed to the oldest waiter, never left for a newcomer to take. A request
+ * made while its caller already holds a slot (the look-up after a lost create
+ * answer) runs in that slot, one at a time, and never waits for a second one:
+ * at parallelism 1 it would wait for itself forever.
+ */
+export class Semaphore {
   private active = 0;
   private readonly waiting: Array<() => void> = [];
   constructor(private readonly limit: number) {}
+  private acquire(): Promise<void> {
+    if (this.active < this.limit) {
+      this.active++;
+      return Promise.resolve();
+    }
+    return new Promise<void>((r) => this.waiting.push(r));
+  }
+  private release(): void {
+    const next = this.waiting.shift();
+    if (next) next(); // the slot passes straight to the oldest waiter
+    else this.active--;
+  }
+  get queued(): number {
+    return this.waiting.length;
+  }
   async run<R>(fn: () => Promise<R>): Promise<R> {
-    if (this.active >= this.limit) await new Promise<void>((r) => this.waiting.push(r));
-    this.active++;
+    const held = heldSlot.getStore();
+    if (held) {
+      // Nested: queue behind the caller's other nested work; each step gets its own chain, so
+      // a look-up inside a look-up does not wait for itself either.
+      const step = held.chain.then(() => heldSlot.run({ chain: Promise.resolve() }, fn));
+      held.chain = step.catch(() => undefined);
+      return step;
+    }
+    await this.acquire();
     try {
-      return await fn();
+      return await heldSlot.run({ chain: Promise.resolve() }, fn);
     } finally {
-      this.active--;
-      this.waiting.shift()?.();
+      this.release();
     }
   }
 }
@@ -136,6 +170,34 @@ class TransportError extends Error {
   }
 }
 
+/** Page sizes tried, largest first, when the tenant refuses a `limit` with 422. */
+const PAGE_SIZES = [500, 250, 100, 50, 25];
+
+function pageMeta(v: unknown): T.PageMeta | undefined {
+  if (v === null || typeof v !== "object") return undefined;
+  const m = v as Record<string, unknown>;
+  const n = (x: unknown) => (x === null || x === undefined ? null : Number(x));
+  if (n(m.last_page) === null || n(m.total) === null) return undefined;
+  return { ...(m as object), current_page: n(m.current_page) ?? 1, last_page: n(m.last_page)!, total: n(m.total)!, per_page: n(m.per_page) ?? 0, from: n(m.from), to: n(m.to) } as T.PageMeta;
+}
+
+function nextLink(v: unknown): string | undefined {
+  const next = v !== null && typeof v === "object" ? (v as { next?: unknown }).next : undefined;
+  return typeof next === "string" && next ? next : undefined;
+}
+
+/** First occurrence of each id wins; records without an id are kept. */
+function dedupeById<R>(items: R[]): R[] {
+  const seen = new Set<unknown>();
+  return items.filter((x) => {
+    const id = x !== null && typeof x === "object" ? (x as { id?: unknown }).id : undefined;
+    if (id === undefined) return true;
+    if (seen.has(id)) return false;
+    seen.add(id);
+    return true;
+  });
+}
+
 export class PimClient implements T.PimApi {
   readonly tenant: string;
   readonly baseUrl: string;
@@ -147,7 +209,12 @@ export class PimClient implements T.PimApi {
   private readonly timeoutMs: number;
   private readonly random: () => number;
   private readonly log: ((line: string) => void) | undefined;
-  readonly pageLimit: number;
+  /** The page size asked for; lowered for the rest of the run when the tenant refuses it (422). */
+  pageLimit: number;
+  /** Set by the first 401: the token is refused, so no further request is sent. */
+  private refusedWith: PimctlError | undefined;
+  /** Which id DELETE /attribute_sets/<S>/attributes/<ID> takes on this tenant, once seen. */
+  setAttributeDeleteId: "attribute" | "assignment" | undefined;
   private readonly counters: ClientStats = { requests: 0, byMethod: {}, byRoute: {}, retries: 0, adopted: 0, bytesIn: 0, bytesOut: 0, timeMs: 0 };
 
   constructor(opts: ClientOptions) {
@@ -176,6 +243,11 @@ export class PimClient implements T.PimApi {
     this.random = opts.random ?? Math.random;
     this.log = opts.logHttp;
     this.pageLimit = opts.pageLimit ?? DEFAULT_PAGE_LIMIT;
+  }
+
+  /** A line for --log-http (debug facts the client learned about the tenant). */
+  note(line: string): void {
+    this.log?.(`debug: ${line}`);
   }
 
   stats(): ClientStats {
@@ -233,10 +305,19 @@ export class PimClient implements T.PimApi {
    * are safe to repeat; `adopt` looks a create up by its natural key after an
    * ambiguous failure (returns the record if the first attempt created it).
    */
-  private async request(method: string, path: string, body?: unknown, opts: { retryPost?: boolean; adopt?: () => Promise<unknown | undefined>; allow404?: boolean } = {}): Promise<Attempt> {
+  private async request(
+    method: string,
+    path: string,
+    body?: unknown,
+    opts: { retryPost?: boolean; adopt?: () => Promise<unknown | undefined>; allow404?: boolean; allow422?: boolean } = {},
+  ): Promise<Attempt> {
     return this.limiter.run(async () => {
       const safe = method !== "POST" || opts.retryPost === true;
+      // Whether an earlier attempt may have reached the server and acted.
+      let mayHaveActed = false;
       for (let attempt = 0; ; attempt++) {
+        // After a 401 every request with this token fails: do not send more of them.
+        if (this.refusedWith) throw new PimctlError("api_unauthorized", this.refusedWith.message, { request: this.info(method, path, 401) });
         let result: Attempt | undefined;
         let failure: PimctlError | undefined;
         let ambiguous = false;
@@ -251,13 +332,21 @@ export class PimClient implements T.PimApi {
         if (result) {
           if (result.status < 400) return result;
           if (result.status === 404 && opts.allow404) return result;
+          if (result.status === 422 && opts.allow422) return result;
+          // A retried DELETE that finds nothing: the attempt whose answer was lost deleted it.
+          if (result.status === 404 && method === "DELETE" && mayHaveActed) {
+            this.log?.(`${method} ${path} 404 on retry: the earlier attempt deleted it`);
+            return { status: 204, headers: {}, text: "" };
+          }
           failure = this.httpError(method, path, result);
+          if (result.status === 401) this.refusedWith = failure;
           const retryable = result.status === 429 || result.status >= 500;
           if (!retryable) throw failure;
           ambiguous = result.status !== 429; // a 429 was refused before the server acted
           const ra = result.headers["retry-after"];
           retryAfter = Array.isArray(ra) ? ra[0] : ra;
         }
+        if (ambiguous) mayHaveActed = true;
         if (attempt >= this.policy.max) throw failure!;
         if (!safe && ambiguous) {
           // The first attempt may have created the record: look before trying again.
@@ -334,6 +423,7 @@ export class PimClient implements T.PimApi {
     } catch {
       throw new PimctlError("api_protocol", "the tenant answered with a body that is not JSON", { request: this.info(method, path, r.status) });
     }
+    data = canonical(data);
     if (key === undefined) return data as R;
     const value = (data as Record<string, unknown> | null)?.[key];
     if (value === undefined) {
@@ -348,6 +438,60 @@ export class PimClient implements T.PimApi {
     return this.parse<R>("GET", path, await this.request("GET", path), key);
   }
 
+  /**
+   * A list the document shows unpaginated. A tenant may page it anyway (links and
+   * meta present): follow `links.next` (or count pages by meta) and dedupe by id,
+   * so nothing is read twice or left out.
+   */
+  private async getList<R>(path: string, key: string, opts: { allow404?: boolean } = {}): Promise<R[]> {
+    const r = await this.request("GET", path, undefined, opts.allow404 ? { allow404: true } : {});
+    if (r.status === 404) return [];
+    const data = this.parse<Record<string, unknown> | null>("GET", path, r);
+    const first = data?.[key];
+    if (!Array.isArray(first)) throw new PimctlError("api_protocol", `the answer has no "${key}" list`, { request: this.info("GET", path, r.status) });
+    const meta = pageMeta(data?.meta);
+    const next = nextLink(data?.links);
+    if (!meta && !next) return first as R[];
+    const pages: unknown[][] = [first];
+    let current = meta?.current_page ?? 1;
+    let nextPath = next ? this.sameTenantPath(next, path) : undefined;
+    for (let guard = 0; guard < 10_000; guard++) {
+      if (!nextPath && meta && current < meta.last_page) nextPath = `${path}${path.includes("?") ? "&" : "?"}page=${current + 1}`;
+      if (!nextPath) break;
+      const page = this.parse<Record<string, unknown> | null>("GET", nextPath, await this.request("GET", nextPath));
+      const items = page?.[key];
+      if (!Array.isArray(items)) throw new PimctlError("api_protocol", `page ${current + 1} has no "${key}" list`, { request: this.info("GET", nextPath) });
+      pages.push(items);
+      current = pageMeta(page?.meta)?.current_page ?? current + 1;
+      const n = nextLink(page?.links);
+      nextPath = n ? this.sameTenantPath(n, path) : undefined;
+      if (!n && !pageMeta(page?.meta)) break;
+      if (!n && (pageMeta(page?.meta)?.last_page ?? 0) <= current) break;
+    }
+    const all = dedupeById(pages.flat() as R[]);
+    if (meta && all.length < meta.total) {
+      throw new PimctlError("api_protocol", `${key}: the tenant reported ${meta.total} records but its pages held ${all.length}; refusing to work from a truncated list`, {
+        request: this.info("GET", path),
+      });
+    }
+    return all;
+  }
+
+  /** A `links.next` address as a path below the tenant base; another origin is refused loudly. */
+  private sameTenantPath(link: string, forPath: string): string {
+    let next: URL;
+    try {
+      next = new URL(link, this.baseUrl);
+    } catch {
+      throw new PimctlError("api_protocol", `the next-page address "${link}" is not a URL`, { request: this.info("GET", forPath) });
+    }
+    const base = new URL(this.baseUrl);
+    if (next.origin !== base.origin || !next.pathname.startsWith(this.basePath)) {
+      throw new PimctlError("api_protocol", `the next-page address points outside the tenant (${next.origin}); refusing to follow it with the tenant's token`, { request: this.info("GET", forPath) });
+    }
+    return next.pathname.slice(this.basePath.length) + next.search;
+  }
+
   private async send<R>(method: "POST" | "PUT", path: string, body: unknown, key: string | undefined, opts?: { retryPost?: boolean; adopt?: () => Promise<unknown | undefined> }): Promise<R> {
     return this.parse<R>(method, path, await this.request(method, path, body, opts), key);
   }
@@ -356,31 +500,78 @@ export class PimClient implements T.PimApi {
     await this.request("DELETE", path);
   }
 
-  private async search<R>(path: string, name: string, key: string): Promise<R | null> {
-    const r = await this.request("POST", path, { name }, { retryPost: true });
-    if (!r.text.trim()) return null;
-    const data = JSON.parse(r.text) as Record<string, unknown>;
-    return (data[key] as R | undefined) ?? null;
+  /**
+   * Exact-match search. "Nothing found" comes as 404, as 200 with an empty body,
+   * `[]`, `null` or `{}`: all mean no match. A list answer is searched for the
+   * exact name; a record whose name differs (a case-insensitive or fuzzy service)
+   * is not a match.
+   */
+  private async search<R extends { name?: string }>(path: string, name: string, key: string): Promise<R | null> {
+    const r = await this.request("POST", path, { name }, { retryPost: true, allow404: true });
+    if (r.status === 404 || !r.text.trim()) return null;
+    const data = this.parse<unknown>("POST", path, r);
+    const inner = data !== null && typeof data === "object" && !Array.isArray(data) && key in data ? (data as Record<string, unknown>)[key] : data;
+    const candidates = Array.isArray(inner) ? inner : inner !== null && typeof inner === "object" && "id" in inner ? [inner] : [];
+    return (candidates as R[]).find((c) => c.name === name) ?? null;
   }
 
   private async page<R>(path: string, key: string, query: Record<string, string | number | undefined>): Promise<T.Page<R>> {
-    const q = new URLSearchParams();
-    for (const [k, v] of Object.entries(query)) if (v !== undefined) q.set(k, String(v));
-    const full = `${path}?${q.toString()}`;
-    const r = await this.request("GET", full);
-    const data = this.parse<Record<string, unknown>>("GET", full, r);
-    const items = data[key];
-    if (!Array.isArray(items) || !data.meta) throw new PimctlError("api_protocol", `the page has no "${key}" list or meta`, { request: this.info("GET", path, r.status) });
-    return { items: items as R[], links: data.links as T.PageLinks, meta: data.meta as T.PageMeta };
+    for (;;) {
+      const q = new URLSearchParams();
+      for (const [k, v] of Object.entries(query)) if (v !== undefined) q.set(k, String(v));
+      const full = `${path}?${q.toString()}`;
+      const r = await this.request("GET", full, undefined, { allow422: query.limit !== undefined });
+      if (r.status === 422) {
+        // The largest page size is not in the document: step down, and keep the size for the run.
+        const limit = Number(query.limit);
+        const smaller = PAGE_SIZES.find((n) => n < limit);
+        if (smaller === undefined) throw this.httpError("GET", full, r);
+        this.log?.(`GET ${path}: limit=${limit} refused (422); using limit=${smaller} for this tenant from now on`);
+        if (this.pageLimit > smaller) this.pageLimit = smaller;
+        query = { ...query, limit: smaller };
+        continue;
+      }
+      const data = this.parse<Record<string, unknown>>("GET", full, r);
+      const items = data[key];
+      const meta = pageMeta(data.meta);
+      if (!Array.isArray(items) || !meta) throw new PimctlError("api_protocol", `the page has no "${key}" list or meta`, { request: this.info("GET", path, r.status) });
+      return { items: items as R[], links: data.links as T.PageLinks, meta: meta as T.PageMeta, limit: Number(query.limit ?? meta.per_page) };
+    }
   }
 
-  /** Every page: the first tells last_page, the rest are fetched concurrently. */
-  private async all<R>(path: string, key: string, query: Record<string, string | number | undefined>): Promise<R[]> {
-    const first = await this.page<R>(path, key, { ...query, page: 1 });
-    const rest = await Promise.all(
-      Array.from({ length: Math.max(0, first.meta.last_page - 1) }, (_, i) => this.page<R>(path, key, { ...query, page: i + 2 })),
-    );
-    return [first, ...rest].flatMap((p) => p.items);
+  /**
+   * Every page, read so that a concurrent writer cannot make pimctl miss or
+   * double a record: records are deduped by id, and the count is checked against
+   * `meta.total` (first and last page must agree too); on a mismatch the whole
+   * list is read again, up to three times. `complete: false` says the list kept
+   * changing: the caller must not conclude that a record is absent.
+   */
+  async readAll<R extends { id: number }>(path: string, key: string, query: Record<string, string | number | undefined>, first?: T.Page<R>): Promise<T.ListRead<R>> {
+    let problem = "";
+    let union: R[] = [];
+    for (let round = 0; round < 3; round++) {
+      const head = round === 0 && first ? first : await this.page<R>(path, key, { ...query, limit: query.limit ?? this.pageLimit, page: 1 });
+      const limit = head.limit;
+      const rest = await Promise.all(
+        Array.from({ length: Math.max(0, head.meta.last_page - 1) }, (_, i) => this.page<R>(path, key, { ...query, limit, page: i + 2 })),
+      );
+      const pages = [head, ...rest];
+      const items = dedupeById(pages.flatMap((p) => p.items));
+      const totals = new Set(pages.map((p) => p.meta.total));
+      const raw = pages.reduce((n, p) => n + p.items.length, 0);
+      union = dedupeById([...union, ...items]);
+      if (totals.size === 1 && items.length === head.meta.total && raw === items.length) return { items, complete: true };
+      problem = `${path} changed while it was read: meta.total ${[...totals].join(" then ")}, ${raw} records on the pages, ${items.length} distinct`;
+      this.log?.(`GET ${path}: ${problem}; reading it again`);
+    }
+    return { items: union, complete: false, problem };
+  }
+
+  /** Every page as a plain array; throws when the list would not hold still. */
+  private async all<R extends { id: number }>(path: string, key: string, query: Record<string, string | number | undefined>): Promise<R[]> {
+    const read = await this.readAll<R>(path, key, query);
+    if (!read.complete) throw new PimctlError("api_protocol", `${read.problem}; three reads did not agree, try again when the tenant is quieter`, { request: this.info("GET", path) });
+    return read.items;
   }
 
   // ---------------------------------------------------------------- API
@@ -390,13 +581,13 @@ export class PimClient implements T.PimApi {
   }
 
   listAttributes(versionId?: number): Promise<T.ApiAttribute[]> {
-    return this.get(versionId ? `/attributes/version/${versionId}` : "/attributes", "attributes");
+    return this.getList(versionId ? `/attributes/version/${versionId}` : "/attributes", "attributes");
   }
   getAttribute(id: number, versionId?: number): Promise<T.ApiAttribute> {
     return this.get(versionId ? `/attributes/${id}/version/${versionId}` : `/attributes/${id}`, "attribute");
   }
   createAttribute(body: T.AttributeWrite): Promise<T.ApiAttribute> {
-    return this.send("POST", "/attributes", body, "attribute", { adopt: async () => (body.name ? ((await this.searchAttribute(body.name)) ?? undefined) : undefined) });
+    return this.send("POST", "/attributes", body, "attribute", { adopt: () => this.adoptByName(body.name, (n) => this.searchAttribute(n), () => this.listAttributes()) });
   }
   updateAttribute(id: number, body: T.AttributeWrite): Promise<T.ApiAttribute> {
     return this.send("PUT", `/attributes/${id}`, body, "attribute");
@@ -415,14 +606,14 @@ export class PimClient implements T.PimApi {
   }
 
   listTypeValues(attributeId: number, versionId?: number): Promise<T.ApiTypeValue[]> {
-    return this.get(versionId ? `/attributes/${attributeId}/type_values/version/${versionId}` : `/attributes/${attributeId}/type_values`, "attribute_type_values");
+    return this.getList(versionId ? `/attributes/${attributeId}/type_values/version/${versionId}` : `/attributes/${attributeId}/type_values`, "attribute_type_values");
   }
   getTypeValue(attributeId: number, id: number, versionId?: number): Promise<T.ApiTypeValue> {
     return this.get(versionId ? `/attributes/${attributeId}/type_values/${id}/version/${versionId}` : `/attributes/${attributeId}/type_values/${id}`, "attribute_type_value");
   }
   createTypeValue(attributeId: number, body: T.TypeValueWrite): Promise<T.ApiTypeValue> {
     return this.send("POST", `/attributes/${attributeId}/type_values`, body, "attribute_type_value", {
-      adopt: async () => (await this.listTypeValues(attributeId)).find((v) => v.value === body.value),
+      adopt: async () => (await this.listTypeValues(attributeId)).find((v) => v.value === body.value && (v.attribute_id === undefined || v.attribute_id === attributeId)),
     });
   }
   updateTypeValue(attributeId: number, id: number, body: T.TypeValueWrite): Promise<T.ApiTypeValue> {
@@ -439,13 +630,13 @@ export class PimClient implements T.PimApi {
   }
 
   listAttributeSets(): Promise<T.ApiAttributeSet[]> {
-    return this.get("/attribute_sets", "attribute_sets");
+    return this.getList("/attribute_sets", "attribute_sets");
   }
   getAttributeSet(id: number): Promise<T.ApiAttributeSet> {
     return this.get(`/attribute_sets/${id}`, "attribute_set");
   }
   createAttributeSet(body: T.AttributeSetWrite): Promise<T.ApiAttributeSet> {
-    return this.send("POST", "/attribute_sets", body, "attribute_set", { adopt: async () => (body.name ? ((await this.searchAttributeSet(body.name)) ?? undefined) : undefined) });
+    return this.send("POST", "/attribute_sets", body, "attribute_set", { adopt: () => this.adoptByName(body.name, (n) => this.searchAttributeSet(n), () => this.listAttributeSets()) });
   }
   updateAttributeSet(id: number, body: T.AttributeSetWrite): Promise<T.ApiAttributeSet> {
     return this.send("PUT", `/attribute_sets/${id}`, body, "attribute_set");
@@ -458,10 +649,7 @@ export class PimClient implements T.PimApi {
   }
   /** [] on the documented 404 (a set without attributes; the API answers the same for a missing set). */
   async listAttributeSetAttributes(setId: number): Promise<T.ApiAttributeSetAttribute[]> {
-    const path = `/attribute_sets/${setId}/attributes`;
-    const r = await this.request("GET", path, undefined, { allow404: true });
-    if (r.status === 404) return [];
-    return this.parse("GET", path, r, "attribute_set_attributes");
+    return this.getList(`/attribute_sets/${setId}/attributes`, "attribute_set_attributes", { allow404: true });
   }
   async getAttributeSetAttribute(setId: number, attributeId: number): Promise<T.ApiAttributeSetAttribute | null> {
     const path = `/attribute_sets/${setId}/attributes/${attributeId}`;
@@ -472,12 +660,25 @@ export class PimClient implements T.PimApi {
   async addAttributeToSet(setId: number, attributeId: number): Promise<void> {
     await this.request("POST", `/attribute_sets/${setId}/attributes`, { attribute_id: attributeId }, { adopt: async () => (await this.getAttributeSetAttribute(setId, attributeId)) ?? undefined });
   }
-  removeAttributeFromSet(setId: number, assignmentId: number): Promise<void> {
-    return this.del(`/attribute_sets/${setId}/attributes/${assignmentId}`);
+  removeAttributeFromSet(setId: number, target: { assignmentId: number; attributeId: number }): Promise<void> {
+    return removeAssignment(this, setId, target);
+  }
+
+  /** Adoption by exact name: the search answer only when its name is identical, else the full list. */
+  private async adoptByName<R extends { name?: string }>(name: string | undefined, search: (n: string) => Promise<R | null>, list: () => Promise<R[]>): Promise<R | undefined> {
+    if (!name) return undefined;
+    const hit = await search(name);
+    if (hit && hit.name === name) return hit;
+    return (await list()).find((r) => r.name === name);
+  }
+
+  /** For set-assignments.ts: a DELETE whose 404 is an answer, not an error. */
+  async deleteAllowing404(path: string): Promise<number> {
+    return (await this.request("DELETE", path, undefined, { allow404: true })).status;
   }
 
   listBlocks(): Promise<T.ApiBlock[]> {
-    return this.get("/blocks", "blocks");
+    return this.getList("/blocks", "blocks");
   }
   getBlock(id: number): Promise<T.ApiBlock> {
     return this.get(`/blocks/${id}`, "block");
@@ -492,14 +693,17 @@ export class PimClient implements T.PimApi {
     return this.del(`/blocks/${id}`);
   }
   listBlockAssets(blockId: number): Promise<T.ApiBlockAsset[]> {
-    return this.get(`/blocks/${blockId}/assets`, "block_assets");
+    return this.getList(`/blocks/${blockId}/assets`, "block_assets");
   }
   getBlockAsset(blockId: number, id: number): Promise<T.ApiBlockAsset> {
     return this.get(`/blocks/${blockId}/assets/${id}`, "block_asset");
   }
 
   listBrands(opts: { versionId?: number; limit?: number } = {}): Promise<T.ApiBrand[]> {
-    return this.all("/brands", "brands", { limit: opts.limit ?? this.pageLimit, version: opts.versionId || undefined });
+    return this.all("/brands", "brands", { limit: opts.limit, version: opts.versionId || undefined });
+  }
+  readBrands(opts: { versionId?: number; first?: T.Page<T.ApiBrand> } = {}): Promise<T.ListRead<T.ApiBrand>> {
+    return this.readAll("/brands", "brands", { version: opts.versionId || undefined }, opts.first);
   }
   listBrandsPage(opts: { page: number; versionId?: number; limit?: number }): Promise<T.Page<T.ApiBrand>> {
     return this.page("/brands", "brands", { page: opts.page, limit: opts.limit ?? this.pageLimit, version: opts.versionId || undefined });
@@ -508,7 +712,7 @@ export class PimClient implements T.PimApi {
     return this.get(versionId ? `/brands/${id}/version/${versionId}` : `/brands/${id}`, "brand");
   }
   createBrand(body: T.BrandWrite): Promise<T.ApiBrand> {
-    return this.send("POST", "/brands", body, "brand", { adopt: async () => (body.name ? ((await this.searchBrand(body.name)) ?? undefined) : undefined) });
+    return this.send("POST", "/brands", body, "brand", { adopt: () => this.adoptByName(body.name, (n) => this.searchBrand(n), () => this.listBrands()) });
   }
   updateBrand(id: number, body: T.BrandWrite): Promise<T.ApiBrand> {
     return this.send("PUT", `/brands/${id}`, body, "brand");
@@ -520,7 +724,7 @@ export class PimClient implements T.PimApi {
     return this.search("/brands/search", name, "brand");
   }
   listBrandAssets(brandId: number): Promise<T.ApiAsset[]> {
-    return this.get(`/brands/${brandId}/assets`, "brand_assets");
+    return this.getList(`/brands/${brandId}/assets`, "brand_assets");
   }
   getBrandAsset(brandId: number, id: number): Promise<T.ApiAsset> {
     return this.get(`/brands/${brandId}/assets/${id}`, "brand_asset");
@@ -539,7 +743,7 @@ export class PimClient implements T.PimApi {
     await this.request("POST", `/brands/${brandId}/channel/${channelId}`, { web_id: webId }, { retryPost: true });
   }
   listBrandAttributes(brandId: number): Promise<T.ApiBrandAttribute[]> {
-    return this.get(`/brands/${brandId}/attributes`, "brand_attributes");
+    return this.getList(`/brands/${brandId}/attributes`, "brand_attributes");
   }
   getBrandAttribute(brandId: number, attributeId: number): Promise<T.ApiBrandAttribute[]> {
     return this.get(`/brands/${brandId}/attributes/${attributeId}`, "brands_attributes");
@@ -566,7 +770,10 @@ export class PimClient implements T.PimApi {
   }
 
   listCategories(opts: { withAttributes?: boolean; limit?: number } = {}): Promise<T.ApiCategory[]> {
-    return this.all("/categories", "categories", { limit: opts.limit ?? this.pageLimit, withAttributes: opts.withAttributes ? "true" : undefined });
+    return this.all("/categories", "categories", { limit: opts.limit, withAttributes: opts.withAttributes ? "true" : undefined });
+  }
+  readCategories(opts: { withAttributes?: boolean } = {}): Promise<T.ListRead<T.ApiCategory>> {
+    return this.readAll("/categories", "categories", { withAttributes: opts.withAttributes ? "true" : undefined });
   }
   listCategoriesPage(opts: { page: number; withAttributes?: boolean; limit?: number }): Promise<T.Page<T.ApiCategory>> {
     return this.page("/categories", "categories", { page: opts.page, limit: opts.limit ?? this.pageLimit, withAttributes: opts.withAttributes ? "true" : undefined });
@@ -578,8 +785,9 @@ export class PimClient implements T.PimApi {
   createCategory(body: T.CategoryWrite & { parent_id: number; name: string }): Promise<T.ApiCategory> {
     return this.send("POST", "/categories", body, "category", {
       adopt: async () => {
+        // Same name under the same parent, exactly: never a near match.
         const parent = body.parent_id === 0 ? null : body.parent_id;
-        return (await this.listCategories()).find((c) => (c.parent_id === 0 ? null : c.parent_id) === parent && c.name === body.name);
+        return (await this.listCategories()).find((c) => (c.parent_id === 0 || c.parent_id === undefined ? null : c.parent_id) === parent && c.name === body.name);
       },
     });
   }
@@ -590,7 +798,7 @@ export class PimClient implements T.PimApi {
     return this.del(`/categories/${id}`);
   }
   listCategoryAssets(categoryId: number): Promise<T.ApiAsset[]> {
-    return this.get(`/categories/${categoryId}/assets`, "category_assets");
+    return this.getList(`/categories/${categoryId}/assets`, "category_assets");
   }
   getCategoryAsset(categoryId: number, id: number): Promise<T.ApiAsset> {
     return this.get(`/categories/${categoryId}/assets/${id}`, "category_asset");
@@ -619,14 +827,24 @@ export class PimClient implements T.PimApi {
     if (opts.updatedAt) q.set("updated_at", opts.updatedAt);
     const out: T.ApiChangelog[] = [];
     let path: string | undefined = `/changelogs${q.size ? `?${q.toString()}` : ""}`;
-    const base = new URL(this.baseUrl);
-    while (path) {
+    // Every page must parse and say where the next one is; a page that does not is an
+    // error, never a quiet end of the feed (an incremental sync would skip changes).
+    for (let n = 1; path; n++) {
       const r = await this.request("GET", path);
-      const data: { changelogs?: unknown; links?: T.PageLinks } = this.parse("GET", path, r);
-      if (!Array.isArray(data.changelogs)) throw new PimctlError("api_protocol", 'the answer has no "changelogs" list', { request: this.info("GET", path, r.status) });
+      let data: { changelogs?: unknown; links?: unknown; meta?: unknown } | null;
+      try {
+        data = this.parse("GET", path, r);
+      } catch (e) {
+        throw new PimctlError("api_protocol", `changelog page ${n} could not be read: ${(e as Error).message}; stopping instead of returning a partial feed`, { request: this.info("GET", path, r.status) });
+      }
+      if (!data || !Array.isArray(data.changelogs)) throw new PimctlError("api_protocol", `changelog page ${n} has no "changelogs" list; stopping instead of returning a partial feed`, { request: this.info("GET", path, r.status) });
       out.push(...(data.changelogs as T.ApiChangelog[]));
-      const next: URL | undefined = data.links?.next ? new URL(data.links.next) : undefined;
-      path = next && next.origin === base.origin && next.pathname.startsWith(this.basePath) ? next.pathname.slice(this.basePath.length) + next.search : undefined;
+      const next = nextLink(data.links);
+      const meta = pageMeta(data.meta);
+      if (!next && meta && meta.current_page < meta.last_page) {
+        throw new PimctlError("api_protocol", `changelog page ${n} says it is page ${meta.current_page} of ${meta.last_page} but gives no next address; stopping instead of returning a partial feed`, { request: this.info("GET", path) });
+      }
+      path = next ? this.sameTenantPath(next, path) : undefined;
     }
     return out;
   }
@@ -635,14 +853,14 @@ export class PimClient implements T.PimApi {
   }
 
   listChannels(): Promise<T.ApiChannel[]> {
-    return this.get("/channels", "channels");
+    return this.getList("/channels", "channels");
   }
   getChannel(id: number): Promise<T.ApiChannel> {
     return this.get(`/channels/${id}`, "channel");
   }
 
   listDisplayGroups(): Promise<T.ApiDisplayGroup[]> {
-    return this.get("/display-groups", "display_groups");
+    return this.getList("/display-groups", "display_groups");
   }
   getDisplayGroup(id: number): Promise<T.ApiDisplayGroup> {
     return this.get(`/display-groups/${id}`, "display_group");
@@ -661,19 +879,58 @@ export class PimClient implements T.PimApi {
   getExport(id: number): Promise<T.ApiExport> {
     return this.get(`/exports/${id}`, "export");
   }
-  async downloadExport(fileUrl: string): Promise<Uint8Array> {
-    const url = new URL(fileUrl);
+  /**
+   * The export file. `file_url` may be on the tenant's origin (sent with the token),
+   * redirect to another host such as object storage, or answer 202 until the file is
+   * ready. Another host never receives the tenant's token. An empty body or JSON that
+   * does not parse is an error: a 0-byte backup must not pass for one.
+   */
+  async downloadExport(fileUrl: string, opts: { readyTimeoutMs?: number } = {}): Promise<Uint8Array> {
     const base = new URL(this.baseUrl);
-    if (url.origin !== base.origin) throw new PimctlError("api_protocol", `the export file is on another host (${url.host}); refusing to send the tenant's token there`);
-    return this.limiter.run(async () => {
-      const res = await this.pool.request({ method: "GET", path: url.pathname + url.search, headers: { authorization: `Bearer ${this.token}` }, headersTimeout: this.timeoutMs, bodyTimeout: this.timeoutMs });
-      const buf = new Uint8Array(await res.body.arrayBuffer());
-      this.counters.requests++;
-      this.counters.bytesIn += buf.byteLength;
-      this.log?.(`GET ${url.pathname} ${res.statusCode}`);
-      if (res.statusCode >= 400) throw this.httpError("GET", url.pathname, { status: res.statusCode, headers: res.headers, text: Buffer.from(buf).toString("utf8") });
-      return buf;
-    });
+    let url = new URL(fileUrl, this.baseUrl);
+    const deadline = Date.now() + (opts.readyTimeoutMs ?? 120_000);
+    for (let hop = 0, wait = 0; ; ) {
+      const own = url.origin === base.origin;
+      if (!own && url.protocol !== "https:" && !isLoopbackHost(url.hostname)) {
+        throw new PimctlError("insecure_url", `the export file is on ${url.host} over plain http; refusing to download a backup unencrypted`);
+      }
+      const headers: Record<string, string> = own ? { authorization: `Bearer ${this.token}` } : {};
+      const res = await this.limiter.run(async () => {
+        this.counters.requests++;
+        const r = own
+          ? await this.pool.request({ method: "GET", path: url.pathname + url.search, headers, headersTimeout: this.timeoutMs, bodyTimeout: this.timeoutMs })
+          : await undiciRequest(url, { method: "GET", headers, headersTimeout: this.timeoutMs, bodyTimeout: this.timeoutMs });
+        const buf = new Uint8Array(await r.body.arrayBuffer());
+        this.counters.bytesIn += buf.byteLength;
+        this.log?.(`GET ${own ? url.pathname : `${url.origin}${url.pathname}`} ${r.statusCode}`);
+        return { status: r.statusCode, headers: r.headers, buf };
+      });
+      const where = own ? url.pathname : `${url.origin}${url.pathname}`;
+      if (res.status >= 300 && res.status < 400) {
+        const loc = res.headers.location;
+        const target = Array.isArray(loc) ? loc[0] : loc;
+        if (!target || ++hop > 5) throw new PimctlError("api_protocol", `the export download redirected ${target ? "too many times" : "without a Location"} (${where})`);
+        url = new URL(target, url);
+        continue;
+      }
+      if (res.status === 202) {
+        if (Date.now() > deadline) throw new PimctlError("apply_failed", `the export file at ${where} was still not ready (202) when the wait ran out`);
+        const ra = res.headers["retry-after"];
+        await new Promise((r) => setTimeout(r, Math.min(5_000, parseRetryAfter(Array.isArray(ra) ? ra[0] : ra) ?? 250 * 2 ** Math.min(4, wait++))));
+        continue;
+      }
+      if (res.status >= 400) throw this.httpError("GET", where, { status: res.status, headers: res.headers, text: Buffer.from(res.buf).toString("utf8") });
+      if (res.buf.byteLength === 0) throw new PimctlError("api_protocol", `the export download from ${where} was empty (0 bytes); not saving it as a backup`);
+      const type = String(res.headers["content-type"] ?? "");
+      if (type.includes("json") || res.buf[0] === 0x7b || res.buf[0] === 0x5b) {
+        try {
+          JSON.parse(Buffer.from(res.buf).toString("utf8"));
+        } catch {
+          throw new PimctlError("api_protocol", `the export download from ${where} is not valid JSON (${res.buf.byteLength} bytes, truncated?); not saving it as a backup`);
+        }
+      }
+      return res.buf;
+    }
   }
 
   listGenericEntities(): Promise<T.ApiGenericEntity[]> {

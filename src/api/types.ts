@@ -206,6 +206,19 @@ export interface Page<T> {
   items: T[];
   links: PageLinks;
   meta: PageMeta;
+  /** The page size this page was read with (after any fallback from a refused limit). */
+  limit?: number;
+}
+
+/**
+ * A paged list read whole. `complete: false`: the list kept changing under three
+ * reads (another client writing); `items` is the union seen, and a record missing
+ * from it may still exist, so nothing may be concluded from its absence.
+ */
+export interface ListRead<T> {
+  items: T[];
+  complete: boolean;
+  problem?: string;
 }
 
 /** Write bodies. Fields are the API's own names. */
@@ -292,7 +305,12 @@ export interface PimApi {
   listAttributeSetAttributes(setId: number): Promise<ApiAttributeSetAttribute[]>;
   getAttributeSetAttribute(setId: number, attributeId: number): Promise<ApiAttributeSetAttribute | null>;
   addAttributeToSet(setId: number, attributeId: number): Promise<void>;
-  removeAttributeFromSet(setId: number, assignmentId: number): Promise<void>;
+  /**
+   * Removes one assignment. API v1 does not say whether the path takes the
+   * assignment's id or the attribute's id, so both are given and the client sends
+   * the one that cannot remove another assignment under either reading.
+   */
+  removeAttributeFromSet(setId: number, target: { assignmentId: number; attributeId: number }): Promise<void>;
 
   listBlocks(): Promise<ApiBlock[]>;
   getBlock(id: number): Promise<ApiBlock>;
@@ -304,6 +322,8 @@ export interface PimApi {
 
   listBrands(opts?: { versionId?: number; limit?: number }): Promise<ApiBrand[]>;
   listBrandsPage(opts: { page: number; versionId?: number; limit?: number }): Promise<Page<ApiBrand>>;
+  /** Every page, checked against meta.total (see ListRead); `first` reuses a page already read. */
+  readBrands(opts?: { versionId?: number; first?: Page<ApiBrand> }): Promise<ListRead<ApiBrand>>;
   getBrand(id: number, versionId?: number): Promise<ApiBrand>;
   createBrand(body: BrandWrite): Promise<ApiBrand>;
   updateBrand(id: number, body: BrandWrite): Promise<ApiBrand>;
@@ -325,6 +345,7 @@ export interface PimApi {
 
   listCategories(opts?: { withAttributes?: boolean; limit?: number }): Promise<ApiCategory[]>;
   listCategoriesPage(opts: { page: number; withAttributes?: boolean; limit?: number }): Promise<Page<ApiCategory>>;
+  readCategories(opts?: { withAttributes?: boolean }): Promise<ListRead<ApiCategory>>;
   getCategory(id: number, opts?: { withAttributes?: boolean; versionId?: number }): Promise<ApiCategory>;
   createCategory(body: CategoryWrite & { parent_id: number; name: string }): Promise<ApiCategory>;
   updateCategory(id: number, body: CategoryWrite): Promise<ApiCategory>;
@@ -350,7 +371,7 @@ export interface PimApi {
   createExport(profileId: number): Promise<ApiExport>;
   getExport(id: number): Promise<ApiExport>;
   /** Downloads an export's file_url (absolute; same tenant auth). */
-  downloadExport(fileUrl: string): Promise<Uint8Array>;
+  downloadExport(fileUrl: string, opts?: { readyTimeoutMs?: number }): Promise<Uint8Array>;
 
   listGenericEntities(): Promise<ApiGenericEntity[]>;
   listGenericEntitiesPage(page: number): Promise<Page<ApiGenericEntity>>;

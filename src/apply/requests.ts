@@ -207,7 +207,8 @@ const REQUESTS = {
     delete: ({ a, id, self }) => {
       const setId = id(a.refs.attribute_set, "attribute set");
       const sid = self();
-      return req("DELETE", `/attribute_sets/${setId}/attributes/${sid}`, undefined, async (api) => void (await api.removeAttributeFromSet(setId, sid)));
+      const attributeId = id(a.refs.attribute, "attribute");
+      return req("DELETE", `/attribute_sets/${setId}/attributes/${sid}`, undefined, async (api) => void (await api.removeAttributeFromSet(setId, { assignmentId: sid, attributeId })));
     },
   },
   block: {

@@ -3,12 +3,26 @@ import { run } from "./run.js";
 import { processIo } from "./io.js";
 
 // The only place that exits the process.
+let settled = false;
 run(process.argv.slice(2), processIo()).then(
   (code) => {
+    settled = true;
     process.exitCode = code;
   },
   (err: unknown) => {
+    settled = true;
     process.stderr.write(`pimctl: internal error: ${err instanceof Error ? err.stack : String(err)}\n`);
     process.exitCode = 1;
   },
 );
+
+// Last line of defence: Node ends a process whose event loop is empty even while a
+// promise is still pending (work waiting on something that can never happen). That
+// must never look like success: an unfinished run is an internal error.
+process.on("exit", (code) => {
+  if (settled) return;
+  process.stderr.write(
+    `pimctl: internal error: the run stopped before it finished (nothing was left that could complete it); its work is unfinished, run plan to see what remains${code ? "" : " (exit 1)"}\n`,
+  );
+  process.exitCode = 1;
+});

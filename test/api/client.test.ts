@@ -52,12 +52,12 @@ describe("typed methods over HTTP", () => {
     await client.addAttributeToSet(set.id, attr.id);
     const [assignment] = await client.listAttributeSetAttributes(set.id);
     expect(assignment!.attribute_id).toBe(attr.id);
-    await client.removeAttributeFromSet(set.id, assignment!.id);
+    await client.removeAttributeFromSet(set.id, { assignmentId: assignment!.id, attributeId: attr.id });
     expect(await client.getAttributeSetAttribute(set.id, attr.id)).toBeNull();
     const brand = await client.createBrand({ name: "Acme", desc: "Tools" });
     await client.setBrandWebId(brand.id, 1, "acme-01");
     const asset = await client.createBrandAsset(brand.id, { image_url: "https://cdn.example.com/a.png", alttext: "A", thumbnail: true });
-    expect(asset.thumbnail).toBe(1);
+    expect(asset.thumbnail).toBe(true); // 1 on the wire, canonical in the client
     const ba = await client.createBrandAttribute(brand.id, { attribute_id: attr.id, version_id: 0, values: [{ value: "Red" }] });
     expect(ba.values[0]!.value).toBe("Red");
     expect((await client.getBrandAttribute(brand.id, attr.id))[0]!.attribute_id).toBe(attr.id);
