@@ -210,6 +210,8 @@ export async function apply(opts: ApplyOptions): Promise<ApplyResult> {
       });
       if (opts.dryRun) return { plan: thePlan, report };
       await saveLedger(dir, ledger);
+      // A refused token (401) would refuse the verification read too: report what was done instead.
+      if (report.stopped_by) return { plan: thePlan, report, ...(backupFile ? { backupFile } : {}) };
       const replanned = await planAgainst(connection, config, planned.desired, ledger, prune, opts);
       const verification = verifyApplied(report, replanned.plan);
       return { plan: thePlan, report, verification, ...(backupFile ? { backupFile } : {}) };

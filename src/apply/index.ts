@@ -18,7 +18,7 @@ export interface ApplyHooks {
   postAction?(a: Action, r: ActionResult): void;
 }
 
-export type SkipCause = "dependency_failed" | "delete_not_allowed" | "fail_fast";
+export type SkipCause = "dependency_failed" | "delete_not_allowed" | "fail_fast" | "token_refused";
 
 export interface ActionResult {
   address: string;
@@ -33,6 +33,11 @@ export interface ActionResult {
 
 export interface ApplyReport {
   results: ActionResult[];
+  /**
+   * Set when the tenant refused the token (401) mid-run: every further request
+   * would fail too, so no action was started after it; in-flight ones ended.
+   */
+  stopped_by?: { code: "api_unauthorized"; message: string; not_attempted: number };
   counts: { done: number; failed: number; skipped: number; unsupported: number };
   duration_ms: number;
 }
@@ -89,6 +94,7 @@ export async function applyPlan(opts: ApplyOptions): Promise<ApplyReport> {
   };
 
   let stopped = false;
+  let refused: PimctlError | undefined;
   const ready: Action[] = actions.filter((a) => waitingOn.get(a.address) === 0);
   const inFlight = new Set<Promise<void>>();
 
@@ -140,6 +146,13 @@ export async function applyPlan(opts: ApplyOptions): Promise<ApplyReport> {
         status: "failed",
         error: { code: err.code, message: err.message, ...(err.request ? { request: { method: err.request.method, path: err.request.path, ...(err.request.status !== undefined ? { status: err.request.status } : {}) } } : {}) },
       });
+      if (err.code === "api_unauthorized") {
+        // A refused token refuses everything after it: stop starting actions at once
+        // (what depends on this action is reported as not attempted, like the rest).
+        refused ??= err;
+        stopped = true;
+        return;
+      }
       skipDependents(a.address, "dependency_failed");
       if (opts.failFast) stopped = true;
     }
@@ -157,15 +170,25 @@ export async function applyPlan(opts: ApplyOptions): Promise<ApplyReport> {
     if (inFlight.size) await Promise.race(inFlight);
     else if (!ready.length) break;
   }
+  let notAttempted = 0;
   for (const a of actions) {
-    if (!results.has(a.address)) {
+    if (results.has(a.address)) continue;
+    if (refused) {
+      notAttempted++;
+      finish(a, { address: a.address, status: "skipped", skip_cause: "token_refused", reason: "not attempted: the tenant refused the token (401) earlier in the run" });
+    } else {
       finish(a, { address: a.address, status: "skipped", skip_cause: "fail_fast", reason: stopped ? "not started: --fail-fast stopped the run" : "not started: the run was interrupted" });
     }
   }
   const ordered = actions.map((a) => results.get(a.address)!);
   const counts = { done: 0, failed: 0, skipped: 0, unsupported: 0 };
   for (const r of ordered) counts[r.status]++;
-  return { results: ordered, counts, duration_ms: Date.now() - t0 };
+  return {
+    results: ordered,
+    counts,
+    duration_ms: Date.now() - t0,
+    ...(refused ? { stopped_by: { code: "api_unauthorized" as const, message: refused.message, not_attempted: notAttempted } } : {}),
+  };
 }
 
 /** Dry-run request description: ids of records the run would create read as <id of ADDRESS>. */

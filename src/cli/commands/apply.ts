@@ -104,18 +104,23 @@ export function applyCommand(io: Io): CommandModule<object, ApplyArgs> {
       if (result.backupFile) say(args, io, `Backup export saved to ${result.backupFile}.`);
       for (const r of report.results) {
         if (r.status === "failed") io.stderr(`failed: ${r.address}: ${r.error?.message ?? "unknown error"}\n`);
-        else if (r.status === "skipped") say(args, io, `skipped: ${r.address}: ${r.reason ?? ""}`);
+        else if (r.status === "skipped" && r.skip_cause !== "token_refused") say(args, io, `skipped: ${r.address}: ${r.reason ?? ""}`);
       }
       const v = result.verification;
       if (v && v.mismatches.length) {
         io.stderr(`Verification: the tenant did not store ${v.mismatches.length} change(s) as written:\n`);
         for (const m of v.mismatches) io.stderr(`  ${m.address}: ${m.fields.join(", ")}\n`);
       }
+      if (report.stopped_by) {
+        io.stderr(
+          `Stopped: ${report.stopped_by.message}\nNo action was started after the 401; ${report.stopped_by.not_attempted} action(s) were not attempted and the tenant was not verified. Fix the token, then run apply again: it finishes the job without duplicates.\n`,
+        );
+      }
       const c = report.counts;
       say(args, io, `Apply: ${c.done} done, ${c.failed} failed, ${c.skipped} skipped, ${c.unsupported} not possible through API v1 (${(report.duration_ms / 1000).toFixed(1)} s).`);
       appendStepSummary(io, renderApplySummary(result.plan.tenant, report, v));
       if (args.report) await writeFile(path.resolve(io.cwd, args.report), `${JSON.stringify({ plan_summary: result.plan.summary, ...report, verification: v }, null, 2)}\n`);
-      if (c.failed > 0 || report.results.some((r) => r.skip_cause === "dependency_failed" || r.skip_cause === "fail_fast")) throw new ExitWith(EXIT.partial);
+      if (c.failed > 0 || report.results.some((r) => r.skip_cause === "dependency_failed" || r.skip_cause === "fail_fast" || r.skip_cause === "token_refused")) throw new ExitWith(EXIT.partial);
     },
   };
 }
