@@ -10,6 +10,7 @@ import { rename, writeFile } from "node:fs/promises";
 import type { AddressInfo, Socket } from "node:net";
 import { DEFAULT_SWITCHES, matchRoute, type EmulatorSwitches, type RequestContext } from "./routes.js";
 import { HttpError, TenantStore, type TenantData } from "./store.js";
+import { UNPAGINATED_LISTS, paginateList, toWire } from "./wire-format.js";
 
 export type { EmulatorSwitches } from "./routes.js";
 export { TenantStore } from "./store.js";
@@ -40,6 +41,8 @@ export interface EmulatorOptions {
   faultSeed?: number;
   exportStepMs?: number;
   maxBodyBytes?: number;
+  /** What a random fault (failRate) does, picked uniformly; default error500 and drop. */
+  faultModes?: FaultMode[];
   switches?: Partial<EmulatorSwitches>;
 }
 
@@ -63,7 +66,7 @@ export interface Emulator {
   stats(): EmulatorStats;
   resetStats(): void;
   rotateToken(hash: string, newToken: string): void;
-  setFaults(f: { latencyMs?: number; failRate?: number; rateLimit?: number; faultSeed?: number }): void;
+  setFaults(f: { latencyMs?: number; failRate?: number; rateLimit?: number; faultSeed?: number; faultModes?: FaultMode[] }): void;
   injectFaults(faults: TargetedFault[]): void;
   clearFaults(): void;
   store(hash: string): TenantStore;
@@ -102,6 +105,7 @@ export async function startEmulator(opts: EmulatorOptions): Promise<Emulator> {
   let failRate = opts.failRate ?? 0;
   let rateLimit = opts.rateLimit ?? 0;
   let random = prng(opts.faultSeed ?? 1);
+  let faultModes: FaultMode[] = opts.faultModes?.length ? opts.faultModes : ["error500", "drop"];
   let targeted: Array<Required<Pick<TargetedFault, "mode">> & TargetedFault & { left: number }> = [];
   const tenants = new Map<string, Tenant>();
   const sockets = new Set<Socket>();
@@ -134,6 +138,7 @@ export async function startEmulator(opts: EmulatorOptions): Promise<Emulator> {
 
   function newStore(hash: string): TenantStore {
     const store = new TenantStore(hash);
+    store.idSequence = switches.idSequence;
     const saved = persisted.tenants?.[hash];
     if (saved) store.load(saved.data);
     else {
@@ -157,7 +162,7 @@ export async function startEmulator(opts: EmulatorOptions): Promise<Emulator> {
 
   function send(res: ServerResponse, status: number, body?: unknown, headers: Record<string, string> = {}): void {
     if (res.destroyed) return;
-    const text = body === undefined ? "" : JSON.stringify(body);
+    const text = body === undefined ? "" : JSON.stringify(body); // null is sent as "null"
     res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text), ...headers });
     res.end(text);
   }
@@ -246,7 +251,9 @@ export async function startEmulator(opts: EmulatorOptions): Promise<Emulator> {
     }
 
     let fault = takeTargeted(method, routeKey);
-    if (!fault && failRate > 0 && random() < failRate) fault = random() < 0.5 ? "error500" : "drop";
+    if (!fault && failRate > 0 && random() < failRate) fault = faultModes[Math.floor(random() * faultModes.length)] ?? "error500";
+    // A dropped answer after commit only means something for writes; a read is simply dropped.
+    if (fault === "drop_after_commit" && method === "GET") fault = "drop";
     if (fault) count(stats.faults, fault);
     if (fault === "error500") return send(res, 500, { message: "Server Error." });
     if (fault === "rate429") return send(res, 429, { message: "Too Many Requests." }, { "retry-after": "1" });
@@ -297,7 +304,17 @@ export async function startEmulator(opts: EmulatorOptions): Promise<Emulator> {
       return send(res, 500, { message: "Server Error.", detail: (e as Error).message });
     }
     if (fault === "drop_after_commit") return void req.socket.destroy();
-    send(res, reply.status, reply.body);
+    let out = reply.body;
+    const listKey = method === "GET" ? UNPAGINATED_LISTS[found.route.pattern] : undefined;
+    if (switches.paginateAllLists && listKey) {
+      out = paginateList(out, listKey, url.searchParams, (p) => {
+        const q = new URLSearchParams(url.searchParams);
+        q.set("page", String(p));
+        return `${ctx.baseUrl}${sub}?${q.toString()}`;
+      });
+    }
+    if (out === null && reply.status === 200) return send(res, 200, null);
+    send(res, reply.status, out === undefined ? undefined : toWire(out, { bool: switches.boolFormat, id: switches.idFormat, date: switches.dateFormat }));
   }
 
   function serveFile(req: IncomingMessage, res: ServerResponse, kind: string, hash: string, rest: string): void {
@@ -308,12 +325,51 @@ export async function startEmulator(opts: EmulatorOptions): Promise<Emulator> {
       return void res.end();
     }
     if (req.headers.authorization !== `Bearer ${tenant.token}`) return send(res, 401, { message: "Unauthenticated." });
+    if (switches.exportDownload === "redirect" && storageUrl) {
+      // Object storage: the file lives on another host, reached by a signed address.
+      res.writeHead(302, { location: `${storageUrl}/${hash}/${rest}?signature=${signature(hash, rest)}`, "content-length": 0 });
+      return void res.end();
+    }
+    serveExport(res, tenant, rest, false);
+  }
+
+  /** The file itself; `readyOr202`: the storage host answers 202 until the export is done. */
+  function serveExport(res: ServerResponse, tenant: Tenant, rest: string, readyOr202: boolean): void {
     const id = Number(rest.split("/")[0]);
     const e = tenant.store.exports.get(id);
-    if (!e || Date.now() - e.created_ms < 2 * exportStepMs) return send(res, 404, { message: "Export file not ready." });
+    if (!e) return send(res, 404, { message: "Export not found." });
+    if (Date.now() - e.created_ms < 2 * exportStepMs) {
+      if (readyOr202) return send(res, 202, { message: "The export file is being prepared." }, { "retry-after": "1" });
+      return send(res, 404, { message: "Export file not ready." });
+    }
     const text = JSON.stringify(tenant.store.toData());
     res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(text) });
     res.end(text);
+  }
+
+  const signature = (hash: string, rest: string) => Buffer.from(`${hash}/${rest}`).toString("base64url");
+
+  /** `--export-download redirect`: a second address; it refuses any Authorization header (a tenant token must not reach it). */
+  let storageUrl: string | undefined;
+  let storage: Server | undefined;
+  if (switches.exportDownload === "redirect") {
+    storage = createServer((req, res) => {
+      const u = new URL(req.url ?? "/", "http://localhost");
+      const m = u.pathname.match(/^\/([^/]+)\/(.+)$/);
+      if (req.headers.authorization) return send(res, 400, { message: "Only one auth mechanism allowed; the signature is in the address." });
+      const tenant = m ? tenants.get(m[1]!) : undefined;
+      if (!m || !tenant || u.searchParams.get("signature") !== signature(m[1]!, m[2]!)) return send(res, 403, { message: "Signature does not match." });
+      serveExport(res, tenant, m[2]!, true);
+    });
+    storage.on("connection", (s) => {
+      sockets.add(s);
+      s.on("close", () => sockets.delete(s));
+    });
+    await new Promise<void>((resolve, reject) => {
+      storage!.once("error", reject);
+      storage!.listen(0, host, () => resolve());
+    });
+    storageUrl = `http://${host.includes(":") ? `[${host}]` : host}:${(storage.address() as AddressInfo).port}`;
   }
 
   const server: Server = createServer((req, res) => {
@@ -351,6 +407,7 @@ export async function startEmulator(opts: EmulatorOptions): Promise<Emulator> {
       if (f.failRate !== undefined) failRate = f.failRate;
       if (f.rateLimit !== undefined) rateLimit = f.rateLimit;
       if (f.faultSeed !== undefined) random = prng(f.faultSeed);
+      if (f.faultModes?.length) faultModes = f.faultModes;
     },
     injectFaults: (faults) => {
       targeted.push(...faults.map((f) => ({ ...f, left: f.times ?? 1 })));
@@ -382,6 +439,7 @@ export async function startEmulator(opts: EmulatorOptions): Promise<Emulator> {
       await saving;
       for (const s of sockets) s.destroy();
       await new Promise<void>((r) => server.close(() => r()));
+      if (storage) await new Promise<void>((r) => storage!.close(() => r()));
     },
   };
   return api;

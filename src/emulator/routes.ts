@@ -16,10 +16,11 @@ import {
   type TenantStore,
   type TypeValueRec,
 } from "./store.js";
+import type { BoolFormat, DateFormat, IdFormat } from "./wire-format.js";
 
 export interface EmulatorSwitches {
-  /** Read shape of category.attribute_sets: [{id,name}] (default) or [id]. Writes always take ids. */
-  categoryAttributeSetsRead: "objects" | "ids";
+  /** Read shape of category.attribute_sets: [{id,name}] (default), [id] or "1,2". Writes always take ids. */
+  categoryAttributeSetsRead: "objects" | "ids" | "csv";
   /** Asset uri: the emulator's own address (default), or the image_url given. */
   assetUri: "rehost" | "echo";
   /** Exact-match search: case-sensitive (default) or not. */
@@ -28,6 +29,24 @@ export interface EmulatorSwitches {
   versionFallback: boolean;
   /** DELETE of a category with children: refuse with 422 (default) or delete the subtree. */
   categoryDeleteWithChildren: "refuse" | "cascade";
+  /** Booleans on the wire: as the document shows them (default: 1/0 where it says so), or all 1/0, "1"/"0", true/false. */
+  boolFormat: BoolFormat;
+  /** Ids on the wire: numbers (default) or numeric strings. */
+  idFormat: IdFormat;
+  /** One id sequence per table (default, as a database) or one for all tables. */
+  idSequence: "per-table" | "global";
+  /** Which id DELETE /attribute_sets/<S>/attributes/<ID> takes: the assignment row's (default) or the attribute's. */
+  setAttributeDeleteId: "assignment" | "attribute";
+  /** How an exact-match search says "nothing": an empty 200 body (default), 404, 200 [] or 200 null. */
+  searchEmpty: "empty-body" | "404" | "empty-array" | "null";
+  /** A `limit` above this answers 422; undefined: larger values are clamped to 1000. */
+  maxPageSize: number | undefined;
+  /** Lists the document shows unpaginated answer 25 a page with links and meta. */
+  paginateAllLists: boolean;
+  /** Dates on the wire: as stored (default, ISO 8601 with Z, no milliseconds), or iso-z (with ms), iso-offset (+00:00), sql. */
+  dateFormat: DateFormat;
+  /** file_url serves the file (default) or redirects to a second address (object storage) that refuses the tenant token. */
+  exportDownload: "direct" | "redirect";
 }
 
 export const DEFAULT_SWITCHES: EmulatorSwitches = {
@@ -36,7 +55,30 @@ export const DEFAULT_SWITCHES: EmulatorSwitches = {
   searchCase: "sensitive",
   versionFallback: true,
   categoryDeleteWithChildren: "refuse",
+  boolFormat: "document",
+  idFormat: "number",
+  idSequence: "per-table",
+  setAttributeDeleteId: "assignment",
+  searchEmpty: "empty-body",
+  maxPageSize: undefined,
+  paginateAllLists: false,
+  dateFormat: "document",
+  exportDownload: "direct",
 };
+
+/** A search without a match, in the reading `--search-empty` names. */
+function searchMiss(c: RequestContext): Reply {
+  switch (c.switches.searchEmpty) {
+    case "404":
+      throw notFound("Record");
+    case "empty-array":
+      return { status: 200, body: [] };
+    case "null":
+      return { status: 200, body: null };
+    default:
+      return { status: 200 };
+  }
+}
 
 /** Largest accepted `limit`; larger values are clamped. */
 export const MAX_LIMIT = 1000;
@@ -136,6 +178,8 @@ function pageParams(c: RequestContext, defaultLimit: number): { page: number; li
   const rawPage = Number(c.query.get("page") ?? "1");
   const rawLimit = Number(c.query.get("limit") ?? String(defaultLimit));
   const page = Number.isInteger(rawPage) && rawPage >= 1 ? rawPage : 1;
+  const max = c.switches.maxPageSize;
+  if (max !== undefined && Number.isInteger(rawLimit) && rawLimit > max) throw unprocessable("limit", `The limit may not be greater than ${max}.`);
   const limit = Number.isInteger(rawLimit) && rawLimit >= 1 ? Math.min(rawLimit, MAX_LIMIT) : defaultLimit;
   return { page, limit };
 }
@@ -276,7 +320,9 @@ function categoryJson(c: RequestContext, cat: CategoryRec, opts: { withAttribute
     attribute_sets:
       c.switches.categoryAttributeSetsRead === "ids"
         ? [...cat.attribute_sets]
-        : cat.attribute_sets.map((id) => ({ id, name: s.attributeSets.get(id)?.name ?? null })),
+        : c.switches.categoryAttributeSetsRead === "csv"
+          ? cat.attribute_sets.join(",")
+          : cat.attribute_sets.map((id) => ({ id, name: s.attributeSets.get(id)?.name ?? null })),
     seo_meta_desc: text("seo_meta_desc"),
     seo_meta_keywords: text("seo_meta_keywords"),
     seo_meta_title: text("seo_meta_title"),
@@ -333,7 +379,8 @@ const ATTRIBUTE_WRITE: Record<string, Kind> = {
   sort_order: "int",
   publish: "bool",
 };
-const ATTRIBUTE_TYPES = ["selectbox", "date", "datetime", "text", "textarea", "multiselect", "json", "markdown", "calculated"];
+// The attribute's type enum; "calculated" is listed only for product attributes, so writes refuse it.
+const ATTRIBUTE_TYPES = ["selectbox", "date", "datetime", "text", "textarea", "multiselect", "json", "markdown"];
 const BRAND_WRITE: Record<string, Kind> = {
   name: "string",
   desc: "nullable-string",
@@ -492,7 +539,7 @@ const table: Array<[string, string, Handler]> = [
     (c) => {
       const b = pick(bodyObject(c), { name: "string" }, ["name"]);
       const found = [...c.store.attributes.values()].find((a) => same(c, a.name, b.name as string));
-      return found ? ok({ attribute: attributeJson(c, found) }) : { status: 200 };
+      return found ? ok({ attribute: attributeJson(c, found) }) : searchMiss(c);
     },
   ],
 
@@ -582,7 +629,7 @@ const table: Array<[string, string, Handler]> = [
     (c) => {
       const b = pick(bodyObject(c), { name: "string" }, ["name"]);
       const found = [...c.store.attributeSets.values()].find((s) => same(c, s.name, b.name as string));
-      return found ? ok({ attribute_set: found }) : { status: 200 };
+      return found ? ok({ attribute_set: found }) : searchMiss(c);
     },
   ],
   [
@@ -620,7 +667,13 @@ const table: Array<[string, string, Handler]> = [
     "DELETE",
     "/attribute_sets/:id/attributes/:assignment",
     (c) => {
-      c.store.unassign(intParam(c, "id"), intParam(c, "assignment"));
+      const setId = intParam(c, "id");
+      const id = intParam(c, "assignment");
+      if (c.switches.setAttributeDeleteId === "attribute") {
+        const a = c.store.assignmentsOf(setId).find((x) => x.attribute_id === id);
+        if (!a) throw notFound("Attribute set attribute");
+        c.store.unassign(setId, a.id);
+      } else c.store.unassign(setId, id);
       return noContent;
     },
   ],
@@ -686,7 +739,7 @@ const table: Array<[string, string, Handler]> = [
     (c) => {
       const b = pick(bodyObject(c), { name: "string" }, ["name"]);
       const found = c.store.brandByNameLookup(b.name as string, c.switches.searchCase === "insensitive");
-      return found ? ok({ brand: brandJson(found) }) : { status: 200 };
+      return found ? ok({ brand: brandJson(found) }) : searchMiss(c);
     },
   ],
   ...assetRoutes("brand"),
@@ -795,9 +848,10 @@ const table: Array<[string, string, Handler]> = [
       if (type) list = list.filter((e) => e.entity_type === type);
       const since = c.query.get("updated_at");
       if (since) {
-        const t = Date.parse(since);
+        // A client may send back a time in the form it read (SQL form is UTC, like every time here).
+        const t = Date.parse(/\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/.test(since) ? `${since.replace(" ", "T")}Z` : since);
         if (Number.isNaN(t)) throw unprocessable("updated_at", "The updated at is not a valid ISO 8601 datetime.");
-        list = list.filter((e) => Date.parse(e.updated_at) >= t);
+        list = list.filter((e) => Date.parse(e.updated_at) >= Math.floor(t / 1000) * 1000);
       }
       const p = paginate(c, "/changelogs", list, 250);
       return ok({ changelogs: p.items, links: p.links, meta: p.meta });
@@ -860,7 +914,7 @@ const table: Array<[string, string, Handler]> = [
       const b = bodyObject(c);
       if (b.profile_id === undefined || b.profile_id === null) throw unprocessable("profile_id", "The profile id field is required.");
       if (!Number.isInteger(b.profile_id) || !c.store.exportProfiles.has(b.profile_id as number)) throw unprocessable("profile_id", "The selected profile id is invalid.");
-      const e = { id: c.store.id(), profile_id: b.profile_id as number, created_ms: Date.now(), failed: false };
+      const e = { id: c.store.id("exports"), profile_id: b.profile_id as number, created_ms: Date.now(), failed: false };
       c.store.exports.set(e.id, e);
       return ok({ export: { ...exportJson(c, e), status: "queued", filename: null } }, 201);
     },

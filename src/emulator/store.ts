@@ -167,6 +167,8 @@ export interface ChangelogRec {
 /** Everything a tenant holds; JSON-serialisable for --data persistence. */
 export interface TenantData {
   nextId: number;
+  /** Per-table sequences (`--id-sequence per-table`): table -> next id. */
+  nextIds?: Record<string, number>;
   attributes: AttributeRec[];
   typeValues: TypeValueRec[];
   attributeSets: AttributeSetRec[];
@@ -198,6 +200,21 @@ export function slugify(s: string): string {
     .replace(/[^a-z0-9]+/g, "-")
     .replace(/^-+|-+$/g, "");
 }
+
+export type IdTable =
+  | "attributes"
+  | "typeValues"
+  | "typeValueVersions"
+  | "attributeSets"
+  | "assignments"
+  | "blocks"
+  | "brands"
+  | "brandAssets"
+  | "brandAttrValues"
+  | "categories"
+  | "categoryAssets"
+  | "displayGroups"
+  | "exports";
 
 const now = (): string => new Date().toISOString().replace(/\.\d{3}Z$/, "Z");
 
@@ -239,8 +256,27 @@ export class TenantStore {
 
   constructor(readonly hash: string) {}
 
-  id(): number {
-    return this.nextId++;
+  /**
+   * Ids come from one sequence per table, as in a database (the default), or from
+   * one sequence for every table (`--id-sequence global`), which hides mix-ups of
+   * one table's ids with another's.
+   */
+  idSequence: "per-table" | "global" = "per-table";
+  nextIds: Record<string, number> = {};
+
+  id(table: IdTable): number {
+    if (this.idSequence === "global") return this.nextId++;
+    const next = Math.max(this.nextIds[table] ?? 1, this.highestId(table) + 1);
+    this.nextIds[table] = next + 1;
+    return next;
+  }
+
+  private highestId(table: IdTable): number {
+    const m: Map<number, unknown> | undefined = table === "typeValueVersions" || table === "exports" ? (table === "exports" ? this.exports : undefined) : (this[table] as Map<number, unknown>);
+    let max = 0;
+    if (m) for (const id of m.keys()) if (id > max) max = id;
+    if (table === "typeValueVersions") for (const tv of this.typeValues.values()) for (const v of Object.values(tv.versions)) if (v.id > max) max = v.id;
+    return max;
   }
 
   private changed(type: Changelogged | null, id: number, change: ChangelogRec["change_type"] = "full"): void {
@@ -266,7 +302,7 @@ export class TenantStore {
     if (body.display_group_id != null && !this.displayGroups.has(body.display_group_id)) throw unprocessable("display_group_id", "The selected display group id is invalid.");
     const t = now();
     const a: AttributeRec = {
-      id: this.id(),
+      id: this.id("attributes"),
       name: body.name,
       type: body.type,
       slug: body.slug ?? slugify(body.name),
@@ -340,7 +376,7 @@ export class TenantStore {
     if (this.typeValuesOf(attributeId).some((t) => t.value === body.value)) throw unprocessable("value", "The value has already been taken.");
     const t = now();
     const tv: TypeValueRec = {
-      id: this.id(),
+      id: this.id("typeValues"),
       attribute_id: attributeId,
       value: body.value,
       slug: body.slug === undefined ? slugify(body.value) : body.slug,
@@ -371,7 +407,7 @@ export class TenantStore {
     const tv = this.getTypeValue(attributeId, id);
     const existing = tv.versions[version];
     if (existing) existing.value = value;
-    else tv.versions[version] = { id: this.id(), value };
+    else tv.versions[version] = { id: this.id("typeValueVersions"), value };
     tv.updated_at = now();
     this.changed("attribute", attributeId);
     return tv;
@@ -404,7 +440,7 @@ export class TenantStore {
 
   createSet(body: { name: string; sort_order?: number }): AttributeSetRec {
     if (this.setByName(body.name)) throw unprocessable("name", "The name has already been taken.");
-    const s = { id: this.id(), name: body.name, sort_order: body.sort_order ?? 0 };
+    const s = { id: this.id("attributeSets"), name: body.name, sort_order: body.sort_order ?? 0 };
     this.attributeSets.set(s.id, s);
     this.changed("attribute_set", s.id);
     return s;
@@ -440,7 +476,7 @@ export class TenantStore {
     const existing = this.assignmentsOf(setId).find((a) => a.attribute_id === attributeId);
     if (existing) return existing;
     const t = now();
-    const a: AssignmentRec = { id: this.id(), attribute_id: attributeId, attribute_set_id: setId, sort_order: this.assignmentsOf(setId).length, created_at: t, updated_at: t };
+    const a: AssignmentRec = { id: this.id("assignments"), attribute_id: attributeId, attribute_set_id: setId, sort_order: this.assignmentsOf(setId).length, created_at: t, updated_at: t };
     this.assignments.set(a.id, a);
     this.changed("attribute_set", setId);
     return a;
@@ -464,7 +500,7 @@ export class TenantStore {
 
   createBlock(body: { name: string; slug: string; content?: string }): BlockRec {
     for (const b of this.blocks.values()) if (b.slug === body.slug) throw unprocessable("slug", "The slug has already been taken.");
-    const b = { id: this.id(), name: body.name, slug: body.slug, content: body.content ?? "" };
+    const b = { id: this.id("blocks"), name: body.name, slug: body.slug, content: body.content ?? "" };
     this.blocks.set(b.id, b);
     this.changed(null, b.id);
     return b;
@@ -505,7 +541,7 @@ export class TenantStore {
     if (this.brandByName.has(body.name)) throw unprocessable("name", "The name has already been taken.");
     const t = now();
     const b: BrandRec = {
-      id: this.id(),
+      id: this.id("brands"),
       name: body.name,
       desc: body.desc ?? null,
       excluded: body.excluded ?? false,
@@ -579,7 +615,7 @@ export class TenantStore {
     if (this.brandAttributeValues(brandId).some((v) => v.attribute_id === attributeId && v.version_id === versionId)) {
       throw unprocessable("values", "The attribute already holds a value for this version.");
     }
-    const v = { id: this.id(), brand_id: brandId, attribute_id: attributeId, version_id: versionId, value };
+    const v = { id: this.id("brandAttrValues"), brand_id: brandId, attribute_id: attributeId, version_id: versionId, value };
     this.brandAttrValues.set(v.id, v);
     this.changed("brand", brandId);
   }
@@ -639,7 +675,7 @@ export class TenantStore {
   createAsset(kind: "brand" | "category", ownerId: number, uri: (id: number) => string, body: { alttext?: string; thumbnail?: boolean }): AssetRec {
     if (kind === "brand") this.getBrand(ownerId);
     else this.getCategory(ownerId);
-    const id = this.id();
+    const id = this.id(kind === "brand" ? "brandAssets" : "categoryAssets");
     const a: AssetRec = { id, owner_id: ownerId, uri: uri(id), alttext: body.alttext ?? "", thumbnail: body.thumbnail ?? false, sort_order: this.assetsOf(kind, ownerId).length };
     this.assetMap(kind).set(id, a);
     this.changed(kind, ownerId);
@@ -713,7 +749,7 @@ export class TenantStore {
     if (this.siblingNamed(parent, body.name)) throw unprocessable("name", "The name has already been taken within this parent.");
     const t = now();
     const c: CategoryRec = {
-      id: this.id(),
+      id: this.id("categories"),
       parent_id: parent,
       name: body.name,
       slug: body.slug ?? slugify(body.name),
@@ -740,7 +776,8 @@ export class TenantStore {
 
   updateCategory(id: number, body: Partial<CategoryRec>): CategoryRec {
     const c = this.getCategory(id);
-    if (c.protected) throw new HttpError(403, { message: "This category is protected and cannot be updated." });
+    // The document says a protected category "cannot be updated" and names no status: 422, like its other refusals.
+    if (c.protected) throw new HttpError(422, { message: "This category is protected and cannot be updated.", errors: { id: ["This category is protected and cannot be updated."] } });
     let parent = c.parent_id;
     if (body.parent_id !== undefined) {
       parent = body.parent_id === 0 || body.parent_id === null ? null : body.parent_id;
@@ -794,7 +831,7 @@ export class TenantStore {
   }
 
   createDisplayGroup(body: { name: string; sort_order?: number; in_navigation?: boolean }): DisplayGroupRec {
-    const d = { id: this.id(), name: body.name, sort_order: body.sort_order ?? 0, in_navigation: body.in_navigation ?? false };
+    const d = { id: this.id("displayGroups"), name: body.name, sort_order: body.sort_order ?? 0, in_navigation: body.in_navigation ?? false };
     this.displayGroups.set(d.id, d);
     this.changed(null, d.id);
     return d;
@@ -831,6 +868,7 @@ export class TenantStore {
       [...m].flatMap(([ch, inner]) => [...inner].map(([o, w]) => f(ch, o, w)));
     return {
       nextId: this.nextId,
+      nextIds: { ...this.nextIds },
       attributes: [...this.attributes.values()],
       typeValues: [...this.typeValues.values()],
       attributeSets: [...this.attributeSets.values()],
@@ -886,6 +924,7 @@ export class TenantStore {
     put(this.exports, d.exports);
     if (d.changelogs) this.changelogs.push(...d.changelogs);
     if (d.nextId && d.nextId > this.nextId) this.nextId = d.nextId;
+    for (const [t, n] of Object.entries(d.nextIds ?? {})) if (n > (this.nextIds[t] ?? 0)) this.nextIds[t] = n;
     this.brandIds = null;
     this.categoryIds = null;
   }

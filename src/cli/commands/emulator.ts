@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import type { CommandModule } from "yargs";
-import { startEmulator, type EmulatorSwitches, type SeedFile } from "../../emulator/index.js";
+import { startEmulator, type EmulatorSwitches, type FaultMode, type SeedFile } from "../../emulator/index.js";
 import { PimctlError } from "../../errors.js";
 import type { Io } from "../io.js";
 
@@ -22,6 +22,26 @@ interface EmulatorArgs {
   "search-case": EmulatorSwitches["searchCase"];
   "version-fallback": boolean;
   "category-delete-with-children": EmulatorSwitches["categoryDeleteWithChildren"];
+  "fault-modes"?: string;
+  "bool-format"?: "int" | "string" | "bool";
+  "id-format": EmulatorSwitches["idFormat"];
+  "id-sequence": EmulatorSwitches["idSequence"];
+  "set-attribute-delete-id": EmulatorSwitches["setAttributeDeleteId"];
+  "search-empty"?: "404" | "empty-array" | "null";
+  "max-page-size"?: number;
+  "paginate-all-lists"?: boolean;
+  "date-format"?: "iso-z" | "iso-offset" | "sql";
+  "export-download": EmulatorSwitches["exportDownload"];
+}
+
+const FAULT_MODES: FaultMode[] = ["error500", "rate429", "drop", "drop_after_commit", "stall"];
+
+/** Parses "error500,drop_after_commit". */
+export function parseFaultModes(list: string): FaultMode[] {
+  const modes = list.split(",").map((m) => m.trim()).filter(Boolean);
+  const bad = modes.find((m) => !FAULT_MODES.includes(m as FaultMode));
+  if (bad !== undefined || !modes.length) throw new PimctlError("usage", `--fault-modes takes a comma-separated list of ${FAULT_MODES.join(", ")}${bad ? `; "${bad}" is not one` : ""}`);
+  return modes as FaultMode[];
 }
 
 /** Parses NAME=TOKEN. */
@@ -48,11 +68,21 @@ export function emulatorCommand(io: Io): CommandModule<object, EmulatorArgs> {
         .option("fault-seed", { type: "number", describe: "Seed for reproducible random faults", group: "Faults:" })
         .option("export-step-ms", { type: "number", describe: "Time per export state (queued, processing, done)" })
         .option("max-body-bytes", { type: "number", describe: "Larger request bodies get 413 (default 1 MiB)" })
-        .option("category-attribute-sets-read", { choices: ["objects", "ids"] as const, default: "objects" as const, describe: "Read shape of category.attribute_sets", group: "Where API v1 is silent:" })
+        .option("category-attribute-sets-read", { choices: ["objects", "ids", "csv"] as const, default: "objects" as const, describe: "Read shape of category.attribute_sets", group: "Where API v1 is silent:" })
         .option("asset-uri", { choices: ["rehost", "echo"] as const, default: "rehost" as const, describe: "Asset uri: the emulator's own address, or the image_url given", group: "Where API v1 is silent:" })
         .option("search-case", { choices: ["sensitive", "insensitive"] as const, default: "sensitive" as const, describe: "Case of the exact-match search endpoints", group: "Where API v1 is silent:" })
         .option("version-fallback", { type: "boolean", default: true, describe: "Version reads fall back to master text (--no-version-fallback: null)", group: "Where API v1 is silent:" })
         .option("category-delete-with-children", { choices: ["refuse", "cascade"] as const, default: "refuse" as const, describe: "DELETE of a category with children", group: "Where API v1 is silent:" })
+        .option("fault-modes", { type: "string", describe: "What a random fault does, comma-separated: error500, drop, drop_after_commit, rate429 (default error500,drop)", group: "Faults:" })
+        .option("bool-format", { choices: ["int", "string", "bool"] as const, describe: "Booleans on the wire (default: as the document shows them)", group: "Where API v1 is silent:" })
+        .option("id-format", { choices: ["number", "string"] as const, default: "number" as const, describe: "Ids on the wire: numbers or numeric strings", group: "Where API v1 is silent:" })
+        .option("id-sequence", { choices: ["per-table", "global"] as const, default: "per-table" as const, describe: "One id sequence per table (as a database) or one for all", group: "Where API v1 is silent:" })
+        .option("set-attribute-delete-id", { choices: ["assignment", "attribute"] as const, default: "assignment" as const, describe: "Which id DELETE /attribute_sets/<S>/attributes/<ID> takes", group: "Where API v1 is silent:" })
+        .option("search-empty", { choices: ["404", "empty-array", "null"] as const, describe: "How a search says nothing found (default: an empty 200 body)", group: "Where API v1 is silent:" })
+        .option("max-page-size", { type: "number", describe: "A limit above N answers 422 (default: clamped to 1000)", group: "Where API v1 is silent:" })
+        .option("paginate-all-lists", { type: "boolean", describe: "Lists the document shows unpaginated answer 25 a page, with links and meta", group: "Where API v1 is silent:" })
+        .option("date-format", { choices: ["iso-z", "iso-offset", "sql"] as const, describe: "Dates on the wire (default: ISO 8601 with Z, no milliseconds)", group: "Where API v1 is silent:" })
+        .option("export-download", { choices: ["direct", "redirect"] as const, default: "direct" as const, describe: "file_url serves the file, or redirects to a second address that refuses the token", group: "Where API v1 is silent:" })
         .example("$0 emulator --port 4010 --tenant demo=TOKEN_A --tenant prod=TOKEN_B", "Two tenants with their own tokens")
         .example("$0 emulator --port 0 --latency-ms 20 --fail-rate 0.1", "A slow, flaky tenant on a free port") as never,
     handler: async (args) => {
@@ -69,12 +99,22 @@ export function emulatorCommand(io: Io): CommandModule<object, EmulatorArgs> {
         ...(args["fault-seed"] !== undefined ? { faultSeed: args["fault-seed"] } : {}),
         ...(args["export-step-ms"] !== undefined ? { exportStepMs: args["export-step-ms"] } : {}),
         ...(args["max-body-bytes"] !== undefined ? { maxBodyBytes: args["max-body-bytes"] } : {}),
+        ...(args["fault-modes"] ? { faultModes: parseFaultModes(args["fault-modes"]) } : {}),
         switches: {
           categoryAttributeSetsRead: args["category-attribute-sets-read"],
           assetUri: args["asset-uri"],
           searchCase: args["search-case"],
           versionFallback: args["version-fallback"],
           categoryDeleteWithChildren: args["category-delete-with-children"],
+          boolFormat: args["bool-format"] ?? "document",
+          idFormat: args["id-format"],
+          idSequence: args["id-sequence"],
+          setAttributeDeleteId: args["set-attribute-delete-id"],
+          searchEmpty: args["search-empty"] ?? "empty-body",
+          maxPageSize: args["max-page-size"],
+          paginateAllLists: args["paginate-all-lists"] === true,
+          dateFormat: args["date-format"] ?? "document",
+          exportDownload: args["export-download"],
         },
       });
       io.stdout(`pimctl emulator listening on ${emu.url} (tenants: ${args.tenant.map((t) => parseTenantSpec(t).hash).join(", ")})\n`);
