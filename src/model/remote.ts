@@ -90,4 +90,16 @@ export interface RemoteCatalogue {
   blocks: RemoteBlock[];
   brands: RemoteBrand[];
   categories: RemoteCategory[];
+  /**
+   * Why a kind's list cannot be trusted to be complete (it kept changing under
+   * three reads): a record missing from it may exist, so no delete of that kind
+   * may be planned. Absent when every list read was consistent.
+   */
+  read_doubts?: Partial<Record<"brands" | "categories", string>>;
+  /**
+   * Categories whose parent is in no read and answers 404 (deleted by someone
+   * else during the read): their place in the tree is unknown, so they and their
+   * subtrees are left out of `categories`, and nothing in them is deleted.
+   */
+  orphan_categories?: Array<{ id: number; name: string; parent_id: number; reason: string }>;
 }

@@ -63,11 +63,13 @@ export async function readState(api: PimApi, opts: ReadStateOptions): Promise<Re
   const groupNames = new Map(displayGroups.map((d) => [d.id, d.name]));
   const setNames = new Map(sets.map((s) => [s.id, s.name]));
 
+  const categoryFacts: CategoryReadFacts = { orphans: [] };
+  const brandFacts: { doubt?: string } = {};
   const [attributes, attributeSets, brands, categories, blockList] = await Promise.all([
     needAttributes ? readAttributes(api, kinds.has("attributes"), desired, versions, groupNames, full) : Promise.resolve([]),
     needSets ? readSets(api, sets, desired, kinds.has("attribute_sets") && (full || opts.prune?.attributes === true)) : Promise.resolve([]),
-    kinds.has("brands") ? readBrands(api, desired, versions, opts.prune?.brands === true || full, log) : Promise.resolve([]),
-    kinds.has("categories") ? readCategories(api, desired, versions, setNames, full) : Promise.resolve([]),
+    kinds.has("brands") ? readBrands(api, desired, versions, opts.prune?.brands === true || full, log, brandFacts) : Promise.resolve([]),
+    kinds.has("categories") ? readCategories(api, desired, versions, setNames, full, categoryFacts) : Promise.resolve([]),
     pmap(blocks, async (b) => ({
       id: b.id,
       slug: b.slug,
@@ -102,6 +104,10 @@ export async function readState(api: PimApi, opts: ReadStateOptions): Promise<Re
     blocks: blockList.sort((a, b) => compareText(a.slug, b.slug)),
     brands: brands.sort((a, b) => compareText(a.name, b.name)),
     categories,
+    ...(brandFacts.doubt || categoryFacts.doubt
+      ? { read_doubts: { ...(brandFacts.doubt ? { brands: brandFacts.doubt } : {}), ...(categoryFacts.doubt ? { categories: categoryFacts.doubt } : {}) } }
+      : {}),
+    ...(categoryFacts.orphans.length ? { orphan_categories: categoryFacts.orphans.sort((a, b) => a.id - b.id) } : {}),
   };
 }
 
@@ -169,12 +175,23 @@ async function readSets(
  * manifests name fewer brands than the remaining pages cost, search them by
  * name instead of listing the rest.
  */
+/** Parents named by records but absent from the read (and not already known to be gone). */
+function missingParents(byId: Map<number, { parent_id?: number | null }>, gone: Map<number, string>): number[] {
+  const out = new Set<number>();
+  for (const c of byId.values()) {
+    const p = N.parentId(c.parent_id);
+    if (p !== null && !byId.has(p) && !gone.has(p)) out.add(p);
+  }
+  return [...out];
+}
+
 async function readBrands(
   api: PimApi,
   desired: Catalogue | undefined,
   versions: Array<[string, number]>,
   mustList: boolean,
   log: (line: string) => void,
+  facts: { doubt?: string },
 ): Promise<RemoteBrand[]> {
   const names = new Set<string>();
   for (const b of desired?.brands ?? []) for (const n of [b.name, ...(b.previous_names ?? [])]) names.add(n);
@@ -187,8 +204,9 @@ async function readBrands(
   const searchCost = names.size * (1 + (wantVersions ? versions.length : 0));
   if (mustList || pagesLeft === 0 || listCost <= searchCost) {
     mode = "list";
-    const rest = await Promise.all(Array.from({ length: pagesLeft }, (_, i) => api.listBrandsPage({ page: i + 2 })));
-    raw = [first, ...rest].flatMap((p) => p.items);
+    const read = await api.readBrands({ first });
+    if (!read.complete) facts.doubt = read.problem ?? "the brand list changed while it was read";
+    raw = read.items;
   } else {
     mode = "search";
     const have = new Map(first.items.map((b) => [b.name, b]));
@@ -196,7 +214,11 @@ async function readBrands(
     raw = [...first.items.filter((b) => names.has(b.name)), ...found.filter((b): b is ApiBrand => b !== null)];
   }
   log(`brands: ${mode} (${first.meta.total} in the tenant, ${names.size} named; list costs ${listCost} more requests, search ${searchCost})`);
-  const brands = raw.map(N.brand) as RemoteBrand[];
+  const desiredDates = new Map<string, Catalogue["brands"][number]>();
+  for (const d of desired?.brands ?? []) for (const n of [d.name, ...(d.previous_names ?? [])]) desiredDates.set(n, d);
+  // A date that denotes the instant the manifest names reads as the manifest's text: the
+  // tenant may write it in another form (zone, milliseconds, SQL), which is no change.
+  const brands = raw.map((b) => N.brand(b, desiredDates.get(b.name))) as RemoteBrand[];
   const byId = new Map(brands.map((b) => [b.id, b]));
   if (wantVersions && versions.length) {
     if (mode === "list") {
@@ -242,15 +264,57 @@ async function readBrands(
   return brands;
 }
 
+/** What the category read found besides the records: doubts and orphans (see RemoteCatalogue). */
+interface CategoryReadFacts {
+  doubt?: string;
+  orphans: NonNullable<RemoteCatalogue["orphan_categories"]>;
+}
+
 async function readCategories(
   api: PimApi,
   desired: Catalogue | undefined,
   versions: Array<[string, number]>,
   setNames: Map<number, string>,
   full: boolean,
+  facts: CategoryReadFacts,
 ): Promise<RemoteCategory[]> {
-  const raw = await api.listCategories();
-  const byId = new Map(raw.map((c) => [c.id, c]));
+  const read = await api.readCategories();
+  if (!read.complete) facts.doubt = read.problem ?? "the category list changed while it was read";
+  const byId = new Map(read.items.map((c) => [c.id, c]));
+  // A parent missing from the pages was skipped by a page shift (someone wrote meanwhile):
+  // read it by id, up the tree. Only a parent that is really gone makes an orphan.
+  const gone = new Map<number, string>();
+  for (let missing = missingParents(byId, gone); missing.length; missing = missingParents(byId, gone)) {
+    await pmap(missing, async (id) => {
+      try {
+        byId.set(id, await api.getCategory(id));
+      } catch (e) {
+        if ((e as { code?: string }).code !== "api_not_found") throw e;
+        gone.set(id, "answers 404 (deleted while the tree was read)");
+      }
+    });
+  }
+  const orphanRoots = [...byId.values()].filter((c) => {
+    const p = N.parentId(c.parent_id);
+    return p !== null && gone.has(p);
+  });
+  const excluded = new Set<number>();
+  for (const o of orphanRoots) {
+    facts.orphans.push({ id: o.id, name: o.name, parent_id: N.parentId(o.parent_id)!, reason: `its parent ${N.parentId(o.parent_id)} ${gone.get(N.parentId(o.parent_id)!)}` });
+    excluded.add(o.id);
+  }
+  // Their descendants go with them: their paths are unknown too.
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const c of byId.values()) {
+      const p = N.parentId(c.parent_id);
+      if (!excluded.has(c.id) && p !== null && excluded.has(p)) {
+        excluded.add(c.id);
+        grew = true;
+      }
+    }
+  }
+  const raw = [...byId.values()].filter((c) => !excluded.has(c.id));
   const childCount = new Map<number, number>();
   for (const c of raw) {
     const p = N.parentId(c.parent_id);

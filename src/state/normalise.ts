@@ -4,7 +4,8 @@
  * asset uri. Everything it returns is in the catalogue's terms.
  */
 import type { ApiAsset, ApiAttribute, ApiBrand, ApiCategory, ApiDisplayGroup, ApiTypeValue, Bool01 } from "../api/types.js";
-import type { AttributeType, BrandTextField, CategoryStatus, CategoryTextField } from "../model/catalogue.js";
+import { coerceBool, coerceIdList, dateInstant } from "../api/wire.js";
+import type { AttributeType, Brand, BrandTextField, CategoryStatus, CategoryTextField } from "../model/catalogue.js";
 import { BRAND, CATEGORY, versionedFields } from "../model/schema.js";
 
 /** The text fields a language version of a brand / category carries (the field tables say which). */
@@ -12,8 +13,24 @@ const BRAND_VERSIONED = versionedFields(BRAND) as BrandTextField[];
 const CATEGORY_VERSIONED = versionedFields(CATEGORY) as CategoryTextField[];
 import type { RemoteAsset, RemoteAttribute, RemoteBrand, RemoteDisplayGroup, RemoteTypeValue } from "../model/remote.js";
 
-export function bool(v: Bool01 | null | undefined): boolean | undefined {
-  return v === undefined || v === null ? undefined : v === true || v === 1;
+/** true/false, 1/0 and "1"/"0" (the field-type table's bool coercer). */
+export function bool(v: Bool01 | string | null | undefined): boolean | undefined {
+  if (v === undefined || v === null) return undefined;
+  const b = coerceBool(v);
+  return b === true || b === false ? b : undefined;
+}
+
+/**
+ * A datetime field. The tenant may write an instant as "…Z", "…+00:00", with
+ * milliseconds or in SQL form; when it is the instant the manifest names, it reads
+ * as the manifest's own text, so the form alone never shows as a change.
+ */
+export function date(v: string | null | undefined, desired?: string | null): string | null {
+  const t = text(v);
+  if (t === undefined) return null;
+  const at = dateInstant(t);
+  if (desired && at !== undefined && dateInstant(desired) === at) return desired;
+  return at === undefined ? t : new Date(at).toISOString().replace(/\.000Z$/, "Z");
 }
 
 /** Empty text is "nothing": null and "" both become absent, so a manifest's "" never shows a perpetual diff. */
@@ -27,8 +44,9 @@ export function parentId(v: number | null | undefined): number | null {
 }
 
 /** category.attribute_sets reads as ids or as objects with an id; either becomes ids. */
-export function attributeSetIds(v: ApiCategory["attribute_sets"]): number[] {
-  return (v ?? []).map((s) => (typeof s === "number" ? s : s.id)).filter((id) => Number.isInteger(id));
+export function attributeSetIds(v: ApiCategory["attribute_sets"] | string): number[] {
+  const ids = coerceIdList(v ?? []);
+  return Array.isArray(ids) ? (ids as number[]) : [];
 }
 
 function defined<T extends object>(o: T): T {
@@ -61,14 +79,14 @@ export function attribute(a: ApiAttribute, displayGroupNames: Map<number, string
   });
 }
 
-export function brand(b: ApiBrand): Omit<RemoteBrand, "versions"> & { versions: NonNullable<RemoteBrand["versions"]> } {
+export function brand(b: ApiBrand, desired?: Pick<Brand, "exclusion_start_date" | "exclusion_end_date">): Omit<RemoteBrand, "versions"> & { versions: NonNullable<RemoteBrand["versions"]> } {
   return defined({
     id: b.id,
     name: b.name,
     desc: text(b.desc),
     excluded: bool(b.excluded),
-    exclusion_start_date: text(b.exclusion_start_date) ?? null,
-    exclusion_end_date: text(b.exclusion_end_date) ?? null,
+    exclusion_start_date: date(b.exclusion_start_date, desired?.exclusion_start_date),
+    exclusion_end_date: date(b.exclusion_end_date, desired?.exclusion_end_date),
     exclusion_reason: text(b.exclusion_reason),
     seo_search_keywords: text(b.seo_search_keywords),
     seo_meta_desc: text(b.seo_meta_desc),

@@ -53,6 +53,12 @@ export const brands: KindPlanner = {
       });
       planBrandAttributeSets(ctx, { brand: d.name, brandId: m.remote?.id, brandRef, wanted: d.attribute_sets, address: (name) => addr.brandAttributeSet(d.name, name), ...source });
     }
+    // A brand list that kept changing while it was read may lack brands that exist: no deletes on doubt.
+    const doubt = ctx.remote.read_doubts?.brands;
+    if (doubt && undeclared.length && ctx.prune("brands")) {
+      ctx.warnings.push(`brands: no deletes planned, the brand list could not be read consistently (${doubt}); plan again when the tenant is quiet`);
+      return;
+    }
     for (const r of undeclared) {
       const notes = r.product_count > 0 ? [`${r.product_count} product(s) carry this brand`] : [];
       leftover(ctx, { prune: "brands", kind: "brands", type: "brand", address: addr.brand(r.name), remote: r, change: { field: "name", before: r.name }, notes });

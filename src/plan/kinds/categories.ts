@@ -87,6 +87,17 @@ export const categories: KindPlanner = {
 
 /** Deletes: children before parents (reverse pre-order of the remote tree). */
 function planUndeclared(ctx: PlanContext, remote: readonly RemoteCategory[], tree: Tree, claimed: Set<RemoteCategory>): void {
+  // Categories whose parent vanished during the read are not in `remote` (their place is
+  // unknown): nothing in their subtrees is planned, and the plan says so.
+  for (const o of ctx.remote.orphan_categories ?? []) {
+    ctx.warnings.push(`categories: "${o.name}" (id ${o.id}) and its subtree are left alone this run: ${o.reason}; plan again to see it in place`);
+  }
+  // A category list that kept changing while read may lack categories that exist: no deletes on doubt.
+  const doubt = ctx.remote.read_doubts?.categories;
+  if (doubt && ctx.prune("categories") && remote.some((c) => !claimed.has(c))) {
+    ctx.warnings.push(`categories: no deletes planned, the category tree could not be read consistently (${doubt}); plan again when the tenant is quiet`);
+    return;
+  }
   const undeclared = remote
     .filter((c) => !claimed.has(c))
     .sort((a, b) => b.path.length - a.path.length || compareText(pathKey(a.path), pathKey(b.path)));
