@@ -170,6 +170,29 @@ class TransportError extends Error {
   }
 }
 
+/**
+ * Brand attributes in one shape: an array of records whose `values` is an array of
+ * {id, version_id, value}. Tenants also answer one record instead of an array, and
+ * values keyed by version id; both are read.
+ */
+function brandAttributes(v: unknown): T.ApiBrandAttribute[] {
+  const list = Array.isArray(v) ? v : v !== null && typeof v === "object" ? [v] : [];
+  return list
+    .filter((x): x is Record<string, unknown> => x !== null && typeof x === "object" && "attribute_id" in x)
+    .map((x) => {
+      const raw = x.values;
+      const values = (Array.isArray(raw) ? raw : raw !== null && typeof raw === "object" ? Object.entries(raw as Record<string, unknown>).map(([k, val]) => (val !== null && typeof val === "object" ? { version_id: Number(k), ...(val as object) } : { version_id: Number(k), value: val })) : []) as Array<Record<string, unknown>>;
+      return { ...x, values: values.map((e) => ({ ...e, value: e.value === null || e.value === undefined ? "" : String(e.value) })) } as unknown as T.ApiBrandAttribute;
+    });
+}
+
+/** The record a brand-attribute write answers with, whatever its envelope (the body is not checked further). */
+function oneBrandAttribute(data: unknown, attributeId: number): T.ApiBrandAttribute {
+  const d = data as Record<string, unknown> | null | undefined;
+  const inner = d?.brand_attributes ?? d?.brands_attributes ?? d?.brand_attribute ?? d;
+  return brandAttributes(inner).find((a) => a.attribute_id === attributeId) ?? { attribute_id: attributeId, values: [] } as unknown as T.ApiBrandAttribute;
+}
+
 /** Page sizes tried, largest first, when the tenant refuses a `limit` with 422. */
 const PAGE_SIZES = [500, 250, 100, 50, 25];
 
@@ -742,22 +765,31 @@ export class PimClient implements T.PimApi {
   async setBrandWebId(brandId: number, channelId: number, webId: string): Promise<void> {
     await this.request("POST", `/brands/${brandId}/channel/${channelId}`, { web_id: webId }, { retryPost: true });
   }
-  listBrandAttributes(brandId: number): Promise<T.ApiBrandAttribute[]> {
-    return this.getList(`/brands/${brandId}/attributes`, "brand_attributes");
+  async listBrandAttributes(brandId: number): Promise<T.ApiBrandAttribute[]> {
+    return brandAttributes(await this.getList(`/brands/${brandId}/attributes`, "brand_attributes"));
   }
-  getBrandAttribute(brandId: number, attributeId: number): Promise<T.ApiBrandAttribute[]> {
-    return this.get(`/brands/${brandId}/attributes/${attributeId}`, "brands_attributes");
+  /**
+   * The document's envelope is `brands_attributes` holding an array; the list read uses
+   * `brand_attributes` and the write answers with one object. Any of these shapes is read.
+   */
+  async getBrandAttribute(brandId: number, attributeId: number): Promise<T.ApiBrandAttribute[]> {
+    const path = `/brands/${brandId}/attributes/${attributeId}`;
+    const r = await this.request("GET", path, undefined, { allow404: true });
+    if (r.status === 404) return [];
+    const data = this.parse<Record<string, unknown> | null>("GET", path, r);
+    const inner = data?.brands_attributes ?? data?.brand_attributes ?? data?.brand_attribute ?? (data && "attribute_id" in data ? data : undefined);
+    return brandAttributes(inner).filter((a) => a.attribute_id === attributeId);
   }
-  createBrandAttribute(brandId: number, body: T.BrandAttributeWrite): Promise<T.ApiBrandAttribute> {
-    return this.send("POST", `/brands/${brandId}/attributes`, body, "brand_attributes", {
+  async createBrandAttribute(brandId: number, body: T.BrandAttributeWrite): Promise<T.ApiBrandAttribute> {
+    return oneBrandAttribute(await this.send("POST", `/brands/${brandId}/attributes`, body, undefined, {
       adopt: async () => {
         const found = (await this.getBrandAttribute(brandId, body.attribute_id))[0];
         return found?.values.some((v) => v.version_id === body.version_id) ? found : undefined;
       },
-    });
+    }), body.attribute_id);
   }
-  updateBrandAttributeValue(brandId: number, attributeId: number, valueId: number, body: T.BrandAttributeWrite): Promise<T.ApiBrandAttribute> {
-    return this.send("PUT", `/brands/${brandId}/attributes/${attributeId}/values/${valueId}`, body, "brand_attributes");
+  async updateBrandAttributeValue(brandId: number, attributeId: number, valueId: number, body: T.BrandAttributeWrite): Promise<T.ApiBrandAttribute> {
+    return oneBrandAttribute(await this.send("PUT", `/brands/${brandId}/attributes/${attributeId}/values/${valueId}`, body, undefined), attributeId);
   }
   deleteBrandAttributeValue(brandId: number, attributeId: number, valueId: number): Promise<void> {
     return this.del(`/brands/${brandId}/attributes/${attributeId}/values/${valueId}`);
