@@ -194,7 +194,7 @@ function oneBrandAttribute(data: unknown, attributeId: number): T.ApiBrandAttrib
 }
 
 /** Page sizes tried, largest first, when the tenant refuses a `limit` with 422. */
-const PAGE_SIZES = [500, 250, 100, 50, 25];
+const PAGE_SIZES = [500, 250, 100, 50, 25, 10, 5, 1];
 
 function pageMeta(v: unknown): T.PageMeta | undefined {
   if (v === null || typeof v !== "object") return undefined;
