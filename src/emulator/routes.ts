@@ -16,7 +16,7 @@ import {
   type TenantStore,
   type TypeValueRec,
 } from "./store.js";
-import type { BoolFormat, DateFormat, IdFormat } from "./wire-format.js";
+import { parseUtc, type BoolFormat, type DateFormat, type IdFormat } from "./wire-format.js";
 
 export interface EmulatorSwitches {
   /** Read shape of category.attribute_sets: [{id,name}] (default), [id] or "1,2". Writes always take ids. */
@@ -849,7 +849,7 @@ const table: Array<[string, string, Handler]> = [
       const since = c.query.get("updated_at");
       if (since) {
         // A client may send back a time in the form it read (SQL form is UTC, like every time here).
-        const t = Date.parse(/\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/.test(since) ? `${since.replace(" ", "T")}Z` : since);
+        const t = parseUtc(since);
         if (Number.isNaN(t)) throw unprocessable("updated_at", "The updated at is not a valid ISO 8601 datetime.");
         list = list.filter((e) => Date.parse(e.updated_at) >= Math.floor(t / 1000) * 1000);
       }

@@ -32,10 +32,16 @@ function formatBool(k: string, v: unknown, f: BoolFormat): unknown {
   return DOCUMENTED_01.has(k) ? (b ? 1 : 0) : b;
 }
 
+/** Milliseconds of a datetime in any of the forms above; one without a zone is UTC. NaN if none. */
+export function parseUtc(v: string): number {
+  const zoned = /(?:[zZ]|[+-]\d{2}:?\d{2})$/.test(v);
+  return Date.parse(zoned || !/\d{2}:\d{2}/.test(v) ? v : `${v.replace(" ", "T")}Z`);
+}
+
 /** "2026-01-02T03:04:05Z" in the chosen form; text that is not a datetime is left alone. */
 export function formatDate(v: unknown, f: DateFormat): unknown {
   if (f === "document" || typeof v !== "string") return v;
-  const t = Date.parse(/[zZ]|[+-]\d{2}:?\d{2}$/.test(v) || !/\d{2}:\d{2}/.test(v) ? v : `${v.replace(" ", "T")}Z`);
+  const t = parseUtc(v);
   if (Number.isNaN(t)) return v;
   const iso = new Date(t).toISOString(); // 2026-01-02T03:04:05.000Z
   if (f === "iso-z") return iso;
