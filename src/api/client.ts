@@ -583,11 +583,11 @@ export class PimClient implements T.PimApi {
       const totals = new Set(pages.map((p) => p.meta.total));
       const raw = pages.reduce((n, p) => n + p.items.length, 0);
       union = dedupeById([...union, ...items]);
-      if (totals.size === 1 && items.length === head.meta.total && raw === items.length) return { items, complete: true };
+      if (totals.size === 1 && items.length === head.meta.total && raw === items.length) return { items, complete: true, pages: pages.length };
       problem = `${path} changed while it was read: meta.total ${[...totals].join(" then ")}, ${raw} records on the pages, ${items.length} distinct`;
       this.log?.(`GET ${path}: ${problem}; reading it again`);
     }
-    return { items: union, complete: false, problem };
+    return { items: union, complete: false, problem, pages: 0 };
   }
 
   /** Every page as a plain array; throws when the list would not hold still. */

@@ -219,6 +219,8 @@ export interface ListRead<T> {
   items: T[];
   complete: boolean;
   problem?: string;
+  /** Pages the (last) read took; a one-page read cannot have shifted. */
+  pages?: number;
 }
 
 /** Write bodies. Fields are the API's own names. */

@@ -281,6 +281,16 @@ async function readCategories(
   const read = await api.readCategories();
   if (!read.complete) facts.doubt = read.problem ?? "the category list changed while it was read";
   const byId = new Map(read.items.map((c) => [c.id, c]));
+  // A delete and a create by someone else between two pages keep meta.total right while one
+  // record slides out of the read. When the manifests name categories the read lacks (the plan
+  // would create them) and the list took several pages, a second read must agree.
+  const seenNames = new Set(read.items.map((c) => c.name));
+  if (read.complete && (read.pages ?? 1) > 1 && (desired?.categories ?? []).some((d) => !seenNames.has(d.name))) {
+    const again = await api.readCategories();
+    const differ = !again.complete || again.items.length !== byId.size || again.items.some((c) => !byId.has(c.id));
+    for (const c of again.items) byId.set(c.id, c);
+    if (differ) facts.doubt = again.problem ?? "the category list changed between two reads (someone else is writing); records seen in either read are kept";
+  }
   // A parent missing from the pages was skipped by a page shift (someone wrote meanwhile):
   // read it by id, up the tree. Only a parent that is really gone makes an orphan.
   const gone = new Map<number, string>();
