@@ -52,6 +52,8 @@ export interface TargetedFault {
   route?: string;
   mode: FaultMode;
   times?: number;
+  /** rate429: the Retry-After header's value (default "1"). */
+  retryAfter?: string;
 }
 
 export interface EmulatorStats {
@@ -167,12 +169,14 @@ export async function startEmulator(opts: EmulatorOptions): Promise<Emulator> {
     res.end(text);
   }
 
+  let retryAfter = "1";
   function takeTargeted(method: string, route: string): FaultMode | undefined {
     const i = targeted.findIndex((f) => (!f.method || f.method === method) && (!f.route || f.route === route) && f.left > 0);
     if (i === -1) return undefined;
     const f = targeted[i]!;
     f.left--;
     if (f.left <= 0) targeted.splice(i, 1);
+    retryAfter = f.retryAfter ?? "1";
     return f.mode;
   }
 
@@ -250,13 +254,14 @@ export async function startEmulator(opts: EmulatorOptions): Promise<Emulator> {
       }
     }
 
+    retryAfter = "1";
     let fault = takeTargeted(method, routeKey);
     if (!fault && failRate > 0 && random() < failRate) fault = faultModes[Math.floor(random() * faultModes.length)] ?? "error500";
     // A dropped answer after commit only means something for writes; a read is simply dropped.
     if (fault === "drop_after_commit" && method === "GET") fault = "drop";
     if (fault) count(stats.faults, fault);
     if (fault === "error500") return send(res, 500, { message: "Server Error." });
-    if (fault === "rate429") return send(res, 429, { message: "Too Many Requests." }, { "retry-after": "1" });
+    if (fault === "rate429") return send(res, 429, { message: "Too Many Requests." }, { "retry-after": retryAfter });
     if (fault === "drop") return void req.socket.destroy();
     if (fault === "stall") return; // never answers; the client times out
 
