@@ -54,6 +54,8 @@ export interface TargetedFault {
   times?: number;
   /** rate429: the Retry-After header's value (default "1"). */
   retryAfter?: string;
+  /** Only requests to this tenant (default: any). */
+  tenant?: string;
 }
 
 export interface EmulatorStats {
@@ -71,6 +73,8 @@ export interface Emulator {
   setFaults(f: { latencyMs?: number; failRate?: number; rateLimit?: number; faultSeed?: number; faultModes?: FaultMode[] }): void;
   injectFaults(faults: TargetedFault[]): void;
   clearFaults(): void;
+  /** Targeted faults not yet fired (for one tenant, or all). */
+  faultsLeft(tenant?: string): number;
   store(hash: string): TenantStore;
   addTenant(spec: EmulatorTenantSpec): void;
   /** Replace a tenant's data with an empty (default-seeded) store. */
@@ -170,8 +174,8 @@ export async function startEmulator(opts: EmulatorOptions): Promise<Emulator> {
   }
 
   let retryAfter = "1";
-  function takeTargeted(method: string, route: string): FaultMode | undefined {
-    const i = targeted.findIndex((f) => (!f.method || f.method === method) && (!f.route || f.route === route) && f.left > 0);
+  function takeTargeted(method: string, route: string, hash: string): FaultMode | undefined {
+    const i = targeted.findIndex((f) => (!f.method || f.method === method) && (!f.route || f.route === route) && (!f.tenant || f.tenant === hash) && f.left > 0);
     if (i === -1) return undefined;
     const f = targeted[i]!;
     f.left--;
@@ -255,7 +259,7 @@ export async function startEmulator(opts: EmulatorOptions): Promise<Emulator> {
     }
 
     retryAfter = "1";
-    let fault = takeTargeted(method, routeKey);
+    let fault = takeTargeted(method, routeKey, hash);
     if (!fault && failRate > 0 && random() < failRate) fault = faultModes[Math.floor(random() * faultModes.length)] ?? "error500";
     // A dropped answer after commit only means something for writes; a read is simply dropped.
     if (fault === "drop_after_commit" && method === "GET") fault = "drop";
@@ -417,6 +421,7 @@ export async function startEmulator(opts: EmulatorOptions): Promise<Emulator> {
     injectFaults: (faults) => {
       targeted.push(...faults.map((f) => ({ ...f, left: f.times ?? 1 })));
     },
+    faultsLeft: (tenant) => targeted.filter((f) => !tenant || f.tenant === tenant).reduce((n, f) => n + f.left, 0),
     clearFaults: () => {
       targeted = [];
       failRate = 0;
