@@ -51,4 +51,39 @@ describe("pimctl emulator (the built CLI, as a process)", () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it("takes every reading switch on the command line, combined", { timeout: 30_000 }, async () => {
+    const emu = await startCli([
+      "--port", "0", "--tenant", "demo=T",
+      "--bool-format", "string", "--id-format", "string", "--id-sequence", "global", "--set-attribute-delete-id", "attribute",
+      "--search-empty", "404", "--max-page-size", "10", "--paginate-all-lists", "--date-format", "sql",
+      "--category-attribute-sets-read", "csv", "--export-download", "redirect", "--fault-modes", "error500,drop_after_commit", "--export-step-ms", "1",
+    ]);
+    const base = emu.line.match(/(http:\/\/127\.0\.0\.1:\d+)/)![1]!;
+    const call = async (method: string, p: string, body?: unknown) => {
+      const r = await fetch(`${base}/demo/api/v1${p}`, { method, headers: { authorization: "Bearer T", "content-type": "application/json" }, ...(body ? { body: JSON.stringify(body) } : {}), redirect: "manual" });
+      return { status: r.status, headers: r.headers, body: (await r.text()) || "" };
+    };
+    try {
+      const set = JSON.parse((await call("POST", "/attribute_sets", { name: "S" })).body).attribute_set;
+      expect(typeof set.id).toBe("string"); // --id-format string
+      const cat = JSON.parse((await call("POST", "/categories", { parent_id: 0, name: "C", attribute_sets: [Number(set.id)], is_visible: true })).body).category;
+      expect(cat.is_visible).toBe("1"); // --bool-format string
+      expect(cat.attribute_sets).toBe(set.id); // csv
+      expect(cat.created_at).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/); // --date-format sql
+      expect(Number(cat.id)).toBe(Number(set.id) + 1); // --id-sequence global
+      expect((await call("POST", "/brands/search", { name: "Nope" })).status).toBe(404); // --search-empty 404
+      expect((await call("GET", "/categories?limit=11")).status).toBe(422); // --max-page-size 10
+      for (let i = 0; i < 30; i++) await call("POST", "/display-groups", { name: `G${i}` });
+      const page = JSON.parse((await call("GET", "/display-groups")).body);
+      expect(page.display_groups).toHaveLength(25); // --paginate-all-lists
+      expect(page.meta.total).toBe(30);
+      const exp = JSON.parse((await call("POST", "/exports", { profile_id: 1 })).body).export;
+      const file = await fetch(exp.file_url, { headers: { authorization: "Bearer T" }, redirect: "manual" });
+      expect(file.status).toBe(302); // --export-download redirect
+      expect(new URL(file.headers.get("location")!).origin).not.toBe(base);
+    } finally {
+      expect(await emu.stop()).toBe(0);
+    }
+  });
 });

@@ -78,7 +78,7 @@ export function emulatorCommand(io: Io): CommandModule<object, EmulatorArgs> {
         .option("id-format", { choices: ["number", "string"] as const, default: "number" as const, describe: "Ids on the wire: numbers or numeric strings", group: "Where API v1 is silent:" })
         .option("id-sequence", { choices: ["per-table", "global"] as const, default: "per-table" as const, describe: "One id sequence per table (as a database) or one for all", group: "Where API v1 is silent:" })
         .option("set-attribute-delete-id", { choices: ["assignment", "attribute"] as const, default: "assignment" as const, describe: "Which id DELETE /attribute_sets/<S>/attributes/<ID> takes", group: "Where API v1 is silent:" })
-        .option("search-empty", { choices: ["404", "empty-array", "null"] as const, describe: "How a search says nothing found (default: an empty 200 body)", group: "Where API v1 is silent:" })
+        .option("search-empty", { type: "string", choices: ["404", "empty-array", "null"] as const, describe: "How a search says nothing found (default: an empty 200 body)", group: "Where API v1 is silent:" })
         .option("max-page-size", { type: "number", describe: "A limit above N answers 422 (default: clamped to 1000)", group: "Where API v1 is silent:" })
         .option("paginate-all-lists", { type: "boolean", describe: "Lists the document shows unpaginated answer 25 a page, with links and meta", group: "Where API v1 is silent:" })
         .option("date-format", { choices: ["iso-z", "iso-offset", "sql"] as const, describe: "Dates on the wire (default: ISO 8601 with Z, no milliseconds)", group: "Where API v1 is silent:" })
