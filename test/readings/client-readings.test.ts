@@ -132,6 +132,24 @@ describe("deletes and page sizes", () => {
   });
 });
 
+describe("brand attribute read-back shapes", () => {
+  it("one record or an array, under either envelope, values listed or keyed by version", async () => {
+    const answers: Record<string, unknown> = {
+      "/api/v1/brands/1/attributes/2": { brand_attributes: { attribute_id: "2", name: "Colour", values: { "0": { id: 5, value: "Red" }, "2": { id: 6, value: "Rouge" } } } },
+      "/api/v1/brands/1/attributes": { brand_attributes: [{ attribute_id: 2, values: [{ id: "5", version_id: "0", value: "Red" }] }, { attribute_id: 3, values: [] }] },
+      "/api/v1/brands/1/attributes/3": { brands_attributes: [{ attribute_id: 3, values: [] }] },
+    };
+    other = createServer((req, res) => res.end(JSON.stringify((req.method === "GET" ? answers[req.url ?? ""] : undefined) ?? { brand_attributes: [{ attribute_id: 2, values: [{ id: 9, version_id: 0, value: "Blue" }] }] })));
+    await new Promise<void>((r) => other!.listen(0, "127.0.0.1", r));
+    api = createClient({ tenant: "x", baseUrl: `http://127.0.0.1:${(other.address() as AddressInfo).port}/api/v1`, token: "t" });
+    expect(await api.getBrandAttribute(1, 2)).toEqual([{ attribute_id: 2, name: "Colour", values: [{ version_id: 0, id: 5, value: "Red" }, { version_id: 2, id: 6, value: "Rouge" }] }]);
+    expect((await api.listBrandAttributes(1))[0]!.values).toEqual([{ id: 5, version_id: 0, value: "Red" }]);
+    expect(await api.getBrandAttribute(1, 3)).toEqual([{ attribute_id: 3, values: [] }]);
+    // A write answered with an array under the list's envelope.
+    expect((await api.createBrandAttribute(1, { attribute_id: 2, version_id: 0, values: [{ value: "Blue" }] })).values[0]!.value).toBe("Blue");
+  });
+});
+
 describe("export downloads", () => {
   it("a redirect to storage is followed without the token; 202 is waited out", async () => {
     const log = await start({ exportDownload: "redirect" }, { exportStepMs: 100 });
