@@ -18,7 +18,8 @@ import type { TenantData } from "../../src/emulator/store.js";
 export const catalogue: Catalogue = {
   managed: ["display_groups", "attributes", "attribute_sets", "blocks", "brands", "categories"],
   versions: ["French"],
-  display_groups: [{ name: "Basics", in_navigation: true }, { name: "Extras", in_navigation: false }],
+  // More than a page of 25 (--paginate-all-lists) and of 10 (--max-page-size 20 falls back to 10).
+  display_groups: [{ name: "Basics", in_navigation: true }, { name: "Extras", in_navigation: false }, ...Array.from({ length: 28 }, (_, i) => ({ name: `Group ${String(i).padStart(2, "0")}`, in_navigation: i % 2 === 0 }))],
   attributes: [
     { name: "Colour", type: "selectbox", display_group: "Basics", publish: true, versions: { French: { name: "Couleur" } }, values: [{ value: "Red", versions: { French: "Rouge" } }, { value: "Blue" }] },
     { name: "Size", type: "selectbox", display_group: "Extras", publish: false, values: [{ value: "S" }, { value: "M" }] },
@@ -44,6 +45,7 @@ export const catalogue: Catalogue = {
       attribute_sets: ["Apparel"],
     },
     { name: "Globex", desc: "Chemicals", excluded: false, web_ids: { Webshop: "globex", "Boutique FR": "globex-fr" }, assets: [{ image_url: "https://cdn.example.com/globex.png", alttext: "Globex" }] },
+    ...Array.from({ length: 24 }, (_, i) => ({ name: `Brand ${String(i).padStart(2, "0")}`, excluded: i % 3 === 0 })),
   ],
   categories: [
     { path: ["Apparel"], name: "Apparel", attribute_sets: ["Apparel"], is_visible: true, web_ids: { Webshop: "apparel" } },

@@ -100,13 +100,13 @@ describe("every reading API v1 allows, combined, with and without faults", () =>
           expect(s.assetsOf("brand", acme.id)).toHaveLength(1);
           const shoes = [...s.categories.values()].find((c) => c.name === "Shoes")!;
           expect(s.assetsOf("category", shoes.id)).toHaveLength(1);
-          expect([...s.brands.values()].map((b) => b.name).sort()).toEqual(["Acme", "Globex"]);
+          expect([...s.brands.values()].map((b) => b.name).sort()).toEqual(catalogue.brands.map((b) => b.name).sort());
           expect([...s.categories.values()].map((c) => c.name).sort()).toEqual(["Apparel", "Footwear", "Shirts", "Shoes", "Tops"]);
           const colour = [...s.attributes.values()].find((a) => a.name === "Colour")!;
           expect(s.typeValuesOf(colour.id).map((v) => v.value).sort()).toEqual(["Blue", "Red"]);
           const apparel = [...s.attributeSets.values()].find((x) => x.name === "Apparel")!;
           expect(s.assignmentsOf(apparel.id).map((a) => a.attribute_id).sort()).toEqual([1, colour.id].sort());
-          expect([...s.displayGroups.values()]).toHaveLength(2);
+          expect([...s.displayGroups.values()]).toHaveLength(catalogue.display_groups.length); // paged lists read whole: no duplicates
         } finally {
           await t.close();
         }
