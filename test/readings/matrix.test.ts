@@ -1,8 +1,8 @@
 /**
  * The matrix: pimctl converges under every reading API v1 allows, combined.
- * Covering set: a greedy pairwise set over all 14 switches (every pair of readings
- * of any two switches meets in some run), plus two runs with every switch off its
- * default at once; each run once without faults and once with 10% faults (500s,
+ * Covering set: each reading alone (21 runs), a greedy pairwise set over all 14
+ * switches (every pair of readings of any two switches meets in some run), plus two
+ * runs with every switch off its default at once; each run once without faults and once with 10% faults (500s,
  * dropped connections, answers dropped after the write committed). 14 switches of
  * 2-4 readings make 5 million combinations; pairwise is what fits in ~1 minute.
  */
@@ -35,7 +35,10 @@ const factors = {
 const names = Object.keys(factors) as Array<keyof typeof factors>;
 const levels = names.map((n) => factors[n] as readonly unknown[]);
 const rowToSwitches = (row: number[]): Partial<EmulatorSwitches> => Object.fromEntries(names.map((n, i) => [n, levels[i]![row[i]!]])) as Partial<EmulatorSwitches>;
+/** Each reading alone (every other switch on its default): a perpetual diff shows here by name. */
+const oneAtATime = names.flatMap((_, i) => levels[i]!.slice(1).map((_l, k) => names.map((_n, j) => (j === i ? k + 1 : 0))));
 const rows = [
+  ...oneAtATime,
   ...pairwise(levels),
   names.map((_, i) => levels[i]!.length - 1), // every switch on its last reading
   names.map(() => 1), // every switch on its first alternative
