@@ -752,9 +752,20 @@ export class PimClient implements T.PimApi {
   getBrandAsset(brandId: number, id: number): Promise<T.ApiAsset> {
     return this.get(`/brands/${brandId}/assets/${id}`, "brand_asset");
   }
-  /** Not retried after an ambiguous failure: an asset has no natural key the API returns. */
   createBrandAsset(brandId: number, body: T.AssetWrite): Promise<T.ApiAsset> {
-    return this.send("POST", `/brands/${brandId}/assets`, body, "brand_asset");
+    return this.send("POST", `/brands/${brandId}/assets`, body, "brand_asset", { adopt: () => this.adoptAsset(() => this.listBrandAssets(brandId), body) });
+  }
+
+  /**
+   * After an ambiguous failure of an asset create: the owner's only asset with this alt text
+   * is the one the lost attempt made (the planner adopts the same way). Two or more with
+   * that alt text: not adopted, not retried (the failure is reported).
+   */
+  private async adoptAsset(list: () => Promise<T.ApiAsset[]>, body: T.AssetWrite): Promise<T.ApiAsset | undefined> {
+    const same = (await list()).filter((a) => (a.alttext ?? "") === (body.alttext ?? ""));
+    if (same.length === 1) return same[0];
+    if (same.length > 1) throw new PimctlError("apply_failed", `the asset create's answer was lost and ${same.length} assets carry the alt text "${body.alttext ?? ""}": not retried, so as not to duplicate it; the next plan adopts or creates it`);
+    return undefined;
   }
   updateBrandAsset(brandId: number, id: number, body: T.AssetWrite): Promise<T.ApiAsset> {
     return this.send("PUT", `/brands/${brandId}/assets/${id}`, body, "brand_asset");
@@ -836,7 +847,7 @@ export class PimClient implements T.PimApi {
     return this.get(`/categories/${categoryId}/assets/${id}`, "category_asset");
   }
   createCategoryAsset(categoryId: number, body: T.AssetWrite): Promise<T.ApiAsset> {
-    return this.send("POST", `/categories/${categoryId}/assets`, body, "category_asset");
+    return this.send("POST", `/categories/${categoryId}/assets`, body, "category_asset", { adopt: () => this.adoptAsset(() => this.listCategoryAssets(categoryId), body) });
   }
   updateCategoryAsset(categoryId: number, id: number, body: T.AssetWrite): Promise<T.ApiAsset> {
     return this.send("PUT", `/categories/${categoryId}/assets/${id}`, body, "category_asset");
