@@ -74,6 +74,8 @@ export async function connect(config: Config, name: string | undefined, opts: Co
     ...(picked.tenant.allow_insecure_http ? { allowInsecureHttp: true } : {}),
     ...(opts.logHttp ? { logHttp: opts.logHttp } : {}),
     ...(opts.timeoutMs ? { timeoutMs: opts.timeoutMs } : {}),
+    env: opts.env,
   });
+  if (api.proxy) opts.logHttp?.(`requests to ${baseUrl} go through the proxy ${api.proxy}`);
   return { name: picked.name, tenant: picked.tenant, baseUrl, api };
 }

@@ -6,7 +6,8 @@
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import { readFile } from "node:fs/promises";
-import { Pool, request as undiciRequest, errors as undiciErrors } from "undici";
+import { request as undiciRequest, errors as undiciErrors, type Dispatcher } from "undici";
+import { createTransport } from "./transport.js";
 import { PimctlError, type ErrorCode } from "../errors.js";
 import type * as T from "./types.js";
 import { removeAssignment } from "./set-assignments.js";
@@ -32,6 +33,8 @@ export interface ClientOptions {
   allowInsecureHttp?: boolean;
   logHttp?: (line: string) => void;
   pageLimit?: number;
+  /** Where HTTPS_PROXY, HTTP_PROXY and NO_PROXY are read (default: none, a direct connection). */
+  env?: NodeJS.ProcessEnv;
   random?: () => number;
 }
 
@@ -221,11 +224,25 @@ function dedupeById<R>(items: R[]): R[] {
   });
 }
 
+/** TLS verification failures: never transient, and the fix is the CA, so say so (retrying would only repeat it). */
+function untrustedCertificate(code: string | undefined): string | undefined {
+  const codes = ["UNABLE_TO_VERIFY_LEAF_SIGNATURE", "SELF_SIGNED_CERT_IN_CHAIN", "DEPTH_ZERO_SELF_SIGNED_CERT", "UNABLE_TO_GET_ISSUER_CERT_LOCALLY", "UNABLE_TO_GET_ISSUER_CERT", "CERT_UNTRUSTED"];
+  if (code !== undefined && codes.includes(code)) {
+    return `the tenant's TLS certificate is not trusted (${code}): if a private CA or a TLS-inspecting proxy signs it, point NODE_EXTRA_CA_CERTS at that CA's PEM file`;
+  }
+  if (code === "CERT_HAS_EXPIRED" || code === "ERR_TLS_CERT_ALTNAME_INVALID") return `the tenant's TLS certificate is not valid for this address (${code})`;
+  return undefined;
+}
+
 export class PimClient implements T.PimApi {
   readonly tenant: string;
   readonly baseUrl: string;
   private readonly basePath: string;
-  private readonly pool: Pool;
+  /** The keep-alive pool, or the proxy agent behind HTTPS_PROXY (src/api/transport.ts). */
+  private readonly pool: Dispatcher;
+  private readonly origin: string;
+  /** The proxy requests go through, redacted; undefined when direct. */
+  readonly proxy: string | undefined;
   private readonly limiter: Semaphore;
   private readonly token: string;
   private readonly policy: RetryPolicy;
@@ -258,7 +275,10 @@ export class PimClient implements T.PimApi {
     if (url.protocol !== "http:" && url.protocol !== "https:") throw new PimctlError("config", `tenant "${opts.tenant}": base URL must be http(s)`);
     this.basePath = url.pathname.replace(/\/+$/, "");
     const parallelism = Math.max(1, opts.parallelism ?? 8);
-    this.pool = new Pool(url.origin, { connections: parallelism, keepAliveTimeout: 30_000, pipelining: 1 });
+    const transport = createTransport(url, parallelism, opts.env ?? {});
+    this.pool = transport.dispatcher;
+    this.origin = url.origin;
+    this.proxy = transport.via;
     this.limiter = new Semaphore(parallelism);
     this.token = opts.token;
     this.policy = { ...DEFAULT_RETRIES, ...opts.retries };
@@ -294,6 +314,7 @@ export class PimClient implements T.PimApi {
     let sent = false;
     try {
       const res = await this.pool.request({
+        origin: this.origin,
         method: method as "GET",
         path: this.basePath + path,
         headers: {
@@ -319,6 +340,8 @@ export class PimClient implements T.PimApi {
       const timeout = err.code === "UND_ERR_HEADERS_TIMEOUT" || err.code === "UND_ERR_BODY_TIMEOUT" || e instanceof undiciErrors.HeadersTimeoutError;
       const refused = err.code === "ECONNREFUSED" || err.code === "ENOTFOUND" || err.code === "EAI_AGAIN";
       this.log?.(`${method} ${path} ${timeout ? "timeout" : "connection error"} ${ms}ms`);
+      const untrusted = untrustedCertificate(err.code);
+      if (untrusted) throw new PimctlError("api_connection", untrusted, { request: this.info(method, path) });
       throw new TransportError(timeout ? "api_timeout" : "api_connection", timeout ? `no answer within ${this.timeoutMs} ms` : `connection failed (${err.code ?? err.message ?? "error"})`, sent || !refused);
     }
   }
@@ -941,8 +964,8 @@ export class PimClient implements T.PimApi {
       const res = await this.limiter.run(async () => {
         this.counters.requests++;
         const r = own
-          ? await this.pool.request({ method: "GET", path: url.pathname + url.search, headers, headersTimeout: this.timeoutMs, bodyTimeout: this.timeoutMs })
-          : await undiciRequest(url, { method: "GET", headers, headersTimeout: this.timeoutMs, bodyTimeout: this.timeoutMs });
+          ? await this.pool.request({ origin: this.origin, method: "GET", path: url.pathname + url.search, headers, headersTimeout: this.timeoutMs, bodyTimeout: this.timeoutMs })
+          : await undiciRequest(url, { method: "GET", headers, headersTimeout: this.timeoutMs, bodyTimeout: this.timeoutMs, ...(this.proxy ? { dispatcher: this.pool } : {}) });
         const buf = new Uint8Array(await r.body.arrayBuffer());
         this.counters.bytesIn += buf.byteLength;
         this.log?.(`GET ${own ? url.pathname : `${url.origin}${url.pathname}`} ${r.statusCode}`);

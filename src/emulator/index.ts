@@ -5,6 +5,7 @@
  * and the benchmarks; see README.md beside this file.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { createServer as createHttpsServer } from "node:https";
 import { readFileSync, existsSync } from "node:fs";
 import { rename, writeFile } from "node:fs/promises";
 import type { AddressInfo, Socket } from "node:net";
@@ -44,6 +45,8 @@ export interface EmulatorOptions {
   /** What a random fault (failRate) does, picked uniformly; default error500 and drop. */
   faultModes?: FaultMode[];
   switches?: Partial<EmulatorSwitches>;
+  /** Serve HTTPS with this certificate and key (PEM text), as a tenant behind TLS would be. */
+  tls?: { cert: string; key: string };
 }
 
 export type FaultMode = "error500" | "rate429" | "drop" | "drop_after_commit" | "stall";
@@ -292,7 +295,7 @@ export async function startEmulator(opts: EmulatorOptions): Promise<Emulator> {
         invalidJson = true;
       }
     }
-    const origin = `http://${req.headers.host ?? `${host}:${port}`}`;
+    const origin = `${scheme}://${req.headers.host ?? `${host}:${port}`}`;
     const ctx: RequestContext = {
       store: tenant.store,
       method,
@@ -381,9 +384,11 @@ export async function startEmulator(opts: EmulatorOptions): Promise<Emulator> {
     storageUrl = `http://${host.includes(":") ? `[${host}]` : host}:${(storage.address() as AddressInfo).port}`;
   }
 
-  const server: Server = createServer((req, res) => {
+  const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
     handle(req, res).catch((e: unknown) => send(res, 500, { message: "Server Error.", detail: (e as Error).message }));
-  });
+  };
+  const scheme = opts.tls ? "https" : "http";
+  const server: Server = opts.tls ? createHttpsServer({ cert: opts.tls.cert, key: opts.tls.key }, onRequest) : createServer(onRequest);
   server.keepAliveTimeout = 30_000;
   server.on("connection", (s) => {
     sockets.add(s);
@@ -395,7 +400,7 @@ export async function startEmulator(opts: EmulatorOptions): Promise<Emulator> {
     server.listen(opts.port ?? 4010, host, () => resolve());
   });
   const port = (server.address() as AddressInfo).port;
-  const url = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
+  const url = `${scheme}://${host.includes(":") ? `[${host}]` : host}:${port}`;
 
   const api: Emulator = {
     url,

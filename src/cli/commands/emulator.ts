@@ -32,6 +32,8 @@ interface EmulatorArgs {
   "paginate-all-lists"?: boolean;
   "date-format"?: "iso-z" | "iso-offset" | "sql";
   "export-download": EmulatorSwitches["exportDownload"];
+  "tls-cert"?: string;
+  "tls-key"?: string;
 }
 
 const FAULT_MODES: FaultMode[] = ["error500", "rate429", "drop", "drop_after_commit", "stall"];
@@ -83,15 +85,23 @@ export function emulatorCommand(io: Io): CommandModule<object, EmulatorArgs> {
         .option("paginate-all-lists", { type: "boolean", describe: "Lists the document shows unpaginated answer 25 a page, with links and meta", group: "Where API v1 is silent:" })
         .option("date-format", { choices: ["iso-z", "iso-offset", "sql"] as const, describe: "Dates on the wire (default: ISO 8601 with Z, no milliseconds)", group: "Where API v1 is silent:" })
         .option("export-download", { choices: ["direct", "redirect"] as const, default: "direct" as const, describe: "file_url serves the file, or redirects to a second address that refuses the token", group: "Where API v1 is silent:" })
+        .option("tls-cert", { type: "string", describe: "Serve HTTPS with this certificate (PEM file); needs --tls-key" })
+        .option("tls-key", { type: "string", describe: "The certificate's private key (PEM file)" })
         .example("$0 emulator --port 4010 --tenant demo=TOKEN_A --tenant prod=TOKEN_B", "Two tenants with their own tokens")
+        .example("$0 emulator --tls-cert cert.pem --tls-key key.pem --tenant demo=T", "Behind TLS, as a real tenant is (trust the CA with NODE_EXTRA_CA_CERTS)")
         .example("$0 emulator --port 0 --latency-ms 20 --fail-rate 0.1", "A slow, flaky tenant on a free port") as never,
     handler: async (args) => {
       const seed = args.seed ? (JSON.parse(await readFile(path.resolve(io.cwd, args.seed), "utf8")) as SeedFile) : undefined;
+      if (Boolean(args["tls-cert"]) !== Boolean(args["tls-key"])) throw new PimctlError("usage", "--tls-cert and --tls-key go together");
+      const tls = args["tls-cert"] && args["tls-key"]
+        ? { cert: await readFile(path.resolve(io.cwd, args["tls-cert"]), "utf8"), key: await readFile(path.resolve(io.cwd, args["tls-key"]), "utf8") }
+        : undefined;
       const emu = await startEmulator({
         host: args.host,
         port: args.port,
         tenants: args.tenant.map(parseTenantSpec),
         ...(seed ? { seed } : {}),
+        ...(tls ? { tls } : {}),
         ...(args.data ? { dataFile: path.resolve(io.cwd, args.data) } : {}),
         ...(args["latency-ms"] !== undefined ? { latencyMs: args["latency-ms"] } : {}),
         ...(args["fail-rate"] !== undefined ? { failRate: args["fail-rate"] } : {}),
