@@ -34,6 +34,8 @@ export type ErrorCode =
   | "plan_refused"
   | "plan_stale"
   | "plan_format"
+  | "plan_integrity"
+  | "policy_refused"
   | "ledger_locked"
   | "apply_failed"
   | "usage"

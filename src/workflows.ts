@@ -15,9 +15,12 @@ import { buildPlan } from "./plan/planner.js";
 import type { PrunePolicy } from "./plan/policy.js";
 import { filterPlan } from "./plan/filter.js";
 import { readPlanFile } from "./plan/file.js";
-import type { Plan } from "./plan/types.js";
+import { PLAN_HMAC_ENV } from "./plan/integrity.js";
+import { ALLOW_DELETE_FLAG, decideDeletes, refuseBlockedDeletes } from "./plan/delete-permission.js";
+import { moveHints } from "./plan/hints.js";
+import type { Plan, PlanBasis } from "./plan/types.js";
 import { applyPlan, type ApplyHooks, type ApplyReport } from "./apply/index.js";
-import { checkFresh } from "./apply/stale.js";
+import { savedPlanDifferences } from "./apply/stale.js";
 import { verifyApplied, type VerificationReport } from "./apply/verify.js";
 import { backupExport } from "./apply/backup.js";
 import { catalogueToFiles, remoteToCatalogue } from "./export/index.js";
@@ -40,6 +43,16 @@ export interface ProjectOptions {
 export interface PlanOptions extends ProjectOptions {
   targets?: string[];
   excludes?: string[];
+  /** The plan-time permission to delete, recorded in the plan (`plan --allow-delete`). */
+  allowDelete?: boolean;
+}
+
+/** Everything besides the tenant's state that decides a plan's actions: saved as its basis. */
+interface PlanPolicy {
+  prune: PrunePolicy;
+  targets: string[];
+  excludes: string[];
+  allowDelete: boolean;
 }
 
 export interface PlanResult {
@@ -101,6 +114,37 @@ async function planAgainst(
   return { plan, remote };
 }
 
+/**
+ * The one way a plan is made, for `plan`, for `apply` and for re-planning a
+ * saved plan from its basis: read, plan, narrow, record the delete permission,
+ * add move hints. A saved plan is accepted only if this gives the same actions.
+ */
+async function makePlan(
+  connection: Connection,
+  config: Config,
+  desired: Catalogue,
+  ledger: Ledger,
+  policy: PlanPolicy,
+  opts: ProjectOptions,
+): Promise<{ plan: Plan; remote: RemoteCatalogue }> {
+  const { plan: full, remote } = await planAgainst(connection, config, desired, ledger, policy.prune, opts);
+  const narrowed = policy.targets.length || policy.excludes.length ? filterPlan(full, { targets: policy.targets, excludes: policy.excludes }) : full;
+  decideDeletes(narrowed, policy.allowDelete);
+  narrowed.hints = moveHints(narrowed, desired, remote);
+  return { plan: narrowed, remote };
+}
+
+function basisOf(desired: Catalogue, policy: PlanPolicy, baseUrl: string): PlanBasis {
+  return {
+    desired,
+    prune: { ...policy.prune } as Record<string, boolean>,
+    base_url: baseUrl,
+    targets: [...policy.targets],
+    excludes: [...policy.excludes],
+    allow_delete: policy.allowDelete,
+  };
+}
+
 /** Plan against the tenant; the connection it opens is closed before it returns. */
 export async function plan(opts: PlanOptions): Promise<PlanResult> {
   const result = await planOpen(opts);
@@ -114,12 +158,63 @@ async function planOpen(opts: PlanOptions): Promise<PlanResult> {
   const connection = await connect(config, opts.tenant, connectOpts(opts));
   try {
     const { ledger, existed } = await loadLedger(ledgerDir(config, opts), connection.name, connection.baseUrl);
-    const prune = prunePolicy(config);
-    const { plan: full, remote } = await planAgainst(connection, config, desired, ledger, prune, opts);
-    const filtered = opts.targets?.length || opts.excludes?.length ? filterPlan(full, { targets: opts.targets ?? [], excludes: opts.excludes ?? [] }) : full;
-    if (!existed) filtered.warnings.push(`no ledger for tenant "${connection.name}" yet: write-only values (web ids, asset image_url) cannot be known and will be written once`);
-    filtered.basis = { desired, prune: { ...prune } as Record<string, boolean>, base_url: connection.baseUrl };
-    return { plan: filtered, desired, remote, ledger, ledgerExisted: existed, connection, config };
+    const policy: PlanPolicy = { prune: prunePolicy(config), targets: opts.targets ?? [], excludes: opts.excludes ?? [], allowDelete: opts.allowDelete === true };
+    const { plan: planned, remote } = await makePlan(connection, config, desired, ledger, policy, opts);
+    if (!existed) planned.warnings.push(`no ledger for tenant "${connection.name}" yet: write-only values (web ids, asset image_url) cannot be known and will be written once`);
+    planned.basis = basisOf(desired, policy, connection.baseUrl);
+    return { plan: planned, desired, remote, ledger, ledgerExisted: existed, connection, config };
+  } catch (e) {
+    await connection.api.close();
+    throw e;
+  }
+}
+
+/** The key that signs and verifies saved plans, when the pipeline sets one. */
+export function planHmacKey(env: NodeJS.ProcessEnv): string | undefined {
+  return env[PLAN_HMAC_ENV] || undefined;
+}
+
+/**
+ * Load a saved plan and prove it may run: valid file, intact digest (and
+ * signature), its deletes permitted at plan time, and a plan made now from
+ * its basis equal to it, action for action and fingerprint for fingerprint.
+ * Throws before anything is written.
+ */
+async function loadSavedPlan(opts: ApplyOptions & { planFile: string }): Promise<PlanResult> {
+  const saved = await readPlanFile(opts.planFile, { hmacKey: planHmacKey(opts.env) });
+  const basis = saved.basis;
+  if (!basis) throw new PimctlError("plan_format", `${opts.planFile} has no basis; save plans with 'pimctl plan --out FILE'`);
+  if (opts.targets?.length || opts.excludes?.length) {
+    throw new PimctlError("usage", `a saved plan is applied whole: narrow it when planning ('pimctl plan --target ... --out FILE'), not when applying`);
+  }
+  if (opts.allowDelete && !saved.deletes_allowed) {
+    throw new PimctlError("policy_refused", `${opts.planFile} was made without ${ALLOW_DELETE_FLAG}: the permission to delete is decided at plan time, where reviewers see it. Make the plan again with 'pimctl plan ${ALLOW_DELETE_FLAG} --out FILE'`);
+  }
+  refuseBlockedDeletes(saved, opts.planFile, `Make the plan again with 'pimctl plan ${ALLOW_DELETE_FLAG} --out FILE' so the deletes are reviewed as deletes, or leave them out (prune off, --exclude).`);
+  const config = await projectConfig(opts);
+  const connection = await connect(config, opts.tenant ?? saved.tenant, connectOpts(opts));
+  try {
+    if (connection.baseUrl !== basis.base_url) {
+      throw new PimctlError("plan_stale", `${opts.planFile} was made for ${basis.base_url}, not ${connection.baseUrl}`);
+    }
+    const { ledger, existed } = await loadLedger(ledgerDir(config, opts), connection.name, connection.baseUrl);
+    const policy: PlanPolicy = {
+      prune: basis.prune as PrunePolicy,
+      targets: basis.targets ?? [],
+      excludes: basis.excludes ?? [],
+      allowDelete: basis.allow_delete === true,
+    };
+    const current = await makePlan(connection, config, basis.desired, ledger, policy, opts).catch((e: unknown) => {
+      if (e instanceof PimctlError || e instanceof PimctlErrors) throw e;
+      throw new PimctlError("plan_format", `${opts.planFile}: its basis cannot be planned again (${(e as Error).message}); make a new plan with 'pimctl plan --out FILE'`);
+    });
+    const differences = savedPlanDifferences({ saved, current: current.plan });
+    if (differences.length) {
+      throw new PimctlError("plan_stale", `${opts.planFile} is not what a plan made now from its own basis gives (the tenant changed, or the file was edited); nothing was applied. Plan again`, {
+        details: differences.slice(0, 50).concat(differences.length > 50 ? [`... and ${differences.length - 50} more`] : []),
+      });
+    }
+    return { plan: saved, desired: basis.desired, remote: current.remote, ledger, ledgerExisted: existed, connection, config };
   } catch (e) {
     await connection.api.close();
     throw e;
@@ -151,39 +246,17 @@ export interface ApplyResult {
 }
 
 export async function apply(opts: ApplyOptions): Promise<ApplyResult> {
-  let planned: PlanResult;
-  let thePlan: Plan;
+  const planned = opts.planFile ? await loadSavedPlan({ ...opts, planFile: opts.planFile }) : await planOpen(opts);
+  const thePlan = planned.plan;
   // The prune policy the plan was made with: verification re-plans with the same one.
-  let prune: PrunePolicy;
-  if (opts.planFile) {
-    const saved = await readPlanFile(opts.planFile);
-    if (!saved.basis) throw new PimctlError("plan_format", `${opts.planFile} has no basis; save plans with 'pimctl plan --out FILE'`);
-    const config = await projectConfig(opts);
-    const connection = await connect(config, opts.tenant ?? saved.tenant, connectOpts(opts));
-    if (connection.baseUrl !== saved.basis.base_url) {
-      await connection.api.close();
-      throw new PimctlError("plan_stale", `${opts.planFile} was made for ${saved.basis.base_url}, not ${connection.baseUrl}`);
-    }
-    const { ledger, existed } = await loadLedger(ledgerDir(config, opts), connection.name, connection.baseUrl);
-    const savedPrune = saved.basis.prune as PrunePolicy;
-    const current = await planAgainst(connection, config, saved.basis.desired, ledger, savedPrune, opts).catch(async (e) => {
-      await connection.api.close();
+  const prune = (thePlan.basis?.prune ?? prunePolicy(planned.config)) as PrunePolicy;
+  if (!opts.planFile && !opts.dryRun) {
+    try {
+      refuseBlockedDeletes(thePlan, "the plan", `Pass ${ALLOW_DELETE_FLAG} to apply them, or leave them out (prune off for the kind, --exclude).`);
+    } catch (e) {
+      await planned.connection.api.close();
       throw e;
-    });
-    const drifted = checkFresh({ saved, current: current.plan });
-    if (drifted.length) {
-      await connection.api.close();
-      throw new PimctlError("plan_stale", `the tenant changed since ${opts.planFile} was made; plan again`, {
-        details: drifted.slice(0, 50).map((a) => `changed: ${a}`).concat(drifted.length > 50 ? [`... and ${drifted.length - 50} more`] : []),
-      });
     }
-    planned = { plan: saved, desired: saved.basis.desired, remote: current.remote, ledger, ledgerExisted: existed, connection, config };
-    thePlan = saved;
-    prune = savedPrune;
-  } else {
-    planned = await planOpen(opts);
-    thePlan = planned.plan;
-    prune = prunePolicy(planned.config);
   }
   const { connection, config, ledger } = planned;
   try {
@@ -200,7 +273,7 @@ export async function apply(opts: ApplyOptions): Promise<ApplyResult> {
       const report = await applyPlan({
         api: connection.api,
         plan: thePlan,
-        allowDelete: opts.allowDelete === true,
+        allowDelete: thePlan.deletes_allowed === true,
         dryRun: opts.dryRun === true,
         parallelism: opts.parallelism ?? connection.tenant.parallelism ?? 8,
         failFast: opts.failFast === true,

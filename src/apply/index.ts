@@ -1,8 +1,9 @@
 /**
  * The applier: executes a plan's actions through the client, each as soon as
  * the actions it depends on are done, up to `parallelism` at once. It decides
- * nothing the plan did not: failures skip what depends on them, deletes wait
- * for --allow-delete, unsupported actions are reported and never sent.
+ * nothing the plan did not: failures skip what depends on them, a plan with
+ * deletes it has no permission for is refused before the first write (never
+ * half applied), unsupported actions are reported and never sent.
  * Progress goes through hooks; the engine never prints.
  */
 import type { PimApi } from "../api/types.js";
@@ -10,6 +11,7 @@ import { PimctlError } from "../errors.js";
 import type { Action, Ref } from "../plan/types.js";
 import type { Plan } from "../plan/types.js";
 import type { Ledger } from "../state/ledger.js";
+import { ALLOW_DELETE_FLAG, refuseBlockedDeletes } from "../plan/delete-permission.js";
 import { buildRequest, type IdOf } from "./requests.js";
 
 export interface ApplyHooks {
@@ -18,7 +20,7 @@ export interface ApplyHooks {
   postAction?(a: Action, r: ActionResult): void;
 }
 
-export type SkipCause = "dependency_failed" | "delete_not_allowed" | "fail_fast" | "token_refused";
+export type SkipCause = "dependency_failed" | "fail_fast" | "token_refused";
 
 export interface ActionResult {
   address: string;
@@ -26,6 +28,8 @@ export interface ActionResult {
   error?: { code: string; message: string; request?: { method: string; path: string; status?: number } };
   reason?: string;
   skip_cause?: SkipCause;
+  /** For a dependency_failed skip: the failed action it (transitively) waited for. */
+  caused_by?: string;
   created_id?: number;
   /** Dry runs: the request that would be sent. */
   request?: { method: string; path: string; body?: unknown };
@@ -45,6 +49,7 @@ export interface ApplyReport {
 export interface ApplyOptions {
   api: PimApi;
   plan: Plan;
+  /** The permission recorded in the plan; a real run with deletes and no permission is refused up front. */
   allowDelete: boolean;
   dryRun: boolean;
   parallelism: number;
@@ -57,6 +62,9 @@ export interface ApplyOptions {
 
 export async function applyPlan(opts: ApplyOptions): Promise<ApplyReport> {
   const t0 = Date.now();
+  if (!opts.dryRun && !opts.allowDelete) {
+    refuseBlockedDeletes({ ...opts.plan, deletes_allowed: false }, "the plan", `Make it with ${ALLOW_DELETE_FLAG}, or leave the deletes out.`);
+  }
   const actions = opts.plan.actions;
   const byAddress = new Map(actions.map((a) => [a.address, a]));
   const results = new Map<string, ActionResult>();
@@ -83,13 +91,14 @@ export async function applyPlan(opts: ApplyOptions): Promise<ApplyReport> {
     results.set(a.address, r);
     opts.hooks?.postAction?.(a, r);
   };
-  /** Skip everything that depends on a failed or skipped action. */
-  const skipDependents = (address: string, cause: SkipCause): void => {
+  /** Skip everything that depends on a failed action, naming the failure each skip goes back to. */
+  const skipDependents = (address: string, failed: string): void => {
     for (const d of dependents.get(address) ?? []) {
       if (results.has(d)) continue;
       const a = byAddress.get(d)!;
-      finish(a, { address: d, status: "skipped", skip_cause: cause === "delete_not_allowed" ? "dependency_failed" : cause, reason: `depends on ${address}, which did not complete` });
-      skipDependents(d, "dependency_failed");
+      const reason = address === failed ? `depends on ${failed}, which failed` : `depends on ${address}, skipped because ${failed} failed`;
+      finish(a, { address: d, status: "skipped", skip_cause: "dependency_failed", caused_by: failed, reason });
+      skipDependents(d, failed);
     }
   };
 
@@ -110,11 +119,6 @@ export async function applyPlan(opts: ApplyOptions): Promise<ApplyReport> {
     if (a.op === "unsupported") {
       finish(a, { address: a.address, status: "unsupported", reason: a.notes?.join("; ") ?? "API v1 cannot do this" });
       complete(a);
-      return;
-    }
-    if (a.op === "delete" && !opts.allowDelete) {
-      finish(a, { address: a.address, status: "skipped", skip_cause: "delete_not_allowed", reason: "a delete: needs --allow-delete" });
-      skipDependents(a.address, "delete_not_allowed");
       return;
     }
     opts.hooks?.preAction?.(a);
@@ -153,7 +157,7 @@ export async function applyPlan(opts: ApplyOptions): Promise<ApplyReport> {
         stopped = true;
         return;
       }
-      skipDependents(a.address, "dependency_failed");
+      skipDependents(a.address, a.address);
       if (opts.failFast) stopped = true;
     }
   };

@@ -1,15 +1,44 @@
 /**
- * A saved plan is fresh when every record it touches still looks as it did:
- * the fingerprints of a plan built now from the same basis must equal the
- * saved ones. A record whose action disappeared (someone made the change by
- * hand) counts as changed too: the reviewed plan no longer describes the tenant.
+ * A saved plan runs only if a plan made now, from the saved plan's own basis,
+ * is exactly the saved plan: the same actions (ids, bodies, references,
+ * order) and, for every record an action touches, the same fingerprint of
+ * the tenant's record. Nothing here trusts a field an editor can blank out:
+ * a touched record without a saved fingerprint is a difference, not a pass.
  */
-import type { Plan } from "../plan/types.js";
+import { canonicalJson } from "../plan/integrity.js";
+import type { Action, Plan } from "../plan/types.js";
 
-export function checkFresh(opts: { saved: Plan; current: Plan }): string[] {
-  const drifted: string[] = [];
-  for (const [address, print] of Object.entries(opts.saved.fingerprints)) {
-    if (opts.current.fingerprints[address] !== print) drifted.push(address);
+/** One line per address that differs, sorted; empty when the saved plan may run. */
+export function savedPlanDifferences(opts: { saved: Plan; current: Plan }): string[] {
+  const { saved, current } = opts;
+  const savedBy = new Map(saved.actions.map((a) => [a.address, a]));
+  const currentBy = new Map(current.actions.map((a) => [a.address, a]));
+  const lines = new Map<string, string>();
+  const note = (address: string, line: string) => {
+    if (!lines.has(address)) lines.set(address, line);
+  };
+  for (const [address, now] of currentBy) {
+    const print = saved.fingerprints[address];
+    const was = savedBy.get(address);
+    if (print === undefined) note(address, `no fingerprint: ${address} (the saved plan touches this record without recording how it looked)`);
+    else if (print !== current.fingerprints[address]) note(address, `changed: ${address} (the tenant's record changed since the plan was made)`);
+    if (!was) note(address, `not in the saved plan: ${address} (a plan made now has this ${now.op})`);
+    else if (canonicalJson(was) !== canonicalJson(now)) note(address, `edited: ${address} (${differingKeys(was, now).join(", ")} differ from a plan made now)`);
   }
-  return drifted.sort();
+  for (const address of savedBy.keys()) {
+    if (!currentBy.has(address)) note(address, `changed: ${address} (a plan made now has no such action: the tenant or the plan file changed)`);
+  }
+  const out = [...lines.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, l]) => l);
+  if (!out.length && saved.actions.some((a, i) => a.address !== current.actions[i]?.address)) {
+    out.push("order: the saved actions are in another order than a plan made now");
+  }
+  if (saved.deletes_allowed !== current.deletes_allowed) {
+    out.push(`deletes_allowed: the saved plan says ${String(saved.deletes_allowed)}, its basis says ${String(current.deletes_allowed)}`);
+  }
+  return out;
+}
+
+function differingKeys(a: Action, b: Action): string[] {
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)]) as Set<keyof Action>;
+  return [...keys].filter((k) => canonicalJson(a[k]) !== canonicalJson(b[k])).sort();
 }

@@ -63,7 +63,8 @@ export function reportError(err: unknown, io: Io, format?: ProblemFormat): ExitC
     if (err instanceof PimctlErrors) io.stderr(`${errors.length} error${errors.length === 1 ? "" : "s"}\n`);
     if (errors.length === 1 && errors[0]!.code === "usage") io.stderr("Run 'pimctl --help' for usage.\n");
     reportProblems(io, problemsOf(errors, warnings), format);
-    return errors.length === 1 && errors[0]!.code === "plan_stale" ? EXIT.stale : EXIT.error;
+    const only = errors.length === 1 ? errors[0]!.code : undefined;
+    return only === "plan_stale" ? EXIT.stale : only === "policy_refused" ? EXIT.policy : EXIT.error;
   }
   const message = err instanceof Error ? (err.stack ?? err.message) : String(err);
   io.stderr(`pimctl: internal error: ${message}\n`);

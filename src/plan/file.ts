@@ -1,6 +1,15 @@
-/** Saved plan files: written by `plan --out`, read by `apply FILE`, checked against their format version. */
+/**
+ * Saved plan files: written by `plan --out`, read by `apply FILE`. Reading
+ * checks, in order: JSON, the published schema (schemas/plan.schema.json, the
+ * first bad path named), the format's major version, then the integrity
+ * digest (and HMAC when a key is configured). What the plan may do is decided
+ * later, by re-planning from its basis (src/apply/saved-plan.ts).
+ */
+import { readFileSync } from "node:fs";
 import { readFile, writeFile, rename } from "node:fs/promises";
+import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import { PimctlError } from "../errors.js";
+import { checkIntegrity, sealPlan } from "./integrity.js";
 import { PLAN_FORMAT_VERSION, type Plan } from "./types.js";
 
 /** The plan without its basis: what people and programs read (the basis only goes to --out files). */
@@ -11,6 +20,41 @@ export function publicPlan(p: Plan): Plan {
 
 export function serialisePlan(plan: Plan): string {
   return `${JSON.stringify(plan, null, 2)}\n`;
+}
+
+let validator: ValidateFunction | undefined;
+
+/** The published plan schema, shipped beside dist/ and src/ alike. */
+function planValidator(): ValidateFunction {
+  if (!validator) {
+    const schema = JSON.parse(readFileSync(new URL("../../schemas/plan.schema.json", import.meta.url), "utf8")) as object;
+    validator = new Ajv({ allErrors: false, strict: false }).compile(schema);
+  }
+  return validator;
+}
+
+/** "/actions/3/refs/self" -> "actions[3].refs.self" */
+function jsonPath(pointer: string): string {
+  const path = pointer
+    .split("/")
+    .filter(Boolean)
+    .map((p) => p.replace(/~1/g, "/").replace(/~0/g, "~"))
+    .reduce((acc, p) => (/^\d+$/.test(p) ? `${acc}[${p}]` : acc ? `${acc}.${p}` : p), "");
+  return path || "(top level)";
+}
+
+function describeSchemaError(e: ErrorObject): string {
+  const at = jsonPath(e.instancePath);
+  switch (e.keyword) {
+    case "required":
+      return `${at}: missing "${(e.params as { missingProperty: string }).missingProperty}"`;
+    case "additionalProperties":
+      return `${at}: unknown field "${(e.params as { additionalProperty: string }).additionalProperty}"`;
+    case "dependencies":
+      return `${at}: a saved plan (with basis) needs "${(e.params as { missingProperty: string }).missingProperty}"`;
+    default:
+      return `${at}: ${e.message ?? e.keyword}`;
+  }
 }
 
 export function parsePlan(text: string, file: string): Plan {
@@ -31,22 +75,32 @@ export function parsePlan(text: string, file: string): Plan {
       `${file} has plan format ${version}; this pimctl reads format ${PLAN_FORMAT_VERSION.split(".")[0]}.x. Re-run 'pimctl plan --out' with this version.`,
     );
   }
+  const validate = planValidator();
+  if (!validate(data)) {
+    const first = validate.errors?.[0];
+    throw new PimctlError("plan_format", `${file} does not match the plan schema (schemas/plan.schema.json) at ${first ? describeSchemaError(first) : "(unknown path)"}`, {
+      details: ["make a new plan with 'pimctl plan --out FILE'; saved plans are not meant to be edited"],
+    });
+  }
   return data as Plan;
 }
 
-export async function readPlanFile(file: string): Promise<Plan> {
+/** Read, validate and check the integrity of a saved plan; `hmacKey` from the environment. */
+export async function readPlanFile(file: string, opts: { hmacKey?: string } = {}): Promise<Plan> {
   let text: string;
   try {
     text = await readFile(file, "utf8");
   } catch (e) {
     throw new PimctlError("io", `cannot read plan file ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
   }
-  return parsePlan(text, file);
+  const plan = parsePlan(text, file);
+  checkIntegrity(plan, file, opts.hmacKey);
+  return plan;
 }
 
-/** Atomic: a crash never leaves half a plan behind. */
-export async function writePlanFile(file: string, plan: Plan): Promise<void> {
+/** Atomic: a crash never leaves half a plan behind. Sealed with a digest (and an HMAC with a key). */
+export async function writePlanFile(file: string, plan: Plan, opts: { hmacKey?: string } = {}): Promise<void> {
   const tmp = `${file}.${process.pid}.tmp`;
-  await writeFile(tmp, serialisePlan(plan), "utf8");
+  await writeFile(tmp, serialisePlan(sealPlan(plan, opts.hmacKey)), "utf8");
   await rename(tmp, file);
 }

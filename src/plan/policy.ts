@@ -4,6 +4,7 @@
  * checks only; the CLI turns a violation into an exit code.
  */
 import type { Plan } from "./types.js";
+import { plural } from "../render/plural.js";
 
 export { PRUNE_KINDS, type PruneKind } from "../model/catalogue.js";
 import type { PruneKind } from "../model/catalogue.js";
@@ -18,8 +19,8 @@ export interface PolicyGates {
 
 /** --fail-on-delete / --fail-on-destructive: a pipeline's policy gate. */
 export function policyViolation(p: Plan, gates: PolicyGates): string | undefined {
-  if (gates["fail-on-delete"] && p.summary.delete > 0) return `the plan deletes ${p.summary.delete} record(s) and --fail-on-delete is set`;
+  if (gates["fail-on-delete"] && p.summary.delete > 0) return `the plan deletes ${plural(p.summary.delete, "record")} and --fail-on-delete is set`;
   if (gates["fail-on-destructive"] && p.summary.destructive > 0)
-    return `the plan has ${p.summary.destructive} destructive change(s) and --fail-on-destructive is set`;
+    return `the plan has ${plural(p.summary.destructive, "destructive change")} and --fail-on-destructive is set`;
   return undefined;
 }

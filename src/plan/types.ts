@@ -14,7 +14,7 @@
  * everything that stops using the deleted record, children deleted before parents).
  */
 
-export const PLAN_FORMAT_VERSION = "1.1";
+export const PLAN_FORMAT_VERSION = "1.2";
 
 export type Op = "create" | "update" | "rename" | "move" | "delete" | "unsupported";
 export const OPS: readonly Op[] = ["create", "update", "rename", "move", "delete", "unsupported"];
@@ -68,6 +68,8 @@ export interface ActionFlags {
   write_only?: boolean;
   /** API v1 cannot do this; shown, never applied. */
   unsupported?: boolean;
+  /** A delete the plan was made without permission for (`plan --allow-delete`): apply refuses the whole plan. */
+  blocked?: boolean;
 }
 
 /**
@@ -150,6 +152,16 @@ export interface Plan {
    * state and check the fingerprints: present in saved plans.
    */
   basis?: PlanBasis;
+  /**
+   * Whether this plan may delete: decided once, at plan time (`plan --allow-delete`).
+   * When false, every delete action is flagged `blocked` and apply refuses the plan
+   * before its first write. Absent only in plans of the bare planner (library use).
+   */
+  deletes_allowed?: boolean;
+  /** Deletes that look like the other half of a create (a move or rename without a hint). */
+  hints?: MoveHint[];
+  /** Saved plans only: a digest of the canonical plan body, and an HMAC when a key is configured. */
+  integrity?: PlanIntegrity;
 }
 
 export interface PlanBasis {
@@ -157,6 +169,30 @@ export interface PlanBasis {
   prune: Partial<Record<string, boolean>>;
   /** Where the tenant was (never a token), to refuse applying to another tenant. */
   base_url: string;
+  /** --target / --exclude the plan was narrowed with: apply re-plans with the same. */
+  targets?: string[];
+  excludes?: string[];
+  /** The plan-time delete permission the actions were computed with. */
+  allow_delete?: boolean;
+}
+
+/** "This delete and this create look like one record moved or renamed." */
+export interface MoveHint {
+  /** The delete action's address (the record as the tenant has it). */
+  delete: string;
+  /** The create action's address (the record as the manifests declare it). */
+  create: string;
+  /** Why they look alike: same name elsewhere, a near name under the same parent, the same children. */
+  reason: string;
+  /** The manifest line to add to the created record to keep the tenant's record (and its id). */
+  add: string;
+}
+
+export interface PlanIntegrity {
+  /** "sha256:<hex>" of the canonical JSON of the plan without `integrity`. */
+  digest: string;
+  /** "hmac-sha256:<hex>" over the same bytes, with the key in PIMCTL_PLAN_HMAC_KEY. */
+  hmac?: string;
 }
 
 export function hasChanges(plan: Plan): boolean {

@@ -4,6 +4,7 @@ import { structuredPatch } from "diff";
 import { KINDS, parsePathKey, type Kind } from "../model/catalogue.js";
 import { addressKind, lastKey } from "../plan/address.js";
 import type { Action, FieldChange, Json, Op, Plan, PreviousAddress } from "../plan/types.js";
+import { ALLOW_DELETE_FLAG } from "../plan/delete-permission.js";
 
 export interface RenderOptions {
   /** Colour on (terminal, NO_COLOR unset) or off. Renderers never look at the environment. */
@@ -126,6 +127,9 @@ export function summaryLine(plan: Plan): string {
   add(s.delete, "delete");
   const tail: string[] = [];
   if (s.destructive) tail.push(`${s.destructive} destructive`);
+  const blocked = plan.actions.filter((a) => a.flags.blocked).length;
+  if (blocked) tail.push(`${blocked} blocked (needs ${ALLOW_DELETE_FLAG})`);
+  if (plan.hints?.length) tail.push(`${plan.hints.length} possible ${plan.hints.length === 1 ? "move" : "moves"} without a hint`);
   if (s.unsupported) tail.push(`${s.unsupported} not possible through API v1`);
   if (s.unmanaged) tail.push(`${s.unmanaged} unmanaged`);
   const head = parts.length ? `Plan: ${parts.join(", ")}.` : "No changes. The tenant matches the manifests.";
@@ -170,5 +174,18 @@ export function flagLabels(a: Action): string[] {
   const out: string[] = [];
   if (a.flags.destructive) out.push("destructive");
   if (a.flags.write_only) out.push("write-only");
+  if (a.flags.blocked) out.push(`blocked: needs plan ${ALLOW_DELETE_FLAG}`);
   return out;
+}
+
+/** The deletes a plan holds without permission, for the renderers' callout. */
+export function blockedLine(plan: Plan): string | undefined {
+  const n = plan.actions.filter((a) => a.flags.blocked).length;
+  if (!n) return undefined;
+  return `${n === 1 ? "1 delete is" : `${n} deletes are`} blocked: this plan was made without ${ALLOW_DELETE_FLAG}, and apply refuses it as a whole. Make the plan with ${ALLOW_DELETE_FLAG} to permit them, or leave them out (prune off, --exclude).`;
+}
+
+/** Move hints as lines for people: which delete looks like which create, and the line that keeps the record. */
+export function hintLines(plan: Plan): string[] {
+  return (plan.hints ?? []).map((h) => `${h.delete} -> ${h.create}: ${h.reason}; to keep the record (and its id), add to ${h.create}: ${h.add}`);
 }

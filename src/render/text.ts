@@ -5,7 +5,9 @@ import {
   actionNotes,
   MARKERS,
   beforeText,
+  blockedLine,
   flagLabels,
+  hintLines,
   formatValue,
   groupByKind,
   inlineFields,
@@ -34,6 +36,14 @@ export function renderText(plan: Plan, opts: RenderOptions): string {
   if (destructive.length) {
     out.push(c.red.bold(`Destructive changes (${destructive.length}): data hangs on these records`));
     for (const a of destructive) out.push(c.red(`  - ${a.address}: ${(a.notes ?? []).join("; ")}`));
+    out.push("");
+  }
+  const blocked = blockedLine(plan);
+  if (blocked) out.push(c.red.bold(`Blocked deletes: ${blocked}`), "");
+  const hints = hintLines(plan);
+  if (hints.length) {
+    out.push(c.yellow.bold(`Possible moves or renames (${hints.length}): these deletes look like the creates beside them`));
+    for (const h of hints) out.push(c.yellow(`  ? ${h}`));
     out.push("");
   }
   if (plan.unmanaged.length) {

@@ -123,7 +123,7 @@ describe("apply against the emulator", () => {
     await quick.close();
   });
 
-  it("skips deletes without allowDelete, and dry-run sends no write", async () => {
+  it("refuses a plan with deletes before any write without allowDelete, and dry-run sends no write", async () => {
     const plan = await planFor(v1);
     emu.resetStats();
     const dry = await applyPlan({ api, plan, allowDelete: false, dryRun: true, parallelism: 8, failFast: false });
@@ -134,8 +134,14 @@ describe("apply against the emulator", () => {
     expect(valueCreate.request).toEqual({ method: "POST", path: '/attributes/<id of attribute["Colour"]>/type_values', body: { value: "Red" } });
     await applyPlan({ api, plan, allowDelete: true, dryRun: false, parallelism: 8, failFast: false, ledger });
     const pruning = await planFor({ ...v1, brands: [v1.brands[0]!] });
-    const r = await applyPlan({ api, plan: pruning, allowDelete: false, dryRun: false, parallelism: 8, failFast: false, ledger });
-    expect(r.results.find((x) => x.address === 'brand["Oldco"]')).toMatchObject({ status: "skipped", skip_cause: "delete_not_allowed" });
+    expect(pruning.actions.some((a) => a.op === "delete")).toBe(true);
+    emu.resetStats();
+    await expect(applyPlan({ api, plan: pruning, allowDelete: false, dryRun: false, parallelism: 8, failFast: false, ledger })).rejects.toMatchObject({
+      code: "policy_refused",
+      details: expect.arrayContaining(['blocked delete: brand["Oldco"]']),
+    });
+    const after = emu.stats().requests.byMethod;
+    expect((after.POST ?? 0) + (after.PUT ?? 0) + (after.DELETE ?? 0)).toBe(0);
     expect([...emu.store("t").brands.values()].some((b) => b.name === "Oldco")).toBe(true);
   });
 });

@@ -31,7 +31,7 @@ describe("Ctrl-C during apply", () => {
     });
     child.kill("SIGINT");
     const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
-    expect(stderr).toContain("Interrupted: finishing the requests in flight, then stopping");
+    expect(stderr).toContain("Interrupted (SIGINT): finishing the requests in flight, then stopping");
     expect(code).toBe(4);
     expect(existsSync(path.join(p.dir, ".pimctl", "demo.lock"))).toBe(false);
     expect(existsSync(path.join(p.dir, ".pimctl", "demo.json"))).toBe(true);

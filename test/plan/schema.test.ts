@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { Ajv } from "ajv";
 import { buildPlan } from "../../src/plan/planner.js";
 import { parsePlan, serialisePlan } from "../../src/plan/file.js";
+import { sealPlan } from "../../src/plan/integrity.js";
 import { desired, ledger, prune, remote } from "../fixtures/plan/every-action.js";
 
 const schema = JSON.parse(readFileSync(new URL("../../schemas/plan.schema.json", import.meta.url), "utf8"));
@@ -12,8 +13,12 @@ describe("schemas/plan.schema.json", () => {
   it("accepts every plan the planner makes, saved with its basis too", () => {
     const { plan } = buildPlan({ tenant: "demo", desired, remote, ledger, prune });
     expect(validate(plan), JSON.stringify(validate.errors)).toBe(true);
-    const saved = JSON.parse(serialisePlan({ ...plan, basis: { desired, prune, base_url: "http://127.0.0.1:4010/demo/api/v1" } }));
+    const basis = { desired, prune, base_url: "http://127.0.0.1:4010/demo/api/v1", targets: [], excludes: [], allow_delete: false };
+    const saved = JSON.parse(serialisePlan(sealPlan({ ...plan, deletes_allowed: false, hints: [], basis }, "key")));
     expect(validate(saved), JSON.stringify(validate.errors)).toBe(true);
+    // A saved plan (one with a basis) must carry its permission, hints and digest.
+    const { integrity: _i, ...unsealed } = saved;
+    expect(validate(unsealed)).toBe(false);
   });
 
   it("rejects fields it does not know, so the schema cannot drift from the code", () => {
@@ -29,5 +34,8 @@ describe("saved plan files", () => {
     expect(parsePlan(serialisePlan(plan), "p.json")).toEqual(plan);
     expect(() => parsePlan(JSON.stringify({ ...plan, format_version: "2.0" }), "p.json")).toThrow(/plan format 2.0; this pimctl reads format 1.x/);
     expect(() => parsePlan("{", "p.json")).toThrow(/not a pimctl plan/);
+    expect(() => parsePlan(JSON.stringify({ ...plan, actions: [{ ...plan.actions[0], op: "obliterate" }] }), "p.json")).toThrow(/does not match the plan schema .* at actions\[0\]\.op/);
+    const { fingerprints: _f, ...noFingerprints } = plan;
+    expect(() => parsePlan(JSON.stringify(noFingerprints), "p.json")).toThrow(/at \(top level\): missing "fingerprints"/);
   });
 });

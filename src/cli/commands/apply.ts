@@ -7,6 +7,7 @@ import { createProgress } from "../../render/progress.js";
 import { hasChanges, type Plan } from "../../plan/types.js";
 import { PimctlError } from "../../errors.js";
 import { EXIT, ExitWith } from "../exit-codes.js";
+import { plural } from "../../render/plural.js";
 import type { Io } from "../io.js";
 import { appendStepSummary } from "../pipeline-output.js";
 import { renderApplySummary } from "../../render/apply-summary.js";
@@ -33,7 +34,7 @@ export function applyCommand(io: Io): CommandModule<object, ApplyArgs> {
       withProjectOptions(y)
         .positional("plan", { type: "string", describe: "A plan saved with 'pimctl plan --out FILE'; refused when the tenant changed since" })
         .option("auto-approve", { type: "boolean", describe: "Apply without asking (needed without a terminal, unless a saved plan is given)" })
-        .option("allow-delete", { type: "boolean", describe: "Apply the plan's deletes; without it they are skipped and reported" })
+        .option("allow-delete", { type: "boolean", describe: "Permit the deletes of the plan apply makes now (a saved plan carries its own permission, from 'plan --allow-delete'); without it a plan with deletes is refused before any write" })
         .option("dry-run", { type: "boolean", describe: "Resolve ids and build every request, print them, send no write" })
         .option("fail-fast", { type: "boolean", describe: "Stop at the first failed action (default: skip only what depends on it)" })
         .option("report", { type: "string", describe: "Write the run's report (done, failed, skipped, verification) as JSON" })
@@ -56,20 +57,21 @@ export function applyCommand(io: Io): CommandModule<object, ApplyArgs> {
           return true;
         }
         io.stderr(renderPlan(publicPlan(p), "text", { color, compact: p.actions.length > 200 }));
-        if (p.summary.delete && !args["allow-delete"]) io.stderr(`Note: ${p.summary.delete} delete(s) will be skipped (no --allow-delete).\n`);
         const answer = await io.ask("\nApply these changes? Only 'yes' is accepted: ");
         return answer.trim() === "yes";
       };
-      // Ctrl-C stops starting new actions; what is in flight finishes and the ledger is saved.
+      // Ctrl-C, and SIGTERM (what CI runners send on cancel), stop starting new actions;
+      // what is in flight finishes, the ledger is saved, the lock released, the report written.
       const stop = new AbortController();
-      const onInterrupt = () => {
-        io.stderr("\nInterrupted: finishing the requests in flight, then stopping (Ctrl-C again to quit at once).\n");
+      const onInterrupt = (signal: NodeJS.Signals) => {
+        io.stderr(`\nInterrupted (${signal}): finishing the requests in flight, then stopping (again to quit at once).\n`);
         stop.abort();
       };
+      const STOP_SIGNALS: NodeJS.Signals[] = ["SIGINT", "SIGTERM"];
       const hooks = {
         ...progress.hooks,
         onStart: (total: number) => {
-          process.once("SIGINT", onInterrupt);
+          for (const sig of STOP_SIGNALS) process.once(sig, onInterrupt);
           progress.hooks.onStart?.(total);
         },
       };
@@ -85,7 +87,9 @@ export function applyCommand(io: Io): CommandModule<object, ApplyArgs> {
         ...(args["backup-profile"] !== undefined ? { backupProfile: args["backup-profile"] } : {}),
         hooks,
         confirm,
-      }).finally(() => process.off("SIGINT", onInterrupt));
+      }).finally(() => {
+        for (const sig of STOP_SIGNALS) process.off(sig, onInterrupt);
+      });
       progress.finish();
       if (result.aborted) {
         io.stderr("Apply cancelled; nothing was changed.\n");
@@ -98,7 +102,9 @@ export function applyCommand(io: Io): CommandModule<object, ApplyArgs> {
       const report = result.report!;
       if (args["dry-run"]) {
         for (const r of report.results) if (r.request) io.stdout(`${r.request.method} ${r.request.path}${r.request.body === undefined ? "" : ` ${JSON.stringify(r.request.body)}`}\n`);
-        say(args, io, `Dry run: ${report.results.filter((r) => r.request).length} request(s) built, none sent.`);
+        say(args, io, `Dry run: ${plural(report.results.filter((r) => r.request).length, "request")} built, none sent.`);
+        const blocked = result.plan.actions.filter((a) => a.flags.blocked).length;
+        if (blocked) say(args, io, `Note: the plan has ${plural(blocked, "blocked delete")}; a real apply refuses it (make the plan with --allow-delete).`);
         return;
       }
       if (result.backupFile) say(args, io, `Backup export saved to ${result.backupFile}.`);
@@ -108,7 +114,7 @@ export function applyCommand(io: Io): CommandModule<object, ApplyArgs> {
       }
       const v = result.verification;
       if (v && v.mismatches.length) {
-        io.stderr(`Verification: the tenant did not store ${v.mismatches.length} change(s) as written:\n`);
+        io.stderr(`Verification: the tenant did not store ${plural(v.mismatches.length, "change")} as written (exit 4):\n`);
         for (const m of v.mismatches) io.stderr(`  ${m.address}: ${m.fields.join(", ")}\n`);
       }
       if (report.stopped_by) {
@@ -120,7 +126,8 @@ export function applyCommand(io: Io): CommandModule<object, ApplyArgs> {
       say(args, io, `Apply: ${c.done} done, ${c.failed} failed, ${c.skipped} skipped, ${c.unsupported} not possible through API v1 (${(report.duration_ms / 1000).toFixed(1)} s).`);
       appendStepSummary(io, renderApplySummary(result.plan.tenant, report, v));
       if (args.report) await writeFile(path.resolve(io.cwd, args.report), `${JSON.stringify({ plan_summary: result.plan.summary, ...report, verification: v }, null, 2)}\n`);
-      if (c.failed > 0 || report.results.some((r) => r.skip_cause === "dependency_failed" || r.skip_cause === "fail_fast" || r.skip_cause === "token_refused")) throw new ExitWith(EXIT.partial);
+      // Failed, skipped, interrupted or not verified: the run did not do all it was asked to.
+      if (c.failed > 0 || c.skipped > 0 || (v && v.mismatches.length > 0)) throw new ExitWith(EXIT.partial);
     },
   };
 }

@@ -1,6 +1,6 @@
 import path from "node:path";
 import type { CommandModule } from "yargs";
-import { plan } from "../../workflows.js";
+import { plan, planHmacKey } from "../../workflows.js";
 import { renderPlan, type Format } from "../../render/index.js";
 import { publicPlan, writePlanFile } from "../../plan/file.js";
 import { policyViolation } from "../../plan/policy.js";
@@ -20,6 +20,7 @@ export interface PlanArgs extends GlobalArgs {
   "fail-on-destructive"?: boolean;
   compact?: boolean;
   "show-unmanaged"?: boolean;
+  "allow-delete"?: boolean;
 }
 
 export function planCommand(io: Io): CommandModule<object, PlanArgs> {
@@ -34,6 +35,7 @@ export function planCommand(io: Io): CommandModule<object, PlanArgs> {
         .option("exclude", { type: "string", array: true, describe: "Leave out an address or a whole kind (e.g. brands); repeatable" })
         .option("fail-on-delete", { type: "boolean", describe: "Exit 3 when the plan deletes anything" })
         .option("fail-on-destructive", { type: "boolean", describe: "Exit 3 when the plan has destructive changes" })
+        .option("allow-delete", { type: "boolean", describe: "Permit the plan's deletes (pruning). Recorded in the plan; without it deletes show as blocked and apply refuses the plan" })
         .option("compact", { type: "boolean", describe: "One line per action, no field details" })
         .option("show-unmanaged", { type: "boolean", describe: "List unmanaged records one by one" })
         .example("$0 plan --tenant staging", "Plan against the staging tenant")
@@ -41,7 +43,12 @@ export function planCommand(io: Io): CommandModule<object, PlanArgs> {
         .example("$0 plan --detailed-exitcode --fail-on-destructive", "CI gate: 2 = changes, 3 = policy") as never,
     handler: async (args) => {
       const t0 = Date.now();
-      const result = await plan({ ...projectOptions(args, io), ...(args.target ? { targets: args.target } : {}), ...(args.exclude ? { excludes: args.exclude } : {}) });
+      const result = await plan({
+        ...projectOptions(args, io),
+        ...(args.target ? { targets: args.target } : {}),
+        ...(args.exclude ? { excludes: args.exclude } : {}),
+        allowDelete: args["allow-delete"] === true,
+      });
       const p = result.plan;
       say(args, io, `Read tenant "${result.connection.name}" in ${((Date.now() - t0) / 1000).toFixed(1)} s (${result.connection.api.stats().requests} requests).`);
       io.stdout(
@@ -53,8 +60,9 @@ export function planCommand(io: Io): CommandModule<object, PlanArgs> {
       );
       appendStepSummary(io, renderPlan(publicPlan(p), "markdown", { color: false }));
       if (args.out) {
-        await writePlanFile(path.resolve(io.cwd, args.out), p);
-        say(args, io, `Saved the plan to ${args.out}. Apply it with: pimctl apply ${args.out}`);
+        const hmacKey = planHmacKey(io.env);
+        await writePlanFile(path.resolve(io.cwd, args.out), p, hmacKey ? { hmacKey } : {});
+        say(args, io, `Saved the plan to ${args.out}${hmacKey ? " (signed)" : ""}. Apply it with: pimctl apply ${args.out}`);
       }
       const violation = policyViolation(p, args);
       if (violation) {
