@@ -14,6 +14,7 @@ import { loadLedger, lockLedger, saveLedger, type Ledger } from "./state/ledger.
 import { buildPlan } from "./plan/planner.js";
 import type { PrunePolicy } from "./plan/policy.js";
 import { filterPlan } from "./plan/filter.js";
+import { checkSelectors, knownAddresses } from "./plan/selectors.js";
 import { readPlanFile } from "./plan/file.js";
 import { PLAN_HMAC_ENV } from "./plan/integrity.js";
 import { ALLOW_DELETE_FLAG, decideDeletes, refuseBlockedDeletes } from "./plan/delete-permission.js";
@@ -128,10 +129,29 @@ async function makePlan(
   opts: ProjectOptions,
 ): Promise<{ plan: Plan; remote: RemoteCatalogue }> {
   const { plan: full, remote } = await planAgainst(connection, config, desired, ledger, policy.prune, opts);
-  const narrowed = policy.targets.length || policy.excludes.length ? filterPlan(full, { targets: policy.targets, excludes: policy.excludes }) : full;
+  const narrowed = narrow(full, desired, remote, policy.targets, policy.excludes);
   decideDeletes(narrowed, policy.allowDelete);
   narrowed.hints = moveHints(narrowed, desired, remote);
   return { plan: narrowed, remote };
+}
+
+/** --target / --exclude, each checked to match something in the manifests or the tenant first. */
+function narrow(full: Plan, desired: Catalogue, remote: RemoteCatalogue, targets: readonly string[], excludes: readonly string[]): Plan {
+  if (!targets.length && !excludes.length) return full;
+  const known = knownAddresses(desired, remote);
+  for (const a of full.actions) known.add(a.address);
+  for (const u of full.unmanaged) known.add(u.address);
+  const problems: PimctlError[] = [];
+  for (const [texts, flag] of [[targets, "--target"], [excludes, "--exclude"]] as const) {
+    try {
+      checkSelectors(texts, known, flag);
+    } catch (e) {
+      if (e instanceof PimctlErrors) problems.push(...e.errors);
+      else throw e;
+    }
+  }
+  if (problems.length) throw new PimctlErrors(problems);
+  return filterPlan(full, { targets: [...targets], excludes: [...excludes] });
 }
 
 function basisOf(desired: Catalogue, policy: PlanPolicy, baseUrl: string): PlanBasis {
@@ -362,8 +382,8 @@ export async function diff(opts: DiffOptions): Promise<Plan> {
   const connection = await connect(config, opts.to, connectOpts(opts));
   try {
     const { ledger } = await loadLedger(ledgerDir(config, opts), connection.name, connection.baseUrl);
-    const { plan: p } = await planAgainst(connection, config, desired, ledger, prunePolicy(config), opts);
-    return opts.targets?.length || opts.excludes?.length ? filterPlan(p, { targets: opts.targets ?? [], excludes: opts.excludes ?? [] }) : p;
+    const { plan: p, remote } = await planAgainst(connection, config, desired, ledger, prunePolicy(config), opts);
+    return narrow(p, desired, remote, opts.targets ?? [], opts.excludes ?? []);
   } finally {
     await connection.api.close();
   }

@@ -3,18 +3,18 @@
  * actions at or under its address plus everything they depend on
  * (transitively), so the narrowed plan still applies; an exclude drops the
  * actions at or under an address, or of a whole kind, and whatever depends on them.
+ * Selectors (kinds, addresses, globs) are parsed by selectors.ts; checking that
+ * each matches something happens before, where the manifests and tenant are known.
  */
-import { KINDS, type Kind } from "../model/catalogue.js";
+import { parseSelector } from "./selectors.js";
 import type { Action, Plan, PlanSummary } from "./types.js";
-
-function under(address: string, prefix: string): boolean {
-  return address === prefix || address.startsWith(`${prefix}.`);
-}
 
 export function filterPlan(plan: Plan, opts: { targets?: string[]; excludes?: string[] }): Plan {
   let actions = plan.actions;
+  const targets = (opts.targets ?? []).map(parseSelector);
+  const excludes = (opts.excludes ?? []).map(parseSelector);
   const byAddress = new Map(actions.map((a) => [a.address, a]));
-  if (opts.targets?.length) {
+  if (targets.length) {
     const keep = new Set<string>();
     const visit = (a: Action): void => {
       if (keep.has(a.address)) return;
@@ -24,14 +24,13 @@ export function filterPlan(plan: Plan, opts: { targets?: string[]; excludes?: st
         if (dep) visit(dep);
       }
     };
-    for (const a of actions) if (opts.targets.some((t) => under(a.address, t))) visit(a);
+    for (const a of actions) if (targets.some((t) => t.matches(a.address))) visit(a);
     actions = actions.filter((a) => keep.has(a.address));
   }
-  if (opts.excludes?.length) {
-    const kinds = new Set(opts.excludes.filter((e): e is Kind => (KINDS as readonly string[]).includes(e)));
+  if (excludes.length) {
     const dropped = new Set<string>();
     for (const a of actions) {
-      if (kinds.has(a.kind) || opts.excludes.some((e) => under(a.address, e)) || a.depends_on.some((d) => dropped.has(d))) {
+      if (excludes.some((e) => e.matches(a.address)) || a.depends_on.some((d) => dropped.has(d))) {
         dropped.add(a.address);
       }
     }
@@ -41,7 +40,7 @@ export function filterPlan(plan: Plan, opts: { targets?: string[]; excludes?: st
   return {
     ...plan,
     actions,
-    unmanaged: plan.unmanaged.filter((u) => !opts.excludes?.some((e) => e === u.kind || under(u.address, e))),
+    unmanaged: plan.unmanaged.filter((u) => !excludes.some((e) => e.matches(u.address))),
     summary: recount(actions, plan.unmanaged.length),
     fingerprints: Object.fromEntries(Object.entries(plan.fingerprints).filter(([k]) => kept.has(k))),
   };
