@@ -4,7 +4,7 @@
  * checks only; the CLI turns a violation into an exit code.
  */
 import type { Plan } from "./types.js";
-import { plural } from "../render/plural.js";
+import { plural } from "../plural.js";
 
 export { PRUNE_KINDS, type PruneKind } from "../model/catalogue.js";
 import type { PruneKind } from "../model/catalogue.js";

@@ -48,9 +48,10 @@ function globToRegex(text: string): RegExp {
 export function parseSelector(text: string): Selector {
   if ((KINDS as readonly string[]).includes(text)) {
     const kind = text as Kind;
-    return { text, kind, matches: (a) => PREFIX_KIND[addressKind(a)] === kind };
+    return { text, kind, matches: (a) => PREFIX_KIND[addressKind(a) ?? ""] === kind };
   }
-  const prefix = addressKind(text);
+  // The text before the first "[" (not the address parser: a typo'd kind must still be named).
+  const prefix = text.split("[")[0]!;
   if (!text.includes("[") || !PREFIX_KIND[prefix]) {
     const kinds = [...KINDS, ...Object.keys(PREFIX_KIND)];
     const close = closeNames(prefix, kinds, 2);

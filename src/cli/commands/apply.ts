@@ -7,7 +7,7 @@ import { createProgress } from "../../render/progress.js";
 import { hasChanges, type Plan } from "../../plan/types.js";
 import { PimctlError } from "../../errors.js";
 import { EXIT, ExitWith } from "../exit-codes.js";
-import { plural } from "../../render/plural.js";
+import { plural } from "../../plural.js";
 import type { Io } from "../io.js";
 import { appendStepSummary } from "../pipeline-output.js";
 import { renderApplySummary } from "../../render/apply-summary.js";
