@@ -3,6 +3,7 @@
  * attributes assigned to each (added by name, removed when the manifest's
  * list leaves them out).
  */
+import { plural } from "../../plural.js";
 import { pathKey, type AttributeSet } from "../../model/catalogue.js";
 import type { RemoteAttributeSet } from "../../model/remote.js";
 import { addr } from "../address.js";
@@ -36,10 +37,11 @@ export const attributeSets: KindPlanner = {
     const usedBy = new Map<string, string[]>();
     for (const c of ctx.remote.categories) for (const s of c.attribute_sets ?? []) push(usedBy, s, pathKey(c.path));
     for (const r of undeclared) {
-      const notes: string[] = [];
-      if (r.attributes.length) notes.push(`holds ${r.attributes.length} attribute assignment(s)`);
+      // Always destructive: products and categories using the set lose the attributes it brings.
+      const notes: string[] = ["products and categories using this set lose the attributes it brings"];
+      if (r.attributes.length) notes.push(`holds ${plural(r.attributes.length, "attribute assignment")}`);
       const cats = usedBy.get(r.name) ?? [];
-      if (cats.length) notes.push(`used by ${cats.length} categor${cats.length === 1 ? "y" : "ies"}`);
+      if (cats.length) notes.push(`used by ${plural(cats.length, "category")}`);
       leftover(ctx, { prune: "attribute_sets", kind: "attribute_sets", type: "attribute_set", address: addr.attributeSet(r.name), remote: r, change: { field: "name", before: r.name }, notes });
     }
   },

@@ -2,6 +2,7 @@
  * Attributes: by name (renamed through previous_names), with their language
  * versions; their selectable values are planned by type-values.ts.
  */
+import { plural } from "../../plural.js";
 import type { Attribute } from "../../model/catalogue.js";
 import type { RemoteAttribute } from "../../model/remote.js";
 import { addr } from "../address.js";
@@ -39,8 +40,9 @@ export const attributes: KindPlanner = {
     for (const s of ctx.remote.attribute_sets) for (const a of s.attributes) push(assignedSets, a, s.name);
     for (const r of undeclared) {
       indexTypeValues(ctx, r.name, r.values);
-      const notes: string[] = [];
-      if (r.values.length) notes.push(`deletes its ${r.values.length} type value(s)`);
+      // Always destructive: products lose their values of the attribute, whatever its type.
+      const notes: string[] = [`products lose their values of this ${r.type} attribute`];
+      if (r.values.length) notes.push(`deletes its ${plural(r.values.length, "type value")}`);
       const sets = assignedSets.get(r.name) ?? [];
       if (sets.length) notes.push(`assigned to attribute set(s): ${sets.sort().join(", ")}`);
       leftover(ctx, { prune: "attributes", kind: "attributes", type: "attribute", address: addr.attribute(r.name), remote: r, change: { field: "name", before: r.name }, notes });

@@ -60,7 +60,7 @@ export const brands: KindPlanner = {
       return;
     }
     for (const r of undeclared) {
-      const notes = r.product_count > 0 ? [`${r.product_count} product(s) carry this brand`] : [];
+      const notes = r.product_count > 0 ? [r.product_count === 1 ? "1 product carries this brand and loses it" : `${r.product_count} products carry this brand and lose it`] : [];
       leftover(ctx, { prune: "brands", kind: "brands", type: "brand", address: addr.brand(r.name), remote: r, change: { field: "name", before: r.name }, notes });
     }
   },

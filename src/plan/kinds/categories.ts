@@ -4,6 +4,7 @@
  * anywhere in the tree (previous_paths); undeclared categories are deleted
  * children first when pruning is on.
  */
+import { plural } from "../../plural.js";
 import { compareText, pathKey, type Category } from "../../model/catalogue.js";
 import type { RemoteCategory } from "../../model/remote.js";
 import { PimctlError } from "../../errors.js";
@@ -15,6 +16,9 @@ import { leftover, unsupportedVersion } from "../records.js";
 import type { Op, PreviousAddress, Ref } from "../types.js";
 import { planAssets, planWebIds } from "../write-only.js";
 import type { KindPlanner } from "./kind.js";
+
+/** Why every category delete is destructive (shown per action). */
+export const CATEGORY_DELETE_REASON = "products classified here lose this category; the API cannot tell how many";
 
 /** The remote tree, indexed the ways matching needs. */
 interface Tree {
@@ -115,7 +119,8 @@ function planUndeclared(ctx: PlanContext, remote: readonly RemoteCategory[], tre
       if (a) depends.push(a.address);
       else ctx.errors.push(new PimctlError("plan_refused", `category "${pathKey(kept.path)}" is declared, but its parent "${pathKey(r.path)}" would be deleted`));
     }
-    const notes = r.child_count > 0 ? [`has ${r.child_count} child categor${r.child_count === 1 ? "y" : "ies"}`] : [];
+    // Always destructive: API v1 cannot count a category's products, so assume it has some.
+    const notes = [CATEGORY_DELETE_REASON, ...(r.child_count > 0 ? [`has ${plural(r.child_count, "child category", "child categories")}`] : [])];
     leftover(ctx, { prune: "categories", kind: "categories", type: "category", address, remote: r, change: { field: "name", before: r.name }, notes, depends_on: depends });
   }
 }
