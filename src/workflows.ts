@@ -75,11 +75,10 @@ function projectConfig(opts: ProjectOptions): Promise<Config> {
 export async function loadProject(opts: ProjectOptions): Promise<{ config: Config; desired: Catalogue; files: string[] }> {
   const config = await projectConfig(opts);
   const tenant = opts.tenant ? config.tenants[opts.tenant] : Object.keys(config.tenants).length === 1 ? Object.values(config.tenants)[0] : undefined;
-  const versions = versionMap(config, tenant);
+  // Version names are checked when planning, against the tenant's channels and the config's versions:.
   const result = await loadManifests(config.dir, {
     cwd: opts.cwd,
     ...(tenant?.variables ? { variables: tenant.variables } : {}),
-    ...(Object.keys(versions).length ? { knownVersions: Object.keys(versions) } : {}),
   });
   if (result.errors.length) throw new PimctlErrors(result.errors);
   return { config, desired: result.catalogue, files: result.files };

@@ -1,5 +1,5 @@
 import type { CommandModule } from "yargs";
-import { loadConfig, versionMap } from "../../config/index.js";
+import { loadConfig } from "../../config/index.js";
 import { loadManifests } from "../../manifest/index.js";
 import { PimctlErrors } from "../../errors.js";
 import { pickTenant } from "../../tenant.js";
@@ -35,11 +35,10 @@ export function validateCommand(io: Io): CommandModule<object, ValidateArgs> {
     handler: async (args) => {
       const config = await loadConfig({ cwd: io.cwd, ...(args.config ? { configPath: args.config } : {}), ...(args.directory ?? args.dir ? { dir: (args.directory ?? args.dir)! } : {}) });
       const tenant = args.tenant ? pickTenant(config, args.tenant).tenant : Object.keys(config.tenants).length === 1 ? Object.values(config.tenants)[0] : undefined;
-      const versions = versionMap(config, tenant);
+      // Offline, language version names cannot be checked (the tenant's channels publish them): plan checks them.
       const result = await loadManifests(config.dir, {
         cwd: io.cwd,
         ...(tenant?.variables ? { variables: tenant.variables } : {}),
-        ...(Object.keys(versions).length ? { knownVersions: Object.keys(versions) } : {}),
       });
       // Errors and the warnings of the same run are reported together, sorted, by the CLI's one error path.
       if (result.errors.length) throw new PimctlErrors(result.errors, result.warnings);
