@@ -25,6 +25,7 @@ import { savedPlanDifferences } from "./apply/stale.js";
 import { verifyApplied, type VerificationReport } from "./apply/verify.js";
 import { backupExport } from "./apply/backup.js";
 import { catalogueToFiles, remoteToCatalogue } from "./export/index.js";
+import { translateVariables } from "./export/translate.js";
 import { connect, type Connection } from "./tenant.js";
 import { PimctlError, PimctlErrors } from "./errors.js";
 import { packagePath } from "./package.js";
@@ -101,12 +102,14 @@ async function planAgainst(
   ledger: Ledger,
   prune: PrunePolicy,
   opts: ProjectOptions,
+  read: { listAll?: boolean } = {},
 ): Promise<{ plan: Plan; remote: RemoteCatalogue }> {
   const remote = await readState(connection.api, {
     kinds: desired.managed,
     desired,
     versionMap: versionMap(config, connection.tenant),
-    prune: prunedKinds(prune),
+    // listAll (diff): read every record of the managed kinds, so records only the tenant has show.
+    prune: read.listAll ? Object.fromEntries(KINDS.map((k) => [k, true])) : prunedKinds(prune),
     ...(opts.log ? { log: opts.log } : {}),
   });
   const { plan, errors } = buildPlan({ tenant: connection.name, desired, remote, ledger, prune });
@@ -364,16 +367,23 @@ export interface DiffOptions extends ProjectOptions {
   excludes?: string[];
 }
 
-/** What would change if `to` were made to look like `from`: a plan, never applied. */
+/**
+ * What would change if `to` were made to look like `from`: a plan, never
+ * applied. A source tenant's catalogue is translated from its variables to the
+ * target's; the target is listed in full, so records only it has always show
+ * (unmanaged, or deletes where the prune policy would delete them).
+ */
 export async function diff(opts: DiffOptions): Promise<Plan> {
   const config = await projectConfig(opts);
+  const target = config.tenants[opts.to];
   let desired: Catalogue;
   if (config.tenants[opts.from]) {
-    desired = (await readTenantCatalogue({ ...opts, tenant: opts.from })).catalogue;
+    const source = (await readTenantCatalogue({ ...opts, tenant: opts.from })).catalogue;
+    desired = translateVariables(source, config.tenants[opts.from]!.variables ?? {}, target?.variables ?? {});
   } else {
     const result = await loadManifests(path.resolve(opts.cwd, opts.from), {
       cwd: opts.cwd,
-      ...(config.tenants[opts.to]?.variables ? { variables: config.tenants[opts.to]!.variables! } : {}),
+      ...(target?.variables ? { variables: target.variables } : {}),
     });
     if (result.errors.length) throw new PimctlErrors(result.errors);
     desired = result.catalogue;
@@ -381,7 +391,7 @@ export async function diff(opts: DiffOptions): Promise<Plan> {
   const connection = await connect(config, opts.to, connectOpts(opts));
   try {
     const { ledger } = await loadLedger(ledgerDir(config, opts), connection.name, connection.baseUrl);
-    const { plan: p, remote } = await planAgainst(connection, config, desired, ledger, prunePolicy(config), opts);
+    const { plan: p, remote } = await planAgainst(connection, config, desired, ledger, prunePolicy(config), opts, { listAll: true });
     return narrow(p, desired, remote, opts.targets ?? [], opts.excludes ?? []);
   } finally {
     await connection.api.close();

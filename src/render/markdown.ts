@@ -81,7 +81,15 @@ function renderMarkdownBody(plan: Plan, opts: RenderOptions, detail: "full" | "c
     out.push("```", "", "</details>", "");
   }
   if (detail === "counts") out.push("");
-  if (plan.unmanaged.length) out.push(`_Unmanaged, left alone (pruning off): ${unmanagedCounts(plan)}._`, "");
+  if (plan.unmanaged.length) {
+    out.push(`_Unmanaged, left alone (pruning off): ${unmanagedCounts(plan)}._`, "");
+    if (opts.showUnmanaged && detail !== "counts") {
+      const shown = plan.unmanaged.slice(0, 200);
+      out.push("<details><summary>Unmanaged records</summary>", "", ...shown.map((u) => `- \`${u.address}\``));
+      if (shown.length < plan.unmanaged.length) out.push(`- ... and ${plan.unmanaged.length - shown.length} more`);
+      out.push("", "</details>", "");
+    }
+  }
   for (const w of plan.warnings) out.push(`> [!NOTE]`, `> ${w}`, "");
   out.push(`**${summaryLine(plan)}**`);
   return `${out.join("\n")}\n`;

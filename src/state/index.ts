@@ -68,8 +68,10 @@ export async function readState(api: PimApi, opts: ReadStateOptions): Promise<Re
   const log = opts.log ?? (() => undefined);
   const channels: Channel[] = (await api.listChannels()).map((c) => ({ id: c.id, channel_name: c.channel_name, version_id: c.version_id, version_name: c.version_name }));
   // Export reads every version the tenant publishes; a plan only those the manifests name.
+  // A config name for an id a channel publishes under another name is an alias: read it once, by the config's name.
+  const aliased = new Set(Object.values(opts.versionMap ?? {}));
   const wantedVersions = full
-    ? [...new Set([...channels.filter((c) => c.version_id !== 0).map((c) => c.version_name), ...Object.keys(opts.versionMap ?? {})])].sort()
+    ? [...new Set([...channels.filter((c) => c.version_id !== 0 && !aliased.has(c.version_id)).map((c) => c.version_name), ...Object.keys(opts.versionMap ?? {})])].sort()
     : (desired?.versions ?? []);
   const { ids: versionIds } = resolveVersionIds(channels, opts.versionMap, wantedVersions);
   const versions = Object.entries(versionIds);

@@ -124,10 +124,23 @@ describe("promotion: one set of manifests, tenants whose version ids and channel
     expect(r.code, r.stdout + r.stderr).toBe(0);
   });
 
-  it("a tenant-to-tenant diff says which channel the other tenant lacks, instead of guessing", async () => {
+  it("a tenant-to-tenant diff applies each side's variables: ${shop_channel} compares as the same channel, both ways", async () => {
+    for (const [from, to] of [["staging", "prod"], ["prod", "staging"]]) {
+      const r = await p.cli(["diff", "--from", from!, "--to", to!, "--detailed-exitcode"]);
+      expect(r.code, `${from} -> ${to}: ${r.stdout}${r.stderr}`).toBe(0);
+    }
+  });
+
+  it("records only the target has always show: as unmanaged, or as deletes where the prune policy would delete them", async () => {
+    p.emulator.store("prod").createBrand({ name: "Prod Only" });
     const r = await p.cli(["diff", "--from", "staging", "--to", "prod"]);
-    expect(r.code).toBe(1);
-    expect(r.stderr).toContain('channel (in brand "Acme") "Webshop" is not declared in the manifests and does not exist in the tenant');
-    expect(r.stderr).toContain('did you mean: "Webshop EU"?');
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('? brand["Prod Only"]');
+    const md = await p.cli(["diff", "--from", "staging", "--to", "prod", "--format", "markdown"]);
+    expect(md.stdout).toContain('`brand["Prod Only"]`');
+    await p.write("pimctl.yaml", `${readFileSync(path.join(p.dir, "pimctl.yaml"), "utf8")}prune: { brands: true }\n`);
+    const pruned = await p.cli(["diff", "--from", "staging", "--to", "prod", "--format", "json"]);
+    expect(pruned.code, pruned.stderr).toBe(0);
+    expect(JSON.parse(pruned.stdout).actions.map((a: { op: string; address: string }) => `${a.op} ${a.address}`)).toEqual(['delete brand["Prod Only"]']);
   });
 });

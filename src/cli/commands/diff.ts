@@ -38,7 +38,8 @@ export function diffCommand(io: Io): CommandModule<object, DiffArgs> {
         ...(args.target ? { targets: args.target } : {}),
         ...(args.exclude ? { excludes: args.exclude } : {}),
       });
-      io.stdout(renderPlan(p, args.format, { color: args.format === "text" && colorFor(args, io), ...(args.compact ? { compact: true } : {}) }));
+      // Records only the target has are always listed: a diff that hides them would mislead a promotion.
+      io.stdout(renderPlan(p, args.format, { color: args.format === "text" && colorFor(args, io), showUnmanaged: true, ...(args.compact ? { compact: true } : {}) }));
       if (args["detailed-exitcode"] && hasChanges(p)) throw new ExitWith(EXIT.changes);
     },
   };
