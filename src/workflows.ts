@@ -80,6 +80,7 @@ export async function loadProject(opts: ProjectOptions): Promise<{ config: Confi
   const result = await loadManifests(config.dir, {
     cwd: opts.cwd,
     ...(tenant?.variables ? { variables: tenant.variables } : {}),
+    ...(config.external ? { external: config.external } : {}),
   });
   if (result.errors.length) throw new PimctlErrors(result.errors);
   return { config, desired: result.catalogue, files: result.files };

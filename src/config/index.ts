@@ -10,6 +10,7 @@ import { PimctlError, PimctlErrors } from "../errors.js";
 import { configSchema } from "../manifest/schema-source.js";
 import { compile, schemaErrors } from "../manifest/validate.js";
 import { parseYaml, pointer } from "../manifest/yaml.js";
+import type { ExternalRecords } from "../manifest/references.js";
 
 export interface TenantConfig {
   name: string;
@@ -39,6 +40,8 @@ export interface Config {
   /** Absolute directory of the ledger and its lock. */
   ledger_dir: string;
   url_template?: string;
+  /** Tenant-owned records manifests may refer to without declaring them. */
+  external?: ExternalRecords;
 }
 
 export const CONFIG_FILE = "pimctl.yaml";
@@ -56,7 +59,9 @@ export async function loadConfig(opts: { configPath?: string; cwd: string; dir?:
   }
   const base = text === undefined ? opts.cwd : path.dirname(file);
   if (text === undefined) {
-    return { dir: path.resolve(opts.cwd, opts.dir ?? "."), tenants: {}, versions: {}, prune: {}, ledger_dir: path.resolve(base, ".pimctl") };
+    // Without a config, only an explicit directory is read: never scan the working directory.
+    if (!opts.dir) throw noConfig(opts.cwd);
+    return { dir: path.resolve(opts.cwd, opts.dir), tenants: {}, versions: {}, prune: {}, ledger_dir: path.resolve(base, ".pimctl"), external: {} };
   }
   const rel = path.relative(opts.cwd, file) || file;
   const parsed = parseYaml(text, rel);
@@ -83,6 +88,13 @@ export async function loadConfig(opts: { configPath?: string; cwd: string; dir?:
       const at = parsed.at(pointer(["tenants", name]));
       if (!t.base_url && !t.hash) errors.push(new PimctlError("config", `tenant "${name}" needs base_url, or hash and region with a url_template`, { location: at }));
       if (t.hash && !t.base_url && !t.url_template && !data.url_template) errors.push(new PimctlError("config", `tenant "${name}" gives a hash but no url_template is configured`, { location: at }));
+      if (t.base_url && hasCredentials(t.base_url)) {
+        errors.push(
+          new PimctlError("config", `tenant "${name}": base_url must not hold credentials (${redactUrl(t.base_url)}); name the token's environment variable with token_env, or a file with token_file`, {
+            location: parsed.at(pointer(["tenants", name, "base_url"])),
+          }),
+        );
+      }
       if (!t.token_env && !t.token_file) errors.push(new PimctlError("config", `tenant "${name}" needs token_env (an environment variable) or token_file`, { location: at }));
     }
   }
@@ -104,7 +116,29 @@ export async function loadConfig(opts: { configPath?: string; cwd: string; dir?:
     prune: (data.prune ?? {}) as Config["prune"],
     ledger_dir: path.resolve(base, (data.ledger_dir as string | undefined) ?? ".pimctl"),
     ...(data.url_template ? { url_template: data.url_template as string } : {}),
+    external: (data.external ?? {}) as ExternalRecords,
   };
+}
+
+function noConfig(cwd: string): PimctlError {
+  return new PimctlError("config", `no ${CONFIG_FILE} found in ${cwd}`, {
+    details: ["create one with 'pimctl init' (it asks for the tenant's address and the token's environment variable), or name one with --config FILE", "to validate a directory without a config: pimctl validate DIR"],
+  });
+}
+
+/** A URL with a user name or password in it (https://user:pass@host). */
+export function hasCredentials(url: string): boolean {
+  try {
+    const u = new URL(url);
+    return u.username !== "" || u.password !== "";
+  } catch {
+    return /\/\/[^/@]*@/.test(url);
+  }
+}
+
+/** The URL with any user name and password replaced, for messages. */
+export function redactUrl(url: string): string {
+  return url.replace(/(\/\/)[^/@]*@/, "$1***@");
 }
 
 /** Version name -> id for a tenant: the config's mapping, the tenant's own winning. */

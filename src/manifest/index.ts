@@ -24,6 +24,7 @@ import {
 } from "../model/catalogue.js";
 import { PimctlError, closeNames } from "../errors.js";
 import { READ_ONLY_API_FIELDS, manifestSchema } from "../model/schema.js";
+import { checkReferences, type ExternalRecords } from "./references.js";
 import { compile, schemaErrors } from "./validate.js";
 import { parseYaml, pointer, type ParsedYaml } from "./yaml.js";
 
@@ -34,6 +35,8 @@ export interface LoadOptions {
   knownVersions?: string[];
   /** File names in errors are relative to this directory (default: the process's). */
   cwd?: string;
+  /** Tenant-owned records manifests may refer to without declaring (config external:). */
+  external?: ExternalRecords;
 }
 
 export interface LoadResult {
@@ -117,15 +120,26 @@ export async function loadManifests(dir: string, opts: LoadOptions = {}): Promis
     const { data, parsed, errors: fileErrors } = parseManifestText(text, rel, opts);
     errors.push(...fileErrors);
     if (data && !fileErrors.length) builder.add(data, parsed);
+    // A file with schema errors still declares its names: duplicates and references are reported in the same run.
+    else if (data) builder.register(data, parsed);
   }
   const catalogue = builder.build();
   errors.push(...builder.errors);
+  warnings.push(...builder.warnings);
+  const external: ExternalRecords = { ...opts.external };
+  for (const kind of ["display_groups", "attributes", "attribute_sets"] as const) {
+    const partial = builder.registered(kind);
+    if (partial.length && external[kind] !== "*") external[kind] = [...(external[kind] ?? []), ...partial];
+  }
+  errors.push(...checkReferences(catalogue, external));
   return { catalogue, errors, warnings, files };
 }
 
 /** Merges valid files into one catalogue and checks the rules that span entries and files. */
 class CatalogueBuilder {
   readonly errors: PimctlError[] = [];
+  readonly warnings: PimctlError[] = [];
+  private readonly partial = new Map<Kind, string[]>();
   private readonly catalogue = emptyCatalogue();
   private readonly managed = new Set<Kind>();
   private readonly versions = new Set<string>();
@@ -133,7 +147,34 @@ class CatalogueBuilder {
 
   constructor(private readonly opts: LoadOptions) {}
 
+  /** Names of a file that did not validate: checked for duplicates, and known to references. */
+  register(data: Record<string, unknown>, parsed: ParsedYaml): void {
+    for (const kind of KINDS) {
+      const list = data[kind];
+      if (!Array.isArray(list)) continue;
+      const visit = (raw: unknown, parts: Array<string | number>, parent: string[]): void => {
+        if (!raw || typeof raw !== "object") return;
+        const r = raw as Record<string, unknown>;
+        const key = kind === "blocks" ? r.slug : r.name;
+        if (typeof key !== "string") return;
+        const p = [...parent, key];
+        const id = kind === "categories" ? pathKey(p) : key;
+        this.unique(kind, id, `${kind === "categories" ? "category" : kind.replace(/_/g, " ").replace(/s$/, "")} "${id}"`, parsed.atPath(parts));
+        if (kind !== "categories") this.partial.set(kind, [...(this.partial.get(kind) ?? []), key]);
+        else if (Array.isArray(r.children)) r.children.forEach((ch, i) => visit(ch, [...parts, "children", i], p));
+      };
+      list.forEach((raw, i) => visit(raw, [kind, i], []));
+    }
+  }
+
+  registered(kind: Kind): string[] {
+    return this.partial.get(kind) ?? [];
+  }
+
   private unique(kind: string, key: string, label: string, at: SourceLocation): boolean {
+    // Leading or trailing whitespace in a name is usually a typo; an export of a tenant with such names must still load.
+    const spaced = (kind === "categories" ? parsePathKey(key) : [key]).find((part) => part.trim() !== part && part.trim() !== "");
+    if (spaced !== undefined) this.warnings.push(new PimctlError("invalid_value", `${label}: the name ${JSON.stringify(spaced)} has leading or trailing whitespace (kept as written)`, { location: at }));
     const id = `${kind}\0${key}`;
     const first = this.seen.get(id);
     if (first) {

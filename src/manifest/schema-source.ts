@@ -38,6 +38,18 @@ export const configSchema: S = {
       ),
     },
     ledger_dir: str("Where the ledger of write-only values and its lock live, relative to this file (default .pimctl)."),
+    external: {
+      type: "object",
+      additionalProperties: false,
+      description:
+        "Records the tenant owns that manifests may refer to without declaring them (validate checks every other reference offline). Per kind: a list of names, or \"*\" for all. Channels are never declared in manifests: list them here to have validate check web_ids keys.",
+      properties: Object.fromEntries(
+        ["display_groups", "attributes", "attribute_sets", "channels"].map((k) => [
+          k,
+          { oneOf: [{ const: "*" }, { type: "array", items: { type: "string", minLength: 1 }, uniqueItems: true }], description: `Tenant-owned ${k.replace("_", " ")}: names, or "*".` },
+        ]),
+      ),
+    },
   },
   definitions: {
     tenant: {

@@ -70,6 +70,11 @@ export function schemaErrors(validate: ValidateFunction, parsed: ParsedYaml, dat
       case "uniqueItems":
         message = `"${name}" lists the same entry twice`;
         break;
+      case "pattern": {
+        const pattern = (e.params as { pattern: string }).pattern;
+        message = pattern === "\\S" ? `"${name}" must not be empty or only whitespace` : pattern.startsWith("^\\d{4}-") ? `"${name}" is ${JSON.stringify(e.data)}, which is not an ISO 8601 date (2025-03-01) or date-time (2025-03-01T08:00:00Z)` : `"${name}" ${e.message ?? "is invalid"}`;
+        break;
+      }
       case "minimum":
       case "maximum":
         message = `"${name}" ${e.message ?? "is out of range"}`;

@@ -71,14 +71,25 @@ export function parseYaml(text: string, file: string, variables?: Record<string,
   const lines = new LineCounter();
   let doc;
   try {
-    doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true, strict: true });
+    // merge: YAML merge keys (<<: *defaults) are common in real manifests.
+    doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true, strict: true, merge: true });
   } catch (e) {
     const first = { file, line: 1, column: 1 };
     return { data: undefined, errors: [new PimctlError("yaml_syntax", `YAML could not be read: ${(e as Error).message}`, { location: first })], at: () => first, atPath: () => first };
   }
   for (const e of doc.errors) {
+    if (e.code === "MULTIPLE_DOCS") {
+      errors.push(
+        new PimctlError("yaml_syntax", "this file holds several YAML documents (a '---' line); pimctl reads one document per file: put each document in a file of its own", {
+          location: loc(e.pos[0]),
+        }),
+      );
+      continue;
+    }
     const message = e.message.split("\n")[0]!.replace(/ at line \d+, column \d+:?$/, "");
-    errors.push(new PimctlError("yaml_syntax", `YAML syntax: ${message}`, { location: loc(e.pos[0]) }));
+    // The parser reports an unterminated quote where the file ends; say where the quote opens.
+    const open = e.code === "MISSING_CHAR" && /quote/.test(message) ? unclosedQuote(text) : undefined;
+    errors.push(new PimctlError("yaml_syntax", open === undefined ? `YAML syntax: ${message}` : `YAML syntax: this quoted string is never closed`, { location: loc(open ?? e.pos[0]) }));
   }
   // Variables are substituted in place, in keys too; files without "${" skip the walk.
   const substituteAll = (node: Node | null | undefined): void => {
@@ -130,4 +141,34 @@ export function parseYaml(text: string, file: string, variables?: Record<string,
     return loc(best);
   };
   return { data, errors, at, atPath: (path) => at(pointer(path)) };
+}
+
+/**
+ * Offset of the quote that opens a quoted scalar never closed, or undefined.
+ * A small scanner: quotes count only where a scalar can start, comments are skipped.
+ */
+export function unclosedQuote(text: string): number | undefined {
+  let i = 0;
+  while (i < text.length) {
+    const ch = text[i]!;
+    const prev = i === 0 ? "\n" : text[i - 1]!;
+    if (ch === "#" && /\s/.test(prev)) {
+      const nl = text.indexOf("\n", i);
+      i = nl === -1 ? text.length : nl + 1;
+      continue;
+    }
+    if ((ch === '"' || ch === "'") && /[\s:\-[{,]/.test(prev)) {
+      let j = i + 1;
+      for (; j < text.length; j++) {
+        if (ch === '"' && text[j] === "\\") j++;
+        else if (ch === "'" && text[j] === "'" && text[j + 1] === "'") j++;
+        else if (text[j] === ch) break;
+      }
+      if (j >= text.length) return i;
+      i = j + 1;
+      continue;
+    }
+    i++;
+  }
+  return undefined;
 }

@@ -39,18 +39,24 @@ type Props<F extends Fields> = { [K in keyof F]: F[K] extends { required: true }
 
 const field = <S extends TSchema, const O extends Omit<FieldDef, "schema">>(schema: S, o: O): { schema: S } & O => ({ schema, ...o });
 
-/** Identity names: required, never empty. */
-const identity = (description: string) => field(Type.String({ minLength: 1, description }), { compare: "text", required: true });
+/** Names are identity: not empty and not only whitespace ("\\S": at least one visible character). */
+const VISIBLE = "\\S";
+/** ISO 8601: a date, or a date and time with an optional zone. */
+const ISO_8601 = "^\\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\\d|3[01])([T ]([01]\\d|2[0-3]):[0-5]\\d(:[0-5]\\d(\\.\\d+)?)?(Z|[+-]([01]\\d|2[0-3]):?[0-5]\\d)?)?$";
+/** Identity names: required, never empty or only whitespace. */
+const identity = (description: string) => field(Type.String({ pattern: VISIBLE, description }), { compare: "text", required: true });
 const text = (description: string, o: { versioned?: true } = {}) => field(Type.String({ description }), { compare: "text", ...o });
 const longText = (description: string, o: { versioned?: true } = {}) => field(Type.String({ description }), { compare: "long_text", ...o });
 const nullableText = (description: string, o: { versioned?: true } = {}) =>
   field(Type.Unsafe<string | null>({ type: ["string", "null"], description }), { compare: "text", ...o });
-const int = (description: string) => field(Type.Integer({ description }), { compare: "scalar" });
-const nullableInt = (description: string) => field(Type.Unsafe<number | null>({ type: ["integer", "null"], description }), { compare: "scalar" });
+/** Sort orders and lengths: whole numbers, never negative. */
+const int = (description: string) => field(Type.Integer({ minimum: 0, description }), { compare: "scalar" });
+const nullableInt = (description: string) => field(Type.Unsafe<number | null>({ type: ["integer", "null"], minimum: 0, description }), { compare: "scalar" });
+const nullableDate = (description: string) => field(Type.Unsafe<string | null>({ type: ["string", "null"], pattern: ISO_8601, description }), { compare: "text" });
 const bool = (description: string) => field(Type.Boolean({ description }), { compare: "scalar" });
 const oneOf = <const T extends readonly string[]>(values: T, description: string) =>
   field(Type.Unsafe<T[number]>({ enum: [...values], description }), { compare: "scalar" });
-const nameList = (description: string) => Type.Array(Type.String({ minLength: 1 }), { uniqueItems: true, description });
+const nameList = (description: string) => Type.Array(Type.String({ pattern: VISIBLE }), { uniqueItems: true, description });
 /** A nested part with its own schema: not compared as one field. */
 const part = <S extends TSchema>(schema: S, o: { writeOnly?: true } = {}) => field(schema, o);
 /** A mapping from names (language versions, channels, attributes) to values. */
@@ -95,7 +101,7 @@ export const DISPLAY_GROUP = {
 };
 
 export const TYPE_VALUE = {
-  value: field(Type.String({ minLength: 1, description: "The value (identity within its attribute)." }), { compare: "text", required: true }),
+  value: field(Type.String({ pattern: VISIBLE, description: "The value (identity within its attribute)." }), { compare: "text", required: true }),
   slug: nullableText("Slug."),
   sort_order: int("Display order."),
   versions: part(mapOf(Type.String(), "Version name -> the value's text in that version.")),
@@ -104,7 +110,7 @@ export const TYPE_VALUE = {
 const typeValueSchema = objectOf(TYPE_VALUE, "A selectable value of an attribute.");
 
 const ATTRIBUTE_FIELDS = {
-  name: field(Type.String({ minLength: 1, description: "Name, unique in the tenant (identity)." }), { compare: "text", required: true, versioned: true }),
+  name: field(Type.String({ pattern: VISIBLE, description: "Name, unique in the tenant (identity)." }), { compare: "text", required: true, versioned: true }),
   type: field(Type.Unsafe<(typeof ATTRIBUTE_TYPES)[number]>({ enum: [...ATTRIBUTE_TYPES], description: `One of ${ATTRIBUTE_TYPES.join(", ")}. Only selectbox and multiselect have values.` }), {
     compare: "scalar",
     required: true,
@@ -137,7 +143,7 @@ export const ATTRIBUTE_SET = {
 
 export const BLOCK = {
   name: text("Name (defaults to the slug on create)."),
-  slug: field(Type.String({ minLength: 1, description: "Slug (identity)." }), { compare: "text", required: true }),
+  slug: field(Type.String({ pattern: VISIBLE, description: "Slug (identity)." }), { compare: "text", required: true }),
   content: longText("Content (long text: plans show a unified diff)."),
 };
 
@@ -145,8 +151,8 @@ const BRAND_FIELDS = {
   name: identity("Name, unique in the tenant (identity)."),
   desc: longText("Description (long text: plans show a unified diff).", { versioned: true }),
   excluded: bool("Excluded from syndication."),
-  exclusion_start_date: nullableText("Start of the exclusion window (datetime)."),
-  exclusion_end_date: nullableText("End of the exclusion window (datetime)."),
+  exclusion_start_date: nullableDate("Start of the exclusion window: ISO 8601 date or date-time (2025-03-01, 2025-03-01T08:00:00Z)."),
+  exclusion_end_date: nullableDate("End of the exclusion window: ISO 8601 date or date-time."),
   exclusion_reason: text("Why the brand is excluded.", { versioned: true }),
   seo_search_keywords: text("Comma-separated search keywords.", { versioned: true }),
   seo_meta_desc: longText("SEO meta description.", { versioned: true }),
@@ -172,7 +178,7 @@ export const BRAND = {
 };
 
 const CATEGORY_FIELDS = {
-  name: field(Type.String({ minLength: 1, description: "Name, unique among its siblings." }), { compare: "text", required: true, versioned: true }),
+  name: field(Type.String({ pattern: VISIBLE, description: "Name, unique among its siblings." }), { compare: "text", required: true, versioned: true }),
   slug: text("URL slug."),
   desc: longText("Description.", { versioned: true }),
   status: oneOf(CATEGORY_STATUSES, "enabled or disabled."),
@@ -283,6 +289,7 @@ export const manifestSchema = {
     "A pimctl manifest file. Any file may hold any of the top-level kinds; entries of a kind from several files merge. A field left out is not managed (the tenant's value stays).",
   type: "object",
   additionalProperties: false,
+  patternProperties: { "^x-": { description: "Extension fields, ignored: a place for YAML anchors (x-defaults: &defaults) that entries merge with <<: *defaults." } },
   properties: {
     display_groups: list("display_group", "Display groups (UI grouping of attributes), by name."),
     attributes: list("attribute", "Attributes with their selectable values, by name."),

@@ -40,7 +40,8 @@ describe("pimctl validate", () => {
     const r = await p.cli(["validate", "bad"]);
     expect(r.code).toBe(1);
     expect(r.stderr).toBe(
-      'error: bad/x.yaml:3:5: unknown field "colour" in brands[0]\n  allowed fields: name, desc, excluded, exclusion_start_date, exclusion_end_date, exclusion_reason, seo_search_keywords, seo_meta_desc, seo_meta_keywords, seo_title, web_ids, assets, attributes, assigned_attributes, attribute_sets, versions, previous_names\n1 error\n',
+      'error: bad/x.yaml:3:5: unknown field "colour" in brands[0]\n  allowed fields: name, desc, excluded, exclusion_start_date, exclusion_end_date, exclusion_reason, seo_search_keywords, seo_meta_desc, seo_meta_keywords, seo_title, web_ids, assets, attributes, assigned_attributes, attribute_sets, versions, previous_names\n' +
+        'error: bad/x.yaml:4:5: brand "A" is declared twice (first at bad/x.yaml:2:5)\n2 errors\n',
     );
   });
 });

@@ -41,9 +41,10 @@ describe("pimctl.yaml", () => {
     ]);
   });
 
-  it("a missing default config is fine; a missing explicit one is an error", async () => {
+  it("no default config: an error saying how to create one (never a scan of the working directory); a missing explicit one is an error", async () => {
     dir = await mkdtemp(path.join(tmpdir(), "pimctl-config-"));
-    expect((await loadConfig({ cwd: dir })).tenants).toEqual({});
+    await expect(loadConfig({ cwd: dir })).rejects.toMatchObject({ message: `no pimctl.yaml found in ${dir}`, details: expect.arrayContaining([expect.stringContaining("pimctl init")]) });
+    expect((await loadConfig({ cwd: dir, dir: "." })).tenants).toEqual({});
     await expect(loadConfig({ cwd: dir, configPath: "nope.yaml" })).rejects.toThrow(/cannot read the config file nope.yaml: ENOENT/);
   });
 

@@ -1,3 +1,4 @@
+import { hasCredentials, redactUrl } from "../../config/index.js";
 import { existsSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
@@ -40,6 +41,7 @@ export function initCommand(io: Io): CommandModule<object, InitArgs> {
         tokenEnv ??= (await io.ask(`Environment variable holding its token [${defaultEnv}]: `)).trim() || undefined;
       }
       baseUrl ??= `http://127.0.0.1:4010/${tenant}/api/v1`;
+      if (hasCredentials(baseUrl)) throw new PimctlError("config", `the base URL must not hold credentials (${redactUrl(baseUrl)}): the token goes in an environment variable (--token-env)`);
       tokenEnv ??= defaultEnv;
       const configFile = path.resolve(io.cwd, args.config ?? "pimctl.yaml");
       const dir = path.resolve(io.cwd, args.dir);

@@ -39,6 +39,7 @@ export function validateCommand(io: Io): CommandModule<object, ValidateArgs> {
       const result = await loadManifests(config.dir, {
         cwd: io.cwd,
         ...(tenant?.variables ? { variables: tenant.variables } : {}),
+        ...(config.external ? { external: config.external } : {}),
       });
       // Errors and the warnings of the same run are reported together, sorted, by the CLI's one error path.
       if (result.errors.length) throw new PimctlErrors(result.errors, result.warnings);
