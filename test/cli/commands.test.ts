@@ -33,7 +33,7 @@ describe("pimctl validate", () => {
   it("prints counts when valid", async () => {
     const r = await p.cli(["validate"]);
     expect(r.code).toBe(0);
-    expect(r.stderr).toBe("OK: 1 file(s) in catalogue: 1 brands\n");
+    expect(r.stderr).toBe("OK: 1 file in catalogue: 1 brand\n");
   });
   it("prints every error with file:line and exits 1", async () => {
     await p.write("bad/x.yaml", "brands:\n  - name: A\n    colour: red\n  - name: A\n");

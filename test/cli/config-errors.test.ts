@@ -48,3 +48,17 @@ describe("config errors", () => {
     expect(init.stderr).not.toContain("hunter2");
   });
 });
+
+describe("plural forms", () => {
+  it("one of a thing is singular", async () => {
+    const { plural } = await import("../../src/plural.js");
+    expect([plural(1, "category"), plural(2, "category"), plural(1, "brand"), plural(3, "brand"), plural(1, "attribute value"), plural(2, "change")]).toEqual([
+      "1 category",
+      "2 categories",
+      "1 brand",
+      "3 brands",
+      "1 attribute value",
+      "2 changes",
+    ]);
+  });
+});

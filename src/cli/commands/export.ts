@@ -2,6 +2,7 @@ import type { CommandModule } from "yargs";
 import { exportTenant } from "../../workflows.js";
 import { KINDS, type Kind } from "../../model/catalogue.js";
 import type { Io } from "../io.js";
+import { plural } from "../../plural.js";
 import { projectOptions, say, withProjectOptions, type GlobalArgs } from "../options.js";
 
 interface ExportArgs extends GlobalArgs {
@@ -21,7 +22,7 @@ export function exportCommand(io: Io): CommandModule<object, ExportArgs> {
         .example("$0 export --tenant prod --out brands/ --kinds brands", "Only brands") as never,
     handler: async (args) => {
       const { files } = await exportTenant({ ...projectOptions(args, io), out: args.out, ...(args.kinds ? { kinds: args.kinds } : {}) });
-      say(args, io, `Exported ${files.length} file(s): ${files.join(", ")}`);
+      say(args, io, `Exported ${plural(files.length, "file")}: ${files.join(", ")}`);
     },
   };
 }

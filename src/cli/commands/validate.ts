@@ -7,6 +7,7 @@ import { KINDS } from "../../model/catalogue.js";
 import type { Io } from "../io.js";
 import { reportProblems, type ProblemFormat } from "../pipeline-output.js";
 import { problemsOf } from "../../render/errors.js";
+import { plural } from "../../plural.js";
 import { say, withProjectOptions, type GlobalArgs } from "../options.js";
 import path from "node:path";
 
@@ -45,14 +46,15 @@ export function validateCommand(io: Io): CommandModule<object, ValidateArgs> {
       if (result.errors.length) throw new PimctlErrors(result.errors, result.warnings);
       for (const w of result.warnings) say(args, io, `warning: ${w.format()}`);
       const c = result.catalogue;
-      const counts = KINDS.filter((k) => c.managed.includes(k)).map((k) => `${c[k].length} ${k.replace("_", " ")}`);
+      const singular: Record<(typeof KINDS)[number], string> = { display_groups: "display group", attributes: "attribute", attribute_sets: "attribute set", blocks: "block", brands: "brand", categories: "category" };
+      const counts = KINDS.filter((k) => c.managed.includes(k)).map((k) => plural(c[k].length, singular[k]));
       const values = c.attributes.reduce((n, a) => n + (a.values?.length ?? 0), 0);
       const format = args.format === "text" ? undefined : args.format;
       reportProblems(io, problemsOf([], result.warnings), format, { files: result.files.map((f) => path.relative(io.cwd, f)) });
       say(
         args,
         io,
-        `OK: ${result.files.length} file(s) in ${path.relative(io.cwd, config.dir) || "."}: ${counts.join(", ") || "nothing declared"}${values ? ` (${values} attribute values)` : ""}${c.versions.length ? `; versions: ${c.versions.join(", ")}` : ""}`,
+        `OK: ${plural(result.files.length, "file")} in ${path.relative(io.cwd, config.dir) || "."}: ${counts.join(", ") || "nothing declared"}${values ? ` (${plural(values, "attribute value")})` : ""}${c.versions.length ? `; versions: ${c.versions.join(", ")}` : ""}`,
       );
     },
   };
