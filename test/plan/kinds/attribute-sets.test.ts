@@ -33,6 +33,6 @@ describe("attribute sets kind", () => {
       { prune: { attribute_sets: true } },
     );
     expect(actions.get('attribute_set["Shoes"].attribute["Size"]')!.depends_on).toEqual(['attribute_set["Shoes"]']);
-    expect(actions.get('attribute_set["Old"]')!.notes).toEqual(["holds 1 attribute assignment(s)", "used by 1 category"]);
+    expect(actions.get('attribute_set["Old"]')!.notes).toEqual(["products and categories using this set lose the attributes it brings", "holds 1 attribute assignment", "used by 1 category"]);
   });
 });

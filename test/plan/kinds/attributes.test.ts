@@ -57,7 +57,8 @@ describe("attributes kind (with type values)", () => {
     const value = actions.get('attribute["Color"].value["Mauve"]')!;
     expect([value.op, value.flags.destructive, value.notes]).toEqual(["delete", true, ["products using this value lose it"]]);
     const attr = actions.get('attribute["Size"]')!;
-    expect([attr.op, attr.notes]).toEqual(["delete", ["deletes its 1 type value(s)", "assigned to attribute set(s): Apparel"]]);
+    expect([attr.op, attr.flags.destructive, attr.notes?.slice(1)]).toEqual(["delete", true, ["deletes its 1 type value", "assigned to attribute set: Apparel"]]);
+    expect(attr.notes?.[0]).toMatch(/^products lose their values of this \w+ attribute$/);
   });
 
   it("an unknown display group is an error with a suggestion", () => {

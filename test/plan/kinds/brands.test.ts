@@ -51,6 +51,6 @@ describe("brands kind", () => {
     );
     expect(actions.get('brand["Acme"].web_id["Webshop"]')!.changes).toEqual([{ field: "web_id", before_unknown: true, after: "acme-01" }]);
     const gone = actions.get('brand["Gone"]')!;
-    expect([gone.op, gone.flags.destructive, gone.notes]).toEqual(["delete", true, ["4 product(s) carry this brand"]]);
+    expect([gone.op, gone.flags.destructive, gone.notes]).toEqual(["delete", true, ["4 products carry this brand and lose it"]]);
   });
 });
