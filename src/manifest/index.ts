@@ -333,9 +333,15 @@ class CatalogueBuilder {
     }
     for (const siblings of byParent.values()) this.checkPrevious("category", prev(siblings));
     const declaredPaths = new Set(c.categories.map((x) => pathKey(x.path)));
+    // An old path names one tenant record: two categories cannot both have moved from it.
+    const claimedPaths = new Map<string, string>();
     for (const cat of c.categories) {
       for (const p of cat.previous_paths ?? []) {
         const key = pathKey(p);
+        const other = claimedPaths.get(key);
+        if (other !== undefined && other !== pathKey(cat.path)) {
+          this.errors.push(new PimctlError("duplicate", `categories "${other}" and "${pathKey(cat.path)}" both claim the previous path "${key}"`, { location: cat.source! }));
+        } else claimedPaths.set(key, pathKey(cat.path));
         if (declaredPaths.has(key)) {
           this.errors.push(new PimctlError("cycle", `category "${pathKey(cat.path)}" lists "${key}" in previous_paths, but "${key}" is declared too`, { location: cat.source! }));
         }

@@ -190,6 +190,17 @@ describe("deletes: permission decided at plan time, never dropped silently", () 
     expect([...p.emulator.store("demo").brands.values()].some((b) => b.name === "Oldco")).toBe(true);
   });
 
+  it("a permission flipped in the file (not in its basis) is refused by the re-plan (exit 5)", async () => {
+    const blocked = await savePlan("flip.json");
+    const flipped = structuredClone(blocked);
+    flipped.deletes_allowed = true;
+    for (const a of flipped.actions) delete a.flags.blocked;
+    writePlan("flip.json", flipped, true);
+    const r = await applyRefused("flip.json");
+    expect(r.code).toBe(5);
+    expect(r.stderr).toContain('edited: brand["Oldco"] (flags differ from a plan made now)');
+  });
+
   it("a prune plan made with --allow-delete deletes when applied in a pipeline (no flag at apply)", async () => {
     const permitted = await savePlan("prune-ok.json", ["--allow-delete"]);
     expect(permitted.deletes_allowed).toBe(true);

@@ -138,4 +138,9 @@ describe("references and previous names, offline", () => {
       'a.yaml:8: brand "D" lists "C" as a previous name, but "C" is declared too (a rename cannot keep the old record)',
     ]);
   });
+
+  it("two categories claiming one previous path are an error", async () => {
+    const r = await load({ "a.yaml": 'categories:\n  - name: A\n    previous_paths: [["Old", "Shoes"]]\n  - name: B\n    previous_paths: ["Old/Shoes"]\n' });
+    expect(r.messages).toEqual(['a.yaml:4: categories "A" and "B" both claim the previous path "Old/Shoes"']);
+  });
 });
