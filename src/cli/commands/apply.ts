@@ -68,10 +68,13 @@ export function applyCommand(io: Io): CommandModule<object, ApplyArgs> {
         stop.abort();
       };
       const STOP_SIGNALS: NodeJS.Signals[] = ["SIGINT", "SIGTERM"];
+      // SIGTERM from the start (a cancelled pipeline may stop us while the lock is held for the
+      // backup); Ctrl-C once writing starts (at the question, Ctrl-C is a "no").
+      process.once("SIGTERM", onInterrupt);
       const hooks = {
         ...progress.hooks,
         onStart: (total: number) => {
-          for (const sig of STOP_SIGNALS) process.once(sig, onInterrupt);
+          process.once("SIGINT", onInterrupt);
           progress.hooks.onStart?.(total);
         },
       };
