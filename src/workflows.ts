@@ -308,8 +308,11 @@ export async function apply(opts: ApplyOptions): Promise<ApplyResult> {
       await saveLedger(dir, ledger);
       // A refused token (401) would refuse the verification read too: report what was done instead.
       if (report.stopped_by) return { plan: thePlan, report, ...(backupFile ? { backupFile } : {}) };
-      const replanned = await planAgainst(connection, config, planned.desired, ledger, prune, opts);
-      const verification = verifyApplied(report, replanned.plan);
+      // A verification read that fails leaves the writes unchecked: reported (exit 4), never a crash without a report.
+      const verification = await planAgainst(connection, config, planned.desired, ledger, prune, opts).then(
+        (replanned) => verifyApplied(report, replanned.plan),
+        (e: unknown): VerificationReport => ({ checked: 0, mismatches: [], error: e instanceof PimctlError ? e.format() : String((e as Error).message ?? e) }),
+      );
       return { plan: thePlan, report, verification, ...(backupFile ? { backupFile } : {}) };
     } finally {
       await lock?.release();

@@ -10,6 +10,8 @@ import type { ApplyReport } from "./index.js";
 export interface VerificationReport {
   checked: number;
   mismatches: Array<{ address: string; fields: string[] }>;
+  /** The verification read itself failed: nothing was checked. */
+  error?: string;
 }
 
 export function verifyApplied(report: ApplyReport, replanned: Plan): VerificationReport {

@@ -29,6 +29,29 @@ describe("apply outcomes", () => {
     }
   });
 
+  it("a verification read that fails (the writes cannot be checked) exits 4 with the report written", async () => {
+    const store = p.emulator.store("demo");
+    const update = store.updateBrand.bind(store);
+    // Once the write is in, every read fails: the verification cannot see what the tenant stored.
+    store.updateBrand = (id, body) => {
+      const r = update(id, body);
+      p.emulator.injectFaults([{ method: "GET", mode: "error500", times: 1000 }]);
+      return r;
+    };
+    await p.write("catalogue/a.yaml", "brands:\n  - name: Acme\n    desc: Checked\n");
+    try {
+      const r = await p.cli(["apply", "--auto-approve", "--report", "report.json"]);
+      expect(r.stderr).toContain("Verification: the read after the writes failed, so nothing was checked (exit 4)");
+      expect(r.code).toBe(4);
+      const report = JSON.parse(readFileSync(path.join(p.dir, "report.json"), "utf8"));
+      expect(report.counts.done).toBe(1);
+      expect(report.verification.error).toMatch(/GET /);
+    } finally {
+      store.updateBrand = update;
+      p.emulator.clearFaults();
+    }
+  });
+
   it("a skip names the failed action it depended on, directly or through another skip", async () => {
     await p.write(
       "catalogue/a.yaml",

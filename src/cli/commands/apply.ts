@@ -116,6 +116,7 @@ export function applyCommand(io: Io): CommandModule<object, ApplyArgs> {
         else if (r.status === "skipped" && r.skip_cause !== "token_refused") say(args, io, `skipped: ${r.address}: ${r.reason ?? ""}`);
       }
       const v = result.verification;
+      if (v?.error) io.stderr(`Verification: the read after the writes failed, so nothing was checked (exit 4): ${v.error}\n`);
       if (v && v.mismatches.length) {
         io.stderr(`Verification: the tenant did not store ${plural(v.mismatches.length, "change")} as written (exit 4):\n`);
         for (const m of v.mismatches) io.stderr(`  ${m.address}: ${m.fields.join(", ")}\n`);
@@ -130,7 +131,7 @@ export function applyCommand(io: Io): CommandModule<object, ApplyArgs> {
       appendStepSummary(io, renderApplySummary(result.plan.tenant, report, v));
       if (args.report) await writeFile(path.resolve(io.cwd, args.report), `${JSON.stringify({ plan_summary: result.plan.summary, ...report, verification: v }, null, 2)}\n`);
       // Failed, skipped, interrupted or not verified: the run did not do all it was asked to.
-      if (c.failed > 0 || c.skipped > 0 || (v && v.mismatches.length > 0)) throw new ExitWith(EXIT.partial);
+      if (c.failed > 0 || c.skipped > 0 || (v && (v.mismatches.length > 0 || v.error !== undefined))) throw new ExitWith(EXIT.partial);
     },
   };
 }
