@@ -124,6 +124,18 @@ describe("apply PLAN_FILE refuses anything but the reviewed plan, before any wri
     expect(r.stderr).toContain('edited: brand["Acme"]');
   });
 
+  it("a plan narrowed with --target applies: the re-plan uses the saved targets", async () => {
+    const narrowed = await savePlan("target.json", ["--target", 'brand["Zen*"]']);
+    expect(narrowed.basis?.targets).toEqual(['brand["Zen*"]']);
+    expect(narrowed.actions.map((a) => a.address)).toEqual(['brand["Zenith"]']);
+    const r = await p.cli(["apply", "target.json"]);
+    expect(r.code, r.stderr).toBe(0);
+    const store = p.emulator.store("demo");
+    const zenith = [...store.brands.values()].find((b) => b.name === "Zenith")!;
+    expect(zenith.desc).toBe("Clocks");
+    store.updateBrand(zenith.id, { desc: "old clocks" });
+  });
+
   it("the unedited plan applies, and a re-plan shows no changes", async () => {
     const r = await p.cli(["apply", "plan.json"]);
     expect(r.code, r.stderr).toBe(0);
