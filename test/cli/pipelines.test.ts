@@ -32,7 +32,7 @@ async function parses(argv: string[]): Promise<string | undefined> {
 describe("example pipeline files use only documented options", () => {
   const files = readdirSync(ciDir).filter((f) => f.endsWith(".yml"));
   it("has GitHub Actions (PR and promotion) and GitLab CI examples", () => {
-    expect(files.sort()).toEqual(["github-actions.yml", "github-promotion.yml", "gitlab-ci.yml"]);
+    expect(files.sort()).toEqual(["github-actions.yml", "github-promotion.yml", "gitlab-ci.yml", "gitlab-pimctl.yml"]);
   });
   for (const file of files) {
     it(`${file}: every pimctl command parses`, async () => {
