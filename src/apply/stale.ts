@@ -5,7 +5,7 @@
  * the tenant's record. Nothing here trusts a field an editor can blank out:
  * a touched record without a saved fingerprint is a difference, not a pass.
  */
-import { canonicalJson } from "../plan/integrity.js";
+import { canonicalJson } from "../plan/canonical-json.js";
 import type { Action, Plan } from "../plan/types.js";
 
 /** One line per address that differs, sorted; empty when the saved plan may run. */

@@ -1,17 +1,8 @@
 /** Fingerprints: a stable hash of a remote record, so a saved plan can notice drift. */
 import { createHash } from "node:crypto";
+import { canonicalJson } from "./canonical-json.js";
 
-/** Stable hash of a JSON-able value with sorted keys (manifest source locations left out). */
+/** Stable hash of a JSON-able value (manifest source locations left out: they are not the tenant's). */
 export function fingerprint(value: unknown): string {
-  return createHash("sha256").update(stableJson(value)).digest("hex").slice(0, 16);
-}
-
-function stableJson(value: unknown): string {
-  if (value === undefined) return "null";
-  if (value === null || typeof value !== "object") return JSON.stringify(value);
-  if (Array.isArray(value)) return `[${value.map(stableJson).join(",")}]`;
-  const keys = Object.keys(value as object)
-    .filter((k) => (value as Record<string, unknown>)[k] !== undefined && k !== "source")
-    .sort();
-  return `{${keys.map((k) => `${JSON.stringify(k)}:${stableJson((value as Record<string, unknown>)[k])}`).join(",")}}`;
+  return createHash("sha256").update(canonicalJson(value, (k) => k === "source")).digest("hex").slice(0, 16);
 }

@@ -8,22 +8,11 @@
  */
 import { createHash, createHmac, timingSafeEqual } from "node:crypto";
 import { PimctlError } from "../errors.js";
+import { canonicalJson } from "./canonical-json.js";
 import type { Plan, PlanIntegrity } from "./types.js";
 
 /** The environment variable holding the HMAC key for signed plans. */
 export const PLAN_HMAC_ENV = "PIMCTL_PLAN_HMAC_KEY";
-
-/** JSON with object keys sorted and undefined members left out: the same data gives the same bytes. */
-export function canonicalJson(value: unknown): string {
-  if (value === undefined) return "null";
-  if (value === null || typeof value !== "object") return JSON.stringify(value);
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
-  const record = value as Record<string, unknown>;
-  const keys = Object.keys(record)
-    .filter((k) => record[k] !== undefined)
-    .sort();
-  return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(record[k])}`).join(",")}}`;
-}
 
 function body(plan: Plan): string {
   const { integrity: _integrity, ...rest } = plan;
