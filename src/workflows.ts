@@ -10,7 +10,8 @@ import type { RemoteCatalogue } from "./model/remote.js";
 import { loadConfig, versionMap, type Config } from "./config/index.js";
 import { loadManifests } from "./manifest/index.js";
 import { readState } from "./state/index.js";
-import { loadLedger, lockLedger, saveLedger, type Ledger } from "./state/ledger.js";
+import type { Ledger } from "./state/ledger.js";
+import { acquireLock, describeHolder, openBackend, readLedger, saveLedger, type HeldLock, type LedgerState, type LockInfo, type StateBackend } from "./state/backends/index.js";
 import { buildPlan } from "./plan/planner.js";
 import type { PrunePolicy } from "./plan/policy.js";
 import { filterPlan } from "./plan/filter.js";
@@ -21,7 +22,7 @@ import { checkFresh } from "./apply/stale.js";
 import { verifyApplied, type VerificationReport } from "./apply/verify.js";
 import { backupExport } from "./apply/backup.js";
 import { catalogueToFiles, remoteToCatalogue } from "./export/index.js";
-import { connect, type Connection } from "./tenant.js";
+import { connect, pickTenant, tenantBaseUrl, type Connection } from "./tenant.js";
 import { PimctlError, PimctlErrors } from "./errors.js";
 import { packagePath } from "./package.js";
 
@@ -42,6 +43,14 @@ export interface PlanOptions extends ProjectOptions {
   excludes?: string[];
 }
 
+/** How apply waits for the state lock (plan never takes it). */
+export interface LockOptions {
+  /** Wait this long for a held lock instead of failing at once. */
+  lockTimeoutMs?: number;
+  /** Called with warnings (a stale lock taken over, a merged state write). */
+  warn?: (line: string) => void;
+}
+
 export interface PlanResult {
   plan: Plan;
   desired: Catalogue;
@@ -51,6 +60,8 @@ export interface PlanResult {
   /** Closed when plan() returns; its name, address and request counters stay readable. */
   connection: Connection;
   config: Config;
+  /** The lock another run holds on this tenant's state, if any (plan only reports it). */
+  lockHeld?: LockInfo;
 }
 
 function projectConfig(opts: ProjectOptions): Promise<Config> {
@@ -113,20 +124,29 @@ async function planOpen(opts: PlanOptions): Promise<PlanResult> {
   const { config, desired } = await loadProject(opts);
   const connection = await connect(config, opts.tenant, connectOpts(opts));
   try {
-    const { ledger, existed } = await loadLedger(ledgerDir(config, opts), connection.name, connection.baseUrl);
-    const prune = prunePolicy(config);
-    const { plan: full, remote } = await planAgainst(connection, config, desired, ledger, prune, opts);
-    const filtered = opts.targets?.length || opts.excludes?.length ? filterPlan(full, { targets: opts.targets ?? [], excludes: opts.excludes ?? [] }) : full;
-    if (!existed) filtered.warnings.push(`no ledger for tenant "${connection.name}" yet: write-only values (web ids, asset image_url) cannot be known and will be written once`);
-    filtered.basis = { desired, prune: { ...prune } as Record<string, boolean>, base_url: connection.baseUrl };
-    return { plan: filtered, desired, remote, ledger, ledgerExisted: existed, connection, config };
+    const backend = openBackend(config, connection.name, opts.env);
+    const lockHeld = await backend.readLock();
+    const state = await readLedger(backend, connection.name, connection.baseUrl);
+    const result = await planWithState(opts, config, desired, connection, state);
+    if (lockHeld) result.plan.warnings.push(`the state of tenant "${connection.name}" is locked: an apply is running or was killed (${describeHolder(lockHeld)}; lock id ${lockHeld.id})`);
+    return { ...result, ...(lockHeld ? { lockHeld } : {}) };
   } catch (e) {
     await connection.api.close();
     throw e;
   }
 }
 
-export interface ApplyOptions extends PlanOptions {
+/** Plan against a tenant with the ledger already read (apply reads it under the lock). */
+async function planWithState(opts: PlanOptions, config: Config, desired: Catalogue, connection: Connection, state: LedgerState): Promise<PlanResult> {
+  const prune = prunePolicy(config);
+  const { plan: full, remote } = await planAgainst(connection, config, desired, state.ledger, prune, opts);
+  const filtered = opts.targets?.length || opts.excludes?.length ? filterPlan(full, { targets: opts.targets ?? [], excludes: opts.excludes ?? [] }) : full;
+  if (!state.existed) filtered.warnings.push(`no ledger for tenant "${connection.name}" yet: write-only values (web ids, asset image_url) cannot be known and will be written once`);
+  filtered.basis = { desired, prune: { ...prune } as Record<string, boolean>, base_url: connection.baseUrl };
+  return { plan: filtered, desired, remote, ledger: state.ledger, ledgerExisted: state.existed, connection, config };
+}
+
+export interface ApplyOptions extends PlanOptions, LockOptions {
   /** Apply this saved plan (after checking it is not stale) instead of planning now. */
   planFile?: string;
   allowDelete?: boolean;
@@ -150,77 +170,90 @@ export interface ApplyResult {
   backupFile?: string;
 }
 
+/**
+ * Apply: the state lock is taken first (before the ledger and the tenant are
+ * read) and held until the ledger is saved, so no other run reads a ledger
+ * that is about to change. A dry run takes no lock.
+ */
 export async function apply(opts: ApplyOptions): Promise<ApplyResult> {
-  let planned: PlanResult;
-  let thePlan: Plan;
-  // The prune policy the plan was made with: verification re-plans with the same one.
-  let prune: PrunePolicy;
-  if (opts.planFile) {
-    const saved = await readPlanFile(opts.planFile);
-    if (!saved.basis) throw new PimctlError("plan_format", `${opts.planFile} has no basis; save plans with 'pimctl plan --out FILE'`);
-    const config = await projectConfig(opts);
-    const connection = await connect(config, opts.tenant ?? saved.tenant, connectOpts(opts));
-    if (connection.baseUrl !== saved.basis.base_url) {
-      await connection.api.close();
-      throw new PimctlError("plan_stale", `${opts.planFile} was made for ${saved.basis.base_url}, not ${connection.baseUrl}`);
-    }
-    const { ledger, existed } = await loadLedger(ledgerDir(config, opts), connection.name, connection.baseUrl);
-    const savedPrune = saved.basis.prune as PrunePolicy;
-    const current = await planAgainst(connection, config, saved.basis.desired, ledger, savedPrune, opts).catch(async (e) => {
-      await connection.api.close();
-      throw e;
-    });
-    const drifted = checkFresh({ saved, current: current.plan });
-    if (drifted.length) {
-      await connection.api.close();
-      throw new PimctlError("plan_stale", `the tenant changed since ${opts.planFile} was made; plan again`, {
-        details: drifted.slice(0, 50).map((a) => `changed: ${a}`).concat(drifted.length > 50 ? [`... and ${drifted.length - 50} more`] : []),
-      });
-    }
-    planned = { plan: saved, desired: saved.basis.desired, remote: current.remote, ledger, ledgerExisted: existed, connection, config };
-    thePlan = saved;
-    prune = savedPrune;
-  } else {
-    planned = await planOpen(opts);
-    thePlan = planned.plan;
-    prune = prunePolicy(planned.config);
-  }
-  const { connection, config, ledger } = planned;
+  const saved = opts.planFile ? await readPlanFile(opts.planFile) : undefined;
+  if (saved && !saved.basis) throw new PimctlError("plan_format", `${opts.planFile} has no basis; save plans with 'pimctl plan --out FILE'`);
+  const project = saved ? { config: await projectConfig(opts), desired: saved.basis!.desired } : await loadProject(opts);
+  const { config } = project;
+  const connection = await connect(config, opts.tenant ?? saved?.tenant, connectOpts(opts));
+  let lock: HeldLock | undefined;
   try {
-    if (opts.confirm && !(await opts.confirm(thePlan))) return { plan: thePlan, aborted: true };
-    const dir = ledgerDir(config, opts);
-    const lock = opts.dryRun ? undefined : await lockLedger(dir, connection.name, { command: "apply" });
-    try {
-      let backupFile: string | undefined;
-      if (opts.backupProfile !== undefined && !opts.dryRun) {
-        backupFile = opts.backupFile ?? path.join(dir, `${connection.name}-backup-${Date.now()}.export`);
-        await mkdir(path.dirname(backupFile), { recursive: true });
-        await backupExport({ api: connection.api, profileId: opts.backupProfile, outFile: backupFile });
-      }
-      const report = await applyPlan({
-        api: connection.api,
-        plan: thePlan,
-        allowDelete: opts.allowDelete === true,
-        dryRun: opts.dryRun === true,
-        parallelism: opts.parallelism ?? connection.tenant.parallelism ?? 8,
-        failFast: opts.failFast === true,
-        ledger,
-        ...(opts.hooks ? { hooks: opts.hooks } : {}),
-        ...(opts.signal ? { signal: opts.signal } : {}),
-      });
-      if (opts.dryRun) return { plan: thePlan, report };
-      await saveLedger(dir, ledger);
-      // A refused token (401) would refuse the verification read too: report what was done instead.
-      if (report.stopped_by) return { plan: thePlan, report, ...(backupFile ? { backupFile } : {}) };
-      const replanned = await planAgainst(connection, config, planned.desired, ledger, prune, opts);
-      const verification = verifyApplied(report, replanned.plan);
-      return { plan: thePlan, report, verification, ...(backupFile ? { backupFile } : {}) };
-    } finally {
-      await lock?.release();
+    if (saved && connection.baseUrl !== saved.basis!.base_url) {
+      throw new PimctlError("plan_stale", `${opts.planFile} was made for ${saved.basis!.base_url}, not ${connection.baseUrl}`);
     }
+    const backend = openBackend(config, connection.name, opts.env);
+    if (!opts.dryRun) {
+      lock = await acquireLock(backend, connection.name, {
+        why: saved ? `apply ${path.basename(opts.planFile!)}` : "apply",
+        env: opts.env,
+        ...(opts.lockTimeoutMs ? { timeoutMs: opts.lockTimeoutMs } : {}),
+        ...(Object.keys(config.tenants).length > 1 ? { tenantFlag: connection.name } : {}),
+        ...(opts.warn ? { warn: opts.warn } : {}),
+      });
+    }
+    const state = await readLedger(backend, connection.name, connection.baseUrl);
+    let thePlan: Plan;
+    let planned: PlanResult;
+    // The prune policy the plan was made with: verification re-plans with the same one.
+    let prune: PrunePolicy;
+    if (saved) {
+      prune = saved.basis!.prune as PrunePolicy;
+      const current = await planAgainst(connection, config, saved.basis!.desired, state.ledger, prune, opts);
+      const drifted = checkFresh({ saved, current: current.plan });
+      if (drifted.length) {
+        throw new PimctlError("plan_stale", `the tenant changed since ${opts.planFile} was made; plan again`, {
+          details: drifted.slice(0, 50).map((a) => `changed: ${a}`).concat(drifted.length > 50 ? [`... and ${drifted.length - 50} more`] : []),
+        });
+      }
+      planned = { plan: saved, desired: saved.basis!.desired, remote: current.remote, ledger: state.ledger, ledgerExisted: state.existed, connection, config };
+      thePlan = saved;
+    } else {
+      planned = await planWithState(opts, config, project.desired, connection, state);
+      thePlan = planned.plan;
+      prune = prunePolicy(config);
+    }
+    if (opts.confirm && !(await opts.confirm(thePlan))) return { plan: thePlan, aborted: true };
+    let backupFile: string | undefined;
+    if (opts.backupProfile !== undefined && !opts.dryRun) {
+      backupFile = opts.backupFile ?? path.join(ledgerDir(config, opts), `${connection.name}-backup-${Date.now()}.export`);
+      await mkdir(path.dirname(backupFile), { recursive: true });
+      await backupExport({ api: connection.api, profileId: opts.backupProfile, outFile: backupFile });
+    }
+    const report = await applyPlan({
+      api: connection.api,
+      plan: thePlan,
+      allowDelete: opts.allowDelete === true,
+      dryRun: opts.dryRun === true,
+      parallelism: opts.parallelism ?? connection.tenant.parallelism ?? 8,
+      failFast: opts.failFast === true,
+      ledger: state.ledger,
+      ...(opts.hooks ? { hooks: opts.hooks } : {}),
+      ...(opts.signal ? { signal: opts.signal } : {}),
+    });
+    if (opts.dryRun) return { plan: thePlan, report };
+    await saveLedger(backend, state, opts.warn ? { warn: opts.warn } : {});
+    // A refused token (401) would refuse the verification read too: report what was done instead.
+    if (report.stopped_by) return { plan: thePlan, report, ...(backupFile ? { backupFile } : {}) };
+    const replanned = await planAgainst(connection, config, planned.desired, state.ledger, prune, opts);
+    const verification = verifyApplied(report, replanned.plan);
+    return { plan: thePlan, report, verification, ...(backupFile ? { backupFile } : {}) };
   } finally {
+    // The one cleanup path: normal end, errors, and interruption (Ctrl-C) all release the lock here.
+    await lock?.release();
     await connection.api.close();
   }
+}
+
+/** The state backend a project's config names, for `pimctl state`. */
+export async function openProjectState(opts: ProjectOptions & { backend?: "local" | "git" }): Promise<{ config: Config; backend: StateBackend; tenant: string; baseUrl: string }> {
+  const config = await projectConfig(opts);
+  const { name, tenant } = pickTenant(config, opts.tenant);
+  return { config, backend: openBackend(config, name, opts.env, opts.backend), tenant: name, baseUrl: tenantBaseUrl(config, name, tenant) };
 }
 
 export interface ExportOptions extends ProjectOptions {
@@ -239,7 +272,7 @@ export async function readTenantCatalogue(opts: ProjectOptions & { kinds?: Kind[
       versionMap: versionMap(config, connection.tenant),
       ...(opts.log ? { log: opts.log } : {}),
     });
-    const { ledger } = await loadLedger(ledgerDir(config, opts), connection.name, connection.baseUrl);
+    const { ledger } = await readLedger(openBackend(config, connection.name, opts.env), connection.name, connection.baseUrl);
     return { catalogue: remoteToCatalogue(remote, ledger), connection };
   } finally {
     await connection.api.close();
@@ -288,7 +321,7 @@ export async function diff(opts: DiffOptions): Promise<Plan> {
   }
   const connection = await connect(config, opts.to, connectOpts(opts));
   try {
-    const { ledger } = await loadLedger(ledgerDir(config, opts), connection.name, connection.baseUrl);
+    const { ledger } = await readLedger(openBackend(config, connection.name, opts.env), connection.name, connection.baseUrl);
     const { plan: p } = await planAgainst(connection, config, desired, ledger, prunePolicy(config), opts);
     return opts.targets?.length || opts.excludes?.length ? filterPlan(p, { targets: opts.targets ?? [], excludes: opts.excludes ?? [] }) : p;
   } finally {

@@ -36,10 +36,20 @@ export interface Config {
   tenants: Record<string, TenantConfig>;
   versions: Record<string, number>;
   prune: PrunePolicy;
-  /** Absolute directory of the ledger and its lock. */
+  /** Absolute directory of the ledger and its lock (local backend). */
   ledger_dir: string;
+  /** Where the ledger and the apply lock live: this machine (local) or a Git remote's refs (git). */
+  state: StateConfig;
   url_template?: string;
 }
+
+export interface StateConfig {
+  backend: "local" | "git";
+  /** git: the remote of the repository holding pimctl.yaml. */
+  remote: string;
+}
+
+const DEFAULT_STATE: StateConfig = { backend: "local", remote: "origin" };
 
 export const CONFIG_FILE = "pimctl.yaml";
 const validateConfig = compile(configSchema);
@@ -56,7 +66,7 @@ export async function loadConfig(opts: { configPath?: string; cwd: string; dir?:
   }
   const base = text === undefined ? opts.cwd : path.dirname(file);
   if (text === undefined) {
-    return { dir: path.resolve(opts.cwd, opts.dir ?? "."), tenants: {}, versions: {}, prune: {}, ledger_dir: path.resolve(base, ".pimctl") };
+    return { dir: path.resolve(opts.cwd, opts.dir ?? "."), tenants: {}, versions: {}, prune: {}, ledger_dir: path.resolve(base, ".pimctl"), state: { ...DEFAULT_STATE } };
   }
   const rel = path.relative(opts.cwd, file) || file;
   const parsed = parseYaml(text, rel);
@@ -103,6 +113,7 @@ export async function loadConfig(opts: { configPath?: string; cwd: string; dir?:
     versions: (data.versions ?? {}) as Record<string, number>,
     prune: (data.prune ?? {}) as Config["prune"],
     ledger_dir: path.resolve(base, (data.ledger_dir as string | undefined) ?? ".pimctl"),
+    state: { ...DEFAULT_STATE, ...((data.state ?? {}) as Partial<StateConfig>) },
     ...(data.url_template ? { url_template: data.url_template as string } : {}),
   };
 }
