@@ -115,7 +115,9 @@ export class GitBackend implements StateBackend {
     const r = await this.git(["push", "--quiet", "--porcelain", "--no-verify", `--force-with-lease=${ref}:${expected}`, this.remote, `${commit}:${ref}`]);
     if (r.code === 0) return true;
     const out = `${r.stdout}\n${r.stderr}`;
-    if (/\[rejected\]|stale info|already exists|fetch first|non-fast-forward|\[remote rejected\].*(failed to lock|cannot lock|reference already exists)/i.test(out)) return false;
+    // Lost races: the lease failed on our side ([rejected] stale info), or the remote's own
+    // atomic ref update saw another value first (cannot lock ref ... but expected ...).
+    if (/\[rejected\]|stale info|already exists|fetch first|non-fast-forward|cannot lock ref|but expected|failed to update ref/i.test(out)) return false;
     throw new PimctlError("io", `cannot push ${ref} to ${this.remote}: ${redactUrls(r.stderr.trim() || r.stdout.trim())}`, {
       details: ["the job needs write access to the repository (GitHub Actions: permissions: contents: write)"],
     });
