@@ -69,15 +69,18 @@ export class GitBackend implements StateBackend {
     return new Promise((resolve, reject) => {
       const child = spawn("git", ["-C", this.repoDir, ...args], {
         env: { ...this.env, GIT_TERMINAL_PROMPT: "0", ...(opts.identity ? IDENTITY : {}) },
-        stdio: ["pipe", "pipe", "pipe"],
+        stdio: [opts.input === undefined ? "ignore" : "pipe", "pipe", "pipe"],
       });
       let stdout = "";
       let stderr = "";
-      child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
-      child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+      child.stdout!.on("data", (d: Buffer) => (stdout += d.toString()));
+      child.stderr!.on("data", (d: Buffer) => (stderr += d.toString()));
       child.on("error", (e) => reject(new PimctlError("io", `cannot run git (state backend "git" needs it on PATH): ${e.message}`)));
       child.on("close", (code) => resolve({ code: code ?? 1, stdout, stderr }));
-      child.stdin.end(opts.input ?? "");
+      if (opts.input !== undefined) {
+        child.stdin!.on("error", () => undefined); // git may exit before reading; its exit code tells
+        child.stdin!.end(opts.input);
+      }
     });
   }
 
