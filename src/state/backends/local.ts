@@ -126,8 +126,19 @@ export function safeId(id: string | undefined): string {
 /** A lock record as stored; an unreadable one has no id (and so counts as stale). */
 export function parseLock(text: string): LockInfo {
   try {
-    const v = JSON.parse(text) as Partial<LockInfo>;
-    return { id: String(v.id ?? ""), who: String(v.who ?? "?"), where: String(v.where ?? "?"), since: String(v.since ?? ""), why: String(v.why ?? "?"), host: String(v.host ?? "?"), pid: Number(v.pid ?? 0) };
+    const v = JSON.parse(text) as Partial<LockInfo> & { command?: string };
+    // Locks written before locks had ids ({pid, host, since, command}) get one from their pid.
+    const id = v.id ?? (v.pid !== undefined ? `legacy-${v.pid}` : "");
+    const host = String(v.host ?? "?");
+    return {
+      id: String(id),
+      who: String(v.who ?? `pid ${v.pid ?? "?"} on ${host}`),
+      where: String(v.where ?? `${host} (pid ${v.pid ?? "?"})`),
+      since: String(v.since ?? ""),
+      why: String(v.why ?? v.command ?? "?"),
+      host,
+      pid: Number(v.pid ?? 0),
+    };
   } catch {
     return { id: "", who: "?", where: "?", since: "", why: "unreadable lock", host: "?", pid: 0 };
   }
