@@ -15,6 +15,7 @@ import { acquireLock, describeHolder, openBackend, readLedger, saveLedger, type 
 import { buildPlan } from "./plan/planner.js";
 import type { PrunePolicy } from "./plan/policy.js";
 import { filterPlan } from "./plan/filter.js";
+import { unknownWriteOnly } from "./plan/write-only.js";
 import { readPlanFile } from "./plan/file.js";
 import type { Plan } from "./plan/types.js";
 import { applyPlan, type ApplyHooks, type ApplyReport } from "./apply/index.js";
@@ -141,7 +142,7 @@ async function planWithState(opts: PlanOptions, config: Config, desired: Catalog
   const prune = prunePolicy(config);
   const { plan: full, remote } = await planAgainst(connection, config, desired, state.ledger, prune, opts);
   const filtered = opts.targets?.length || opts.excludes?.length ? filterPlan(full, { targets: opts.targets ?? [], excludes: opts.excludes ?? [] }) : full;
-  if (!state.existed) filtered.warnings.push(`no ledger for tenant "${connection.name}" yet: write-only values (web ids, asset image_url) cannot be known and will be written once`);
+  filtered.warnings.push(...unknownWarnings(filtered, state.existed, connection.name));
   filtered.basis = { desired, prune: { ...prune } as Record<string, boolean>, base_url: connection.baseUrl };
   return { plan: filtered, desired, remote, ledger: state.ledger, ledgerExisted: state.existed, connection, config };
 }
@@ -247,6 +248,14 @@ export async function apply(opts: ApplyOptions): Promise<ApplyResult> {
     await lock?.release();
     await connection.api.close();
   }
+}
+
+/** Unknown write-only values, once per field kind, and why they are unknown. */
+function unknownWarnings(p: Plan, stateExisted: boolean, tenant: string): string[] {
+  const unknown = unknownWriteOnly(p.actions);
+  const why = stateExisted ? "no ledger entry for their records" : "no state for this tenant yet";
+  if (!unknown.length) return stateExisted ? [] : [`no state for tenant "${tenant}" yet: write-only values (web ids, asset image_url) will be recorded by the next apply`];
+  return unknown.map((u) => `${u.label} unknown: ${why} (API v1 cannot read them back; apply writes them once and remembers them)`);
 }
 
 /** The state backend a project's config names, for `pimctl state`. */
