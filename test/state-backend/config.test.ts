@@ -33,6 +33,15 @@ describe("state: in pimctl.yaml", () => {
     expect([b.remote, b.repoDir, b.stateRef, b.lockRef]).toEqual(["upstream", dir, "refs/pimctl/state/prod", "refs/pimctl/lock/prod"]);
   });
 
+  it("backend git outside a Git checkout, or with a remote that does not exist, says what to do", async () => {
+    const c = await config(`state:\n  backend: git\n${tenant}`);
+    const env = { PATH: process.env.PATH, HOME: dir, GIT_CONFIG_NOSYSTEM: "1", GIT_CEILING_DIRECTORIES: path.dirname(dir) };
+    await expect(openBackend(c, "prod", env).read()).rejects.toThrow(/is not inside a Git checkout/);
+    const { execFileSync } = await import("node:child_process");
+    execFileSync("git", ["init", "--quiet", dir], { env });
+    await expect(openBackend(c, "prod", env).read()).rejects.toThrow(/state.remote "origin" is not a remote of the repository/);
+  });
+
   it("an unknown backend is a config error at its line", async () => {
     const err = await config(`state:\n  backend: s3\n${tenant}`).catch((e) => e);
     expect(err).toBeInstanceOf(PimctlErrors);

@@ -95,6 +95,16 @@ export class GitBackend implements StateBackend {
     const local = ref.replace("refs/pimctl/", "refs/pimctl-fetched/");
     const r = await this.git(["-c", "gc.auto=0", "-c", "maintenance.auto=false", "fetch", "--quiet", "--no-tags", "--no-write-fetch-head", this.remote, `+${ref}:${local}`]);
     if (r.code !== 0) {
+      if (/not a git repository/i.test(r.stderr)) {
+        throw new PimctlError("config", `state.backend git keeps the state on a Git remote, but ${this.repoDir} is not inside a Git checkout`, {
+          details: ["run pimctl from a clone of the repository that holds pimctl.yaml, or use state.backend local"],
+        });
+      }
+      if (/does not appear to be a git repository|no such remote/i.test(r.stderr)) {
+        throw new PimctlError("config", `state.remote "${this.remote}" is not a remote of the repository at ${this.repoDir}`, {
+          details: ["set state.remote in pimctl.yaml to one of: git remote -v"],
+        });
+      }
       if (/couldn't find remote ref|no such ref/i.test(r.stderr)) {
         await this.git(["update-ref", "-d", local]);
         return "";
