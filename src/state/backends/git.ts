@@ -157,8 +157,12 @@ export class GitBackend implements StateBackend {
     return (await this.lockAt()).info;
   }
 
+  /** Lock commits this process created: releasing one needs no fetch, the lease still guards it. */
+  private readonly ownLocks = new Map<string, string>();
+
   async lock(info: LockInfo, opts: { staleMs: number }): Promise<LockResult> {
     const commit = await this.commitFile("lock.json", `${JSON.stringify(info, null, 2)}\n`, "", `pimctl lock ${safeId(info.id)}: ${info.why}`);
+    this.ownLocks.set(info.id, commit);
     for (let attempt = 0; attempt < 5; attempt++) {
       if (await this.pushLease(this.lockRef, commit, "")) return { acquired: true };
       const held = await this.lockAt();
@@ -174,6 +178,11 @@ export class GitBackend implements StateBackend {
   }
 
   async unlock(id: string): Promise<boolean> {
+    const own = this.ownLocks.get(id);
+    if (own && (await this.pushLease(this.lockRef, "", own))) {
+      this.ownLocks.delete(id);
+      return true;
+    }
     const held = await this.lockAt();
     if (!held.info || held.info.id !== id) return false;
     return this.pushLease(this.lockRef, "", held.sha);
