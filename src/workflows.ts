@@ -198,26 +198,10 @@ export async function apply(opts: ApplyOptions): Promise<ApplyResult> {
       });
     }
     const state = await readLedger(backend, connection.name, connection.baseUrl);
-    let thePlan: Plan;
-    let planned: PlanResult;
     // The prune policy the plan was made with: verification re-plans with the same one.
-    let prune: PrunePolicy;
-    if (saved) {
-      prune = saved.basis!.prune as PrunePolicy;
-      const current = await planAgainst(connection, config, saved.basis!.desired, state.ledger, prune, opts);
-      const drifted = checkFresh({ saved, current: current.plan });
-      if (drifted.length) {
-        throw new PimctlError("plan_stale", `the tenant changed since ${opts.planFile} was made; plan again`, {
-          details: drifted.slice(0, 50).map((a) => `changed: ${a}`).concat(drifted.length > 50 ? [`... and ${drifted.length - 50} more`] : []),
-        });
-      }
-      planned = { plan: saved, desired: saved.basis!.desired, remote: current.remote, ledger: state.ledger, ledgerExisted: state.existed, connection, config };
-      thePlan = saved;
-    } else {
-      planned = await planWithState(opts, config, project.desired, connection, state);
-      thePlan = planned.plan;
-      prune = prunePolicy(config);
-    }
+    const { plan: thePlan, desired, prune } = saved
+      ? await checkSavedPlan(saved, opts.planFile!, config, connection, state, opts)
+      : { ...(await planWithState(opts, config, project.desired, connection, state)), prune: prunePolicy(config) };
     if (opts.confirm && !(await opts.confirm(thePlan))) return { plan: thePlan, aborted: true };
     let backupFile: string | undefined;
     if (opts.backupProfile !== undefined && !opts.dryRun) {
@@ -240,7 +224,7 @@ export async function apply(opts: ApplyOptions): Promise<ApplyResult> {
     await saveLedger(backend, state, opts.warn ? { warn: opts.warn } : {});
     // A refused token (401) would refuse the verification read too: report what was done instead.
     if (report.stopped_by) return { plan: thePlan, report, ...(backupFile ? { backupFile } : {}) };
-    const replanned = await planAgainst(connection, config, planned.desired, state.ledger, prune, opts);
+    const replanned = await planAgainst(connection, config, desired, state.ledger, prune, opts);
     const verification = verifyApplied(report, replanned.plan);
     return { plan: thePlan, report, verification, ...(backupFile ? { backupFile } : {}) };
   } finally {
@@ -256,6 +240,19 @@ function unknownWarnings(p: Plan, stateExisted: boolean, tenant: string): string
   const why = stateExisted ? "no ledger entry for their records" : "no state for this tenant yet";
   if (!unknown.length) return stateExisted ? [] : [`no state for tenant "${tenant}" yet: write-only values (web ids, asset image_url) will be recorded by the next apply`];
   return unknown.map((u) => `${u.label} unknown: ${why} (API v1 cannot read them back; apply writes them once and remembers them)`);
+}
+
+/** A saved plan, checked against the tenant as it is now (read under the lock): refused when anything it touches changed. */
+async function checkSavedPlan(saved: Plan, file: string, config: Config, connection: Connection, state: LedgerState, opts: ProjectOptions): Promise<{ plan: Plan; desired: Catalogue; prune: PrunePolicy }> {
+  const prune = saved.basis!.prune as PrunePolicy;
+  const current = await planAgainst(connection, config, saved.basis!.desired, state.ledger, prune, opts);
+  const drifted = checkFresh({ saved, current: current.plan });
+  if (drifted.length) {
+    throw new PimctlError("plan_stale", `the tenant changed since ${file} was made; plan again`, {
+      details: drifted.slice(0, 50).map((a) => `changed: ${a}`).concat(drifted.length > 50 ? [`... and ${drifted.length - 50} more`] : []),
+    });
+  }
+  return { plan: saved, desired: saved.basis!.desired, prune };
 }
 
 /** The state backend a project's config names, for `pimctl state`. */

@@ -85,8 +85,7 @@ export async function pushState(opts: StateOptions, text: string, source: string
   return withLock(opts, backend, tenant, "state push", Object.keys(config.tenants).length > 1, async () => {
     const current = await readLedger(backend, tenant, baseUrl);
     current.ledger = incoming;
-    current.existed = true;
-    await saveLedger(backend, { ...current, base: current.base }, opts.warn ? { warn: opts.warn } : {});
+    await saveLedger(backend, current, { force: true, ...(opts.warn ? { warn: opts.warn } : {}) });
     return { entries: ledgerEntries(incoming).length, location: backend.location };
   });
 }
@@ -105,8 +104,7 @@ export async function migrateState(opts: StateOptions & { to: "local" | "git"; f
       const into = await readLedger(target, tenant, baseUrl);
       // Entries only the target has are kept; the source's win where both have one.
       into.ledger = mergeLedger(emptyLedger(tenant, baseUrl), from.ledger, into.ledger);
-      into.existed = into.existed || from.existed;
-      await saveLedger(target, { ...into, existed: false }, opts.warn ? { warn: opts.warn } : {});
+      await saveLedger(target, into, { force: true, ...(opts.warn ? { warn: opts.warn } : {}) });
       return { copied: ledgerEntries(from.ledger).length, total: ledgerEntries(into.ledger).length, from: source.location, to: target.location };
     }),
   );

@@ -44,12 +44,12 @@ export async function readLedger(backend: StateBackend, tenant: string, baseUrl:
  * is refused: re-read, merge (our changes win per record, theirs are kept),
  * try again. Never overwrites blindly.
  */
-export async function saveLedger(backend: StateBackend, state: LedgerState, opts: { warn?: (line: string) => void } = {}): Promise<{ merged: number }> {
+export async function saveLedger(backend: StateBackend, state: LedgerState, opts: { warn?: (line: string) => void; force?: boolean } = {}): Promise<{ merged: number }> {
   let merged = 0;
   let { base, version } = state;
   let mine = state.ledger;
   // Nothing to record: no write (with git, no new commit on every apply).
-  if (state.existed && serialiseLedger(mine) === serialiseLedger(base)) return { merged };
+  if (!opts.force && state.existed && serialiseLedger(mine) === serialiseLedger(base)) return { merged };
   for (let attempt = 0; attempt < 10; attempt++) {
     const result = await backend.write(serialiseLedger(mine), version);
     if (result.ok) {
