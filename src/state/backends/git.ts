@@ -68,7 +68,8 @@ export class GitBackend implements StateBackend {
   private git(args: string[], opts: { input?: string; identity?: boolean } = {}): Promise<GitRun> {
     return new Promise((resolve, reject) => {
       const child = spawn("git", ["-C", this.repoDir, ...args], {
-        env: { ...this.env, GIT_TERMINAL_PROMPT: "0", ...(opts.identity ? IDENTITY : {}) },
+        // LC_ALL=C: lost races and missing refs are recognised by git's English messages.
+        env: { ...this.env, GIT_TERMINAL_PROMPT: "0", LC_ALL: "C", ...(opts.identity ? IDENTITY : {}) },
         stdio: [opts.input === undefined ? "ignore" : "pipe", "pipe", "pipe"],
       });
       let stdout = "";
