@@ -42,6 +42,12 @@ describe("state: in pimctl.yaml", () => {
     await expect(openBackend(c, "prod", env).read()).rejects.toThrow(/state.remote "origin" is not a remote of the repository/);
   });
 
+  it("a tenant name that cannot be a Git ref name is refused up front", async () => {
+    const c = await config(`state:\n  backend: git\n${tenant}`);
+    expect(() => openBackend(c, "prod.lock", {})).toThrow(/tenant "prod.lock" cannot name a Git ref/);
+    expect(() => openBackend(c, "a..b", {})).toThrow(/cannot name a Git ref/);
+  });
+
   it("an unknown backend is a config error at its line", async () => {
     const err = await config(`state:\n  backend: s3\n${tenant}`).catch((e) => e);
     expect(err).toBeInstanceOf(PimctlErrors);

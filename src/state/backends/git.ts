@@ -53,6 +53,10 @@ export class GitBackend implements StateBackend {
     readonly tenant: string,
     readonly env: NodeJS.ProcessEnv = process.env,
   ) {
+    // Tenant names allow dots; a ref name may not start with one, hold "..", or end in ".lock".
+    if (tenant.startsWith(".") || tenant.includes("..") || tenant.endsWith(".lock")) {
+      throw new PimctlError("config", `tenant "${tenant}" cannot name a Git ref (refs/pimctl/state/${tenant}); rename the tenant to use state.backend git`);
+    }
     this.stateRef = `refs/pimctl/state/${tenant}`;
     this.lockRef = `refs/pimctl/lock/${tenant}`;
   }
