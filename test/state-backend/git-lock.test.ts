@@ -25,18 +25,18 @@ describe("the lock on a Git remote", () => {
     w = await gitWorld({ latencyMs: 25 });
     const world = w;
     const [a, b, c] = [await w.clone("a"), await w.clone("b"), await w.clone("c")];
-    const first = w.cli(a, ["apply", "--auto-approve"], CI);
+    let firstDone = false;
+    const first = w.cli(a, ["apply", "--auto-approve"], CI).finally(() => (firstDone = true));
     await until(() => "refs/pimctl/lock/demo" in world.remoteRefs());
     const lockId = JSON.parse(w.git(w.bare, "cat-file", "blob", `refs/pimctl/lock/demo:lock.json`)).id as string;
-    const t0 = Date.now();
     const second = await w.cli(b, ["apply", "--auto-approve"]);
-    const failFastMs = Date.now() - t0;
     expect(second.code).toBe(1);
     expect(second.stderr).toContain('the state of tenant "demo" is locked by another pimctl run');
     expect(second.stderr).toContain("held by alice, at https://github.com/acme/catalogue/actions/runs/42, since ");
     expect(second.stderr).toContain("for: apply");
     expect(second.stderr).toContain(`pimctl state unlock ${lockId}`);
-    expect(failFastMs).toBeLessThan(5_000);
+    // At once: it did not wait for the holder to finish (a time bound would flake on a loaded machine).
+    expect(firstDone).toBe(false);
     // Nothing was written by the refused run.
     expect(second.stderr).not.toContain("Apply:");
     // plan takes no lock but says who holds it.
@@ -45,8 +45,8 @@ describe("the lock on a Git remote", () => {
     expect(plan.stdout).toContain('the state of tenant "demo" is locked');
     expect(plan.stdout).toContain("alice");
     const waiter = w.cli(c, ["apply", "--auto-approve", "--lock-timeout", "2m"]);
-    const firstDone = await first;
-    expect(firstDone.code, firstDone.stderr).toBe(0);
+    const firstResult = await first;
+    expect(firstResult.code, firstResult.stderr).toBe(0);
     const waited = await waiter;
     expect(waited.code, waited.stderr).toBe(0);
     expect(waited.stderr).toContain("No changes");
