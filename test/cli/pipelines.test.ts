@@ -13,14 +13,14 @@ const ciDir = path.resolve(import.meta.dirname, "../../examples/ci");
 const validatorBin = path.resolve(import.meta.dirname, "../../node_modules/@action-validator/cli/cli.mjs");
 const read = (f: string) => readFileSync(path.join(ciDir, f), "utf8");
 
-/** Every `pimctl ...` command line in a file, shell redirections and trailing `;` cut off. */
+/** Every `npx pimctl ...` command line in a file, shell redirections and trailing `;` cut off (an `echo "pimctl ..."` is not one). */
 function pimctlCommands(text: string): string[][] {
   const out: string[][] = [];
   const code = text
     .split("\n")
     .filter((l) => !l.trim().startsWith("#"))
     .join("\n");
-  for (const m of code.matchAll(/(?:npx )?pimctl ((?:[^\n;>|&#]|'[^']*')+)/g)) {
+  for (const m of code.matchAll(/npx pimctl ((?:[^\n;>|&#]|'[^']*')+)/g)) {
     const words = m[1]!.trim().split(/\s+/).filter(Boolean);
     if (words[0] && /^[a-z]+$/.test(words[0])) out.push(words);
   }
@@ -50,12 +50,12 @@ async function actionValidator(file: string): Promise<{ code: number; output: st
 describe("example pipeline files use only documented options", () => {
   const files = readdirSync(ciDir).filter((f) => f.endsWith(".yml"));
   it("has GitHub Actions (PR and promotion) and GitLab CI examples", () => {
-    expect(files.sort()).toEqual(["github-actions.yml", "github-promotion.yml", "gitlab-ci.yml"]);
+    expect(files.sort()).toEqual(["github-actions.yml", "github-promotion.yml", "gitlab-ci.yml", "gitlab-pimctl.yml"]);
   });
   for (const file of files) {
     it(`${file}: every pimctl command parses`, async () => {
       const cmds = pimctlCommands(read(file));
-      expect(cmds.length).toBeGreaterThanOrEqual(3);
+      expect(cmds.length).toBeGreaterThanOrEqual(file === "gitlab-pimctl.yml" ? 2 : 3);
       for (const argv of cmds) expect(await parses(argv), `pimctl ${argv.join(" ")}`).toBeUndefined();
     });
   }
@@ -167,13 +167,15 @@ const GITLAB_RULE = ["if", "changes", "exists", "when", "allow_failure", "needs"
 function gitlabProblems(doc: Record<string, Record<string, unknown>>): string[] {
   const problems: string[] = [];
   for (const k of Object.keys(doc.default ?? {})) if (!GITLAB_DEFAULT.includes(k)) problems.push(`default: ${k}`);
-  const jobs = Object.entries(doc).filter(([k]) => !GITLAB_GLOBAL.includes(k) && !k.startsWith("."));
+  // Hidden jobs (.name) are templates for extends: same keywords, no stage needed.
+  const jobs = Object.entries(doc).filter(([k]) => !GITLAB_GLOBAL.includes(k));
   const stages = (doc.stages ?? []) as unknown as string[];
   for (const [name, job] of jobs) {
     for (const k of Object.keys(job)) if (!GITLAB_JOB.includes(k)) problems.push(`${name}: ${k}`);
-    if (!stages.includes(job.stage as string)) problems.push(`${name}: stage ${String(job.stage)}`);
+    if (!name.startsWith(".") && !stages.includes(job.stage as string)) problems.push(`${name}: stage ${String(job.stage)}`);
     for (const rule of (job.rules ?? []) as Array<Record<string, unknown>>) for (const k of Object.keys(rule)) if (!GITLAB_RULE.includes(k)) problems.push(`${name}: rules: ${k}`);
     for (const need of (job.needs ?? []) as string[]) if (!jobs.some(([n]) => n === need)) problems.push(`${name}: needs ${need}`);
+    for (const base of [job.extends ?? []].flat() as string[]) if (!jobs.some(([n]) => n === base)) problems.push(`${name}: extends ${base}`);
   }
   return problems;
 }
@@ -183,6 +185,7 @@ describe("gitlab-ci.yml: GitLab keywords only, and the same ideas", () => {
 
   it("every top-level, default, job and rule keyword is one GitLab knows; stages and needs refer to what exists", () => {
     expect(gitlabProblems(doc)).toEqual([]);
+    expect(gitlabProblems(parse(read("gitlab-pimctl.yml")))).toEqual([]);
     expect(Object.keys(doc).filter((k) => !GITLAB_GLOBAL.includes(k))).toEqual(["validate", "plan:mr", "plan:main", "apply"]);
   });
 
