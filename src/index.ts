@@ -10,7 +10,8 @@ export { loadManifests, parseManifestText, type LoadResult } from "./manifest/in
 export { createClient, resolveToken, type ClientOptions, type PimClient } from "./api/client.js";
 export type { PimApi } from "./api/types.js";
 export { readState, resolveVersionIds, type ReadStateOptions } from "./state/index.js";
-export { loadLedger, saveLedger, lockLedger, emptyLedger, type Ledger } from "./state/ledger.js";
+export { emptyLedger, mergeLedger, parseLedger, serialiseLedger, type Ledger } from "./state/ledger.js";
+export { openBackend, readLedger, saveLedger, acquireLock, LocalBackend, GitBackend, type StateBackend, type LockInfo } from "./state/backends/index.js";
 export { buildPlan, fingerprint, type PlanInput, type PlanOutcome } from "./plan/planner.js";
 export { filterPlan } from "./plan/filter.js";
 export { readPlanFile, writePlanFile, parsePlan } from "./plan/file.js";

@@ -10,11 +10,13 @@ import type { RemoteCatalogue } from "./model/remote.js";
 import { loadConfig, versionMap, type Config } from "./config/index.js";
 import { loadManifests } from "./manifest/index.js";
 import { readState } from "./state/index.js";
-import { loadLedger, lockLedger, saveLedger, type Ledger } from "./state/ledger.js";
+import type { Ledger } from "./state/ledger.js";
+import { acquireLock, describeHolder, openBackend, readLedger, saveLedger, type HeldLock, type LedgerState, type LockInfo, type StateBackend } from "./state/backends/index.js";
 import { buildPlan } from "./plan/planner.js";
 import type { PrunePolicy } from "./plan/policy.js";
 import { filterPlan } from "./plan/filter.js";
 import { checkSelectors, knownAddresses } from "./plan/selectors.js";
+import { unknownWriteOnly } from "./plan/write-only.js";
 import { readPlanFile } from "./plan/file.js";
 import { PLAN_HMAC_ENV } from "./plan/integrity.js";
 import { ALLOW_DELETE_FLAG, decideDeletes, refuseBlockedDeletes } from "./plan/delete-permission.js";
@@ -26,7 +28,7 @@ import { verifyApplied, type VerificationReport } from "./apply/verify.js";
 import { backupExport } from "./apply/backup.js";
 import { catalogueToFiles, remoteToCatalogue } from "./export/index.js";
 import { translateVariables } from "./export/translate.js";
-import { connect, type Connection } from "./tenant.js";
+import { connect, pickTenant, tenantBaseUrl, type Connection } from "./tenant.js";
 import { PimctlError, PimctlErrors } from "./errors.js";
 import { packagePath } from "./package.js";
 
@@ -57,6 +59,14 @@ interface PlanPolicy {
   allowDelete: boolean;
 }
 
+/** How apply waits for the state lock (plan never takes it). */
+export interface LockOptions {
+  /** Wait this long for a held lock instead of failing at once. */
+  lockTimeoutMs?: number;
+  /** Called with warnings (a stale lock taken over, a merged state write). */
+  warn?: (line: string) => void;
+}
+
 export interface PlanResult {
   plan: Plan;
   desired: Catalogue;
@@ -66,6 +76,8 @@ export interface PlanResult {
   /** Closed when plan() returns; its name, address and request counters stay readable. */
   connection: Connection;
   config: Config;
+  /** The lock another run holds on this tenant's state, if any (plan only reports it). */
+  lockHeld?: LockInfo;
 }
 
 function projectConfig(opts: ProjectOptions): Promise<Config> {
@@ -175,21 +187,38 @@ export async function plan(opts: PlanOptions): Promise<PlanResult> {
   return result;
 }
 
-/** plan(), leaving the connection open for the caller (apply goes on writing through it). */
+/** plan(), leaving the connection open for the caller. */
 async function planOpen(opts: PlanOptions): Promise<PlanResult> {
   const { config, desired } = await loadProject(opts);
   const connection = await connect(config, opts.tenant, connectOpts(opts));
   try {
-    const { ledger, existed } = await loadLedger(ledgerDir(config, opts), connection.name, connection.baseUrl);
-    const policy: PlanPolicy = { prune: prunePolicy(config), targets: opts.targets ?? [], excludes: opts.excludes ?? [], allowDelete: opts.allowDelete === true };
-    const { plan: planned, remote } = await makePlan(connection, config, desired, ledger, policy, opts);
-    if (!existed) planned.warnings.push(`no ledger for tenant "${connection.name}" yet: write-only values (web ids, asset image_url) cannot be known and will be written once`);
-    planned.basis = basisOf(desired, policy, connection.baseUrl);
-    return { plan: planned, desired, remote, ledger, ledgerExisted: existed, connection, config };
+    const backend = openBackend(config, connection.name, opts.env);
+    const lockHeld = await backend.readLock();
+    const state = await readLedger(backend, connection.name, connection.baseUrl);
+    const result = await planWithState(opts, config, desired, connection, state);
+    if (lockHeld) result.plan.warnings.push(`the state of tenant "${connection.name}" is locked: an apply is running or was killed (${describeHolder(lockHeld)}; lock id ${lockHeld.id})`);
+    return { ...result, ...(lockHeld ? { lockHeld } : {}) };
   } catch (e) {
     await connection.api.close();
     throw e;
   }
+}
+
+/** Plan against a tenant with the ledger already read (apply reads it under the lock). */
+async function planWithState(opts: PlanOptions, config: Config, desired: Catalogue, connection: Connection, state: LedgerState): Promise<PlanResult> {
+  const policy: PlanPolicy = { prune: prunePolicy(config), targets: opts.targets ?? [], excludes: opts.excludes ?? [], allowDelete: opts.allowDelete === true };
+  const { plan: planned, remote } = await makePlan(connection, config, desired, state.ledger, policy, opts);
+  planned.warnings.push(...unknownWarnings(planned, state.existed, connection.name));
+  planned.basis = basisOf(desired, policy, connection.baseUrl);
+  return { plan: planned, desired, remote, ledger: state.ledger, ledgerExisted: state.existed, connection, config };
+}
+
+/** Unknown write-only values, once per field kind, and why they are unknown. */
+function unknownWarnings(p: Plan, stateExisted: boolean, tenant: string): string[] {
+  const unknown = unknownWriteOnly(p.actions);
+  const why = stateExisted ? "no ledger entry for their records" : "no state for this tenant yet";
+  if (!unknown.length) return stateExisted ? [] : [`no state for tenant "${tenant}" yet: write-only values (web ids, asset image_url) will be recorded by the next apply`];
+  return unknown.map((u) => `${u.label} unknown: ${why} (API v1 cannot read them back; apply writes them once and remembers them)`);
 }
 
 /** The key that signs and verifies saved plans, when the pipeline sets one. */
@@ -198,12 +227,10 @@ export function planHmacKey(env: NodeJS.ProcessEnv): string | undefined {
 }
 
 /**
- * Load a saved plan and prove it may run: valid file, intact digest (and
- * signature), its deletes permitted at plan time, and a plan made now from
- * its basis equal to it, action for action and fingerprint for fingerprint.
- * Throws before anything is written.
+ * The checks of a saved plan that need no tenant: a valid file, an intact
+ * digest (and signature), applied whole, its deletes permitted at plan time.
  */
-async function loadSavedPlan(opts: ApplyOptions & { planFile: string }): Promise<PlanResult> {
+async function readSavedPlan(opts: ApplyOptions & { planFile: string }): Promise<Plan & { basis: PlanBasis }> {
   const saved = await readPlanFile(opts.planFile, { hmacKey: planHmacKey(opts.env) });
   const basis = saved.basis;
   if (!basis) throw new PimctlError("plan_format", `${opts.planFile} has no basis; save plans with 'pimctl plan --out FILE'`);
@@ -214,37 +241,36 @@ async function loadSavedPlan(opts: ApplyOptions & { planFile: string }): Promise
     throw new PimctlError("policy_refused", `${opts.planFile} was made without ${ALLOW_DELETE_FLAG}: the permission to delete is decided at plan time, where reviewers see it. Make the plan again with 'pimctl plan ${ALLOW_DELETE_FLAG} --out FILE'`);
   }
   refuseBlockedDeletes(saved, opts.planFile, `Make the plan again with 'pimctl plan ${ALLOW_DELETE_FLAG} --out FILE' so the deletes are reviewed as deletes, or leave them out (prune off, --exclude).`);
-  const config = await projectConfig(opts);
-  const connection = await connect(config, opts.tenant ?? saved.tenant, connectOpts(opts));
-  try {
-    if (connection.baseUrl !== basis.base_url) {
-      throw new PimctlError("plan_stale", `${opts.planFile} was made for ${basis.base_url}, not ${connection.baseUrl}`);
-    }
-    const { ledger, existed } = await loadLedger(ledgerDir(config, opts), connection.name, connection.baseUrl);
-    const policy: PlanPolicy = {
-      prune: basis.prune as PrunePolicy,
-      targets: basis.targets ?? [],
-      excludes: basis.excludes ?? [],
-      allowDelete: basis.allow_delete === true,
-    };
-    const current = await makePlan(connection, config, basis.desired, ledger, policy, opts).catch((e: unknown) => {
-      if (e instanceof PimctlError || e instanceof PimctlErrors) throw e;
-      throw new PimctlError("plan_format", `${opts.planFile}: its basis cannot be planned again (${(e as Error).message}); make a new plan with 'pimctl plan --out FILE'`);
-    });
-    const differences = savedPlanDifferences({ saved, current: current.plan });
-    if (differences.length) {
-      throw new PimctlError("plan_stale", `${opts.planFile} is not what a plan made now from its own basis gives (the tenant changed, or the file was edited); nothing was applied. Plan again`, {
-        details: differences.slice(0, 50).concat(differences.length > 50 ? [`... and ${differences.length - 50} more`] : []),
-      });
-    }
-    return { plan: saved, desired: basis.desired, remote: current.remote, ledger, ledgerExisted: existed, connection, config };
-  } catch (e) {
-    await connection.api.close();
-    throw e;
-  }
+  return { ...saved, basis };
 }
 
-export interface ApplyOptions extends PlanOptions {
+/**
+ * A saved plan may run only if a plan made now from its basis (the tenant
+ * read under the lock) equals it, action for action and fingerprint for
+ * fingerprint. Throws before anything is written.
+ */
+async function checkSavedPlan(saved: Plan & { basis: PlanBasis }, file: string, config: Config, connection: Connection, state: LedgerState, opts: ProjectOptions): Promise<PlanResult> {
+  const basis = saved.basis;
+  const policy: PlanPolicy = {
+    prune: basis.prune as PrunePolicy,
+    targets: basis.targets ?? [],
+    excludes: basis.excludes ?? [],
+    allowDelete: basis.allow_delete === true,
+  };
+  const current = await makePlan(connection, config, basis.desired, state.ledger, policy, opts).catch((e: unknown) => {
+    if (e instanceof PimctlError || e instanceof PimctlErrors) throw e;
+    throw new PimctlError("plan_format", `${file}: its basis cannot be planned again (${(e as Error).message}); make a new plan with 'pimctl plan --out FILE'`);
+  });
+  const differences = savedPlanDifferences({ saved, current: current.plan });
+  if (differences.length) {
+    throw new PimctlError("plan_stale", `${file} is not what a plan made now from its own basis gives (the tenant changed, or the file was edited); nothing was applied. Plan again`, {
+      details: differences.slice(0, 50).concat(differences.length > 50 ? [`... and ${differences.length - 50} more`] : []),
+    });
+  }
+  return { plan: saved, desired: basis.desired, remote: current.remote, ledger: state.ledger, ledgerExisted: state.existed, connection, config };
+}
+
+export interface ApplyOptions extends PlanOptions, LockOptions {
   /** Apply this saved plan (after checking it is not stale) instead of planning now. */
   planFile?: string;
   allowDelete?: boolean;
@@ -268,58 +294,82 @@ export interface ApplyResult {
   backupFile?: string;
 }
 
+/**
+ * Apply: the state lock is taken first (before the ledger and the tenant are
+ * read) and held until the ledger is saved, so no other run reads a ledger
+ * that is about to change. A dry run takes no lock. A saved plan's file checks
+ * come before any of it.
+ */
 export async function apply(opts: ApplyOptions): Promise<ApplyResult> {
-  const planned = opts.planFile ? await loadSavedPlan({ ...opts, planFile: opts.planFile }) : await planOpen(opts);
-  const thePlan = planned.plan;
-  // The prune policy the plan was made with: verification re-plans with the same one.
-  const prune = (thePlan.basis?.prune ?? prunePolicy(planned.config)) as PrunePolicy;
-  if (!opts.planFile && !opts.dryRun) {
-    try {
-      refuseBlockedDeletes(thePlan, "the plan", `Pass ${ALLOW_DELETE_FLAG} to apply them, or leave them out (prune off for the kind, --exclude).`);
-    } catch (e) {
-      await planned.connection.api.close();
-      throw e;
-    }
-  }
-  const { connection, config, ledger } = planned;
+  const saved = opts.planFile ? await readSavedPlan({ ...opts, planFile: opts.planFile }) : undefined;
+  const project = saved ? { config: await projectConfig(opts), desired: saved.basis.desired } : await loadProject(opts);
+  const { config } = project;
+  const connection = await connect(config, opts.tenant ?? saved?.tenant, connectOpts(opts));
+  let lock: HeldLock | undefined;
   try {
-    if (opts.confirm && !(await opts.confirm(thePlan))) return { plan: thePlan, aborted: true };
-    const dir = ledgerDir(config, opts);
-    const lock = opts.dryRun ? undefined : await lockLedger(dir, connection.name, { command: "apply" });
-    try {
-      let backupFile: string | undefined;
-      if (opts.backupProfile !== undefined && !opts.dryRun) {
-        backupFile = opts.backupFile ?? path.join(dir, `${connection.name}-backup-${Date.now()}.export`);
-        await mkdir(path.dirname(backupFile), { recursive: true });
-        await backupExport({ api: connection.api, profileId: opts.backupProfile, outFile: backupFile });
-      }
-      const report = await applyPlan({
-        api: connection.api,
-        plan: thePlan,
-        allowDelete: thePlan.deletes_allowed === true,
-        dryRun: opts.dryRun === true,
-        parallelism: opts.parallelism ?? connection.tenant.parallelism ?? 8,
-        failFast: opts.failFast === true,
-        ledger,
-        ...(opts.hooks ? { hooks: opts.hooks } : {}),
-        ...(opts.signal ? { signal: opts.signal } : {}),
-      });
-      if (opts.dryRun) return { plan: thePlan, report };
-      await saveLedger(dir, ledger);
-      // A refused token (401) would refuse the verification read too: report what was done instead.
-      if (report.stopped_by) return { plan: thePlan, report, ...(backupFile ? { backupFile } : {}) };
-      // A verification read that fails leaves the writes unchecked: reported (exit 4), never a crash without a report.
-      const verification = await planAgainst(connection, config, planned.desired, ledger, prune, opts).then(
-        (replanned) => verifyApplied(report, replanned.plan),
-        (e: unknown): VerificationReport => ({ checked: 0, mismatches: [], error: e instanceof PimctlError ? e.format() : String((e as Error).message ?? e) }),
-      );
-      return { plan: thePlan, report, verification, ...(backupFile ? { backupFile } : {}) };
-    } finally {
-      await lock?.release();
+    if (saved && connection.baseUrl !== saved.basis.base_url) {
+      throw new PimctlError("plan_stale", `${opts.planFile} was made for ${saved.basis.base_url}, not ${connection.baseUrl}`);
     }
+    const backend = openBackend(config, connection.name, opts.env);
+    if (!opts.dryRun) {
+      lock = await acquireLock(backend, connection.name, {
+        why: saved ? `apply ${path.basename(opts.planFile!)}` : "apply",
+        env: opts.env,
+        ...(opts.lockTimeoutMs ? { timeoutMs: opts.lockTimeoutMs } : {}),
+        ...(Object.keys(config.tenants).length > 1 ? { tenantFlag: connection.name } : {}),
+        ...(opts.warn ? { warn: opts.warn } : {}),
+      });
+    }
+    const state = await readLedger(backend, connection.name, connection.baseUrl);
+    const planned = saved
+      ? await checkSavedPlan(saved, opts.planFile!, config, connection, state, opts)
+      : await planWithState(opts, config, project.desired, connection, state);
+    const thePlan = planned.plan;
+    // The prune policy the plan was made with: verification re-plans with the same one.
+    const prune = (thePlan.basis?.prune ?? prunePolicy(config)) as PrunePolicy;
+    if (!saved && !opts.dryRun) {
+      refuseBlockedDeletes(thePlan, "the plan", `Pass ${ALLOW_DELETE_FLAG} to apply them, or leave them out (prune off for the kind, --exclude).`);
+    }
+    if (opts.confirm && !(await opts.confirm(thePlan))) return { plan: thePlan, aborted: true };
+    let backupFile: string | undefined;
+    if (opts.backupProfile !== undefined && !opts.dryRun) {
+      backupFile = opts.backupFile ?? path.join(ledgerDir(config, opts), `${connection.name}-backup-${Date.now()}.export`);
+      await mkdir(path.dirname(backupFile), { recursive: true });
+      await backupExport({ api: connection.api, profileId: opts.backupProfile, outFile: backupFile });
+    }
+    const report = await applyPlan({
+      api: connection.api,
+      plan: thePlan,
+      allowDelete: thePlan.deletes_allowed === true,
+      dryRun: opts.dryRun === true,
+      parallelism: opts.parallelism ?? connection.tenant.parallelism ?? 8,
+      failFast: opts.failFast === true,
+      ledger: state.ledger,
+      ...(opts.hooks ? { hooks: opts.hooks } : {}),
+      ...(opts.signal ? { signal: opts.signal } : {}),
+    });
+    if (opts.dryRun) return { plan: thePlan, report };
+    await saveLedger(backend, state, opts.warn ? { warn: opts.warn } : {});
+    // A refused token (401) would refuse the verification read too: report what was done instead.
+    if (report.stopped_by) return { plan: thePlan, report, ...(backupFile ? { backupFile } : {}) };
+    // A verification read that fails leaves the writes unchecked: reported (exit 4), never a crash without a report.
+    const verification = await planAgainst(connection, config, planned.desired, state.ledger, prune, opts).then(
+      (replanned) => verifyApplied(report, replanned.plan),
+      (e: unknown): VerificationReport => ({ checked: 0, mismatches: [], error: e instanceof PimctlError ? e.format() : String((e as Error).message ?? e) }),
+    );
+    return { plan: thePlan, report, verification, ...(backupFile ? { backupFile } : {}) };
   } finally {
+    // The one cleanup path: normal end, errors, and interruption (Ctrl-C, SIGTERM) all release the lock here.
+    await lock?.release();
     await connection.api.close();
   }
+}
+
+/** The state backend a project's config names, for `pimctl state`. */
+export async function openProjectState(opts: ProjectOptions & { backend?: "local" | "git" }): Promise<{ config: Config; backend: StateBackend; tenant: string; baseUrl: string }> {
+  const config = await projectConfig(opts);
+  const { name, tenant } = pickTenant(config, opts.tenant);
+  return { config, backend: openBackend(config, name, opts.env, opts.backend), tenant: name, baseUrl: tenantBaseUrl(config, name, tenant) };
 }
 
 export interface ExportOptions extends ProjectOptions {
@@ -338,7 +388,7 @@ export async function readTenantCatalogue(opts: ProjectOptions & { kinds?: Kind[
       versionMap: versionMap(config, connection.tenant),
       ...(opts.log ? { log: opts.log } : {}),
     });
-    const { ledger } = await loadLedger(ledgerDir(config, opts), connection.name, connection.baseUrl);
+    const { ledger } = await readLedger(openBackend(config, connection.name, opts.env), connection.name, connection.baseUrl);
     return { catalogue: remoteToCatalogue(remote, ledger), connection };
   } finally {
     await connection.api.close();
@@ -394,7 +444,7 @@ export async function diff(opts: DiffOptions): Promise<Plan> {
   }
   const connection = await connect(config, opts.to, connectOpts(opts));
   try {
-    const { ledger } = await loadLedger(ledgerDir(config, opts), connection.name, connection.baseUrl);
+    const { ledger } = await readLedger(openBackend(config, connection.name, opts.env), connection.name, connection.baseUrl);
     const { plan: p, remote } = await planAgainst(connection, config, desired, ledger, prunePolicy(config), opts, { listAll: true });
     return narrow(p, desired, remote, opts.targets ?? [], opts.excludes ?? []);
   } finally {

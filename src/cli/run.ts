@@ -28,7 +28,7 @@ export function buildParser(argv: string[], io: Io, opts: { parseOnly?: boolean 
     .fail((msg, err) => {
       throw err ?? new PimctlError("usage", msg);
     });
-  for (const c of commands(io)) parser = parser.command(opts.parseOnly ? { ...c, handler: () => undefined } : c);
+  for (const c of commands(io, opts)) parser = parser.command(opts.parseOnly ? { ...c, handler: () => undefined } : c);
   return parser;
 }
 

@@ -37,12 +37,22 @@ export interface Config {
   tenants: Record<string, TenantConfig>;
   versions: Record<string, number>;
   prune: PrunePolicy;
-  /** Absolute directory of the ledger and its lock. */
+  /** Absolute directory of the ledger and its lock (local backend). */
   ledger_dir: string;
+  /** Where the ledger and the apply lock live: this machine (local) or a Git remote's refs (git). */
+  state: StateConfig;
   url_template?: string;
   /** Tenant-owned records manifests may refer to without declaring them. */
   external?: ExternalRecords;
 }
+
+export interface StateConfig {
+  backend: "local" | "git";
+  /** git: the remote of the repository holding pimctl.yaml. */
+  remote: string;
+}
+
+const DEFAULT_STATE: StateConfig = { backend: "local", remote: "origin" };
 
 export const CONFIG_FILE = "pimctl.yaml";
 const validateConfig = compile(configSchema);
@@ -61,7 +71,7 @@ export async function loadConfig(opts: { configPath?: string; cwd: string; dir?:
   if (text === undefined) {
     // Without a config, only an explicit directory is read: never scan the working directory.
     if (!opts.dir) throw noConfig(opts.cwd);
-    return { dir: path.resolve(opts.cwd, opts.dir), tenants: {}, versions: {}, prune: {}, ledger_dir: path.resolve(base, ".pimctl"), external: {} };
+    return { dir: path.resolve(opts.cwd, opts.dir), tenants: {}, versions: {}, prune: {}, ledger_dir: path.resolve(base, ".pimctl"), state: { ...DEFAULT_STATE }, external: {} };
   }
   const rel = path.relative(opts.cwd, file) || file;
   const parsed = parseYaml(text, rel);
@@ -115,6 +125,7 @@ export async function loadConfig(opts: { configPath?: string; cwd: string; dir?:
     versions: (data.versions ?? {}) as Record<string, number>,
     prune: (data.prune ?? {}) as Config["prune"],
     ledger_dir: path.resolve(base, (data.ledger_dir as string | undefined) ?? ".pimctl"),
+    state: { ...DEFAULT_STATE, ...((data.state ?? {}) as Partial<StateConfig>) },
     ...(data.url_template ? { url_template: data.url_template as string } : {}),
     external: (data.external ?? {}) as ExternalRecords,
   };

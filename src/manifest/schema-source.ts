@@ -37,7 +37,19 @@ export const configSchema: S = {
         PRUNE_KINDS.map((k) => [k, bool(`Prune ${k.replace("_", " ")}.`)]),
       ),
     },
-    ledger_dir: str("Where the ledger of write-only values and its lock live, relative to this file (default .pimctl)."),
+    ledger_dir: str("Where the ledger of write-only values and its lock live with the local state backend, relative to this file (default .pimctl)."),
+    state: {
+      type: "object",
+      additionalProperties: false,
+      description: "Where the ledger (write-only values pimctl applied) and the apply lock live. See README \"State\".",
+      properties: {
+        backend: {
+          enum: ["local", "git"],
+          description: "local (default): files in ledger_dir on this machine. git: refs/pimctl/state/<tenant> and refs/pimctl/lock/<tenant> on a Git remote, shared by every pipeline runner.",
+        },
+        remote: str("git backend: the remote of the repository that holds this file (default origin)."),
+      },
+    },
     external: {
       type: "object",
       additionalProperties: false,

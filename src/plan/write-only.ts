@@ -10,7 +10,7 @@ import { sortedEntries } from "./collections.js";
 import type { PlanContext } from "./context.js";
 import { FIELDS, createChanges, updateChanges } from "./fields.js";
 import { assign, leftover } from "./records.js";
-import type { Ref, ResourceType } from "./types.js";
+import type { Action, Ref, ResourceType } from "./types.js";
 
 /** The owner of write-only values in the ledger: `brand:<id>` / `category:<id>`; undefined before it exists. */
 export type OwnerKey = string | undefined;
@@ -173,4 +173,62 @@ export function planBrandAttributeSets(
     notes: unknown ? ["API v1 cannot read brand attribute-set assignments; no ledger entry records it"] : [],
     ...(o.source ? { source: o.source } : {}),
   });
+}
+
+/**
+ * Unknown write-only values, as a post-pass over plan data: an action whose
+ * every change is a value nobody can read back and no ledger entry records.
+ * A tenant without state has one per web id; plans say so once per field kind
+ * and `--write-only` decides whether they count for --detailed-exitcode.
+ */
+const UNKNOWN_LABELS: Record<string, [string, string]> = {
+  web_id: ["web id", "web ids"],
+  image_url: ["asset image_url", "asset image_urls"],
+  attribute_set: ["brand attribute-set assignment", "brand attribute-set assignments"],
+};
+
+export function isUnknownWriteOnly(a: Action): boolean {
+  return a.flags.write_only === true && a.op !== "delete" && a.changes.length > 0 && a.changes.every((c) => c.before_unknown === true);
+}
+
+export interface UnknownWriteOnly {
+  field: string;
+  count: number;
+  /** "12 web ids" */
+  label: string;
+}
+
+export function unknownWriteOnly(actions: readonly Action[]): UnknownWriteOnly[] {
+  const counts = new Map<string, number>();
+  for (const a of actions) if (isUnknownWriteOnly(a)) counts.set(a.changes[0]!.field, (counts.get(a.changes[0]!.field) ?? 0) + 1);
+  return [...counts]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([field, count]) => {
+      const [one, many] = UNKNOWN_LABELS[field] ?? [field, `${field}s`];
+      return { field, count, label: `${count} ${count === 1 ? one : many}` };
+    });
+}
+
+/** Above this many of one field kind in one kind, renderers show one line instead of each action. */
+export const UNKNOWN_LIST_LIMIT = 3;
+
+/** Split a kind's actions into those shown one by one and the unknown write-only ones summed up per field. */
+export function collapseUnknown(actions: readonly Action[], limit = UNKNOWN_LIST_LIMIT): { listed: Action[]; collapsed: UnknownWriteOnly[] } {
+  const collapsed = unknownWriteOnly(actions).filter((u) => u.count > limit);
+  const hidden = new Set(collapsed.map((u) => u.field));
+  return { listed: actions.filter((a) => !(isUnknownWriteOnly(a) && hidden.has(a.changes[0]!.field))), collapsed };
+}
+
+/** --write-only: whether unknown write-only values count as changes for --detailed-exitcode. */
+export type WriteOnlyMode = "always" | "when-unknown" | "never";
+export const WRITE_ONLY_MODES: readonly WriteOnlyMode[] = ["always", "when-unknown", "never"];
+
+/**
+ * always (default): they count, so a plan exits 2 until an apply has written and recorded them.
+ * when-unknown: they count only while the tenant has no state at all (so the first apply runs).
+ * never: they never count; apply still writes them.
+ * Known write-only differences (the ledger has a different value) always count.
+ */
+export function countsAsChanges(plan: { actions: readonly Action[] }, mode: WriteOnlyMode, stateExisted: boolean): boolean {
+  return plan.actions.some((a) => a.op !== "unsupported" && (!isUnknownWriteOnly(a) || mode === "always" || (mode === "when-unknown" && !stateExisted)));
 }

@@ -1,5 +1,6 @@
 /** The plan as a pull-request comment: summary table, warning block, one collapsible section per kind. */
 import type { Action, Plan } from "../plan/types.js";
+import { collapseUnknown } from "../plan/write-only.js";
 import {
   KIND_TITLES,
   actionNotes,
@@ -77,7 +78,9 @@ function renderMarkdownBody(plan: Plan, opts: RenderOptions, detail: "full" | "c
       continue;
     }
     out.push(`<details><summary><b>${KIND_TITLES[kind]}</b> (${actions.length})</summary>`, "", "```diff");
-    for (const a of actions) out.push(...actionLines(a, opts));
+    const { listed, collapsed } = collapseUnknown(actions);
+    for (const a of listed) out.push(...actionLines(a, opts));
+    for (const u of collapsed) out.push(`~ ${u.label} unknown (write-only: written once, then remembered)`);
     out.push("```", "", "</details>", "");
   }
   if (detail === "counts") out.push("");

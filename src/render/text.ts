@@ -1,5 +1,6 @@
 /** The plan for people at a terminal: grouped by kind, changed fields only, long text as unified diffs. */
 import { OPS, type Action, type Plan } from "../plan/types.js";
+import { collapseUnknown } from "../plan/write-only.js";
 import {
   KIND_TITLES,
   actionNotes,
@@ -28,7 +29,9 @@ export function renderText(plan: Plan, opts: RenderOptions): string {
   for (const [kind, actions] of groupByKind(plan.actions)) {
     const counts = countOps(actions);
     out.push(c.bold(`${KIND_TITLES[kind]}`) + c.dim(` (${counts})`));
-    for (const a of actions) out.push(...renderAction(a, opts, c));
+    const { listed, collapsed } = collapseUnknown(actions);
+    for (const a of listed) out.push(...renderAction(a, opts, c));
+    for (const u of collapsed) out.push(`  ${c.yellow("~")} ${u.label} unknown${c.dim("  (write-only: written once, then remembered; --format json lists each)")}`);
     out.push("");
   }
 

@@ -3,17 +3,12 @@
  * the image_url each asset came from, brand attribute-set assignments), per
  * tenant, keyed by remote record id so renames keep their entries.
  *
- * - Lives in <ledger_dir>/<tenant>.json (default .pimctl/ beside the config);
- *   sorted keys, stable formatting, atomic writes (temp file + rename).
- * - Records the tenant's base URL: a ledger is never used against another tenant.
- * - apply holds <tenant>.lock (created exclusively) while it runs; a live lock
- *   refuses a second apply, a stale one (dead process on this host, or older
- *   than staleMs) is taken over with a warning.
- * - Missing: plans say write-only values are unknown and write them once.
+ * This file is the ledger as data: its shape, its text form (sorted keys,
+ * stable formatting, so it diffs well), and a three-way merge used when a
+ * compare-and-swap write loses a race. Where the text is kept, and the lock,
+ * belong to a state backend (src/state/backends/). It holds no secrets: ids,
+ * channel names, web ids, image URLs and attribute-set names only.
  */
-import { hostname } from "node:os";
-import path from "node:path";
-import { mkdir, open, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { PimctlError } from "../errors.js";
 
 export const LEDGER_FORMAT = 1;
@@ -29,36 +24,26 @@ export interface Ledger {
   brand_attribute_sets: Record<string, string[]>;
 }
 
+/** The three sections of entries, each keyed by record. */
+export const SECTIONS = ["web_ids", "assets", "brand_attribute_sets"] as const;
+export type Section = (typeof SECTIONS)[number];
+
 export function emptyLedger(tenant: string, baseUrl: string): Ledger {
   return { tenant, base_url: baseUrl, web_ids: {}, assets: {}, brand_attribute_sets: {} };
 }
 
-const file = (dir: string, tenant: string) => path.join(dir, `${tenant}.json`);
-
-export async function loadLedger(dir: string, tenant: string, baseUrl: string): Promise<{ ledger: Ledger; existed: boolean }> {
-  let text: string;
-  try {
-    text = await readFile(file(dir, tenant), "utf8");
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === "ENOENT") return { ledger: emptyLedger(tenant, baseUrl), existed: false };
-    throw new PimctlError("io", `cannot read the ledger ${file(dir, tenant)}: ${(e as Error).message}`);
-  }
+/** Parse a ledger's text; `where` names it in errors (a file, a Git ref). */
+export function parseLedger(text: string, where: string, tenant: string, baseUrl: string): Ledger {
   let data: Partial<Ledger> & { format?: number };
   try {
     data = JSON.parse(text);
   } catch {
-    throw new PimctlError("io", `the ledger ${file(dir, tenant)} is not valid JSON; restore it from Git or delete it (write-only values will then be written once more)`);
+    throw new PimctlError("io", `the ledger ${where} is not valid JSON; restore it (pimctl state push FILE) or delete it (write-only values will then be written once more)`);
   }
   if (data.base_url && data.base_url !== baseUrl) {
-    throw new PimctlError(
-      "config",
-      `the ledger ${file(dir, tenant)} belongs to ${data.base_url}, not ${baseUrl}; use a separate ledger_dir or tenant name per tenant`,
-    );
+    throw new PimctlError("config", `the ledger ${where} belongs to ${data.base_url}, not ${baseUrl}; use a separate ledger per tenant (tenant name or ledger_dir)`);
   }
-  return {
-    ledger: { ...emptyLedger(tenant, baseUrl), web_ids: data.web_ids ?? {}, assets: data.assets ?? {}, brand_attribute_sets: data.brand_attribute_sets ?? {} },
-    existed: true,
-  };
+  return { ...emptyLedger(tenant, baseUrl), web_ids: data.web_ids ?? {}, assets: data.assets ?? {}, brand_attribute_sets: data.brand_attribute_sets ?? {} };
 }
 
 function sortDeep(v: unknown): unknown {
@@ -78,62 +63,62 @@ export function serialiseLedger(ledger: Ledger): string {
   return `${JSON.stringify({ format: LEDGER_FORMAT, tenant, base_url, ...(sortDeep(rest) as object) }, null, 2)}\n`;
 }
 
-export async function saveLedger(dir: string, ledger: Ledger): Promise<void> {
-  await mkdir(dir, { recursive: true });
-  const target = file(dir, ledger.tenant);
-  const tmp = `${target}.${process.pid}.tmp`;
-  await writeFile(tmp, serialiseLedger(ledger), "utf8");
-  await rename(tmp, target);
+export function cloneLedger(ledger: Ledger): Ledger {
+  return structuredClone(ledger);
 }
 
-interface LockInfo {
-  pid: number;
-  host: string;
-  since: string;
-  command?: string;
-}
+const same = (a: unknown, b: unknown): boolean => JSON.stringify(sortDeep(a)) === JSON.stringify(sortDeep(b));
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === "EPERM";
+/**
+ * Three-way merge per record: what this run changed since it read `base` wins,
+ * every other record is taken from `theirs` (the newer stored ledger). So a
+ * concurrent writer's entries survive, and so do ours: nothing is lost.
+ */
+export function mergeLedger(base: Ledger, mine: Ledger, theirs: Ledger): Ledger {
+  const out = cloneLedger(theirs);
+  for (const section of SECTIONS) {
+    const b = base[section] as Record<string, unknown>;
+    const m = mine[section] as Record<string, unknown>;
+    const o = out[section] as Record<string, unknown>;
+    for (const key of new Set([...Object.keys(b), ...Object.keys(m)])) {
+      if (same(b[key], m[key])) continue;
+      if (m[key] === undefined) delete o[key];
+      else o[key] = structuredClone(m[key]);
+    }
   }
+  return out;
 }
 
-export async function lockLedger(
-  dir: string,
-  tenant: string,
-  opts: { staleMs?: number; command?: string; warn?: (line: string) => void } = {},
-): Promise<{ release(): Promise<void> }> {
-  await mkdir(dir, { recursive: true });
-  const lockFile = path.join(dir, `${tenant}.lock`);
-  const info: LockInfo = { pid: process.pid, host: hostname(), since: new Date().toISOString(), ...(opts.command ? { command: opts.command } : {}) };
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      const fh = await open(lockFile, "wx");
-      await fh.writeFile(JSON.stringify(info));
-      await fh.close();
-      return { release: () => rm(lockFile, { force: true }) };
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw new PimctlError("io", `cannot create the lock ${lockFile}: ${(e as Error).message}`);
+/** One line per entry, "<section> <record key>: value", for `pimctl state show` and tests. */
+export interface LedgerEntry {
+  section: Section;
+  /** The ledger's key: "brand:12", "category:7"; for brand_attribute_sets the brand id. */
+  key: string;
+  kind: "brand" | "category";
+  id: number;
+  value: unknown;
+}
+
+export function ledgerEntries(ledger: Ledger): LedgerEntry[] {
+  const out: LedgerEntry[] = [];
+  for (const section of SECTIONS) {
+    for (const [key, value] of Object.entries(ledger[section]).sort(([a], [b]) => a.localeCompare(b))) {
+      const [kind, id] = section === "brand_attribute_sets" ? ["brand", key] : key.split(":");
+      out.push({ section, key, kind: kind === "category" ? "category" : "brand", id: Number(id), value });
     }
-    let holder: Partial<LockInfo> = {};
-    try {
-      holder = JSON.parse(await readFile(lockFile, "utf8"));
-    } catch {
-      /* unreadable: treat as stale */
-    }
-    const age = holder.since ? Date.now() - Date.parse(holder.since) : Infinity;
-    const stale = (holder.host === hostname() && holder.pid !== undefined && !alive(holder.pid)) || age > (opts.staleMs ?? 6 * 3600_000) || holder.pid === undefined;
-    if (!stale) {
-      throw new PimctlError("ledger_locked", `another pimctl run holds the ledger lock of tenant "${tenant}"`, {
-        details: [`held by pid ${holder.pid} on ${holder.host} since ${holder.since}${holder.command ? ` (${holder.command})` : ""}`, `lock file: ${lockFile}; remove it only if that run is gone`],
-      });
-    }
-    opts.warn?.(`taking over a stale ledger lock of tenant "${tenant}" (pid ${holder.pid ?? "?"} on ${holder.host ?? "?"} since ${holder.since ?? "?"})`);
-    await rm(lockFile, { force: true });
   }
-  throw new PimctlError("ledger_locked", `could not take the ledger lock of tenant "${tenant}"`);
+  return out;
+}
+
+/** Forget every entry of one record (so its write-only values are written again); returns how many went. */
+export function forgetRecord(ledger: Ledger, kind: "brand" | "category", id: number): number {
+  let n = 0;
+  for (const section of SECTIONS) {
+    const key = section === "brand_attribute_sets" ? (kind === "brand" ? String(id) : undefined) : `${kind}:${id}`;
+    if (key !== undefined && key in ledger[section]) {
+      delete (ledger[section] as Record<string, unknown>)[key];
+      n++;
+    }
+  }
+  return n;
 }

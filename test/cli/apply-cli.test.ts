@@ -61,7 +61,8 @@ describe("pimctl apply (CLI)", () => {
     const r = await p.cli(["apply", "--auto-approve"]);
     rmSync(lock);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/another pimctl run holds the ledger lock of tenant "demo"\n  held by pid \d+ on .* since .* \(apply\)/);
+    expect(r.stderr).toMatch(/the state of tenant "demo" is locked by another pimctl run\n  held by pid \d+ on .*, at .*, since .*, for: apply/);
+    expect(r.stderr).toContain(`pimctl state unlock legacy-${process.pid}`);
     expect(existsSync(lock)).toBe(false);
   });
 });

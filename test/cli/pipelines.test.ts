@@ -1,19 +1,26 @@
+import { execFile } from "node:child_process";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { readFileSync, readdirSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { promisify } from "node:util";
+import { parse } from "yaml";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildParser } from "../../src/cli/run.js";
 import { memoryIo } from "../../src/cli/io.js";
 
 const ciDir = path.resolve(import.meta.dirname, "../../examples/ci");
+const validatorBin = path.resolve(import.meta.dirname, "../../node_modules/@action-validator/cli/cli.mjs");
+const read = (f: string) => readFileSync(path.join(ciDir, f), "utf8");
 
-/** Every `pimctl ...` command line in a file, shell redirections and trailing `;` cut off. */
+/** Every `npx pimctl ...` command line in a file, shell redirections and trailing `;` cut off (an `echo "pimctl ..."` is not one). */
 function pimctlCommands(text: string): string[][] {
   const out: string[][] = [];
   const code = text
     .split("\n")
     .filter((l) => !l.trim().startsWith("#"))
     .join("\n");
-  for (const m of code.matchAll(/(?:npx )?pimctl ((?:[^\n;>|&#]|'[^']*')+)/g)) {
+  for (const m of code.matchAll(/npx pimctl ((?:[^\n;>|&#]|'[^']*')+)/g)) {
     const words = m[1]!.trim().split(/\s+/).filter(Boolean);
     if (words[0] && /^[a-z]+$/.test(words[0])) out.push(words);
   }
@@ -29,6 +36,17 @@ async function parses(argv: string[]): Promise<string | undefined> {
   }
 }
 
+/** Lint a GitHub workflow with @action-validator/cli (GitHub's workflow schema): exit code and output. */
+async function actionValidator(file: string): Promise<{ code: number; output: string }> {
+  try {
+    const r = await promisify(execFile)(process.execPath, [validatorBin, file], { encoding: "utf8" });
+    return { code: 0, output: r.stdout + r.stderr };
+  } catch (e) {
+    const err = e as { code: number; stdout: string; stderr: string };
+    return { code: err.code, output: err.stdout + err.stderr };
+  }
+}
+
 describe("example pipeline files use only documented options", () => {
   const files = readdirSync(ciDir).filter((f) => f.endsWith(".yml"));
   it("has GitHub Actions (PR and promotion) and GitLab CI examples", () => {
@@ -36,12 +54,154 @@ describe("example pipeline files use only documented options", () => {
   });
   for (const file of files) {
     it(`${file}: every pimctl command parses`, async () => {
-      const cmds = pimctlCommands(readFileSync(path.join(ciDir, file), "utf8"));
-      expect(cmds.length).toBeGreaterThanOrEqual(3);
+      const cmds = pimctlCommands(read(file));
+      expect(cmds.length).toBeGreaterThanOrEqual(file === "gitlab-pimctl.yml" ? 2 : 3);
       for (const argv of cmds) expect(await parses(argv), `pimctl ${argv.join(" ")}`).toBeUndefined();
     });
   }
   it("the check itself rejects an unknown option", async () => {
     expect(await parses(["plan", "--no-such-option"])).toMatch(/Unknown argument/);
+  });
+});
+
+describe("GitHub workflows pass a real linter (@action-validator/cli)", () => {
+  let tmp: string;
+  beforeAll(async () => {
+    tmp = await mkdtemp(path.join(tmpdir(), "pimctl-ci-"));
+  });
+  afterAll(async () => rm(tmp, { recursive: true, force: true }));
+
+  for (const file of ["github-actions.yml", "github-promotion.yml"]) {
+    it(`${file} is a valid workflow`, async () => {
+      const r = await actionValidator(path.join(ciDir, file));
+      expect(r.output.replace(/WARNING: Glob validation.*\n/g, "")).toBe("");
+      expect(r.code).toBe(0);
+    });
+  }
+
+  it("the linter rejects what broke the old example (${{ }} in a flow mapping) and unknown keys", async () => {
+    const broken = path.join(tmp, "broken.yml");
+    await writeFile(broken, read("github-actions.yml").replace("          name: plan-${{ github.event.pull_request.head.sha }}\n          path: plan.json", "          { name: plan-${{ github.event.pull_request.head.sha }}, path: plan.json }"));
+    expect((await actionValidator(broken)).code).not.toBe(0);
+    const unknownKey = path.join(tmp, "unknown.yml");
+    await writeFile(unknownKey, read("github-actions.yml").replace("    runs-on: ubuntu-latest\n", "    runs_on: ubuntu-latest\n"));
+    const r = await actionValidator(unknownKey);
+    expect(r.code).not.toBe(0);
+  });
+});
+
+type Job = Record<string, unknown> & { permissions?: Record<string, string>; concurrency?: { group: string; "cancel-in-progress": boolean }; steps?: Array<Record<string, unknown>> };
+const jobsOf = (file: string) => (parse(read(file)) as { jobs: Record<string, Job> }).jobs;
+const stepsText = (job: Job) => JSON.stringify(job.steps ?? []);
+
+describe("github-actions.yml: what a team needs from it", () => {
+  const jobs = jobsOf("github-actions.yml");
+  const workflow = parse(read("github-actions.yml")) as { permissions: unknown };
+
+  it("only the apply jobs may write to the repository; the PR plan reads with the read-only tenant token", () => {
+    expect(workflow.permissions).toEqual({});
+    for (const [name, job] of Object.entries(jobs)) {
+      expect(job.permissions?.contents, name).toBe(name.startsWith("apply") ? "write" : "read");
+    }
+    expect((jobs.plan!.env as Record<string, string>).PIMCTL_PROD_TOKEN).toBe("${{ secrets.PIMCTL_PROD_READONLY_TOKEN }}");
+    expect((jobs.apply!.env as Record<string, string>).PIMCTL_PROD_TOKEN).toBe("${{ secrets.PIMCTL_PROD_TOKEN }}");
+  });
+
+  it("PR plans of one PR cancel each other; applies are never cancelled and queue on pimctl's lock", () => {
+    expect(jobs.plan!.concurrency).toEqual({ group: "pimctl-plan-pr-${{ github.event.pull_request.number }}", "cancel-in-progress": true });
+    for (const name of ["apply", "apply-replanned"]) {
+      expect(jobs[name]!.concurrency!["cancel-in-progress"]).toBe(false);
+      expect(stepsText(jobs[name]!)).toContain("--lock-timeout 30m");
+    }
+  });
+
+  it("npm cache, job summary, and the plan comment found by marker and author", () => {
+    for (const job of Object.values(jobs)) expect(stepsText(job)).toContain('"cache":"npm"');
+    expect(stepsText(jobs.plan!)).toContain("GITHUB_STEP_SUMMARY");
+    expect(stepsText(jobs.plan!)).toContain('c.user?.login === \\"github-actions[bot]\\" && c.body?.startsWith(marker)');
+  });
+
+  it("no comment after a failed plan: the plan step fails on exit 1 before the comment step", () => {
+    const steps = jobs.plan!.steps!;
+    const plan = steps.findIndex((s) => s.id === "plan");
+    const comment = steps.findIndex((s) => s.name === "Post or update the plan comment");
+    expect(plan).toBeLessThan(comment);
+    expect(String(steps[plan]!.run)).toContain('[ "$code" -eq 0 ] || [ "$code" -eq 2 ] || [ "$code" -eq 3 ]');
+    expect(steps[comment]!.if).toBeUndefined(); // runs only when every step before succeeded
+  });
+
+  it("a stale reviewed plan (exit 5) re-plans main and applies the new plan only after an environment approval", () => {
+    expect(String(jobs.apply!.steps!.find((s) => s.id === "apply")!.run)).toContain('if [ "$code" -eq 5 ]');
+    expect(jobs.replan).toMatchObject({ needs: "apply", if: "needs.apply.outputs.stale == 'true'" });
+    expect(jobs.replan!.environment).toBeUndefined();
+    expect(jobs["apply-replanned"]).toMatchObject({ needs: "replan", environment: "production" });
+  });
+});
+
+describe("github-promotion.yml: the prod plan exists before anyone approves it", () => {
+  const jobs = jobsOf("github-promotion.yml");
+  it("prod-plan publishes the plan with no approval; prod-apply needs it, asks the environment, applies that file", () => {
+    expect(jobs["prod-plan"]!.environment).toBeUndefined();
+    expect(stepsText(jobs["prod-plan"]!)).toContain("--out prod.plan.json");
+    expect(stepsText(jobs["prod-plan"]!)).toContain("GITHUB_STEP_SUMMARY");
+    expect(jobs["prod-apply"]).toMatchObject({ needs: "prod-plan", environment: "production" });
+    expect(stepsText(jobs["prod-apply"]!)).toContain("pimctl apply prod.plan.json");
+    expect(stepsText(jobs["prod-apply"]!)).not.toContain("pimctl plan");
+  });
+  it("only applies write to the repository", () => {
+    for (const [name, job] of Object.entries(jobs)) expect(job.permissions?.contents, name).toBe(["staging", "prod-apply"].includes(name) ? "write" : "read");
+  });
+});
+
+/** GitLab CI keywords (docs.gitlab.com/ee/ci/yaml/): anything else at the top level is a job. */
+const GITLAB_GLOBAL = ["default", "include", "stages", "variables", "workflow", "spec", "image", "services", "cache", "before_script", "after_script"];
+const GITLAB_JOB = [
+  "after_script", "allow_failure", "artifacts", "before_script", "cache", "coverage", "dast_configuration", "dependencies", "environment", "extends",
+  "hooks", "identity", "id_tokens", "image", "inherit", "interruptible", "manual_confirmation", "needs", "pages", "parallel", "release",
+  "resource_group", "retry", "rules", "script", "secrets", "services", "stage", "tags", "timeout", "trigger", "variables", "when", "run",
+];
+const GITLAB_DEFAULT = ["after_script", "artifacts", "before_script", "cache", "hooks", "id_tokens", "image", "interruptible", "retry", "services", "tags", "timeout"];
+const GITLAB_RULE = ["if", "changes", "exists", "when", "allow_failure", "needs", "variables", "interruptible"];
+
+/** Keywords GitLab would not know, stages and needs that refer to nothing: one line each. */
+function gitlabProblems(doc: Record<string, Record<string, unknown>>): string[] {
+  const problems: string[] = [];
+  for (const k of Object.keys(doc.default ?? {})) if (!GITLAB_DEFAULT.includes(k)) problems.push(`default: ${k}`);
+  // Hidden jobs (.name) are templates for extends: same keywords, no stage needed.
+  const jobs = Object.entries(doc).filter(([k]) => !GITLAB_GLOBAL.includes(k));
+  const stages = (doc.stages ?? []) as unknown as string[];
+  for (const [name, job] of jobs) {
+    for (const k of Object.keys(job)) if (!GITLAB_JOB.includes(k)) problems.push(`${name}: ${k}`);
+    if (!name.startsWith(".") && !stages.includes(job.stage as string)) problems.push(`${name}: stage ${String(job.stage)}`);
+    for (const rule of (job.rules ?? []) as Array<Record<string, unknown>>) for (const k of Object.keys(rule)) if (!GITLAB_RULE.includes(k)) problems.push(`${name}: rules: ${k}`);
+    for (const need of (job.needs ?? []) as string[]) if (!jobs.some(([n]) => n === need)) problems.push(`${name}: needs ${need}`);
+    for (const base of [job.extends ?? []].flat() as string[]) if (!jobs.some(([n]) => n === base)) problems.push(`${name}: extends ${base}`);
+  }
+  return problems;
+}
+
+describe("gitlab-ci.yml: GitLab keywords only, and the same ideas", () => {
+  const doc = parse(read("gitlab-ci.yml")) as Record<string, Record<string, unknown>>;
+
+  it("every top-level, default, job and rule keyword is one GitLab knows; stages and needs refer to what exists", () => {
+    expect(gitlabProblems(doc)).toEqual([]);
+    expect(gitlabProblems(parse(read("gitlab-pimctl.yml")))).toEqual([]);
+    expect(Object.keys(doc).filter((k) => !GITLAB_GLOBAL.includes(k))).toEqual(["validate", "plan:mr", "plan:main", "apply"]);
+  });
+
+  it("the keyword check itself finds a misspelt keyword, an unknown stage and a dangling need", () => {
+    const bad = parse(read("gitlab-ci.yml").replace("resource_group:", "resource-group:").replace("stage: validate", "stage: check").replace("needs: [plan:main]", "needs: [plan:prod]"));
+    expect(gitlabProblems(bad)).toEqual(["validate: stage check", "apply: resource-group", "apply: needs plan:prod"]);
+  });
+
+  it("applies one at a time; MR notes paged and matched by marker and author; no note for a failed plan", () => {
+    const job = (n: string) => doc[n] as Record<string, unknown>;
+    expect(job("apply").resource_group).toBe("pimctl-prod");
+    expect(job("plan:mr").interruptible).toBe(true);
+    const script = (job("plan:mr").script as string[]).join("\n");
+    expect(script).toContain("per_page=100&page=$page");
+    expect(script).toContain("n.author.username===process.env.ME&&n.body.startsWith(\"<!-- pimctl-plan -->\")");
+    expect(script.indexOf('[ "$code" -eq 0 ] || [ "$code" -eq 2 ] || [ "$code" -eq 3 ]')).toBeLessThan(script.indexOf("curl"));
+    expect((job("plan:mr").variables as Record<string, string>).PIMCTL_PROD_TOKEN).toBe("$PIMCTL_PROD_READONLY_TOKEN");
   });
 });

@@ -13,6 +13,7 @@ import { appendStepSummary } from "../pipeline-output.js";
 import { renderApplySummary } from "../../render/apply-summary.js";
 import { colorFor, projectOptions, say, withProjectOptions, type GlobalArgs } from "../options.js";
 import { publicPlan } from "../../plan/file.js";
+import { parseDuration } from "../../state/backends/index.js";
 
 interface ApplyArgs extends GlobalArgs {
   plan?: string;
@@ -24,6 +25,7 @@ interface ApplyArgs extends GlobalArgs {
   "backup-profile"?: number;
   target?: string[];
   exclude?: string[];
+  "lock-timeout"?: string;
 }
 
 export function applyCommand(io: Io): CommandModule<object, ApplyArgs> {
@@ -41,9 +43,14 @@ export function applyCommand(io: Io): CommandModule<object, ApplyArgs> {
         .option("backup-profile", { type: "number", describe: "Export profile id: run and download an export before the first write" })
         .option("target", { type: "string", array: true, describe: "Limit to this address (and what it needs); repeatable" })
         .option("exclude", { type: "string", array: true, describe: "Leave out an address or a whole kind; repeatable" })
+        .option("lock-timeout", {
+          type: "string",
+          describe: "Wait this long (30s, 5m, 1h) for another run's state lock instead of failing at once",
+        })
         .example("$0 apply --tenant staging", "Plan, show, ask, apply")
         .example("$0 apply plan.json", "Apply a reviewed, saved plan (CI on merge)")
-        .example("$0 apply --auto-approve --allow-delete", "Unattended, deletes included") as never,
+        .example("$0 apply --auto-approve --allow-delete", "Unattended, deletes included")
+        .example("$0 apply plan.json --lock-timeout 5m", "Wait up to 5 minutes for a running apply to finish") as never,
     handler: async (args) => {
       const color = colorFor(args, io);
       if (!args.plan && !args["auto-approve"] && !args["dry-run"] && !io.interactive) {
@@ -84,6 +91,8 @@ export function applyCommand(io: Io): CommandModule<object, ApplyArgs> {
         ...(args.plan ? { planFile: path.resolve(io.cwd, args.plan) } : {}),
         ...(args.target ? { targets: args.target } : {}),
         ...(args.exclude ? { excludes: args.exclude } : {}),
+        ...(args["lock-timeout"] ? { lockTimeoutMs: parseDuration(args["lock-timeout"]) } : {}),
+        warn: (line: string) => io.stderr(`warning: ${line}\n`),
         allowDelete: args["allow-delete"] === true,
         dryRun: args["dry-run"] === true,
         failFast: args["fail-fast"] === true,

@@ -8,15 +8,17 @@ import { exportCommand } from "./export.js";
 import { initCommand } from "./init.js";
 import { pingCommand } from "./ping.js";
 import { planCommand } from "./plan.js";
+import { stateCommand } from "./state.js";
 import { validateCommand } from "./validate.js";
 
 /** Every command, in the order --help lists them. Each module owns its options and handler. */
-export function commands(io: Io): CommandModule[] {
+export function commands(io: Io, opts: { parseOnly?: boolean } = {}): CommandModule[] {
   return [
     validateCommand(io),
     planCommand(io),
     applyCommand(io),
     diffCommand(io),
+    stateCommand(io, opts),
     exportCommand(io),
     pingCommand(io),
     initCommand(io),

@@ -4,7 +4,7 @@ import { plan, planHmacKey } from "../../workflows.js";
 import { renderPlan, type Format } from "../../render/index.js";
 import { publicPlan, writePlanFile } from "../../plan/file.js";
 import { policyViolation } from "../../plan/policy.js";
-import { hasChanges } from "../../plan/types.js";
+import { countsAsChanges, WRITE_ONLY_MODES, type WriteOnlyMode } from "../../plan/write-only.js";
 import { EXIT, ExitWith } from "../exit-codes.js";
 import type { Io } from "../io.js";
 import { appendStepSummary } from "../pipeline-output.js";
@@ -14,6 +14,7 @@ export interface PlanArgs extends GlobalArgs {
   format: Format;
   out?: string;
   "detailed-exitcode"?: boolean;
+  "write-only": WriteOnlyMode;
   target?: string[];
   exclude?: string[];
   "fail-on-delete"?: boolean;
@@ -31,6 +32,12 @@ export function planCommand(io: Io): CommandModule<object, PlanArgs> {
       withFormat(withProjectOptions(y))
         .option("out", { alias: "o", type: "string", describe: "Save the plan (JSON, with a fingerprint of the state) for 'pimctl apply FILE'" })
         .option("detailed-exitcode", { type: "boolean", describe: "Exit 0 when there are no changes, 2 when there are, 1 on error" })
+        .option("write-only", {
+          choices: WRITE_ONLY_MODES,
+          default: "always" as WriteOnlyMode,
+          describe:
+            "Do first-time writes of write-only values nobody can read back (no ledger entry) count as changes for --detailed-exitcode? always; when-unknown: only while the tenant has no state at all; never",
+        })
         .option("target", { type: "string", array: true, describe: "Limit the plan to this address (and what it needs); repeatable" })
         .option("exclude", { type: "string", array: true, describe: "Leave out an address or a whole kind (e.g. brands); repeatable" })
         .option("fail-on-delete", { type: "boolean", describe: "Exit 3 when the plan deletes anything" })
@@ -40,7 +47,8 @@ export function planCommand(io: Io): CommandModule<object, PlanArgs> {
         .option("show-unmanaged", { type: "boolean", describe: "List unmanaged records one by one" })
         .example("$0 plan --tenant staging", "Plan against the staging tenant")
         .example("$0 plan --format markdown --out plan.json", "A PR comment on stdout, the plan saved for apply")
-        .example("$0 plan --detailed-exitcode --fail-on-destructive", "CI gate: 2 = changes, 3 = policy") as never,
+        .example("$0 plan --detailed-exitcode --fail-on-destructive", "CI gate: 2 = changes, 3 = policy")
+        .example("$0 plan --detailed-exitcode --write-only never", "Unknown web ids alone do not make exit 2") as never,
     handler: async (args) => {
       const t0 = Date.now();
       const result = await plan({
@@ -69,7 +77,7 @@ export function planCommand(io: Io): CommandModule<object, PlanArgs> {
         io.stderr(`error: ${violation}\n`);
         throw new ExitWith(EXIT.policy);
       }
-      if (args["detailed-exitcode"] && hasChanges(p)) throw new ExitWith(EXIT.changes);
+      if (args["detailed-exitcode"] && countsAsChanges(p, args["write-only"], result.ledgerExisted)) throw new ExitWith(EXIT.changes);
     },
   };
 }

@@ -1,0 +1,138 @@
+import { readFile, writeFile } from "node:fs/promises";
+import path from "node:path";
+import type { Argv, CommandModule } from "yargs";
+import { describeHolder, parseDuration } from "../../state/backends/index.js";
+import { migrateState, pullState, pushState, rmState, showState, unlockState, type StateOptions } from "../../state/manage.js";
+import type { Io } from "../io.js";
+import { projectOptions, say, withProjectOptions, type GlobalArgs } from "../options.js";
+
+interface StateArgs extends GlobalArgs {
+  file?: string;
+  to?: "local" | "git";
+  from?: "local" | "git";
+  addresses?: string[];
+  "lock-id"?: string;
+  offline?: boolean;
+  json?: boolean;
+  "lock-timeout"?: string;
+}
+
+function stateOptions(args: StateArgs, io: Io): StateOptions {
+  return {
+    ...projectOptions(args, io),
+    ...(args["lock-timeout"] ? { lockTimeoutMs: parseDuration(args["lock-timeout"]) } : {}),
+    warn: (line) => io.stderr(`warning: ${line}\n`),
+  };
+}
+
+const lockTimeout = <T>(y: Argv<T>) => y.option("lock-timeout", { type: "string", describe: "Wait this long (30s, 5m) for a held lock instead of failing" });
+
+function valueText(v: unknown): string {
+  return typeof v === "string" ? v : JSON.stringify(v);
+}
+
+/** `pimctl state <command>`: look at and repair what pimctl remembers of a tenant (the ledger) and its lock. */
+export function stateCommand(io: Io, opts: { parseOnly?: boolean } = {}): CommandModule<object, StateArgs> {
+  const run = <A>(handler: (args: A) => Promise<void>) => (opts.parseOnly ? async () => undefined : handler);
+  const sub = (m: CommandModule<object, StateArgs>) => m as unknown as CommandModule;
+  return {
+    command: "state <command>",
+    describe: "Show, copy, repair or unlock the tenant's state (the ledger of write-only values, and the apply lock)",
+    builder: (y) =>
+      withProjectOptions(y)
+        .command(
+          sub({
+            command: "show",
+            describe: "List what the ledger holds, per record, by address (and who holds the lock)",
+            builder: (b) =>
+              b
+                .option("offline", { type: "boolean", describe: "Do not contact the tenant: show ledger keys (brand:12) without names" })
+                .option("json", { type: "boolean", describe: "Print JSON" })
+                .example("$0 state show --tenant prod", "Every remembered web id, asset image_url and attribute-set assignment") as never,
+            handler: run(async (args: StateArgs) => {
+              const s = await showState({ ...projectOptions(args, io), ...(args.offline ? { offline: true } : {}) });
+              if (args.json) return void io.stdout(`${JSON.stringify(s, null, 2)}\n`);
+              io.stdout(`State of tenant "${s.tenant}" (${s.location}): ${s.existed ? `${s.entries.length} record(s)` : "nothing stored yet"}\n`);
+              if (s.lock) io.stdout(`Locked: ${describeHolder(s.lock)}; lock id ${s.lock.id}\n`);
+              for (const e of s.entries) {
+                const who = e.address ? `${e.address} (${e.key})` : s.resolved ? `${e.key} (not in the tenant any more)` : e.key;
+                const what = Object.entries(e.value as Record<string, unknown>).map(([k, v]) => (Array.isArray(e.value) ? valueText(v) : `${k}=${valueText(v)}`));
+                io.stdout(`  ${who}  ${e.section}: ${what.join(", ")}\n`);
+              }
+            }),
+          }),
+        )
+        .command(
+          sub({
+            command: "pull [file]",
+            describe: "Write the stored ledger to a file (or stdout), for inspection or repair",
+            builder: (b) => b.positional("file", { type: "string", describe: "Where to write it (default: stdout)" }).example("$0 state pull ledger.json", "Copy the ledger out") as never,
+            handler: run(async (args: StateArgs) => {
+              const text = await pullState(projectOptions(args, io));
+              if (!args.file) return void io.stdout(text);
+              await writeFile(path.resolve(io.cwd, args.file), text);
+              say(args, io, `Wrote the ledger to ${args.file}.`);
+            }),
+          }),
+        )
+        .command(
+          sub({
+            command: "push <file>",
+            describe: "Replace the stored ledger with a file (takes the lock, compare-and-swap write)",
+            builder: (b) => lockTimeout(b.positional("file", { type: "string", demandOption: true })).example("$0 state push ledger.json", "Put a repaired ledger back") as never,
+            handler: run(async (args: StateArgs) => {
+              const text = await readFile(path.resolve(io.cwd, args.file!), "utf8");
+              const r = await pushState(stateOptions(args, io), text, args.file!);
+              say(args, io, `Stored ${r.entries} record(s) from ${args.file} in ${r.location}.`);
+            }),
+          }),
+        )
+        .command(
+          sub({
+            command: "migrate",
+            describe: "Copy the ledger to another backend, keeping every entry (then set state.backend in pimctl.yaml)",
+            builder: (b) =>
+              lockTimeout(b)
+                .option("to", { choices: ["local", "git"] as const, demandOption: true, describe: "The backend to copy to" })
+                .option("from", { choices: ["local", "git"] as const, describe: "The backend to copy from (default: the configured one, or the other one)" })
+                .example("$0 state migrate --to git", "Move the laptop's .pimctl/ ledger to the Git remote") as never,
+            handler: run(async (args: StateArgs) => {
+              const r = await migrateState({ ...stateOptions(args, io), to: args.to!, ...(args.from ? { from: args.from } : {}) });
+              say(args, io, `Copied ${r.copied} record(s) from ${r.from} to ${r.to} (${r.total} there now).`);
+              if (args.to === "git") say(args, io, "Now set in pimctl.yaml:\n  state:\n    backend: git");
+            }),
+          }),
+        )
+        .command(
+          sub({
+            command: "rm <addresses..>",
+            describe: "Forget records so their write-only values are written again by the next apply",
+            builder: (b) =>
+              lockTimeout(b.positional("addresses", { type: "string", array: true, describe: 'brand["Acme"], category["Apparel/Shirts"], or a ledger key (brand:12)' }))
+                .example('$0 state rm \'brand["Acme"]\'', "Acme's web ids and asset URLs are unknown again") as never,
+            handler: run(async (args: StateArgs) => {
+              const r = await rmState(stateOptions(args, io), args.addresses ?? []);
+              for (const x of r.removed) say(args, io, x.entries ? `Forgot ${x.ref} (${x.entries} entr${x.entries === 1 ? "y" : "ies"}).` : `${x.ref}: nothing in the ledger.`);
+            }),
+          }),
+        )
+        .command(
+          sub({
+            command: "unlock <lock-id>",
+            describe: "Break a lock left by a run that is gone (like terraform force-unlock)",
+            builder: (b) =>
+              b
+                .positional("lock-id", { type: "string", describe: "The id the locked apply printed (also in pimctl state show)" })
+                .example("$0 state unlock 6f1c2a9e-...", "Remove that lock, and only that one") as never,
+            handler: run(async (args: StateArgs) => {
+              const r = await unlockState(projectOptions(args, io), String(args["lock-id"]));
+              io.stdout(`Broke the lock ${args["lock-id"]} (${r.location}), ${describeHolder(r.holder)}.\n`);
+            }),
+          }),
+        )
+        .demandCommand(1, "Name a state command: show, pull, push, migrate, rm or unlock.")
+        .example("$0 state show", "What pimctl remembers of the tenant")
+        .example("$0 state unlock <LOCK_ID>", "Break a stale lock") as never,
+    handler: () => undefined,
+  };
+}

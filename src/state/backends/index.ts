@@ -1,0 +1,143 @@
+/**
+ * The state of a tenant through its backend: open the backend pimctl.yaml
+ * names, read the ledger (with the version a later write compares against),
+ * save it with compare-and-swap (re-read and merge on a lost race), and take
+ * or report the apply lock.
+ */
+import { randomUUID } from "node:crypto";
+import { hostname, userInfo } from "node:os";
+import path from "node:path";
+import { PimctlError } from "../../errors.js";
+import type { Config } from "../../config/index.js";
+import { cloneLedger, emptyLedger, mergeLedger, parseLedger, serialiseLedger, type Ledger } from "../ledger.js";
+import { GitBackend } from "./git.js";
+import { LocalBackend } from "./local.js";
+import type { LockInfo, StateBackend } from "./types.js";
+
+export type { LockInfo, StateBackend } from "./types.js";
+export { LocalBackend } from "./local.js";
+export { GitBackend } from "./git.js";
+
+export const DEFAULT_STALE_MS = 6 * 3600_000;
+
+export function openBackend(config: Config, tenant: string, env: NodeJS.ProcessEnv, kind: "local" | "git" = config.state.backend): StateBackend {
+  if (kind === "git") return new GitBackend(config.file ? path.dirname(config.file) : config.dir, config.state.remote, tenant, env);
+  return new LocalBackend(config.ledger_dir, tenant);
+}
+
+/** A ledger as read: what this run changes, and the snapshot and version a save compares against. */
+export interface LedgerState {
+  ledger: Ledger;
+  existed: boolean;
+  base: Ledger;
+  version: string;
+}
+
+export async function readLedger(backend: StateBackend, tenant: string, baseUrl: string): Promise<LedgerState> {
+  const stored = await backend.read();
+  const ledger = stored.text === undefined ? emptyLedger(tenant, baseUrl) : parseLedger(stored.text, backend.location, tenant, baseUrl);
+  return { ledger, existed: stored.text !== undefined, base: cloneLedger(ledger), version: stored.version };
+}
+
+/**
+ * Save with compare-and-swap. When someone else wrote since our read, the write
+ * is refused: re-read, merge (our changes win per record, theirs are kept),
+ * try again. Never overwrites blindly.
+ */
+export async function saveLedger(backend: StateBackend, state: LedgerState, opts: { warn?: (line: string) => void; force?: boolean } = {}): Promise<{ merged: number }> {
+  let merged = 0;
+  let { base, version } = state;
+  let mine = state.ledger;
+  // Nothing to record: no write (with git, no new commit on every apply).
+  if (!opts.force && state.existed && serialiseLedger(mine) === serialiseLedger(base)) return { merged };
+  for (let attempt = 0; attempt < 10; attempt++) {
+    const result = await backend.write(serialiseLedger(mine), version);
+    if (result.ok) {
+      state.ledger = mine;
+      state.base = cloneLedger(mine);
+      state.version = result.version;
+      state.existed = true;
+      return { merged };
+    }
+    const theirs = await readLedger(backend, mine.tenant, mine.base_url);
+    opts.warn?.(`the state of tenant "${mine.tenant}" changed since it was read (${backend.location}); merging and writing again`);
+    mine = mergeLedger(base, mine, theirs.ledger);
+    base = theirs.base;
+    version = theirs.version;
+    merged++;
+  }
+  throw new PimctlError("io", `could not save the state of tenant "${mine.tenant}" to ${backend.location}: it kept changing during 10 attempts`);
+}
+
+/** Who holds a lock and from where: the CI's pipeline URL when it exposes one. */
+export function lockInfo(why: string, env: NodeJS.ProcessEnv): LockInfo {
+  const host = hostname();
+  let user = "unknown";
+  try {
+    user = userInfo().username;
+  } catch {
+    /* no passwd entry in some containers */
+  }
+  const who = env.GITHUB_ACTOR ?? env.GITLAB_USER_LOGIN ?? `${user}@${host}`;
+  const gh = env.GITHUB_SERVER_URL && env.GITHUB_REPOSITORY && env.GITHUB_RUN_ID ? `${env.GITHUB_SERVER_URL}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}` : undefined;
+  const where = gh ?? env.CI_JOB_URL ?? `${host} (pid ${process.pid})`;
+  return { id: randomUUID(), who, where, since: new Date().toISOString(), why, host, pid: process.pid };
+}
+
+function ago(since: string): string {
+  const s = Math.max(0, Math.round((Date.now() - Date.parse(since)) / 1000));
+  return s < 120 ? `${s} s ago` : s < 7200 ? `${Math.round(s / 60)} min ago` : `${Math.round(s / 3600)} h ago`;
+}
+
+export function describeHolder(h: LockInfo): string {
+  return `held by ${h.who}, at ${h.where}, since ${h.since || "?"}${h.since ? ` (${ago(h.since)})` : ""}, for: ${h.why}`;
+}
+
+export function unlockCommand(id: string, tenantFlag?: string): string {
+  return `pimctl state unlock ${id}${tenantFlag ? ` --tenant ${tenantFlag}` : ""}`;
+}
+
+export function lockedError(tenant: string, backend: StateBackend, holder: LockInfo, tenantFlag?: string, waitedMs?: number): PimctlError {
+  return new PimctlError("ledger_locked", `the state of tenant "${tenant}" is locked by another pimctl run${waitedMs ? ` (waited ${Math.round(waitedMs / 1000)} s)` : ""}`, {
+    details: [
+      describeHolder(holder),
+      `lock id: ${holder.id} (${backend.lockLocation})`,
+      `if that run is gone, break the lock with: ${unlockCommand(holder.id, tenantFlag)}`,
+      "or wait for it: --lock-timeout 5m",
+    ],
+  });
+}
+
+export interface HeldLock {
+  info: LockInfo;
+  release(): Promise<void>;
+}
+
+/** Take the lock, or fail at once naming the holder; with timeoutMs, wait for it first. */
+export async function acquireLock(
+  backend: StateBackend,
+  tenant: string,
+  opts: { why: string; env: NodeJS.ProcessEnv; timeoutMs?: number; staleMs?: number; tenantFlag?: string; warn?: (line: string) => void; pollMs?: number },
+): Promise<HeldLock> {
+  const info = lockInfo(opts.why, opts.env);
+  const started = Date.now();
+  for (;;) {
+    const r = await backend.lock(info, { staleMs: opts.staleMs ?? DEFAULT_STALE_MS });
+    if (r.acquired) {
+      if (r.tookOver) opts.warn?.(`took over a stale lock of tenant "${tenant}" (${describeHolder(r.tookOver)})`);
+      return { info, release: async () => void (await backend.unlock(info.id)) };
+    }
+    const waited = Date.now() - started;
+    const timeout = opts.timeoutMs ?? 0;
+    if (waited >= timeout) throw lockedError(tenant, backend, r.holder, opts.tenantFlag, timeout ? waited : undefined);
+    await new Promise((res) => setTimeout(res, Math.min(opts.pollMs ?? 1000, timeout - waited)));
+  }
+}
+
+/** "5m", "30s", "1h", "500ms", or a number of seconds -> milliseconds. */
+export function parseDuration(text: string): number {
+  const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(text.trim());
+  if (!m) throw new PimctlError("usage", `invalid duration "${text}": use e.g. 30s, 5m or 1h`);
+  const n = Number(m[1]);
+  return Math.round(n * { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[(m[2] ?? "s") as "ms" | "s" | "m" | "h"]);
+}

@@ -1,0 +1,144 @@
+/**
+ * `pimctl state ...` as library calls: show, pull, push, migrate, rm, unlock.
+ * Every change to the stored ledger takes the apply lock first and writes with
+ * compare-and-swap, like apply does.
+ */
+import { PimctlError } from "../errors.js";
+import { connect } from "../tenant.js";
+import { openProjectState, type ProjectOptions } from "../workflows.js";
+import { forgetRecord, ledgerEntries, mergeLedger, emptyLedger, parseLedger, serialiseLedger, type LedgerEntry } from "./ledger.js";
+import { acquireLock, describeHolder, openBackend, readLedger, saveLedger, type HeldLock, type LockInfo, type StateBackend } from "./backends/index.js";
+import { addressOf, parseRecordRef, recordNames, resolveRef, type RecordKind, type RecordNames } from "./records.js";
+
+export interface StateOptions extends ProjectOptions {
+  lockTimeoutMs?: number;
+  warn?: (line: string) => void;
+}
+
+async function withLock<T>(opts: StateOptions, backend: StateBackend, tenant: string, why: string, multiTenant: boolean, fn: () => Promise<T>): Promise<T> {
+  const lock: HeldLock = await acquireLock(backend, tenant, {
+    why,
+    env: opts.env,
+    ...(opts.lockTimeoutMs ? { timeoutMs: opts.lockTimeoutMs } : {}),
+    ...(multiTenant ? { tenantFlag: tenant } : {}),
+    ...(opts.warn ? { warn: opts.warn } : {}),
+  });
+  try {
+    return await fn();
+  } finally {
+    await lock.release();
+  }
+}
+
+/** Names for the records the entries refer to; undefined when the tenant cannot be reached (no token). */
+async function namesFor(opts: ProjectOptions, kinds: Set<RecordKind>): Promise<RecordNames | undefined> {
+  if (!kinds.size) return { brands: new Map(), categories: new Map() };
+  const { config } = await openProjectState(opts);
+  let connection;
+  try {
+    connection = await connect(config, opts.tenant, { env: opts.env, ...(opts.logHttp ? { logHttp: opts.logHttp } : {}) });
+  } catch {
+    return undefined;
+  }
+  try {
+    return await recordNames(connection.api, kinds);
+  } finally {
+    await connection.api.close();
+  }
+}
+
+export interface ShownEntry extends LedgerEntry {
+  /** brand["Acme"]; undefined when not resolved (offline) or the record is gone from the tenant. */
+  address?: string;
+}
+
+export async function showState(opts: ProjectOptions & { offline?: boolean }): Promise<{ tenant: string; location: string; existed: boolean; lock?: LockInfo; entries: ShownEntry[]; resolved: boolean }> {
+  const { backend, tenant, baseUrl } = await openProjectState(opts);
+  const state = await readLedger(backend, tenant, baseUrl);
+  const lock = await backend.readLock();
+  const entries = ledgerEntries(state.ledger);
+  const names = opts.offline ? undefined : await namesFor(opts, new Set(entries.map((e) => e.kind)));
+  return {
+    tenant,
+    location: backend.location,
+    existed: state.existed,
+    ...(lock ? { lock } : {}),
+    resolved: names !== undefined,
+    entries: entries.map((e) => {
+      const address = names ? addressOf(names, e.kind, e.id) : undefined;
+      return address ? { ...e, address } : e;
+    }),
+  };
+}
+
+/** The stored ledger text (an empty ledger when there is none yet). */
+export async function pullState(opts: ProjectOptions): Promise<string> {
+  const { backend, tenant, baseUrl } = await openProjectState(opts);
+  const stored = await backend.read();
+  return stored.text ?? serialiseLedger(emptyLedger(tenant, baseUrl));
+}
+
+/** Replace the stored ledger with `text` (after checking it belongs to this tenant). */
+export async function pushState(opts: StateOptions, text: string, source: string): Promise<{ entries: number; location: string }> {
+  const { config, backend, tenant, baseUrl } = await openProjectState(opts);
+  const incoming = parseLedger(text, source, tenant, baseUrl);
+  return withLock(opts, backend, tenant, "state push", Object.keys(config.tenants).length > 1, async () => {
+    const current = await readLedger(backend, tenant, baseUrl);
+    current.ledger = incoming;
+    await saveLedger(backend, current, { force: true, ...(opts.warn ? { warn: opts.warn } : {}) });
+    return { entries: ledgerEntries(incoming).length, location: backend.location };
+  });
+}
+
+/** Copy the ledger from the configured backend (or `from`) to `to`, keeping every entry either side has. */
+export async function migrateState(opts: StateOptions & { to: "local" | "git"; from?: "local" | "git" }): Promise<{ copied: number; total: number; from: string; to: string }> {
+  const { config, tenant, baseUrl } = await openProjectState(opts);
+  const fromKind = opts.from ?? (config.state.backend === opts.to ? (opts.to === "git" ? "local" : "git") : config.state.backend);
+  if (fromKind === opts.to) throw new PimctlError("usage", `migrate needs two different backends (both are "${opts.to}")`);
+  const source = openBackend(config, tenant, opts.env, fromKind);
+  const target = openBackend(config, tenant, opts.env, opts.to);
+  const multi = Object.keys(config.tenants).length > 1;
+  return withLock(opts, source, tenant, `state migrate --to ${opts.to}`, multi, () =>
+    withLock(opts, target, tenant, `state migrate --to ${opts.to}`, multi, async () => {
+      const from = await readLedger(source, tenant, baseUrl);
+      const into = await readLedger(target, tenant, baseUrl);
+      // Entries only the target has are kept; the source's win where both have one.
+      into.ledger = mergeLedger(emptyLedger(tenant, baseUrl), from.ledger, into.ledger);
+      await saveLedger(target, into, { force: true, ...(opts.warn ? { warn: opts.warn } : {}) });
+      return { copied: ledgerEntries(from.ledger).length, total: ledgerEntries(into.ledger).length, from: source.location, to: target.location };
+    }),
+  );
+}
+
+/** Forget records (all their entries) so their write-only values are written again by the next apply. */
+export async function rmState(opts: StateOptions, refs: string[]): Promise<{ removed: Array<{ ref: string; entries: number }> }> {
+  const { config, backend, tenant, baseUrl } = await openProjectState(opts);
+  const parsed = refs.map((r) => ({ text: r, ref: parseRecordRef(r) }));
+  const needNames = new Set(parsed.filter((p) => !("id" in p.ref)).map((p) => p.ref.kind));
+  const names = await namesFor(opts, needNames);
+  if (!names) throw new PimctlError("usage", "addresses need the tenant to find the record ids (its token is not set); give ledger keys like brand:12 instead (pimctl state show --offline)");
+  const ids = parsed.map((p) => {
+    const r = resolveRef(p.ref, names);
+    if (!r) throw new PimctlError("usage", `${p.text}: no such record in tenant "${tenant}"; ledger keys (brand:12) are listed by pimctl state show`);
+    return { text: p.text, ...r };
+  });
+  return withLock(opts, backend, tenant, `state rm ${refs.join(" ")}`, Object.keys(config.tenants).length > 1, async () => {
+    const state = await readLedger(backend, tenant, baseUrl);
+    const removed = ids.map((r) => ({ ref: r.text, entries: forgetRecord(state.ledger, r.kind, r.id) }));
+    if (removed.every((r) => r.entries === 0)) return { removed };
+    await saveLedger(backend, state, opts.warn ? { warn: opts.warn } : {});
+    return { removed };
+  });
+}
+
+/** Break a lock explicitly (`terraform force-unlock`): only the lock with this id. */
+export async function unlockState(opts: ProjectOptions, id: string): Promise<{ holder: LockInfo; location: string }> {
+  const { backend, tenant } = await openProjectState(opts);
+  const holder = await backend.readLock();
+  if (!holder) throw new PimctlError("usage", `the state of tenant "${tenant}" is not locked (${backend.lockLocation})`);
+  if (holder.id !== id) {
+    throw new PimctlError("usage", `the lock of tenant "${tenant}" has id ${holder.id}, not ${id}; nothing was changed`, { details: [describeHolder(holder)] });
+  }
+  if (!(await backend.unlock(id))) throw new PimctlError("ledger_locked", `the lock ${id} changed while it was being removed; look again with pimctl state show`);
+  return { holder, location: backend.lockLocation };
+}
