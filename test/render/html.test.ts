@@ -1,3 +1,5 @@
+/// <reference lib="dom" />
+/// <reference lib="dom.iterable" />
 /**
  * The HTML review page's structure on golden plans, read as a DOM (linkedom),
  * never compared as bytes: counts, the call-outs, the tree with moves, renames

@@ -36,10 +36,13 @@ function subRecordKey(address: string): string {
   return address;
 }
 
-/** Everything under a record's head: its own changes, then its sub-records as a list. */
-export function recordBody(rootAddress: string, actions: readonly Action[]): string {
+/**
+ * Everything under a record's head: its own changes, then its sub-records as a list.
+ * `shownByHead` names fields the head already says (a move's parent, a rename's name).
+ */
+export function recordBody(rootAddress: string, actions: readonly Action[], shownByHead: readonly string[] = []): string {
   const groups = groupBySubRecord(actions);
-  const own = groups.get(rootAddress) ?? [];
+  const own = (groups.get(rootAddress) ?? []).map((a) => (shownByHead.length ? { ...a, changes: a.changes.filter((c) => !shownByHead.includes(c.field)) } : a));
   const parts: string[] = [];
   // The record's head already says where it was before; sub-records say it in their notes.
   if (own.length) parts.push(changeBlock(own, false));

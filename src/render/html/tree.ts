@@ -44,9 +44,15 @@ function renderNode(node: TreeNode, level: number): string {
     !node.actions.length && !node.movedTo && node.changes ? ` <span class="cnt">${count(node.changes, "change", "changes")} below</span>` : "",
     op ? ` <span class="sr">${OP_WORD[op]}</span>` : "",
   ].join("");
-  const detail = node.actions.length && node.own?.op !== "delete" ? `<div class="detail">${recordBody(rootAddress(node.actions[0]!.address), node.actions)}</div>` : deleteNotes(node);
+  const body = node.actions.length && node.own?.op !== "delete" ? recordBody(rootAddress(node.actions[0]!.address), node.actions, shownByRow(node)) : "";
+  const detail = body ? `<div class="detail">${body}</div>` : deleteNotes(node);
   const group = hasGroup ? `<ul role="group">${children.map((c) => renderNode(c, level + 1)).join("")}${restItem(node)}</ul>` : "";
   return `<li ${attrs.join(" ")}><div class="row">${row}</div>${detail}${group}</li>`;
+}
+
+/** Fields the row already says: where a moved category came from, a renamed one's old name. */
+function shownByRow(node: TreeNode): string[] {
+  return [...(node.movedFrom ? ["parent"] : []), ...(node.previousName !== undefined || node.movedFrom ? ["name"] : [])];
 }
 
 function deleteNotes(node: TreeNode): string {
