@@ -183,3 +183,30 @@ describe("html page: unchanged records are counted, not drawn", () => {
     expect(document.querySelectorAll("li.node").length).toBe(1);
   });
 });
+
+describe("html page: a pruned subtree is called out once", () => {
+  it("lists the top of a deleted subtree with the number of categories below it", () => {
+    const p = buildPlan({
+      tenant: "demo",
+      desired: { ...desired, managed: ["categories"], categories: [] },
+      remote: {
+        ...remote,
+        categories: [
+          { id: 1, parent_id: null, path: ["A"], name: "A", child_count: 1 },
+          { id: 2, parent_id: 1, path: ["A", "x"], name: "x", child_count: 2 },
+          { id: 3, parent_id: 2, path: ["A", "x", "y"], name: "y", child_count: 0 },
+          { id: 4, parent_id: 2, path: ["A", "x", "z"], name: "z", child_count: 0 },
+        ],
+      },
+      ledger,
+      prune: { categories: true },
+    }).plan;
+    expect(p.summary.delete).toBe(4);
+    const { document } = page(p);
+    const entries = [...document.querySelectorAll("header section.attention li")].map(text);
+    expect(entries).toEqual(['− category["A"]: has 1 child category; with 3 deleted categories below']);
+    expect(text(document.querySelector("#destructive h2"))).toBe(`⚠ ${p.summary.destructive} destructive changes: data hangs on these records`);
+    // The tree still shows every deleted category.
+    expect(document.querySelectorAll("li.node.st-delete").length).toBe(4);
+  });
+});

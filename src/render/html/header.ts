@@ -4,7 +4,7 @@
  * (and deletes the plan will not apply), then the plan's warnings.
  */
 import { KINDS, type Kind } from "../../model/catalogue.js";
-import { rootAddress } from "../../plan/address.js";
+import { categoryPath, parseAddress, rootAddress } from "../../plan/address.js";
 import { OPS, type Action, type Plan } from "../../plan/types.js";
 import { KIND_TITLES, summaryLine, unmanagedCounts } from "../common.js";
 import { esc } from "./escape.js";
@@ -63,19 +63,24 @@ function countsTable(actions: readonly Action[]): string {
 
 function attention(plan: Plan, anchorOf: (address: string) => string | undefined): string {
   const parts: string[] = [];
+  const below = deletedBelow(plan.actions);
   const item = (a: Action) => {
     const anchor = anchorOf(rootAddress(a.address));
     const label = esc(a.address);
-    const notes = (a.notes ?? []).map(esc).join("; ");
+    const n = below.get(a.address);
+    const notes = [...(a.notes ?? []), ...(n ? [`with ${n} deleted ${n === 1 ? "category" : "categories"} below`] : [])].map(esc).join("; ");
     return `<li>${opBadge(a.op)} ${anchor ? `<a href="#${anchor}">${label}</a>` : label}${notes ? `: ${notes}` : ""}</li>`;
   };
-  const destructive = plan.actions.filter((a) => a.flags.destructive);
+  // A pruned subtree is one entry (its top), not one per category in it.
+  const shown = plan.actions.filter((a) => !insideDeletedSubtree(a, below));
+  const destructive = shown.filter((a) => a.flags.destructive);
+  const total = plan.actions.filter((a) => a.flags.destructive).length;
   if (destructive.length) {
     parts.push(
-      `<section class="attention destructive" id="destructive"><h2>⚠ ${destructive.length} destructive ${destructive.length === 1 ? "change" : "changes"}: data hangs on these records</h2>${capped(destructive, item)}</section>`,
+      `<section class="attention destructive" id="destructive"><h2>⚠ ${total} destructive ${total === 1 ? "change" : "changes"}: data hangs on these records</h2>${capped(destructive, item)}</section>`,
     );
   }
-  const deletes = plan.actions.filter((a) => a.op === "delete" && !a.flags.destructive);
+  const deletes = shown.filter((a) => a.op === "delete" && !a.flags.destructive);
   if (deletes.length) {
     parts.push(`<section class="attention deletes" id="deletes"><h2>${deletes.length} ${deletes.length === 1 ? "delete" : "deletes"} (applied only with --allow-delete)</h2>${capped(deletes, item)}</section>`);
   }
@@ -91,4 +96,41 @@ const LIST_CAP = 50;
 function capped(actions: readonly Action[], item: (a: Action) => string): string {
   const more = actions.length - LIST_CAP;
   return `<ul>${actions.slice(0, LIST_CAP).map(item).join("")}${more > 0 ? `<li class="more">and ${more} more, marked in the tree and lists below</li>` : ""}</ul>`;
+}
+
+/** Category paths of category deletes (the category itself, not a sub-record). */
+function deletedCategoryPath(a: Action): string[] | undefined {
+  if (a.kind !== "categories" || a.op !== "delete") return undefined;
+  const parsed = parseAddress(a.address);
+  return parsed && parsed.segments.length === 1 ? categoryPath(parsed) : undefined;
+}
+
+/**
+ * For each deleted category at the top of a deleted subtree: how many deleted
+ * categories are below it. Categories inside such a subtree map to -1.
+ */
+function deletedBelow(actions: readonly Action[]): Map<string, number> {
+  const deleted = new Map<string, string>(); // JSON path -> address
+  for (const a of actions) {
+    const path = deletedCategoryPath(a);
+    if (path) deleted.set(JSON.stringify(path), a.address);
+  }
+  const out = new Map<string, number>();
+  for (const [key, address] of deleted) {
+    const path = JSON.parse(key) as string[];
+    let top: string | undefined;
+    for (let d = path.length - 1; d >= 1; d--) {
+      const ancestor = deleted.get(JSON.stringify(path.slice(0, d)));
+      if (ancestor) top = ancestor;
+    }
+    if (top) {
+      out.set(address, -1);
+      out.set(top, Math.max(0, out.get(top) ?? 0) + 1);
+    } else if (!out.has(address)) out.set(address, 0);
+  }
+  return out;
+}
+
+function insideDeletedSubtree(a: Action, below: Map<string, number>): boolean {
+  return below.get(a.address) === -1;
 }
