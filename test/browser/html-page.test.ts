@@ -106,7 +106,8 @@ describe("the HTML page in Chromium, on the real taxonomy", () => {
   it("filters the tree by name, keeping the ancestors of matches", async () => {
     await page.click("#q");
     await page.type("#q", "(renamed)");
-    await page.waitForFunction(() => document.getElementById("matches")!.textContent !== "");
+    // The search waits for a pause in typing; data-filtered says which query the page shows.
+    await page.waitForSelector('#q[data-filtered="(renamed)"]');
     expect(await page.$eval("#matches", (s) => s.textContent)).toBe("40 matches");
     const shown = await page.$$eval("li.node", (lis) => lis.filter((li) => (li as HTMLElement).offsetParent !== null).map((li) => li.className));
     expect(shown.filter((c) => c.includes("st-rename"))).toHaveLength(40);
@@ -157,6 +158,30 @@ describe("the HTML page in Chromium, on the real taxonomy", () => {
     expect(await page.$eval(`#${first}`, (li) => li.getAttribute("aria-expanded"))).toBe("false");
     await page.keyboard.press("ArrowRight");
     expect(await page.$eval(`#${first}`, (li) => li.getAttribute("aria-expanded"))).toBe("true");
+  });
+
+  it("prints everything: collapsed branches open on paper, the search bar is left out", async () => {
+    await load();
+    const id = await page.evaluate((name) => [...document.querySelectorAll("li.node")].find((n) => n.querySelector(".n")!.textContent === name)!.id, NEW_PARENT);
+    await page.click(`#${id} > .row .tw`);
+    expect(await isVisible(`#${id} > ul > li.node`)).toBe(false);
+    await page.emulateMediaType("print");
+    expect(await isVisible(`#${id} > ul > li.node`)).toBe(true);
+    expect(await page.$eval("nav.bar", (n) => getComputedStyle(n).display)).toBe("none");
+    await page.emulateMediaType("screen");
+  });
+
+  it("filters the lists of other kinds by name too", async () => {
+    const { desired, ledger, prune, remote } = await import("../fixtures/plan/every-action.js");
+    const { buildPlan } = await import("../../src/plan/planner.js");
+    const small = renderPlan(buildPlan({ tenant: "demo", desired, remote, ledger, prune }).plan, "html", { color: false });
+    const other = await browser.newPage();
+    await other.setContent(small, { waitUntil: "load" });
+    await other.type("#q", "colo");
+    await other.waitForSelector('#q[data-filtered="colo"]');
+    const shown = await other.$$eval("li.rec", (lis) => lis.filter((li) => (li as HTMLElement).offsetParent !== null).map((li) => li.querySelector(".n")!.textContent));
+    expect(shown).toEqual(["Colour"]);
+    await other.close();
   });
 
   it("saves a screenshot", async () => {

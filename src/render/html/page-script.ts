@@ -110,6 +110,7 @@ export const PAGE_SCRIPT = String.raw`
     }
     rests.forEach(function (r) { r.hidden = !!q; });
     status.textContent = q ? n + (n === 1 ? " match" : " matches") : "";
+    search.setAttribute("data-filtered", q);
   }
   var timer = 0;
   search.addEventListener("input", function () { clearTimeout(timer); timer = setTimeout(function () { filter(search.value); }, 80); });

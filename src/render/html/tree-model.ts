@@ -5,7 +5,7 @@
  * unchanged records below a drawn node are summarised by a count, so a plan
  * touching 1,000 records of a 10,000-record tree stays small.
  */
-import { categoryPath, parseAddress } from "../../plan/address.js";
+import { categoryPath, parseAddress, printAddress } from "../../plan/address.js";
 import type { Action, Op, Plan } from "../../plan/types.js";
 
 export interface TreeNode {
@@ -75,9 +75,10 @@ export function buildCategoryTree(plan: Plan): CategoryTree {
     if (!parsed || !path) continue;
     const node = ensure(path);
     node.actions.push(a);
+    // Links from the call-outs land on the category, whichever of its sub-records changes.
+    byAddress.set(printAddress({ segments: [parsed.segments[0]] }), node);
     if (parsed.segments.length !== 1) continue;
     node.own = a;
-    byAddress.set(a.address, node);
     const before = a.previous && pathOf(a.previous.address);
     if (!before) continue;
     if (a.previous!.via === "previous_paths") {
