@@ -9,15 +9,6 @@ export function esc(text: string): string {
   return text.replace(/[&<>"']/g, (ch) => ENTITIES[ch]!);
 }
 
-/** An element with escaped text content and already-escaped attributes. */
-export function el(tag: string, attrs: Record<string, string | number | undefined>, inner = ""): string {
-  const a = Object.entries(attrs)
-    .filter(([, v]) => v !== undefined)
-    .map(([k, v]) => ` ${k}="${esc(String(v))}"`)
-    .join("");
-  return `<${tag}${a}>${inner}</${tag}>`;
-}
-
 /** Singular or plural: "1 category", "3 categories". */
 export function count(n: number, one: string, many: string): string {
   return `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;

@@ -4,7 +4,7 @@
  * same bytes; what the plan does not know (when, which commit) comes in as
  * options from the caller.
  */
-import type { Plan } from "../../plan/types.js";
+import { OPS, type Plan } from "../../plan/types.js";
 import type { RenderOptions } from "../common.js";
 import { esc } from "./escape.js";
 import { renderHeader, type PageFacts } from "./header.js";
@@ -14,7 +14,6 @@ import { PAGE_SCRIPT } from "./page-script.js";
 import { PAGE_STYLE } from "./page-style.js";
 import { buildCategoryTree } from "./tree-model.js";
 import { renderTree } from "./tree.js";
-import { OPS } from "../../plan/types.js";
 
 export type { PageFacts } from "./header.js";
 
