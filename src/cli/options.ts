@@ -33,7 +33,7 @@ export function withFormat<T>(y: Argv<T>): Argv<T & { format: Format }> {
     alias: "f",
     choices: FORMATS,
     default: "text" as Format,
-    describe: "Output format: text for people, markdown for pull requests, json for programs",
+    describe: "Output format: text for people, markdown for pull requests, json for programs, html for a review page (one self-contained file)",
     group: "Output and network:",
   }) as Argv<T & { format: Format }>;
 }

@@ -13,6 +13,8 @@ export interface RenderOptions {
   compact?: boolean;
   /** List unmanaged records one by one instead of counting them. */
   showUnmanaged?: boolean;
+  /** html: facts the plan does not hold (when, which commit), passed in by the CLI. */
+  page?: import("./html/header.js").PageFacts;
 }
 
 export const KIND_TITLES: Record<Kind, string> = {

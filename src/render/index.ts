@@ -1,6 +1,7 @@
 /** Renderers by format name: each turns one Plan into a string and never prints. */
 import type { Plan } from "../plan/types.js";
 import type { RenderOptions } from "./common.js";
+import { renderHtml } from "./html/index.js";
 import { renderJson } from "./json.js";
 import { renderMarkdown } from "./markdown.js";
 import { renderText } from "./text.js";
@@ -8,14 +9,16 @@ import { renderText } from "./text.js";
 export type { RenderOptions } from "./common.js";
 export { summaryLine } from "./common.js";
 export { MARKDOWN_MARKER } from "./markdown.js";
+export type { PageFacts } from "./html/index.js";
 
-export const FORMATS = ["text", "markdown", "json"] as const;
+export const FORMATS = ["text", "markdown", "json", "html"] as const;
 export type Format = (typeof FORMATS)[number];
 
 const renderers: Record<Format, (plan: Plan, opts: RenderOptions) => string> = {
   text: renderText,
   markdown: renderMarkdown,
   json: (plan) => renderJson(plan),
+  html: renderHtml,
 };
 
 export function renderPlan(plan: Plan, format: Format, opts: RenderOptions): string {

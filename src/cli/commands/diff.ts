@@ -1,15 +1,19 @@
+import { writeFile } from "node:fs/promises";
+import path from "node:path";
 import type { CommandModule } from "yargs";
 import { diff } from "../../workflows.js";
 import { renderPlan, type Format } from "../../render/index.js";
 import { hasChanges } from "../../plan/types.js";
 import { EXIT, ExitWith } from "../exit-codes.js";
 import type { Io } from "../io.js";
-import { colorFor, projectOptions, withFormat, withProjectOptions, type GlobalArgs } from "../options.js";
+import { pageFacts } from "../page-facts.js";
+import { colorFor, projectOptions, say, withFormat, withProjectOptions, type GlobalArgs } from "../options.js";
 
 interface DiffArgs extends GlobalArgs {
   from: string;
   to: string;
   format: Format;
+  out?: string;
   "detailed-exitcode"?: boolean;
   compact?: boolean;
   target?: string[];
@@ -24,12 +28,14 @@ export function diffCommand(io: Io): CommandModule<object, DiffArgs> {
       withFormat(withProjectOptions(y))
         .option("from", { type: "string", demandOption: true, describe: "The source: a tenant name, or a manifest directory" })
         .option("to", { type: "string", demandOption: true, describe: "The tenant that would be changed to look like --from" })
+        .option("out", { alias: "o", type: "string", describe: "Write the output to this file instead of stdout (e.g. --format html --out diff.html)" })
         .option("detailed-exitcode", { type: "boolean", describe: "Exit 0 when they match, 2 when they differ" })
         .option("compact", { type: "boolean", describe: "One line per difference" })
         .option("target", { type: "string", array: true, describe: "Limit to this address; repeatable" })
         .option("exclude", { type: "string", array: true, describe: "Leave out an address or a kind; repeatable" })
         .example("$0 diff --from staging --to prod", "What promoting staging would change in prod")
-        .example("$0 diff --from ./catalogue --to prod --format markdown", "A directory against a tenant") as never,
+        .example("$0 diff --from ./catalogue --to prod --format markdown", "A directory against a tenant")
+        .example("$0 diff --from staging --to prod --format html --out diff.html", "A review page of the difference") as never,
     handler: async (args) => {
       const p = await diff({
         ...projectOptions(args, io),
@@ -38,8 +44,20 @@ export function diffCommand(io: Io): CommandModule<object, DiffArgs> {
         ...(args.target ? { targets: args.target } : {}),
         ...(args.exclude ? { excludes: args.exclude } : {}),
       });
+      const page = args.format === "html" ? await pageFacts(io, `diff from ${args.from} to ${args.to}`) : undefined;
       // Records only the target has are always listed: a diff that hides them would mislead a promotion.
-      io.stdout(renderPlan(p, args.format, { color: args.format === "text" && colorFor(args, io), showUnmanaged: true, ...(args.compact ? { compact: true } : {}) }));
+      const rendered = renderPlan(p, args.format, {
+        color: args.format === "text" && !args.out && colorFor(args, io),
+        showUnmanaged: true,
+        ...(args.compact ? { compact: true } : {}),
+        ...(page ? { page } : {}),
+      });
+      if (args.out) {
+        await writeFile(path.resolve(io.cwd, args.out), rendered);
+        say(args, io, `Wrote the ${args.format} output to ${args.out}.`);
+      } else {
+        io.stdout(rendered);
+      }
       if (args["detailed-exitcode"] && hasChanges(p)) throw new ExitWith(EXIT.changes);
     },
   };

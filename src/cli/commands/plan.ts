@@ -1,3 +1,4 @@
+import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { CommandModule } from "yargs";
 import { plan, planHmacKey } from "../../workflows.js";
@@ -7,12 +8,14 @@ import { policyViolation } from "../../plan/policy.js";
 import { countsAsChanges, WRITE_ONLY_MODES, type WriteOnlyMode } from "../../plan/write-only.js";
 import { EXIT, ExitWith } from "../exit-codes.js";
 import type { Io } from "../io.js";
+import { pageFacts } from "../page-facts.js";
 import { appendStepSummary } from "../pipeline-output.js";
 import { colorFor, projectOptions, say, withFormat, withProjectOptions, type GlobalArgs } from "../options.js";
 
 export interface PlanArgs extends GlobalArgs {
   format: Format;
   out?: string;
+  html?: string;
   "detailed-exitcode"?: boolean;
   "write-only": WriteOnlyMode;
   target?: string[];
@@ -30,7 +33,8 @@ export function planCommand(io: Io): CommandModule<object, PlanArgs> {
     describe: "Show what apply would change in the tenant to match the manifests",
     builder: (y) =>
       withFormat(withProjectOptions(y))
-        .option("out", { alias: "o", type: "string", describe: "Save the plan (JSON, with a fingerprint of the state) for 'pimctl apply FILE'" })
+        .option("out", { alias: "o", type: "string", describe: "Save the plan (JSON, with a fingerprint of the state) for 'pimctl apply FILE'; with --format html, write the page there instead" })
+        .option("html", { type: "string", describe: "Also write the HTML review page to this file (with any --format and --out)" })
         .option("detailed-exitcode", { type: "boolean", describe: "Exit 0 when there are no changes, 2 when there are, 1 on error" })
         .option("write-only", {
           choices: WRITE_ONLY_MODES,
@@ -48,7 +52,9 @@ export function planCommand(io: Io): CommandModule<object, PlanArgs> {
         .example("$0 plan --tenant staging", "Plan against the staging tenant")
         .example("$0 plan --format markdown --out plan.json", "A PR comment on stdout, the plan saved for apply")
         .example("$0 plan --detailed-exitcode --fail-on-destructive", "CI gate: 2 = changes, 3 = policy")
-        .example("$0 plan --detailed-exitcode --write-only never", "Unknown web ids alone do not make exit 2") as never,
+        .example("$0 plan --detailed-exitcode --write-only never", "Unknown web ids alone do not make exit 2")
+        .example("$0 plan --format html --out plan.html", "A self-contained review page (open it in a browser)")
+        .example("$0 plan --format markdown --out plan.json --html plan.html", "CI: comment, saved plan and review page from one read") as never,
     handler: async (args) => {
       const t0 = Date.now();
       const result = await plan({
@@ -59,15 +65,27 @@ export function planCommand(io: Io): CommandModule<object, PlanArgs> {
       });
       const p = result.plan;
       say(args, io, `Read tenant "${result.connection.name}" in ${((Date.now() - t0) / 1000).toFixed(1)} s (${result.connection.api.stats().requests} requests).`);
-      io.stdout(
-        renderPlan(publicPlan(p), args.format, {
-          color: args.format === "text" && colorFor(args, io),
-          ...(args.compact ? { compact: true } : {}),
-          ...(args["show-unmanaged"] ? { showUnmanaged: true } : {}),
-        }),
-      );
-      appendStepSummary(io, renderPlan(publicPlan(p), "markdown", { color: false }));
-      if (args.out) {
+      const shown = publicPlan(p);
+      appendStepSummary(io, renderPlan(shown, "markdown", { color: false }));
+      const page = args.format === "html" || args.html ? await pageFacts(io, "plan") : undefined;
+      const rendered = renderPlan(shown, args.format, {
+        color: args.format === "text" && colorFor(args, io),
+        ...(args.compact ? { compact: true } : {}),
+        ...(args["show-unmanaged"] ? { showUnmanaged: true } : {}),
+        ...(page ? { page } : {}),
+      });
+      if (args.html) {
+        await writeFile(path.resolve(io.cwd, args.html), renderPlan(shown, "html", { color: false, page: page! }));
+        say(args, io, `Wrote the review page to ${args.html}.`);
+      }
+      // A page is a file to open, not a plan to apply: with --format html, --out receives the page.
+      if (args.format === "html" && args.out) {
+        await writeFile(path.resolve(io.cwd, args.out), rendered);
+        say(args, io, `Wrote the review page to ${args.out}. Save a plan for apply with --format json|text|markdown --out FILE.`);
+      } else {
+        io.stdout(rendered);
+      }
+      if (args.out && args.format !== "html") {
         const hmacKey = planHmacKey(io.env);
         await writePlanFile(path.resolve(io.cwd, args.out), p, hmacKey ? { hmacKey } : {});
         say(args, io, `Saved the plan to ${args.out}${hmacKey ? " (signed)" : ""}. Apply it with: pimctl apply ${args.out}`);

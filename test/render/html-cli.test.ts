@@ -1,0 +1,55 @@
+/// <reference lib="dom" />
+/// <reference lib="dom.iterable" />
+/**
+ * The HTML page from the CLI against the emulator: plan --format html --out
+ * writes the page (not a saved plan), --html writes it beside any format from
+ * the same read, diff --format html --out writes it too; the commit and time
+ * come from the environment the CLI passes in.
+ */
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { parseHTML } from "linkedom";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { testProject, type TestProject } from "../helpers/project.js";
+
+const repoRoot = path.resolve(import.meta.dirname, "../..");
+const env = { GITHUB_SHA: "feedc0de", SOURCE_DATE_EPOCH: "1795000000" };
+
+describe("pimctl plan / diff --format html", () => {
+  let p: TestProject;
+  beforeAll(async () => {
+    p = await testProject();
+    await p.copyExamples(path.join(repoRoot, "examples/catalogue"));
+  });
+  afterAll(async () => p.close());
+
+  const facts = (html: string) => {
+    const { document } = parseHTML(html);
+    return Object.fromEntries([...document.querySelectorAll(".facts > div")].map((d) => [d.querySelector("dt")!.textContent, d.querySelector("dd")!.textContent]));
+  };
+
+  it("plan --format html --out FILE writes the page there and nothing on stdout", async () => {
+    const r = await p.cli(["plan", "--format", "html", "--out", "plan.html"], { env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe("");
+    const html = await readFile(path.join(p.dir, "plan.html"), "utf8");
+    expect(html.startsWith("<!doctype html>")).toBe(true);
+    expect(facts(html)).toMatchObject({ tenant: "demo", commit: "feedc0de", made: "2026-11-18T11:06:40Z" });
+    expect(parseHTML(html).document.querySelectorAll("li.node.st-create").length).toBeGreaterThan(5);
+  });
+
+  it("--html FILE writes the page beside the markdown comment and the saved plan, from one read", async () => {
+    const r = await p.cli(["plan", "--format", "markdown", "--out", "plan.json", "--html", "page.html"], { env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.startsWith("<!-- pimctl-plan -->")).toBe(true);
+    const saved = JSON.parse(await readFile(path.join(p.dir, "plan.json"), "utf8")) as { actions: unknown[] };
+    const page = parseHTML(await readFile(path.join(p.dir, "page.html"), "utf8")).document;
+    expect(page.querySelector('table.counts tfoot td:last-child')!.textContent).toBe(String(saved.actions.length));
+  });
+
+  it("diff --format html --out FILE says what was compared", async () => {
+    const r = await p.cli(["diff", "--from", "catalogue", "--to", "demo", "--format", "html", "--out", "diff.html"], { env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(facts(await readFile(path.join(p.dir, "diff.html"), "utf8"))).toMatchObject({ what: "diff from catalogue to demo", commit: "feedc0de" });
+  });
+});
