@@ -211,3 +211,28 @@ describe("html page: a pruned subtree is called out once", () => {
     expect(document.querySelectorAll("li.node.st-delete").length).toBe(4);
   });
 });
+
+describe("html page: what apply refuses and what looks like a move, called out first", () => {
+  it("lists blocked deletes (the plan was made without --allow-delete) and move hints with the line to add", async () => {
+    const { decideDeletes } = await import("../../src/plan/delete-permission.js");
+    const { moveHints } = await import("../../src/plan/hints.js");
+    // Shoes moved from Footwear without previous_paths: a delete and a create that look alike.
+    const unhinted = { ...desired, categories: desired.categories.map((c) => (c.name === "Shoes" ? { path: c.path, name: c.name } : c)) };
+    const { plan: p } = buildPlan({ tenant: "demo", desired: unhinted, remote, ledger, prune });
+    decideDeletes(p, false);
+    p.hints = moveHints(p, unhinted, remote);
+    const { document } = page(p);
+    const blocked = document.querySelector("section.attention.blocked");
+    expect(blocked).not.toBeNull();
+    expect(text(blocked?.querySelector("h2"))).toMatch(/blocked deletes?: apply refuses this plan/);
+    expect(text(blocked)).toContain("pimctl plan --allow-delete");
+    expect(blocked!.querySelectorAll("li").length).toBeGreaterThan(0);
+    // Blocked comes before the destructive list.
+    const sections = [...document.querySelectorAll("section.attention")].map((s) => s.className);
+    expect(sections.indexOf("attention blocked")).toBeLessThan(sections.indexOf("attention destructive"));
+    const hints = document.querySelector("section.attention.hints");
+    expect(p.hints.length).toBeGreaterThan(0);
+    expect(text(hints)).toContain(p.hints[0]!.add);
+    expect(text(hints)).toContain('category["Footwear/Shoes"]');
+  });
+});

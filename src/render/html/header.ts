@@ -64,15 +64,25 @@ function countsTable(actions: readonly Action[]): string {
 function attention(plan: Plan, anchorOf: (address: string) => string | undefined): string {
   const parts: string[] = [];
   const below = deletedBelow(plan.actions);
+  const link = (address: string) => {
+    const anchor = anchorOf(rootAddress(address));
+    return anchor ? `<a href="#${anchor}">${esc(address)}</a>` : esc(address);
+  };
   const item = (a: Action) => {
-    const anchor = anchorOf(rootAddress(a.address));
-    const label = esc(a.address);
     const n = below.get(a.address);
     const notes = [...(a.notes ?? []), ...(n ? [`with ${n} deleted ${n === 1 ? "category" : "categories"} below`] : [])].map(esc).join("; ");
-    return `<li>${opBadge(a.op)} ${anchor ? `<a href="#${anchor}">${label}</a>` : label}${notes ? `: ${notes}` : ""}</li>`;
+    return `<li>${opBadge(a.op)}${a.flags.blocked ? ' <span class="tag blocked">blocked</span>' : ""} ${link(a.address)}${notes ? `: ${notes}` : ""}</li>`;
   };
   // A pruned subtree is one entry (its top), not one per category in it.
   const shown = plan.actions.filter((a) => !insideDeletedSubtree(a, below));
+  // First what apply will refuse: deletes the plan was made without permission for.
+  const blocked = shown.filter((a) => a.flags.blocked);
+  const blockedTotal = plan.actions.filter((a) => a.flags.blocked).length;
+  if (blocked.length) {
+    parts.push(
+      `<section class="attention blocked" id="blocked"><h2>⛔ ${blockedTotal} blocked ${blockedTotal === 1 ? "delete" : "deletes"}: apply refuses this plan</h2><p>The plan was made without <code>--allow-delete</code>. Make it again with <code>pimctl plan --allow-delete</code> to apply them, or leave them out (prune off for the kind, <code>--exclude</code>).</p>${capped(blocked, item)}</section>`,
+    );
+  }
   const destructive = shown.filter((a) => a.flags.destructive);
   const total = plan.actions.filter((a) => a.flags.destructive).length;
   if (destructive.length) {
@@ -80,9 +90,19 @@ function attention(plan: Plan, anchorOf: (address: string) => string | undefined
       `<section class="attention destructive" id="destructive"><h2>⚠ ${total} destructive ${total === 1 ? "change" : "changes"}: data hangs on these records</h2>${capped(destructive, item)}</section>`,
     );
   }
-  const deletes = shown.filter((a) => a.op === "delete" && !a.flags.destructive);
+  const deletes = shown.filter((a) => a.op === "delete" && !a.flags.destructive && !a.flags.blocked);
   if (deletes.length) {
-    parts.push(`<section class="attention deletes" id="deletes"><h2>${deletes.length} ${deletes.length === 1 ? "delete" : "deletes"} (applied only with --allow-delete)</h2>${capped(deletes, item)}</section>`);
+    const permission = plan.deletes_allowed === true ? " (permitted: the plan was made with --allow-delete)" : "";
+    parts.push(`<section class="attention deletes" id="deletes"><h2>${deletes.length} ${deletes.length === 1 ? "delete" : "deletes"}${permission}</h2>${capped(deletes, item)}</section>`);
+  }
+  // A delete plus a create that look like one record moved or renamed, with the line that keeps its id.
+  const hints = plan.hints ?? [];
+  if (hints.length) {
+    const li = (h: NonNullable<Plan["hints"]>[number]) =>
+      `<li>${link(h.delete)} → ${link(h.create)}: ${esc(h.reason)}. Add to the created record: <code>${esc(h.add)}</code></li>`;
+    parts.push(
+      `<section class="attention hints" id="hints"><h2>${hints.length} ${hints.length === 1 ? "delete looks" : "deletes look"} like a move or rename</h2><p>Without a hint the record is deleted and a new one created (its id, and what hangs on it, is lost).</p><ul>${hints.slice(0, LIST_CAP).map(li).join("")}${hints.length > LIST_CAP ? `<li class="more">and ${hints.length - LIST_CAP} more</li>` : ""}</ul></section>`,
+    );
   }
   if (plan.warnings.length) parts.push(`<section class="attention warnings"><h2>Warnings</h2><ul>${plan.warnings.map((w) => `<li>${esc(w)}</li>`).join("")}</ul></section>`);
   if (plan.unmanaged.length) parts.push(`<p class="unmanaged-line">Unmanaged, left alone (pruning off): ${esc(unmanagedCounts(plan))}.</p>`);

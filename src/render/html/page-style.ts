@@ -14,7 +14,8 @@ h1{font-size:20px;margin:16px 0 4px}h2{font-size:16px;margin:18px 0 6px}
 table{border-collapse:collapse}th,td{border:1px solid var(--line);padding:2px 8px;text-align:left;vertical-align:top}
 .counts td{text-align:right;min-width:4em}thead th{background:#f6f8fa}
 .attention{border-left:4px solid var(--update);padding:2px 12px;margin:10px 0;background:#fff8e6}
-.attention.destructive{border-color:var(--delete);background:#ffebe9}
+.attention.destructive,.attention.blocked{border-color:var(--delete);background:#ffebe9}
+.tag.blocked{color:var(--delete);font-weight:600}
 .attention ul{margin:4px 0;padding-left:20px;max-height:40vh;overflow:auto}
 nav.bar{position:sticky;top:0;background:var(--bg);border-bottom:1px solid var(--line);display:flex;gap:12px;align-items:center;padding-top:8px;padding-bottom:8px;z-index:2}
 nav.bar input{font:inherit;padding:4px 8px;width:min(420px,60vw)}nav.bar button{font:inherit}
