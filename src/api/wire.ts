@@ -8,10 +8,18 @@
  * compared as instants by the state reader (`sameInstant`).
  */
 
+import { wireTypesOfManifestFields } from "../model/schema.js";
+
 export type FieldType = "id" | "bool" | "date" | "id-list";
 
-/** Field name -> type, for every record of API v1 (names mean the same thing on every record). */
+/**
+ * Field name -> type, for every record of API v1 (names mean the same thing on
+ * every record). The manifest's own fields come from the field tables
+ * (src/model/schema.ts: publish, excluded, is_visible, in_navigation,
+ * thumbnail; the exclusion dates); the rest are fields only the API has.
+ */
 export const FIELD_TYPES: Readonly<Record<string, FieldType>> = {
+  ...wireTypesOfManifestFields(),
   id: "id",
   attribute_id: "id",
   attribute_set_id: "id",
@@ -24,22 +32,16 @@ export const FIELD_TYPES: Readonly<Record<string, FieldType>> = {
   master_attribute_type_value_id: "id",
   entity_id: "id",
   profile_id: "id",
-  publish: "bool",
-  excluded: "bool",
-  is_visible: "bool",
   is_smart: "bool",
-  in_navigation: "bool",
-  thumbnail: "bool",
   sync: "bool",
   is_tree: "bool",
   is_product_attribute: "bool",
   publishable: "bool",
   display_on_navigation: "bool",
+  // A category's attribute sets are names in manifests and ids (or objects, or "1,2") in answers.
   attribute_sets: "id-list",
   created_at: "date",
   updated_at: "date",
-  exclusion_start_date: "date",
-  exclusion_end_date: "date",
 };
 
 /** 1, "1", true, "true" -> true; 0, "0", false, "false" -> false; anything else unchanged. */

@@ -30,6 +30,8 @@ export interface FieldDef<S extends TSchema = TSchema> {
   /** API v1 cannot read it back: the ledger remembers what was applied. */
   writeOnly?: boolean;
   required?: boolean;
+  /** How the API's answer is read (src/api/wire.ts): booleans in any of their forms, dates as instants. */
+  wire?: "bool" | "date";
 }
 
 type Fields = Record<string, FieldDef>;
@@ -52,8 +54,9 @@ const nullableText = (description: string, o: { versioned?: true } = {}) =>
 /** Sort orders and lengths: whole numbers, never negative. */
 const int = (description: string) => field(Type.Integer({ minimum: 0, description }), { compare: "scalar" });
 const nullableInt = (description: string) => field(Type.Unsafe<number | null>({ type: ["integer", "null"], minimum: 0, description }), { compare: "scalar" });
-const nullableDate = (description: string) => field(Type.Unsafe<string | null>({ type: ["string", "null"], pattern: ISO_8601, description }), { compare: "text" });
-const bool = (description: string) => field(Type.Boolean({ description }), { compare: "scalar" });
+const nullableDate = (description: string) =>
+  field(Type.Unsafe<string | null>({ type: ["string", "null"], pattern: ISO_8601, description }), { compare: "text", wire: "date" });
+const bool = (description: string) => field(Type.Boolean({ description }), { compare: "scalar", wire: "bool" });
 const oneOf = <const T extends readonly string[]>(values: T, description: string) =>
   field(Type.Unsafe<T[number]>({ enum: [...values], description }), { compare: "scalar" });
 const nameList = (description: string) => Type.Array(Type.String({ pattern: VISIBLE }), { uniqueItems: true, description });
@@ -321,4 +324,13 @@ export function versionedFields(table: Fields): string[] {
   return Object.entries(table)
     .filter(([, f]) => f.versioned)
     .map(([k]) => k);
+}
+
+/** Manifest fields whose API read shape varies (booleans, dates), by field name: the client's wire table starts from these. */
+export function wireTypesOfManifestFields(): Record<string, "bool" | "date"> {
+  const out: Record<string, "bool" | "date"> = {};
+  for (const table of [DISPLAY_GROUP, ATTRIBUTE, TYPE_VALUE, ATTRIBUTE_SET, BLOCK, BRAND, CATEGORY, ASSET] as Fields[]) {
+    for (const [name, f] of Object.entries(table)) if (f.wire) out[name] = f.wire;
+  }
+  return out;
 }
