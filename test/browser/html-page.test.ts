@@ -8,7 +8,7 @@
  * measures the time until the page is usable and saves a screenshot.
  *
  * Needs Chromium: `apt-get install chromium` (.ci/run installs it);
- * CHROMIUM_PATH overrides /usr/bin/chromium. PIMCTL_SCREENSHOT=docs/plan-html.png
+ * CHROMIUM_PATH overrides /usr/bin/chromium. PIMCTL_SCREENSHOT=examples/plan-html.png
  * writes the README's screenshot.
  */
 import { existsSync, statSync } from "node:fs";
