@@ -1,19 +1,25 @@
+/**
+ * Ctrl-C (SIGINT) and SIGTERM (what CI runners send on cancel, before SIGKILL)
+ * during apply, in a real child process: stop starting actions, let in-flight
+ * ones finish, save the ledger, release the lock, write the report, exit 4;
+ * a re-run converges without duplicates.
+ */
 import { spawn } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { testProject, repoRoot, type TestProject } from "../helpers/project.js";
 
 let p: TestProject;
-beforeAll(async () => {
+beforeEach(async () => {
   p = await testProject({ emulator: { latencyMs: 40 } });
   await p.copyExamples(path.join(repoRoot, "examples/catalogue"));
 });
-afterAll(async () => p.close());
+afterEach(async () => p.close());
 
-describe("Ctrl-C during apply", () => {
-  it("finishes what is in flight, saves the ledger, releases the lock, exits 4; a re-run converges", async () => {
-    const child = spawn(process.execPath, [path.join(repoRoot, "dist/cli/main.js"), "apply", "--auto-approve"], {
+describe.each(["SIGINT", "SIGTERM"] as const)("%s during apply", (signal) => {
+  it("finishes what is in flight, saves the ledger and the report, releases the lock, exits 4; a re-run converges", async () => {
+    const child = spawn(process.execPath, [path.join(repoRoot, "dist/cli/main.js"), "apply", "--auto-approve", "--report", "report.json"], {
       cwd: p.dir,
       env: { ...process.env, ...p.env, NO_COLOR: "1" },
       stdio: ["ignore", "pipe", "pipe"],
@@ -29,12 +35,16 @@ describe("Ctrl-C during apply", () => {
         }
       }, 20);
     });
-    child.kill("SIGINT");
+    child.kill(signal);
     const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
-    expect(stderr).toContain("Interrupted (SIGINT): finishing the requests in flight, then stopping");
+    expect(stderr).toContain(`Interrupted (${signal}): finishing the requests in flight, then stopping`);
     expect(code).toBe(4);
     expect(existsSync(path.join(p.dir, ".pimctl", "demo.lock"))).toBe(false);
     expect(existsSync(path.join(p.dir, ".pimctl", "demo.json"))).toBe(true);
+    const report = JSON.parse(readFileSync(path.join(p.dir, "report.json"), "utf8")) as { counts: { done: number; skipped: number }; results: Array<{ reason?: string }> };
+    expect(report.counts.done).toBeGreaterThan(0);
+    expect(report.counts.skipped).toBeGreaterThan(0);
+    expect(report.results.some((r) => r.reason === "not started: the run was interrupted")).toBe(true);
     p.emulator.setFaults({ latencyMs: 0 });
     const again = await p.cli(["apply", "--auto-approve"]);
     expect(again.code, again.stderr).toBe(0);
