@@ -21,6 +21,7 @@ import { readPlanFile } from "./plan/file.js";
 import { PLAN_HMAC_ENV } from "./plan/integrity.js";
 import { ALLOW_DELETE_FLAG, decideDeletes, refuseBlockedDeletes } from "./plan/delete-permission.js";
 import { moveHints } from "./plan/hints.js";
+import { applyIgnore, checkScope } from "./plan/scope.js";
 import type { Plan, PlanBasis } from "./plan/types.js";
 import { applyPlan, type ApplyHooks, type ApplyReport } from "./apply/index.js";
 import { savedPlanDifferences } from "./apply/stale.js";
@@ -144,9 +145,10 @@ async function makePlan(
   opts: ProjectOptions,
 ): Promise<{ plan: Plan; remote: RemoteCatalogue }> {
   const { plan: full, remote } = await planAgainst(connection, config, desired, ledger, policy.prune, opts);
-  const narrowed = narrow(full, desired, remote, policy.targets, policy.excludes);
+  const narrowed = narrow(applyIgnore(full, config.scope), desired, remote, policy.targets, policy.excludes);
   decideDeletes(narrowed, policy.allowDelete);
   narrowed.hints = moveHints(narrowed, desired, remote);
+  checkScope(narrowed, config.scope, remote);
   return { plan: narrowed, remote };
 }
 

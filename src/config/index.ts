@@ -28,6 +28,7 @@ export interface TenantConfig {
 
 export type { PruneKind } from "../plan/policy.js";
 import type { PrunePolicy } from "../plan/policy.js";
+import { parseScope, type ScopeRules } from "../plan/scope.js";
 
 export interface Config {
   /** The config file read, if any. */
@@ -44,6 +45,8 @@ export interface Config {
   url_template?: string;
   /** Tenant-owned records manifests may refer to without declaring them. */
   external?: ExternalRecords;
+  /** What this repository manages: ignore:, protect:, max_deletes: (src/plan/scope.ts). */
+  scope: ScopeRules;
 }
 
 export interface StateConfig {
@@ -71,7 +74,7 @@ export async function loadConfig(opts: { configPath?: string; cwd: string; dir?:
   if (text === undefined) {
     // Without a config, only an explicit directory is read: never scan the working directory.
     if (!opts.dir) throw noConfig(opts.cwd);
-    return { dir: path.resolve(opts.cwd, opts.dir), tenants: {}, versions: {}, prune: {}, ledger_dir: path.resolve(base, ".pimctl"), state: { ...DEFAULT_STATE }, external: {} };
+    return { dir: path.resolve(opts.cwd, opts.dir), tenants: {}, versions: {}, prune: {}, ledger_dir: path.resolve(base, ".pimctl"), state: { ...DEFAULT_STATE }, external: {}, scope: {} };
   }
   const rel = path.relative(opts.cwd, file) || file;
   const parsed = parseYaml(text, rel);
@@ -128,7 +131,19 @@ export async function loadConfig(opts: { configPath?: string; cwd: string; dir?:
     state: { ...DEFAULT_STATE, ...((data.state ?? {}) as Partial<StateConfig>) },
     ...(data.url_template ? { url_template: data.url_template as string } : {}),
     external: (data.external ?? {}) as ExternalRecords,
+    scope: scopeOf(data, rel),
   };
+}
+
+/** The scope rules, each selector checked now: a typo in pimctl.yaml is an error, not a rule that matches nothing. */
+function scopeOf(data: Record<string, unknown>, file: string): ScopeRules {
+  const scope: ScopeRules = {
+    ...(data.ignore ? { ignore: data.ignore as string[] } : {}),
+    ...(data.protect ? { protect: data.protect as string[] } : {}),
+    ...(data.max_deletes !== undefined ? { max_deletes: data.max_deletes as number | string } : {}),
+  };
+  parseScope(scope, file);
+  return scope;
 }
 
 function noConfig(cwd: string): PimctlError {

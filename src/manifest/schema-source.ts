@@ -50,6 +50,22 @@ export const configSchema: S = {
         remote: str("git backend: the remote of the repository that holds this file (default origin)."),
       },
     },
+    ignore: {
+      type: "array",
+      uniqueItems: true,
+      items: { type: "string", minLength: 1 },
+      description: 'Records this repository never plans, as kinds, addresses or globs (category["Seasonal/**"], brand["Partner *"]): left out of every plan, never deleted, counted in the plan\'s warnings.',
+    },
+    protect: {
+      type: "array",
+      uniqueItems: true,
+      items: { type: "string", minLength: 1 },
+      description: "Records never deleted, renamed or moved, whatever the prune setting (kinds, addresses or globs): a plan that would is refused, naming the rule.",
+    },
+    max_deletes: {
+      oneOf: [{ type: "integer", minimum: 0 }, { type: "string", pattern: "^\\d+(\\.\\d+)?\\s*%$" }],
+      description: 'The most deletes one plan may hold: a number, or "N%" of a kind\'s records in the tenant. Above it the plan is refused (exit 3), so a manifest file removed by mistake cannot empty the tenant.',
+    },
     external: {
       type: "object",
       additionalProperties: false,

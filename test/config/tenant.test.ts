@@ -8,6 +8,7 @@ const config: Config = {
   prune: {},
   ledger_dir: "/x/.pimctl",
   state: { backend: "local", remote: "origin" },
+  scope: {},
   url_template: "https://{hash}.{region}.pim.example.com/api/v1",
   tenants: {
     prod: { name: "prod", hash: "abc", region: "eu", token_env: "T" },

@@ -1,0 +1,108 @@
+/**
+ * What this repository manages, said once in pimctl.yaml: `ignore:` records
+ * it never plans (left out, and said so), `protect:` records it never deletes,
+ * renames or moves whatever the prune setting, and `max_deletes:` the most it
+ * deletes in one plan (a number, or a percentage of a kind), so a manifest
+ * file removed by mistake cannot empty the tenant. Rules are selectors
+ * (kinds, addresses, globs: src/plan/selectors.ts). Pure: checks a finished plan.
+ */
+import { KINDS, type Kind } from "../model/catalogue.js";
+import type { RemoteCatalogue } from "../model/remote.js";
+import { PimctlError, PimctlErrors } from "../errors.js";
+import { plural } from "../plural.js";
+import { parseAddress } from "./address.js";
+import { filterPlan } from "./filter.js";
+import { parseSelector, type Selector } from "./selectors.js";
+import type { Plan } from "./types.js";
+
+export interface ScopeRules {
+  ignore?: string[];
+  protect?: string[];
+  /** At most this many deletes in one plan, or "N%" of a kind's records in the tenant. */
+  max_deletes?: number | string;
+}
+
+/** Parse every rule up front: a bad selector is a config error naming it, all at once. */
+export function parseScope(rules: ScopeRules, file: string): { ignore: Selector[]; protect: Selector[] } {
+  const errors: PimctlError[] = [];
+  const parse = (key: "ignore" | "protect") =>
+    (rules[key] ?? []).flatMap((text) => {
+      try {
+        return [parseSelector(text)];
+      } catch (e) {
+        errors.push(new PimctlError("config", `${file}: ${key}: ${(e as PimctlError).message}`, { details: (e as PimctlError).details }));
+        return [];
+      }
+    });
+  const scope = { ignore: parse("ignore"), protect: parse("protect") };
+  if (rules.max_deletes !== undefined && maxDeletesLimit(rules.max_deletes) === undefined) {
+    errors.push(new PimctlError("config", `${file}: max_deletes: "${String(rules.max_deletes)}" is neither a whole number nor a percentage like "5%"`));
+  }
+  if (errors.length) throw new PimctlErrors(errors);
+  return scope;
+}
+
+function maxDeletesLimit(v: number | string): { count: number } | { percent: number } | undefined {
+  if (typeof v === "number") return Number.isInteger(v) && v >= 0 ? { count: v } : undefined;
+  const m = /^(\d+(?:\.\d+)?)\s*%$/.exec(v.trim());
+  return m ? { percent: Number(m[1]) } : undefined;
+}
+
+/** `ignore:` leaves records out of the plan (and what depends on them), and says how many. */
+export function applyIgnore(plan: Plan, rules: ScopeRules): Plan {
+  const ignore = rules.ignore ?? [];
+  if (!ignore.length) return plan;
+  const kept = filterPlan(plan, { excludes: ignore });
+  const left = plan.actions.length - kept.actions.length + (plan.unmanaged.length - kept.unmanaged.length);
+  if (left) kept.warnings = [...kept.warnings, `${plural(left, "record")} left out by the ignore rules of pimctl.yaml (${ignore.join(", ")}): never planned, never deleted`];
+  return { ...kept, summary: { ...kept.summary, unmanaged: kept.unmanaged.length } };
+}
+
+/**
+ * `protect:` and `max_deletes:` over the plan as it would be applied. A
+ * protected record deleted, renamed or moved is an error (exit 1) naming the
+ * rule; too many deletes is a policy refusal (exit 3). Both refuse the plan
+ * before anything is written.
+ */
+export function checkScope(plan: Plan, rules: ScopeRules, remote: RemoteCatalogue): void {
+  const { protect } = parseScope(rules, "pimctl.yaml");
+  const errors: PimctlError[] = [];
+  for (const a of plan.actions) {
+    if (a.op !== "delete" && a.op !== "rename" && a.op !== "move") continue;
+    for (const address of [a.address, a.previous?.address].filter((x): x is string => x !== undefined)) {
+      const rule = protect.find((s) => s.matches(address));
+      if (!rule) continue;
+      errors.push(
+        new PimctlError("plan_refused", `${a.address} is protected by the rule protect: ${rule.text} in pimctl.yaml, but the plan would ${a.op} it`, {
+          details: [a.op === "delete" ? "declare it again in the manifests, or turn pruning off for its kind" : "keep its name and place in the manifests, or change the protect rule deliberately"],
+        }),
+      );
+      break;
+    }
+  }
+  if (errors.length) throw new PimctlErrors(errors);
+  if (rules.max_deletes === undefined) return;
+  const limit = maxDeletesLimit(rules.max_deletes)!;
+  const deletes = plan.actions.filter((a) => a.op === "delete");
+  if ("count" in limit) {
+    if (deletes.length > limit.count) throw tooMany(`the plan deletes ${plural(deletes.length, "record")}`, `max_deletes: ${limit.count}`);
+    return;
+  }
+  for (const kind of KINDS) {
+    const records = (remote[kind] as unknown[]).length;
+    const gone = deletes.filter((a) => a.kind === kind && parseAddress(a.address)?.segments.length === 1).length;
+    if (gone && records && (gone / records) * 100 > limit.percent) {
+      throw tooMany(`the plan deletes ${gone} of the tenant's ${plural(records, kindNoun(kind))} (${((gone / records) * 100).toFixed(1)}%)`, `max_deletes: "${limit.percent}%"`);
+    }
+  }
+}
+
+function tooMany(what: string, rule: string): PimctlError {
+  return new PimctlError("policy_refused", `${what}, more than ${rule} in pimctl.yaml allows; nothing was applied`, {
+    details: ["a manifest file removed by mistake looks like this: check the manifests; if the deletes are meant, raise the limit for this change"],
+  });
+}
+
+function kindNoun(kind: Kind): string {
+  return { display_groups: "display group", attributes: "attribute", attribute_sets: "attribute set", blocks: "block", brands: "brand", categories: "category" }[kind];
+}

@@ -1,0 +1,88 @@
+/**
+ * Scope rules in pimctl.yaml, against the emulator: ignore (never planned,
+ * never deleted, said so), protect (a plan that would delete, rename or move
+ * a protected record is refused, naming the rule), max_deletes (a manifest
+ * file removed by mistake is refused, exit 3, nothing written).
+ */
+import { rm } from "node:fs/promises";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { testProject, type TestProject } from "../helpers/project.js";
+
+const brandsA = "brands:\n  - name: Acme\n  - name: Partner North\n  - name: Partner South\n";
+const brandsB = "brands:\n" + Array.from({ length: 6 }, (_, i) => `  - name: Brand ${i}\n`).join("");
+const categories = "categories:\n  - name: Apparel\n    children:\n      - name: Shirts\n  - name: Seasonal\n    children:\n      - name: Christmas\n";
+
+function config(url: string, extra: string): string {
+  return ["dir: catalogue", "tenants:", "  demo:", `    base_url: ${url}`, "    token_env: PIMCTL_DEMO_TOKEN", "prune: { brands: true, categories: true }", extra, ""].join("\n");
+}
+
+const writes = (p: TestProject) => {
+  const m = p.emulator.stats().requests.byMethod;
+  return (m.POST ?? 0) + (m.PUT ?? 0) + (m.DELETE ?? 0);
+};
+
+describe("scope rules in pimctl.yaml", () => {
+  let p: TestProject;
+  afterEach(async () => p.close());
+
+  async function seeded(extra: string): Promise<TestProject> {
+    p = await testProject({ files: { "catalogue/a.yaml": brandsA, "catalogue/b.yaml": brandsB, "catalogue/c.yaml": categories } });
+    expect((await p.cli(["apply", "--auto-approve"])).code).toBe(0);
+    await p.write("pimctl.yaml", config(p.emulator.tenantUrl("demo"), extra));
+    return p;
+  }
+
+  it("ignore: ignored records are never planned or deleted, and the plan says how many were left out", async () => {
+    await seeded(`ignore: ['category["Seasonal/**"]', 'brand["Partner *"]']`);
+    await p.write("catalogue/a.yaml", "brands:\n  - name: Acme\n");
+    await p.write("catalogue/c.yaml", "categories:\n  - name: Apparel\n    children:\n      - name: Shirts\n");
+    const r = await p.cli(["plan", "--allow-delete", "--format", "json"]);
+    expect(r.code, r.stderr).toBe(0);
+    const plan = JSON.parse(r.stdout) as { actions: Array<{ address: string }>; warnings: string[] };
+    expect(plan.actions.map((a) => a.address)).toEqual([]);
+    expect(plan.warnings.join("\n")).toMatch(/4 records left out by the ignore rules of pimctl.yaml/);
+    expect((await p.cli(["apply", "--auto-approve", "--allow-delete"])).code).toBe(0);
+    expect([...p.emulator.store("demo").brands.values()].map((b) => b.name)).toContain("Partner North");
+  });
+
+  it("protect: a prune plan that would delete a protected record is refused, naming the rule; nothing is written", async () => {
+    await seeded(`protect: ['category["Seasonal"]']`);
+    await p.write("catalogue/c.yaml", "categories:\n  - name: Apparel\n    children:\n      - name: Shirts\n");
+    p.emulator.resetStats();
+    const r = await p.cli(["apply", "--auto-approve", "--allow-delete"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('category["Seasonal"] is protected by the rule protect: category["Seasonal"] in pimctl.yaml, but the plan would delete it');
+    expect(writes(p)).toBe(0);
+    // A rename of a protected record is refused too.
+    await p.write("catalogue/c.yaml", "categories:\n  - name: Apparel\n    children:\n      - name: Shirts\n  - name: Holidays\n    previous_names: [Seasonal]\n    children:\n      - name: Christmas\n");
+    expect((await p.cli(["plan"])).stderr).toMatch(/protected by the rule .* would rename it/);
+  });
+
+  it("max_deletes: a manifest file removed by mistake is refused (exit 3) before any write; a percentage works per kind", async () => {
+    await seeded("max_deletes: 3");
+    await rm(path.join(p.dir, "catalogue", "b.yaml"));
+    p.emulator.resetStats();
+    const r = await p.cli(["apply", "--auto-approve", "--allow-delete"]);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain("the plan deletes 6 records, more than max_deletes: 3 in pimctl.yaml allows; nothing was applied");
+    expect(writes(p)).toBe(0);
+    await p.write("pimctl.yaml", config(p.emulator.tenantUrl("demo"), 'max_deletes: "50%"'));
+    const pct = await p.cli(["plan", "--allow-delete"]);
+    expect(pct.code).toBe(3);
+    expect(pct.stderr).toContain("the plan deletes 6 of the tenant's 9 brands (66.7%)");
+    await p.write("pimctl.yaml", config(p.emulator.tenantUrl("demo"), 'max_deletes: "70%"'));
+    expect((await p.cli(["plan", "--allow-delete"])).code).toBe(0);
+  });
+
+  it("a rule that is not a selector, or a limit that is not one, is a config error naming it", async () => {
+    await seeded("protect: ['categry[\"Seasonal\"]']");
+    const r = await p.cli(["plan"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/pimctl.yaml: protect: .*unknown kind "categry"/);
+    await p.write("pimctl.yaml", config(p.emulator.tenantUrl("demo"), "max_deletes: lots"));
+    const limit = await p.cli(["plan"]);
+    expect(limit.code).toBe(1);
+    expect(limit.stderr).toMatch(/pimctl.yaml:\d+:\d+: "max_deletes"/);
+  });
+});
