@@ -79,6 +79,16 @@ describe("GitHub workflows pass a real linter (@action-validator/cli)", () => {
     });
   }
 
+  it("action.yml (the repository's GitHub Action) is a valid action, and the linter tells an action from a broken one", async () => {
+    const action = path.resolve(import.meta.dirname, "../../action.yml");
+    const r = await actionValidator(action);
+    expect(r.output.replace(/WARNING: Glob validation.*\n/g, "")).toBe("");
+    expect(r.code).toBe(0);
+    const broken = path.join(tmp, "action.yml");
+    await writeFile(broken, readFileSync(action, "utf8").replace("  using: composite\n", "  using: compositee\n"));
+    expect((await actionValidator(broken)).code).not.toBe(0);
+  });
+
   it("the linter rejects what broke the old example (${{ }} in a flow mapping) and unknown keys", async () => {
     const broken = path.join(tmp, "broken.yml");
     await writeFile(broken, read("github-actions.yml").replace("          name: plan-${{ github.event.pull_request.head.sha }}\n          path: plan.json", "          { name: plan-${{ github.event.pull_request.head.sha }}, path: plan.json }"));
