@@ -10,10 +10,10 @@ import type { RemoteCatalogue } from "./model/remote.js";
 import { loadConfig, versionMap, type Config } from "./config/index.js";
 import { loadManifests } from "./manifest/index.js";
 import { readState } from "./state/index.js";
-import type { Ledger } from "./state/ledger.js";
+import { recordOwned, type Ledger } from "./state/ledger.js";
 import { acquireLock, describeHolder, openBackend, readLedger, saveLedger, type HeldLock, type LedgerState, type LockInfo, type StateBackend } from "./state/backends/index.js";
-import { buildPlan } from "./plan/planner.js";
-import type { PrunePolicy } from "./plan/policy.js";
+import { buildPlan, type PlanOutcome } from "./plan/planner.js";
+import type { PruneKind, PrunePolicy } from "./plan/policy.js";
 import { filterPlan } from "./plan/filter.js";
 import { checkSelectors, knownAddresses } from "./plan/selectors.js";
 import { unknownWriteOnly } from "./plan/write-only.js";
@@ -79,6 +79,8 @@ export interface PlanResult {
   config: Config;
   /** The lock another run holds on this tenant's state, if any (plan only reports it). */
   lockHeld?: LockInfo;
+  /** Declared records found in the tenant, by prune kind: apply records them as pimctl's (prune "owned"). */
+  declared: PlanOutcome["declared"];
 }
 
 function projectConfig(opts: ProjectOptions): Promise<Config> {
@@ -105,7 +107,7 @@ function prunePolicy(config: Config): PrunePolicy {
 
 /** The kinds the state reader must list fully because pruning is on for them. */
 function prunedKinds(prune: PrunePolicy): Partial<Record<Kind, boolean>> {
-  return Object.fromEntries(KINDS.map((k) => [k, prune[k as keyof PrunePolicy] === true]));
+  return Object.fromEntries(KINDS.map((k) => [k, prune[k as keyof PrunePolicy] === true || prune[k as keyof PrunePolicy] === "owned"]));
 }
 
 /** Read the state the desired catalogue needs and plan against it. */
@@ -117,7 +119,7 @@ async function planAgainst(
   prune: PrunePolicy,
   opts: ProjectOptions,
   read: { listAll?: boolean } = {},
-): Promise<{ plan: Plan; remote: RemoteCatalogue }> {
+): Promise<{ plan: Plan; remote: RemoteCatalogue; declared: PlanOutcome["declared"] }> {
   const remote = await readState(connection.api, {
     kinds: desired.managed,
     desired,
@@ -126,9 +128,9 @@ async function planAgainst(
     prune: read.listAll ? Object.fromEntries(KINDS.map((k) => [k, true])) : prunedKinds(prune),
     ...(opts.log ? { log: opts.log } : {}),
   });
-  const { plan, errors } = buildPlan({ tenant: connection.name, desired, remote, ledger, prune });
+  const { plan, errors, declared } = buildPlan({ tenant: connection.name, desired, remote, ledger, prune });
   if (errors.length) throw new PimctlErrors(errors);
-  return { plan, remote };
+  return { plan, remote, declared };
 }
 
 /**
@@ -143,13 +145,13 @@ async function makePlan(
   ledger: Ledger,
   policy: PlanPolicy,
   opts: ProjectOptions,
-): Promise<{ plan: Plan; remote: RemoteCatalogue }> {
-  const { plan: full, remote } = await planAgainst(connection, config, desired, ledger, policy.prune, opts);
+): Promise<{ plan: Plan; remote: RemoteCatalogue; declared: PlanOutcome["declared"] }> {
+  const { plan: full, remote, declared } = await planAgainst(connection, config, desired, ledger, policy.prune, opts);
   const narrowed = narrow(applyIgnore(full, config.scope), desired, remote, policy.targets, policy.excludes);
   decideDeletes(narrowed, policy.allowDelete);
   narrowed.hints = moveHints(narrowed, desired, remote);
   checkScope(narrowed, config.scope, remote);
-  return { plan: narrowed, remote };
+  return { plan: narrowed, remote, declared };
 }
 
 /** --target / --exclude, each checked to match something in the manifests or the tenant first. */
@@ -209,10 +211,10 @@ async function planOpen(opts: PlanOptions): Promise<PlanResult> {
 /** Plan against a tenant with the ledger already read (apply reads it under the lock). */
 async function planWithState(opts: PlanOptions, config: Config, desired: Catalogue, connection: Connection, state: LedgerState): Promise<PlanResult> {
   const policy: PlanPolicy = { prune: prunePolicy(config), targets: opts.targets ?? [], excludes: opts.excludes ?? [], allowDelete: opts.allowDelete === true };
-  const { plan: planned, remote } = await makePlan(connection, config, desired, state.ledger, policy, opts);
+  const { plan: planned, remote, declared } = await makePlan(connection, config, desired, state.ledger, policy, opts);
   planned.warnings.push(...unknownWarnings(planned, state.existed, connection.name));
   planned.basis = basisOf(desired, policy, connection.baseUrl);
-  return { plan: planned, desired, remote, ledger: state.ledger, ledgerExisted: state.existed, connection, config };
+  return { plan: planned, desired, remote, declared, ledger: state.ledger, ledgerExisted: state.existed, connection, config };
 }
 
 /** Unknown write-only values, once per field kind, and why they are unknown. */
@@ -269,7 +271,7 @@ async function checkSavedPlan(saved: Plan & { basis: PlanBasis }, file: string, 
       details: differences.slice(0, 50).concat(differences.length > 50 ? [`... and ${differences.length - 50} more`] : []),
     });
   }
-  return { plan: saved, desired: basis.desired, remote: current.remote, ledger: state.ledger, ledgerExisted: state.existed, connection, config };
+  return { plan: saved, desired: basis.desired, remote: current.remote, declared: current.declared, ledger: state.ledger, ledgerExisted: state.existed, connection, config };
 }
 
 export interface ApplyOptions extends PlanOptions, LockOptions {
@@ -351,6 +353,9 @@ export async function apply(opts: ApplyOptions): Promise<ApplyResult> {
       ...(opts.signal ? { signal: opts.signal } : {}),
     });
     if (opts.dryRun) return { plan: thePlan, report };
+    // What pimctl now owns: the declared records it found, and those it created (prune "owned" may delete them later).
+    recordOwned(state.ledger, { ...planned.declared });
+    recordOwned(state.ledger, createdByKind(thePlan, report));
     await saveLedger(backend, state, opts.warn ? { warn: opts.warn } : {});
     // A refused token (401) would refuse the verification read too: report what was done instead.
     if (report.stopped_by) return { plan: thePlan, report, ...(backupFile ? { backupFile } : {}) };
@@ -365,6 +370,28 @@ export async function apply(opts: ApplyOptions): Promise<ApplyResult> {
     await lock?.release();
     await connection.api.close();
   }
+}
+
+/** Ids of records this run created, by prune kind. */
+function createdByKind(p: Plan, report: ApplyReport): Partial<Record<PruneKind, number[]>> {
+  const kindOf: Partial<Record<string, PruneKind>> = {
+    display_group: "display_groups",
+    attribute: "attributes",
+    type_value: "type_values",
+    attribute_set: "attribute_sets",
+    block: "blocks",
+    brand: "brands",
+    category: "categories",
+    brand_asset: "assets",
+    category_asset: "assets",
+  };
+  const typeOf = new Map(p.actions.map((a) => [a.address, a.type]));
+  const out: Partial<Record<PruneKind, number[]>> = {};
+  for (const r of report.results) {
+    const kind = r.created_id === undefined ? undefined : kindOf[typeOf.get(r.address) ?? ""];
+    if (kind) (out[kind] ??= []).push(r.created_id!);
+  }
+  return out;
 }
 
 /** The state backend a project's config names, for `pimctl state`. */

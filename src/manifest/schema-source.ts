@@ -32,9 +32,10 @@ export const configSchema: S = {
     prune: {
       type: "object",
       additionalProperties: false,
-      description: "Per kind: delete records the manifests do not declare (default false: they are listed as unmanaged). Deletes still need apply --allow-delete.",
+      description:
+        "Per kind: delete records the manifests do not declare (default false: they are listed as unmanaged); \"owned\": only those pimctl created or adopted (the state remembers which), never records someone made by hand. Deletes still need plan --allow-delete.",
       properties: Object.fromEntries(
-        PRUNE_KINDS.map((k) => [k, bool(`Prune ${k.replace("_", " ")}.`)]),
+        PRUNE_KINDS.map((k) => [k, { oneOf: [{ type: "boolean" }, { const: "owned" }], description: `Prune ${k.replace("_", " ")}: true, false or "owned".` }]),
       ),
     },
     ledger_dir: str("Where the ledger of write-only values and its lock live with the local state backend, relative to this file (default .pimctl)."),

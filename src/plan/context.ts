@@ -18,6 +18,8 @@ export interface LedgerView {
   web_ids: Record<string, Record<string, string>>;
   assets: Record<string, Record<string, { image_url: string }>>;
   brand_attribute_sets: Record<string, string[]>;
+  /** Prune kind -> ids pimctl created or adopted: all prune "owned" may delete. */
+  owned?: Record<string, number[]>;
 }
 
 export interface PlanInput {
@@ -64,6 +66,9 @@ export class PlanContext {
     attribute_sets: new Map(),
   };
   private readonly channelIds = new Map<string, number>();
+  private readonly ownedSets = new Map<PruneKind, Set<number>>();
+  /** Prune kind -> ids of declared records found in the tenant (adopted by apply). */
+  readonly declared = new Map<PruneKind, Set<number>>();
 
   constructor(readonly input: PlanInput) {
     this.managed = new Set(input.desired.managed);
@@ -83,7 +88,25 @@ export class PlanContext {
   }
 
   prune(kind: PruneKind): boolean {
-    return this.input.prune?.[kind] === true;
+    const p = this.input.prune?.[kind];
+    return p === true || p === "owned";
+  }
+
+  /** Whether pruning may delete this undeclared record: always with prune true; with "owned" only what pimctl owns. */
+  mayDelete(kind: PruneKind, id: number): boolean {
+    const p = this.input.prune?.[kind];
+    if (p === true) return true;
+    if (p !== "owned") return false;
+    let ids = this.ownedSets.get(kind);
+    if (!ids) this.ownedSets.set(kind, (ids = new Set(this.input.ledger?.owned?.[kind] ?? [])));
+    return ids.has(id);
+  }
+
+  /** A declared record matched in the tenant: applying this plan adopts it (prune "owned" may delete it once undeclared). */
+  own(kind: PruneKind, id: number): void {
+    let ids = this.declared.get(kind);
+    if (!ids) this.declared.set(kind, (ids = new Set()));
+    ids.add(id);
   }
 
   /** Add an action; references to records this plan creates become dependencies. */

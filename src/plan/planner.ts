@@ -18,10 +18,13 @@ import { KIND_PLANNERS } from "./kinds/index.js";
 export type { PlanInput } from "./context.js";
 export type { LedgerView } from "./context.js";
 export type { PruneKind } from "./policy.js";
+import type { PruneKind } from "./policy.js";
 export { fingerprint } from "./fingerprint.js";
 
 export interface PlanOutcome {
   plan: Plan;
+  /** Prune kind -> ids of declared records found in the tenant: applying the plan adopts them (prune "owned"). */
+  declared: Partial<Record<PruneKind, number[]>>;
   /** Problems that make the plan unusable (unknown references, refused moves). */
   errors: PimctlError[];
 }
@@ -47,5 +50,6 @@ export function buildPlan(input: PlanInput): PlanOutcome {
     summary: recount(ordered, unmanaged.length),
     fingerprints: sortedRecord(ctx.fingerprints),
   };
-  return { plan, errors: ctx.errors };
+  const declared = Object.fromEntries([...ctx.declared].map(([kind, ids]) => [kind, [...ids].sort((a, b) => a - b)]));
+  return { plan, errors: ctx.errors, declared };
 }

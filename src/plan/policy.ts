@@ -9,8 +9,12 @@ import { plural } from "../plural.js";
 export { PRUNE_KINDS, type PruneKind } from "../model/catalogue.js";
 import type { PruneKind } from "../model/catalogue.js";
 
-/** Per prunable kind: true deletes undeclared records (absent means false). */
-export type PrunePolicy = Partial<Record<PruneKind, boolean>>;
+/**
+ * Per prunable kind: true deletes undeclared records; "owned" deletes only
+ * undeclared records pimctl created or adopted (the state remembers which,
+ * like kubectl's ApplySet), never one someone made by hand; absent means false.
+ */
+export type PrunePolicy = Partial<Record<PruneKind, boolean | "owned">>;
 
 export interface PolicyGates {
   "fail-on-delete"?: boolean;

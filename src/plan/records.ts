@@ -64,7 +64,7 @@ export function leftover(
     depends_on?: string[];
   },
 ): void {
-  if (!ctx.prune(o.prune)) return ctx.noteUnmanaged(o.kind, o.address, o.remote.id);
+  if (!ctx.mayDelete(o.prune, o.remote.id)) return ctx.noteUnmanaged(o.kind, o.address, o.remote.id);
   const notes = o.unsupported ? [o.unsupported] : (o.notes ?? []);
   const flags: ActionFlags = o.unsupported ? { unsupported: true } : (o.destructive ?? notes.length > 0) ? { destructive: true } : {};
   ctx.add(

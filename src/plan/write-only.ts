@@ -81,6 +81,7 @@ export function planAssets(
   const claim = (d: Asset, r: RemoteAsset, unknownUrl: boolean): void => {
     matched.set(d, { remote: r, unknownUrl });
     claimed.add(r);
+    ctx.own("assets", r.id);
   };
   // 1. The ledger knows which image_url each remote asset came from.
   for (const [assetId, entry] of Object.entries(ledger)) {

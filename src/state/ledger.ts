@@ -22,6 +22,8 @@ export interface Ledger {
   assets: Record<string, Record<string, { image_url: string }>>;
   /** brand id -> attribute set names assigned */
   brand_attribute_sets: Record<string, string[]>;
+  /** prune kind -> ids of records pimctl created or adopted (what prune "owned" may delete) */
+  owned: Record<string, number[]>;
 }
 
 /** The three sections of entries, each keyed by record. */
@@ -29,7 +31,7 @@ export const SECTIONS = ["web_ids", "assets", "brand_attribute_sets"] as const;
 export type Section = (typeof SECTIONS)[number];
 
 export function emptyLedger(tenant: string, baseUrl: string): Ledger {
-  return { tenant, base_url: baseUrl, web_ids: {}, assets: {}, brand_attribute_sets: {} };
+  return { tenant, base_url: baseUrl, web_ids: {}, assets: {}, brand_attribute_sets: {}, owned: {} };
 }
 
 /** Parse a ledger's text; `where` names it in errors (a file, a Git ref). */
@@ -43,7 +45,7 @@ export function parseLedger(text: string, where: string, tenant: string, baseUrl
   if (data.base_url && data.base_url !== baseUrl) {
     throw new PimctlError("config", `the ledger ${where} belongs to ${data.base_url}, not ${baseUrl}; use a separate ledger per tenant (tenant name or ledger_dir)`);
   }
-  return { ...emptyLedger(tenant, baseUrl), web_ids: data.web_ids ?? {}, assets: data.assets ?? {}, brand_attribute_sets: data.brand_attribute_sets ?? {} };
+  return { ...emptyLedger(tenant, baseUrl), web_ids: data.web_ids ?? {}, assets: data.assets ?? {}, brand_attribute_sets: data.brand_attribute_sets ?? {}, owned: data.owned ?? {} };
 }
 
 function sortDeep(v: unknown): unknown {
@@ -86,7 +88,24 @@ export function mergeLedger(base: Ledger, mine: Ledger, theirs: Ledger): Ledger 
       else o[key] = structuredClone(m[key]);
     }
   }
+  // Ownership: ids this run added or dropped since it read `base` win; the rest is theirs.
+  for (const kind of new Set([...Object.keys(base.owned), ...Object.keys(mine.owned), ...Object.keys(out.owned)])) {
+    const was = new Set(base.owned[kind] ?? []);
+    const now = new Set(mine.owned[kind] ?? []);
+    const ids = new Set(out.owned[kind] ?? []);
+    for (const id of now) if (!was.has(id)) ids.add(id);
+    for (const id of was) if (!now.has(id)) ids.delete(id);
+    out.owned[kind] = [...ids].sort((a, b) => a - b);
+  }
   return out;
+}
+
+/** Remember that pimctl created or adopted these records (prune "owned" may delete them later). */
+export function recordOwned(ledger: Ledger, owned: Partial<Record<string, Iterable<number>>>): void {
+  for (const [kind, ids] of Object.entries(owned)) {
+    const set = new Set([...(ledger.owned[kind] ?? []), ...(ids ?? [])]);
+    ledger.owned[kind] = [...set].sort((a, b) => a - b);
+  }
 }
 
 /** One line per entry, "<section> <record key>: value", for `pimctl state show` and tests. */

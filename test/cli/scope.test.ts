@@ -86,3 +86,36 @@ describe("scope rules in pimctl.yaml", () => {
     expect(limit.stderr).toMatch(/pimctl.yaml:\d+:\d+: "max_deletes"/);
   });
 });
+
+describe('prune: { kind: owned } deletes only what pimctl created or adopted', () => {
+  let p: TestProject;
+  afterEach(async () => p.close());
+
+  it("a brand made by hand in the tenant is never pruned; one pimctl made is, once undeclared", async () => {
+    p = await testProject({ files: { "catalogue/a.yaml": "brands:\n  - name: Acme\n  - name: Zenith\n" } });
+    await p.write("pimctl.yaml", config(p.emulator.tenantUrl("demo"), "").replace("prune: { brands: true, categories: true }", "prune: { brands: owned }"));
+    expect((await p.cli(["apply", "--auto-approve"])).code).toBe(0);
+    // Someone adds a brand by hand, outside Git.
+    const store = p.emulator.store("demo");
+    store.createBrand({ name: "Hand Made" });
+    await p.write("catalogue/a.yaml", "brands:\n  - name: Acme\n");
+    const r = await p.cli(["plan", "--allow-delete", "--format", "json"]);
+    expect(r.code, r.stderr).toBe(0);
+    const plan = JSON.parse(r.stdout) as { actions: Array<{ op: string; address: string }>; unmanaged: Array<{ address: string }> };
+    expect(plan.actions.map((a) => `${a.op} ${a.address}`)).toEqual(['delete brand["Zenith"]']);
+    expect(plan.unmanaged.map((u) => u.address)).toEqual(['brand["Hand Made"]']);
+    expect((await p.cli(["apply", "--auto-approve", "--allow-delete"])).code).toBe(0);
+    expect([...store.brands.values()].map((b) => b.name).sort()).toEqual(["Acme", "Hand Made"]);
+  });
+
+  it("an adopted record (declared, found in the tenant) becomes pimctl's: pruned once undeclared", async () => {
+    p = await testProject();
+    p.emulator.store("demo").createBrand({ name: "Existing" });
+    await p.write("catalogue/a.yaml", "brands:\n  - name: Existing\n");
+    await p.write("pimctl.yaml", config(p.emulator.tenantUrl("demo"), "").replace("prune: { brands: true, categories: true }", "prune: { brands: owned }"));
+    expect((await p.cli(["apply", "--auto-approve"])).code).toBe(0);
+    await p.write("catalogue/a.yaml", "brands: []\n");
+    const r = await p.cli(["plan", "--allow-delete", "--format", "json"]);
+    expect((JSON.parse(r.stdout) as { actions: Array<{ address: string }> }).actions.map((a) => a.address)).toEqual(['brand["Existing"]']);
+  });
+});

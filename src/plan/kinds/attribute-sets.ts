@@ -26,6 +26,7 @@ export const attributeSets: KindPlanner = {
     ctx.recordRenames("attribute_sets", pairs);
     for (const m of pairs) {
       ctx.refs.attribute_sets.set(m.desired.name, m.remote ? { id: m.remote.id } : { address: addr.attributeSet(m.desired.name) });
+      if (m.remote) ctx.own("attribute_sets", m.remote.id);
     }
     for (const r of undeclared) ctx.refs.attribute_sets.set(r.name, { id: r.id });
 

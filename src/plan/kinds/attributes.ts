@@ -31,6 +31,7 @@ export const attributes: KindPlanner = {
     // Refs first, so attributes referenced from anywhere resolve regardless of order.
     for (const m of pairs) {
       ctx.refs.attributes.set(m.desired.name, m.remote ? { id: m.remote.id } : { address: addr.attribute(m.desired.name) });
+      if (m.remote) ctx.own("attributes", m.remote.id);
     }
     for (const r of undeclared) ctx.refs.attributes.set(r.name, { id: r.id });
 

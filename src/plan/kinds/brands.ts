@@ -23,6 +23,7 @@ export const brands: KindPlanner = {
       const d = m.desired;
       const address = addr.brand(d.name);
       upsert(ctx, m, { kind: "brands", type: "brand", address, specs: FIELDS.brand });
+      if (m.remote) ctx.own("brands", m.remote.id);
       const brandRef: Ref = m.remote ? { id: m.remote.id } : { address };
       const source = d.source ? { source: d.source } : {};
 

@@ -82,6 +82,7 @@ export const categories: KindPlanner = {
       if (r) {
         claimed.add(r);
         matchedRemote.set(key, r);
+        ctx.own("categories", r.id);
       }
       planCategory(ctx, d, r, via, parentKey, parentRemote, tree.byId);
     }
@@ -105,13 +106,16 @@ function planUndeclared(ctx: PlanContext, remote: readonly RemoteCategory[], tre
   const undeclared = remote
     .filter((c) => !claimed.has(c))
     .sort((a, b) => b.path.length - a.path.length || compareText(pathKey(a.path), pathKey(b.path)));
+  // Undeclared categories that stay (not prunable, or not pimctl's to prune): their ancestors stay too.
+  const staying = new Set<number>();
   for (const r of undeclared) {
     const address = addr.category(r.path);
-    if (!ctx.prune("categories")) {
+    const children = [...(tree.children.get(r.id)?.values() ?? [])];
+    if (!ctx.mayDelete("categories", r.id) || children.some((c) => staying.has(c.id))) {
+      staying.add(r.id);
       ctx.noteUnmanaged("categories", address, r.id);
       continue;
     }
-    const children = [...(tree.children.get(r.id)?.values() ?? [])];
     const depends = children.filter((c) => !claimed.has(c)).map((c) => addr.category(c.path));
     // Children that stay must move out first.
     for (const kept of children.filter((c) => claimed.has(c))) {

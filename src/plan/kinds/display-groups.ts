@@ -19,6 +19,7 @@ export const displayGroups: KindPlanner = {
       const address = addr.displayGroup(m.desired.name);
       const a = upsert(ctx, m, { kind: "display_groups", type: "display_group", address, specs: FIELDS.display_group });
       ctx.refs.display_groups.set(m.desired.name, m.remote ? { id: m.remote.id } : { address: a!.address });
+      if (m.remote) ctx.own("display_groups", m.remote.id);
     }
     for (const r of undeclared) {
       ctx.refs.display_groups.set(r.name, { id: r.id });

@@ -45,6 +45,7 @@ export function planTypeValues(ctx: PlanContext, d: Attribute, remote: RemoteAtt
       valueRefs.set(v.value, { address });
     } else {
       valueRefs.set(v.value, { id: vm.remote.id });
+      ctx.own("type_values", vm.remote.id);
       const changes = updateChanges(v, vm.remote, FIELDS.type_value);
       if (changes.length) {
         ctx.add(
