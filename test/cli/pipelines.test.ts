@@ -24,6 +24,11 @@ function pimctlCommands(text: string): string[][] {
     const words = m[1]!.trim().split(/\s+/).filter(Boolean);
     if (words[0] && /^[a-z]+$/.test(words[0])) out.push(words);
   }
+  // Steps that use the pimctl GitHub Action: its command, tenant and args make a command line too.
+  for (const m of code.matchAll(/uses: \.\/node_modules\/pimctl\n\s+with:\n((?:\s+[a-z-]+: .*\n)+)/g)) {
+    const input = Object.fromEntries([...m[1]!.matchAll(/([a-z-]+): (.*)/g)].map((x) => [x[1]!, x[2]!.trim()]));
+    out.push([input.command ?? "plan", ...(input.tenant ? ["--tenant", input.tenant] : []), ...(input.args ?? "").split(/\s+/).filter(Boolean)]);
+  }
   return out;
 }
 
@@ -157,6 +162,11 @@ describe("github-promotion.yml: the prod plan exists before anyone approves it",
     expect(jobs["prod-apply"]).toMatchObject({ needs: "prod-plan", environment: "production" });
     expect(stepsText(jobs["prod-apply"]!)).toContain("pimctl apply prod.plan.json");
     expect(stepsText(jobs["prod-apply"]!)).not.toContain("pimctl plan");
+  });
+  it("the staging apply uses the pimctl GitHub Action from the installed package, with the same lock wait", () => {
+    const step = jobs.staging!.steps!.find((s) => s.uses === "./node_modules/pimctl")!;
+    expect(step.with).toEqual({ command: "apply", tenant: "staging", args: "--auto-approve --lock-timeout 30m --report staging-report.json" });
+    expect(pimctlCommands(read("github-promotion.yml"))).toContainEqual(["apply", "--tenant", "staging", "--auto-approve", "--lock-timeout", "30m", "--report", "staging-report.json"]);
   });
   it("only applies write to the repository", () => {
     for (const [name, job] of Object.entries(jobs)) expect(job.permissions?.contents, name).toBe(["staging", "prod-apply"].includes(name) ? "write" : "read");

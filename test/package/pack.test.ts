@@ -44,7 +44,8 @@ describe("the packed tarball, installed into a project at a path with a space an
       const { sources } = JSON.parse(readFileSync(path.join(repoRoot, map), "utf8")) as { sources: string[] };
       for (const s of sources) expect(files, `${map} -> ${s}`).toContain(path.normalize(path.join(path.dirname(map), s)));
     }
-    for (const f of ["LICENSE", "CHANGELOG.md", "README.md", "schemas/manifest.schema.json", "examples/catalogue/brands.yaml"]) expect(files).toContain(f);
+    // action.yml ships so a workflow can use the installed package as its action (uses: ./node_modules/pimctl).
+    for (const f of ["LICENSE", "CHANGELOG.md", "README.md", "action.yml", "dist/ci/github-action-main.js", "schemas/manifest.schema.json", "examples/catalogue/brands.yaml"]) expect(files).toContain(f);
     // A project of its own, with a version of its own that --version must not print.
     writeFileSync(path.join(project, "package.json"), JSON.stringify({ name: "a-team-catalogue", version: "9.9.9", private: true, type: "module" }));
     const tarball = path.join(tarballs, packed[0]!.filename);
