@@ -10,7 +10,7 @@ import type { RemoteCatalogue } from "./model/remote.js";
 import { loadConfig, versionMap, type Config } from "./config/index.js";
 import { loadManifests } from "./manifest/index.js";
 import { readState } from "./state/index.js";
-import { recordOwned, type Ledger } from "./state/ledger.js";
+import { forgetOwned, recordOwned, type Ledger } from "./state/ledger.js";
 import { acquireLock, describeHolder, openBackend, readLedger, saveLedger, type HeldLock, type LedgerState, type LockInfo, type StateBackend } from "./state/backends/index.js";
 import { buildPlan, type PlanOutcome } from "./plan/planner.js";
 import type { PruneKind, PrunePolicy } from "./plan/policy.js";
@@ -356,6 +356,8 @@ export async function apply(opts: ApplyOptions): Promise<ApplyResult> {
     // What pimctl now owns: the declared records it found, and those it created (prune "owned" may delete them later).
     recordOwned(state.ledger, { ...planned.declared });
     recordOwned(state.ledger, createdByKind(thePlan, report));
+    // A deleted record's id is no longer pimctl's: a tenant that reuses ids must not make a hand-made record look owned.
+    forgetOwned(state.ledger, deletedByKind(thePlan, report));
     await saveLedger(backend, state, opts.warn ? { warn: opts.warn } : {});
     // A refused token (401) would refuse the verification read too: report what was done instead.
     if (report.stopped_by) return { plan: thePlan, report, ...(backupFile ? { backupFile } : {}) };
@@ -372,24 +374,38 @@ export async function apply(opts: ApplyOptions): Promise<ApplyResult> {
   }
 }
 
+/** The prune kind a resource type's records count under, for ownership. */
+const OWNED_KIND: Partial<Record<string, PruneKind>> = {
+  display_group: "display_groups",
+  attribute: "attributes",
+  type_value: "type_values",
+  attribute_set: "attribute_sets",
+  block: "blocks",
+  brand: "brands",
+  category: "categories",
+  brand_asset: "assets",
+  category_asset: "assets",
+};
+
 /** Ids of records this run created, by prune kind. */
 function createdByKind(p: Plan, report: ApplyReport): Partial<Record<PruneKind, number[]>> {
-  const kindOf: Partial<Record<string, PruneKind>> = {
-    display_group: "display_groups",
-    attribute: "attributes",
-    type_value: "type_values",
-    attribute_set: "attribute_sets",
-    block: "blocks",
-    brand: "brands",
-    category: "categories",
-    brand_asset: "assets",
-    category_asset: "assets",
-  };
   const typeOf = new Map(p.actions.map((a) => [a.address, a.type]));
   const out: Partial<Record<PruneKind, number[]>> = {};
   for (const r of report.results) {
-    const kind = r.created_id === undefined ? undefined : kindOf[typeOf.get(r.address) ?? ""];
+    const kind = r.created_id === undefined ? undefined : OWNED_KIND[typeOf.get(r.address) ?? ""];
     if (kind) (out[kind] ??= []).push(r.created_id!);
+  }
+  return out;
+}
+
+/** Ids of records this run deleted, by prune kind. */
+function deletedByKind(p: Plan, report: ApplyReport): Partial<Record<PruneKind, number[]>> {
+  const done = new Set(report.results.filter((r) => r.status === "done").map((r) => r.address));
+  const out: Partial<Record<PruneKind, number[]>> = {};
+  for (const a of p.actions) {
+    const kind = OWNED_KIND[a.type];
+    const self = a.refs.self;
+    if (a.op === "delete" && kind && done.has(a.address) && self && "id" in self) (out[kind] ??= []).push(self.id);
   }
   return out;
 }

@@ -100,6 +100,14 @@ export function mergeLedger(base: Ledger, mine: Ledger, theirs: Ledger): Ledger 
   return out;
 }
 
+/** Forget ownership of records that are gone. */
+export function forgetOwned(ledger: Ledger, gone: Partial<Record<string, Iterable<number>>>): void {
+  for (const [kind, ids] of Object.entries(gone)) {
+    const drop = new Set(ids ?? []);
+    if (ledger.owned[kind]) ledger.owned[kind] = ledger.owned[kind]!.filter((id) => !drop.has(id));
+  }
+}
+
 /** Remember that pimctl created or adopted these records (prune "owned" may delete them later). */
 export function recordOwned(ledger: Ledger, owned: Partial<Record<string, Iterable<number>>>): void {
   for (const [kind, ids] of Object.entries(owned)) {

@@ -4,7 +4,7 @@
  * a protected record is refused, naming the rule), max_deletes (a manifest
  * file removed by mistake is refused, exit 3, nothing written).
  */
-import { rm } from "node:fs/promises";
+import { readFile, rm } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { testProject, type TestProject } from "../helpers/project.js";
@@ -104,8 +104,13 @@ describe('prune: { kind: owned } deletes only what pimctl created or adopted', (
     const plan = JSON.parse(r.stdout) as { actions: Array<{ op: string; address: string }>; unmanaged: Array<{ address: string }> };
     expect(plan.actions.map((a) => `${a.op} ${a.address}`)).toEqual(['delete brand["Zenith"]']);
     expect(plan.unmanaged.map((u) => u.address)).toEqual(['brand["Hand Made"]']);
+    const zenith = [...store.brands.values()].find((b) => b.name === "Zenith")!.id;
     expect((await p.cli(["apply", "--auto-approve", "--allow-delete"])).code).toBe(0);
     expect([...store.brands.values()].map((b) => b.name).sort()).toEqual(["Acme", "Hand Made"]);
+    // A deleted record's id is no longer pimctl's (a tenant that reuses ids must not make a hand-made record look owned).
+    const ledger = JSON.parse(await readFile(path.join(p.dir, ".pimctl", "demo.json"), "utf8")) as { owned: Record<string, number[]> };
+    expect(ledger.owned.brands).not.toContain(zenith);
+    expect(ledger.owned.brands!.length).toBe(1);
   });
 
   it("an adopted record (declared, found in the tenant) becomes pimctl's: pruned once undeclared", async () => {
