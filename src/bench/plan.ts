@@ -5,22 +5,12 @@
  */
 import { performance } from "node:perf_hooks";
 import { emptyCatalogue, type Catalogue, type Category } from "../model/catalogue.js";
-import type { RemoteCatalogue, RemoteCategory } from "../model/remote.js";
+import { emptyRemote, type RemoteCatalogue, type RemoteCategory } from "../model/remote.js";
 import { buildPlan } from "../plan/planner.js";
 
 function generate(changeEvery: number): { desired: Catalogue; remote: RemoteCatalogue } {
   const desired: Catalogue = { ...emptyCatalogue(), managed: ["attributes", "brands", "categories"], versions: [] };
-  const remote: RemoteCatalogue = {
-    read: ["attributes", "brands", "categories"],
-    channels: [],
-    version_ids: {},
-    display_groups: [],
-    attributes: [],
-    attribute_sets: [],
-    blocks: [],
-    brands: [],
-    categories: [],
-  };
+  const remote: RemoteCatalogue = { ...emptyRemote(), read: ["attributes", "brands", "categories"] };
   let id = 1;
   const changed = (i: number) => changeEvery > 0 && i % changeEvery === 0;
   // 500 attributes x 10 values = 5,500 objects

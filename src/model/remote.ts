@@ -103,3 +103,8 @@ export interface RemoteCatalogue {
    */
   orphan_categories?: Array<{ id: number; name: string; parent_id: number; reason: string }>;
 }
+
+/** A tenant with nothing in it, for the planner's callers that build a state by hand (benchmarks, tests). */
+export function emptyRemote(): RemoteCatalogue {
+  return { read: [], channels: [], version_ids: {}, display_groups: [], attributes: [], attribute_sets: [], blocks: [], brands: [], categories: [] };
+}

@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { emptyCatalogue, type Catalogue, type Category } from "../../src/model/catalogue.js";
-import type { RemoteCatalogue, RemoteCategory } from "../../src/model/remote.js";
+import { emptyRemote, type RemoteCatalogue, type RemoteCategory } from "../../src/model/remote.js";
 import { buildPlan } from "../../src/plan/planner.js";
 import type { Plan } from "../../src/plan/types.js";
 
@@ -111,17 +111,7 @@ export function taxonomyPlan(changes: TaxonomyChanges): TaxonomyPlan {
   }
   categories.sort(byPath);
   const desired: Catalogue = { ...emptyCatalogue(), managed: ["categories"], categories };
-  const state: RemoteCatalogue = {
-    read: ["categories"],
-    channels: [],
-    version_ids: {},
-    display_groups: [],
-    attributes: [],
-    attribute_sets: [],
-    blocks: [],
-    brands: [],
-    categories: remote,
-  };
+  const state: RemoteCatalogue = { ...emptyRemote(), read: ["categories"], categories: remote };
   const { plan } = buildPlan({ tenant: "taxonomy", desired, remote: state, ledger: { web_ids: {}, assets: {}, brand_attribute_sets: {} }, prune: { categories: true } });
   return { plan, remote, moved, renamed, pruned };
 }

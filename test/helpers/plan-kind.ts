@@ -1,12 +1,13 @@
 /** Run one kind planner on plain data (no HTTP): the per-kind unit tests' harness. */
 import { emptyCatalogue, type Catalogue } from "../../src/model/catalogue.js";
-import type { RemoteCatalogue } from "../../src/model/remote.js";
+import { emptyRemote, type RemoteCatalogue } from "../../src/model/remote.js";
 import { PlanContext, type PlanInput } from "../../src/plan/context.js";
 import type { KindPlanner } from "../../src/plan/kinds/index.js";
 import type { Action } from "../../src/plan/types.js";
 
-export function emptyRemote(): RemoteCatalogue {
-  return { read: [], channels: [], version_ids: { French: 2 }, display_groups: [], attributes: [], attribute_sets: [], blocks: [], brands: [], categories: [] };
+/** An empty tenant that publishes French as version 2. */
+function tenantWithFrench(): RemoteCatalogue {
+  return { ...emptyRemote(), version_ids: { French: 2 } };
 }
 
 /** Plan `kinds` (in order) over desired and remote; returns the actions by address and the context. */
@@ -19,7 +20,7 @@ export function planKinds(
   const ctx = new PlanContext({
     tenant: "unit",
     desired: { ...emptyCatalogue(), managed: kinds.map((k) => k.kind), ...desired },
-    remote: { ...emptyRemote(), ...remote },
+    remote: { ...tenantWithFrench(), ...remote },
     ...extra,
   });
   for (const k of kinds) k.plan(ctx);

@@ -7,7 +7,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { emptyCatalogue, pathKey, type Catalogue, type Category } from "../../src/model/catalogue.js";
-import type { RemoteCatalogue, RemoteCategory } from "../../src/model/remote.js";
+import { emptyRemote, type RemoteCatalogue, type RemoteCategory } from "../../src/model/remote.js";
 
 interface Node {
   name: { en: string };
@@ -122,5 +122,5 @@ export function remoteOf(paths: string[][]): RemoteCatalogue {
     name: p[p.length - 1]!,
     child_count: childCount.get(key(p)) ?? 0,
   }));
-  return { read: ["categories"], channels: [], version_ids: {}, display_groups: [], attributes: [], attribute_sets: [], blocks: [], brands: [], categories };
+  return { ...emptyRemote(), read: ["categories"], categories };
 }
