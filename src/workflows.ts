@@ -10,6 +10,7 @@ import type { RemoteCatalogue } from "./model/remote.js";
 import { loadConfig, versionMap, type Config } from "./config/index.js";
 import { loadManifests } from "./manifest/index.js";
 import { readState } from "./state/index.js";
+import { openRefresh, type RefreshMode, type RefreshReport } from "./state/changelog/index.js";
 import { forgetOwned, recordOwned, type Ledger } from "./state/ledger.js";
 import { acquireLock, describeHolder, openBackend, readLedger, saveLedger, type HeldLock, type LedgerState, type LockInfo, type StateBackend } from "./state/backends/index.js";
 import { buildPlan, type PlanOutcome } from "./plan/planner.js";
@@ -43,6 +44,8 @@ export interface ProjectOptions {
   /** Debug lines: HTTP requests (redacted) and the state reader's choices. */
   logHttp?: (line: string) => void;
   log?: (line: string) => void;
+  /** How the tenant is read: in full (the default), or through the changelog feed and a snapshot. */
+  refresh?: RefreshMode;
 }
 
 export interface PlanOptions extends ProjectOptions {
@@ -81,6 +84,8 @@ export interface PlanResult {
   lockHeld?: LockInfo;
   /** Declared records found in the tenant, by prune kind: apply records them as pimctl's (prune "owned"). */
   declared: PlanOutcome["declared"];
+  /** How the tenant's state was read (in full, or through the changelog). */
+  refresh: RefreshReport;
 }
 
 function projectConfig(opts: ProjectOptions): Promise<Config> {
@@ -118,9 +123,16 @@ async function planAgainst(
   ledger: Ledger,
   prune: PrunePolicy,
   opts: ProjectOptions,
-  read: { listAll?: boolean } = {},
-): Promise<{ plan: Plan; remote: RemoteCatalogue; declared: PlanOutcome["declared"] }> {
-  const remote = await readState(connection.api, {
+  read: { listAll?: boolean; rebuildSnapshot?: boolean } = {},
+): Promise<{ plan: Plan; remote: RemoteCatalogue; declared: PlanOutcome["declared"]; refresh: RefreshReport }> {
+  const mode = opts.refresh ?? "full";
+  const refresh = await openRefresh(connection.api, {
+    mode,
+    cacheDir: mode === "full" ? "" : await openBackend(config, connection.name, opts.env).cacheDir(),
+    baseUrl: connection.baseUrl,
+    ...(read.rebuildSnapshot ? { rebuild: "the snapshot is read again after an apply" } : {}),
+  });
+  const remote = await readState(refresh.api, {
     kinds: desired.managed,
     desired,
     versionMap: versionMap(config, connection.tenant),
@@ -128,9 +140,10 @@ async function planAgainst(
     prune: read.listAll ? Object.fromEntries(KINDS.map((k) => [k, true])) : prunedKinds(prune),
     ...(opts.log ? { log: opts.log } : {}),
   });
+  await refresh.commit();
   const { plan, errors, declared } = buildPlan({ tenant: connection.name, desired, remote, ledger, prune });
   if (errors.length) throw new PimctlErrors(errors);
-  return { plan, remote, declared };
+  return { plan, remote, declared, refresh: refresh.report };
 }
 
 /**
@@ -145,13 +158,13 @@ async function makePlan(
   ledger: Ledger,
   policy: PlanPolicy,
   opts: ProjectOptions,
-): Promise<{ plan: Plan; remote: RemoteCatalogue; declared: PlanOutcome["declared"] }> {
-  const { plan: full, remote, declared } = await planAgainst(connection, config, desired, ledger, policy.prune, opts);
+): Promise<{ plan: Plan; remote: RemoteCatalogue; declared: PlanOutcome["declared"]; refresh: RefreshReport }> {
+  const { plan: full, remote, declared, refresh } = await planAgainst(connection, config, desired, ledger, policy.prune, opts);
   const narrowed = narrow(applyIgnore(full, config.scope), desired, remote, policy.targets, policy.excludes);
   decideDeletes(narrowed, policy.allowDelete);
   narrowed.hints = moveHints(narrowed, desired, remote);
   checkScope(narrowed, config.scope, remote);
-  return { plan: narrowed, remote, declared };
+  return { plan: narrowed, remote, declared, refresh };
 }
 
 /** --target / --exclude, each checked to match something in the manifests or the tenant first. */
@@ -211,10 +224,10 @@ async function planOpen(opts: PlanOptions): Promise<PlanResult> {
 /** Plan against a tenant with the ledger already read (apply reads it under the lock). */
 async function planWithState(opts: PlanOptions, config: Config, desired: Catalogue, connection: Connection, state: LedgerState): Promise<PlanResult> {
   const policy: PlanPolicy = { prune: prunePolicy(config), targets: opts.targets ?? [], excludes: opts.excludes ?? [], allowDelete: opts.allowDelete === true };
-  const { plan: planned, remote, declared } = await makePlan(connection, config, desired, state.ledger, policy, opts);
+  const { plan: planned, remote, declared, refresh } = await makePlan(connection, config, desired, state.ledger, policy, opts);
   planned.warnings.push(...unknownWarnings(planned, state.existed, connection.name));
   planned.basis = basisOf(desired, policy, connection.baseUrl);
-  return { plan: planned, desired, remote, declared, ledger: state.ledger, ledgerExisted: state.existed, connection, config };
+  return { plan: planned, desired, remote, declared, refresh, ledger: state.ledger, ledgerExisted: state.existed, connection, config };
 }
 
 /** Unknown write-only values, once per field kind, and why they are unknown. */
@@ -271,7 +284,7 @@ async function checkSavedPlan(saved: Plan & { basis: PlanBasis }, file: string, 
       details: differences.slice(0, 50).concat(differences.length > 50 ? [`... and ${differences.length - 50} more`] : []),
     });
   }
-  return { plan: saved, desired: basis.desired, remote: current.remote, declared: current.declared, ledger: state.ledger, ledgerExisted: state.existed, connection, config };
+  return { plan: saved, desired: basis.desired, remote: current.remote, declared: current.declared, refresh: current.refresh, ledger: state.ledger, ledgerExisted: state.existed, connection, config };
 }
 
 export interface ApplyOptions extends PlanOptions, LockOptions {
@@ -362,7 +375,9 @@ export async function apply(opts: ApplyOptions): Promise<ApplyResult> {
     // A refused token (401) would refuse the verification read too: report what was done instead.
     if (report.stopped_by) return { plan: thePlan, report, ...(backupFile ? { backupFile } : {}) };
     // A verification read that fails leaves the writes unchecked: reported (exit 4), never a crash without a report.
-    const verification = await planAgainst(connection, config, planned.desired, state.ledger, prune, opts).then(
+    // With the changelog refresh, the verification read is a full read that starts a new snapshot:
+    // the next plan does not re-read, one by one, every record this apply wrote.
+    const verification = await planAgainst(connection, config, planned.desired, state.ledger, prune, opts, { rebuildSnapshot: true }).then(
       (replanned) => verifyApplied(report, replanned.plan),
       (e: unknown): VerificationReport => ({ checked: 0, mismatches: [], error: e instanceof PimctlError ? e.format() : String((e as Error).message ?? e) }),
     );

@@ -5,6 +5,7 @@
 import type { Argv } from "yargs";
 import { FORMATS, wantColor, type Format } from "../render/index.js";
 import type { ProjectOptions } from "../workflows.js";
+import { REFRESH_MODES, type RefreshMode } from "../state/changelog/index.js";
 import type { Io } from "./io.js";
 
 export interface GlobalArgs {
@@ -15,6 +16,7 @@ export interface GlobalArgs {
   "log-http"?: boolean;
   color?: boolean;
   quiet?: boolean;
+  refresh?: RefreshMode;
 }
 
 export function withProjectOptions<T>(y: Argv<T>): Argv<T & GlobalArgs> {
@@ -26,6 +28,16 @@ export function withProjectOptions<T>(y: Argv<T>): Argv<T & GlobalArgs> {
     .option("log-http", { type: "boolean", describe: "Log each HTTP request to stderr (token redacted); also PIMCTL_LOG_HTTP=1", group: "Output and network:" })
     .option("color", { type: "boolean", describe: "Colour output (--no-color turns it off; NO_COLOR is honoured)", group: "Output and network:" })
     .option("quiet", { alias: "q", type: "boolean", describe: "No output but the result (plan, report)", group: "Output and network:" }) as Argv<T & GlobalArgs>;
+}
+
+/** For the commands that read a tenant to plan against it (plan, apply, diff, drift). */
+export function withRefresh<T>(y: Argv<T>): Argv<T & { refresh?: RefreshMode }> {
+  return y.option("refresh", {
+    choices: REFRESH_MODES,
+    describe:
+      "How the tenant is read: full (every time; the default) or changelog (a snapshot in the state backend's cache, brought up to date from GET /changelogs; falls back to a full read when the feed cannot prove it current)",
+    group: "Output and network:",
+  }) as Argv<T & { refresh?: RefreshMode }>;
 }
 
 export function withFormat<T>(y: Argv<T>): Argv<T & { format: Format }> {
@@ -47,6 +59,7 @@ export function projectOptions(args: GlobalArgs, io: Io): ProjectOptions {
     ...(args.dir ? { dir: args.dir } : {}),
     ...(args.tenant ? { tenant: args.tenant } : {}),
     ...(args.parallelism ? { parallelism: args.parallelism } : {}),
+    ...(args.refresh ? { refresh: args.refresh } : {}),
     ...(logHttp ? { logHttp: (line: string) => io.stderr(`http: ${line}\n`), log: (line: string) => io.stderr(`debug: ${line}\n`) } : {}),
   };
 }

@@ -11,7 +11,7 @@ import { plural } from "../../plural.js";
 import type { Io } from "../io.js";
 import { appendStepSummary } from "../pipeline-output.js";
 import { renderApplySummary } from "../../render/apply-summary.js";
-import { colorFor, projectOptions, say, withProjectOptions, type GlobalArgs } from "../options.js";
+import { colorFor, projectOptions, say, withProjectOptions, withRefresh, type GlobalArgs } from "../options.js";
 import { publicPlan } from "../../plan/file.js";
 import { parseDuration } from "../../state/backends/index.js";
 
@@ -33,7 +33,7 @@ export function applyCommand(io: Io): CommandModule<object, ApplyArgs> {
     command: "apply [plan]",
     describe: "Make the tenant match the manifests (or apply a saved plan)",
     builder: (y) =>
-      withProjectOptions(y)
+      withRefresh(withProjectOptions(y))
         .positional("plan", { type: "string", describe: "A plan saved with 'pimctl plan --out FILE'; refused when the tenant changed since" })
         .option("auto-approve", { type: "boolean", describe: "Apply without asking (needed without a terminal, unless a saved plan is given)" })
         .option("allow-delete", { type: "boolean", describe: "Permit the deletes of the plan apply makes now (a saved plan carries its own permission, from 'plan --allow-delete'); without it a plan with deletes is refused before any write" })

@@ -7,7 +7,7 @@ import { hasChanges } from "../../plan/types.js";
 import { EXIT, ExitWith } from "../exit-codes.js";
 import type { Io } from "../io.js";
 import { pageFacts } from "../page-facts.js";
-import { colorFor, projectOptions, say, withFormat, withProjectOptions, type GlobalArgs } from "../options.js";
+import { colorFor, projectOptions, say, withFormat, withProjectOptions, withRefresh, type GlobalArgs } from "../options.js";
 
 interface DiffArgs extends GlobalArgs {
   from: string;
@@ -25,7 +25,7 @@ export function diffCommand(io: Io): CommandModule<object, DiffArgs> {
     command: "diff",
     describe: "Compare two tenants, or a manifest directory and a tenant, as a plan",
     builder: (y) =>
-      withFormat(withProjectOptions(y))
+      withRefresh(withFormat(withProjectOptions(y)))
         .option("from", { type: "string", demandOption: true, describe: "The source: a tenant name, or a manifest directory" })
         .option("to", { type: "string", demandOption: true, describe: "The tenant that would be changed to look like --from" })
         .option("out", { alias: "o", type: "string", describe: "Write the output to this file instead of stdout (e.g. --format html --out diff.html)" })

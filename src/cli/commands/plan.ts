@@ -3,6 +3,7 @@ import path from "node:path";
 import type { CommandModule } from "yargs";
 import { plan, planHmacKey } from "../../workflows.js";
 import { renderPlan, type Format } from "../../render/index.js";
+import { describeRefresh } from "../../render/refresh.js";
 import { publicPlan, writePlanFile } from "../../plan/file.js";
 import { policyViolation } from "../../plan/policy.js";
 import { countsAsChanges, WRITE_ONLY_MODES, type WriteOnlyMode } from "../../plan/write-only.js";
@@ -10,7 +11,7 @@ import { EXIT, ExitWith } from "../exit-codes.js";
 import type { Io } from "../io.js";
 import { pageFacts } from "../page-facts.js";
 import { appendStepSummary } from "../pipeline-output.js";
-import { colorFor, projectOptions, say, withFormat, withProjectOptions, type GlobalArgs } from "../options.js";
+import { colorFor, projectOptions, say, withFormat, withProjectOptions, withRefresh, type GlobalArgs } from "../options.js";
 
 export interface PlanArgs extends GlobalArgs {
   format: Format;
@@ -32,7 +33,7 @@ export function planCommand(io: Io): CommandModule<object, PlanArgs> {
     command: "plan",
     describe: "Show what apply would change in the tenant to match the manifests",
     builder: (y) =>
-      withFormat(withProjectOptions(y))
+      withRefresh(withFormat(withProjectOptions(y)))
         .option("out", { alias: "o", type: "string", describe: "Save the plan (JSON, with a fingerprint of the state) for 'pimctl apply FILE'; with --format html, write the page there instead" })
         .option("html", { type: "string", describe: "Also write the HTML review page to this file (with any --format and --out)" })
         .option("detailed-exitcode", { type: "boolean", describe: "Exit 0 when there are no changes, 2 when there are, 1 on error" })
@@ -64,7 +65,8 @@ export function planCommand(io: Io): CommandModule<object, PlanArgs> {
         allowDelete: args["allow-delete"] === true,
       });
       const p = result.plan;
-      say(args, io, `Read tenant "${result.connection.name}" in ${((Date.now() - t0) / 1000).toFixed(1)} s (${result.connection.api.stats().requests} requests).`);
+      const how = describeRefresh(result.refresh);
+      say(args, io, `Read tenant "${result.connection.name}" in ${((Date.now() - t0) / 1000).toFixed(1)} s (${result.connection.api.stats().requests} requests${how ? `; ${how}` : ""}).`);
       const shown = publicPlan(p);
       appendStepSummary(io, renderPlan(shown, "markdown", { color: false }));
       const page = args.format === "html" || args.html ? await pageFacts(io, "plan") : undefined;

@@ -17,6 +17,7 @@
  * <expected> means "must not exist", which is how the lock is created).
  */
 import { spawn } from "node:child_process";
+import path from "node:path";
 import { PimctlError } from "../../errors.js";
 import { hostname } from "node:os";
 import { parseLock, safeId } from "./local.js";
@@ -156,6 +157,11 @@ export class GitBackend implements StateBackend {
     const sha = await this.fetchRef(this.lockRef);
     if (!sha) return { sha };
     return { sha, info: parseLock(await this.must(["cat-file", "blob", `${sha}:lock.json`])) };
+  }
+
+  /** Inside the clone's .git directory: never committed, never in the work tree. */
+  async cacheDir(): Promise<string> {
+    return path.join(await this.must(["rev-parse", "--absolute-git-dir"]), "pimctl-cache");
   }
 
   async readLock(): Promise<LockInfo | undefined> {

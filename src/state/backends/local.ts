@@ -61,6 +61,10 @@ export class LocalBackend implements StateBackend {
     return { ok: true, version: hash(text) };
   }
 
+  async cacheDir(): Promise<string> {
+    return path.join(this.dir, "cache");
+  }
+
   async readLock(): Promise<LockInfo | undefined> {
     try {
       return parseLock(await readFile(this.lockFile, "utf8"));

@@ -45,6 +45,11 @@ export interface StateBackend {
   write(text: string, expectedVersion: string): Promise<WriteResult>;
   lock(info: LockInfo, opts: { staleMs: number }): Promise<LockResult>;
   readLock(): Promise<LockInfo | undefined>;
+  /**
+   * A directory on this machine for caches that are never state (the changelog
+   * refresh's snapshot): losing it costs a full read, nothing else.
+   */
+  cacheDir(): Promise<string>;
   /** True when a lock with this id was removed. */
   unlock(id: string): Promise<boolean>;
 }
