@@ -51,6 +51,8 @@ export interface ClientStats {
 
 export const DEFAULT_RETRIES: RetryPolicy = { max: 4, baseMs: 200, maxMs: 8_000 };
 export const DEFAULT_PAGE_LIMIT = 1000;
+/** The changelog list's default page size (API document, Limits): a page this long may have been cut. */
+export const CHANGELOG_DEFAULT_PAGE = 250;
 
 /** A token from an environment variable or a file; errors name the variable or file, never the value. */
 export async function resolveToken(src: { tokenEnv?: string; tokenFile?: string }, env: NodeJS.ProcessEnv): Promise<string> {
@@ -886,7 +888,7 @@ export class PimClient implements T.PimApi {
    * Changelog entries, all pages: API v1 names no paging parameter but `limit`, so the
    * client follows `links.next` when the answer has one, and never builds page numbers.
    */
-  async listChangelogs(opts: { limit?: number; entityType?: T.ApiChangelog["entity_type"]; updatedAt?: string } = {}): Promise<T.ApiChangelog[]> {
+  async listChangelogs(opts: { limit?: number; entityType?: T.ApiChangelog["entity_type"]; updatedAt?: string; seen?: { cut: boolean } } = {}): Promise<T.ApiChangelog[]> {
     const q = new URLSearchParams();
     if (opts.limit) q.set("limit", String(opts.limit));
     if (opts.entityType) q.set("entity_type", opts.entityType);
@@ -910,6 +912,7 @@ export class PimClient implements T.PimApi {
       if (!next && meta && meta.current_page < meta.last_page) {
         throw new PimctlError("api_protocol", `changelog page ${n} says it is page ${meta.current_page} of ${meta.last_page} but gives no next address; stopping instead of returning a partial feed`, { request: this.info("GET", path) });
       }
+      if (opts.seen) opts.seen.cut = !next && !(meta && meta.current_page >= meta.last_page) && (data.changelogs as unknown[]).length >= CHANGELOG_DEFAULT_PAGE;
       path = next ? this.sameTenantPath(next, path) : undefined;
     }
     return out;

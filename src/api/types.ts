@@ -359,7 +359,12 @@ export interface PimApi {
   deleteCategoryAsset(categoryId: number, id: number): Promise<void>;
   setCategoryWebId(categoryId: number, channelId: number, webId: string): Promise<void>;
 
-  listChangelogs(opts?: { limit?: number; entityType?: ApiChangelog["entity_type"]; updatedAt?: string }): Promise<ApiChangelog[]>;
+  /**
+   * Every page the service links to. `seen.cut` is set when the last page may
+   * have been cut short: as long as the default page, with no next link and no
+   * meta saying it is the last (a service that ignores paging).
+   */
+  listChangelogs(opts?: { limit?: number; entityType?: ApiChangelog["entity_type"]; updatedAt?: string; seen?: { cut: boolean } }): Promise<ApiChangelog[]>;
   getChangelog(id: number): Promise<ApiChangelog>;
 
   listChannels(): Promise<ApiChannel[]>;

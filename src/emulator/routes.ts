@@ -29,6 +29,10 @@ export interface EmulatorSwitches {
   versionFallback: boolean;
   /** DELETE of a category with children: refuse with 422 (default) or delete the subtree. */
   categoryDeleteWithChildren: "refuse" | "cascade";
+  /** A cascaded category delete: a changelog entry for every category (default) or only for the one deleted. */
+  changelogSubtreeDeletes: "each" | "root";
+  /** The changelog list: paged with links and meta (default), or only the first `limit` entries and no paging at all. */
+  changelogPaging: "links" | "capped";
   /** Booleans on the wire: as the document shows them (default: 1/0 where it says so), or all 1/0, "1"/"0", true/false. */
   boolFormat: BoolFormat;
   /** Ids on the wire: numbers (default) or numeric strings. */
@@ -55,6 +59,8 @@ export const DEFAULT_SWITCHES: EmulatorSwitches = {
   searchCase: "sensitive",
   versionFallback: true,
   categoryDeleteWithChildren: "refuse",
+  changelogSubtreeDeletes: "each",
+  changelogPaging: "links",
   boolFormat: "document",
   idFormat: "number",
   idSequence: "per-table",
@@ -832,7 +838,7 @@ const table: Array<[string, string, Handler]> = [
     "DELETE",
     "/categories/:id",
     (c) => {
-      c.store.deleteCategory(intParam(c, "id"), c.switches.categoryDeleteWithChildren === "cascade");
+      c.store.deleteCategory(intParam(c, "id"), c.switches.categoryDeleteWithChildren === "cascade", c.switches.changelogSubtreeDeletes === "each");
       return noContent;
     },
   ],
@@ -854,6 +860,7 @@ const table: Array<[string, string, Handler]> = [
         list = list.filter((e) => Date.parse(e.updated_at) >= Math.floor(t / 1000) * 1000);
       }
       const p = paginate(c, "/changelogs", list, 250);
+      if (c.switches.changelogPaging === "capped") return ok({ changelogs: p.items });
       return ok({ changelogs: p.items, links: p.links, meta: p.meta });
     },
   ],

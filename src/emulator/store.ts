@@ -808,18 +808,19 @@ export class TenantStore {
     return c;
   }
 
-  deleteCategory(id: number, cascade: boolean): void {
+  /** `logDescendants: false`: a cascade writes one changelog entry, for the category deleted (a reading the document allows). */
+  deleteCategory(id: number, cascade: boolean, logDescendants = true, top = true): void {
     const c = this.getCategory(id);
     const kids = [...this.children(id)];
     if (kids.length && !cascade) throw unprocessable("id", "The category has child categories; delete or move them first.");
-    for (const k of kids) this.deleteCategory(k, true);
+    for (const k of kids) this.deleteCategory(k, true, logDescendants, false);
     this.categories.delete(id);
     this.childrenOf.get(c.parent_id)?.delete(id);
     this.childrenOf.delete(id);
     this.categoryIds = null;
     for (const [aid, a] of this.categoryAssets) if (a.owner_id === id) this.categoryAssets.delete(aid);
     for (const m of this.categoryWebIds.values()) m.delete(id);
-    this.changed("category", id, "delete");
+    if (top || logDescendants) this.changed("category", id, "delete");
   }
 
   // -------------------------------------------------------- display groups

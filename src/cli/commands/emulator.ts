@@ -22,6 +22,8 @@ interface EmulatorArgs {
   "search-case": EmulatorSwitches["searchCase"];
   "version-fallback": boolean;
   "category-delete-with-children": EmulatorSwitches["categoryDeleteWithChildren"];
+  "changelog-subtree-deletes": EmulatorSwitches["changelogSubtreeDeletes"];
+  "changelog-paging": EmulatorSwitches["changelogPaging"];
   "fault-modes"?: string;
   "bool-format"?: "int" | "string" | "bool";
   "id-format": EmulatorSwitches["idFormat"];
@@ -75,6 +77,8 @@ export function emulatorCommand(io: Io): CommandModule<object, EmulatorArgs> {
         .option("search-case", { choices: ["sensitive", "insensitive"] as const, default: "sensitive" as const, describe: "Case of the exact-match search endpoints", group: "Where API v1 is silent:" })
         .option("version-fallback", { type: "boolean", default: true, describe: "Version reads fall back to master text (--no-version-fallback: null)", group: "Where API v1 is silent:" })
         .option("category-delete-with-children", { choices: ["refuse", "cascade"] as const, default: "refuse" as const, describe: "DELETE of a category with children", group: "Where API v1 is silent:" })
+        .option("changelog-subtree-deletes", { choices: ["each", "root"] as const, default: "each" as const, describe: "A cascaded category delete: a changelog entry per category, or only for the one deleted", group: "Where API v1 is silent:" })
+        .option("changelog-paging", { choices: ["links", "capped"] as const, default: "links" as const, describe: "GET /changelogs: paged with links and meta, or only the first `limit` entries", group: "Where API v1 is silent:" })
         .option("fault-modes", { type: "string", describe: "What a random fault does, comma-separated: error500, drop, drop_after_commit, rate429 (default error500,drop)", group: "Faults:" })
         .option("bool-format", { choices: ["int", "string", "bool"] as const, describe: "Booleans on the wire (default: as the document shows them)", group: "Where API v1 is silent:" })
         .option("id-format", { choices: ["number", "string"] as const, default: "number" as const, describe: "Ids on the wire: numbers or numeric strings", group: "Where API v1 is silent:" })
@@ -116,6 +120,8 @@ export function emulatorCommand(io: Io): CommandModule<object, EmulatorArgs> {
           searchCase: args["search-case"],
           versionFallback: args["version-fallback"],
           categoryDeleteWithChildren: args["category-delete-with-children"],
+          changelogSubtreeDeletes: args["changelog-subtree-deletes"],
+          changelogPaging: args["changelog-paging"],
           boolFormat: args["bool-format"] ?? "document",
           idFormat: args["id-format"],
           idSequence: args["id-sequence"],

@@ -31,8 +31,6 @@ export interface FeedCursor {
 export const ENTITY_TYPES = ["product", "brand", "category", "product_asset", "attribute", "attribute_set"] as const;
 export const CHANGE_TYPES = ["full", "delete", "reset"] as const;
 
-/** The feed's default page size (API document, Limits): a read this long may have been cut. */
-const FEED_PAGE = 250;
 /** Asked for, to save pages; the document names no maximum, so a refusal falls back to the default. */
 const ASK_LIMIT = 1000;
 
@@ -63,16 +61,22 @@ export function newest(entries: readonly ApiChangelog[]): ApiChangelog | undefin
   return best;
 }
 
-/** Every entry at or after `since`, walking forward while a read may have been cut. */
+/**
+ * Every entry at or after `since`. A read whose last page may have been cut
+ * (see PimApi.listChangelogs) is continued from its newest time, until a read
+ * brings nothing new; a cut read that cannot move forward (more entries at one
+ * time than a read returns) cannot be proven whole.
+ */
 async function readSince(api: PimApi, since: string): Promise<{ entries: ApiChangelog[]; requests: number } | { reason: string; requests: number }> {
   const seen = new Map<number, ApiChangelog>();
   let from = since;
   let requests = 0;
   let limit: number | undefined = ASK_LIMIT;
   for (;;) {
+    const paging = { cut: false };
     let batch: ApiChangelog[];
     try {
-      batch = await api.listChangelogs({ updatedAt: from, ...(limit ? { limit } : {}) });
+      batch = await api.listChangelogs({ updatedAt: from, seen: paging, ...(limit ? { limit } : {}) });
     } catch (e) {
       const code = (e as { code?: string }).code;
       if (!limit || (code !== "api_unprocessable" && code !== "api_bad_request")) throw e;
@@ -90,10 +94,13 @@ async function readSince(api: PimApi, since: string): Promise<{ entries: ApiChan
         fresh++;
       }
     }
-    // A short answer is whole under any reading of the paging; a long one is confirmed
-    // by reading again from its newest time, until nothing new comes back.
-    if (batch.length < FEED_PAGE || fresh === 0) break;
-    from = newest(batch)!.updated_at;
+    if (!paging.cut) break;
+    const top = newest(batch)!;
+    if (fresh === 0) {
+      if (Date.parse(top.updated_at) === Date.parse(from)) return { reason: `the feed returns ${batch.length} entries at ${from} without paging, and there may be more at that time`, requests };
+      break;
+    }
+    from = top.updated_at;
   }
   return { entries: [...seen.values()].sort((a, b) => a.id - b.id), requests };
 }
