@@ -1,0 +1,97 @@
+/**
+ * Shopify's product taxonomy (../shared/data/shopify-taxonomy, or
+ * $PIMCTL_TAXONOMY) as a pimctl project, for the benchmarks: every category
+ * (10,595, names in English), the attributes deduplicated by English name
+ * with their values, French and German names as language versions, one
+ * attribute set per root category (the attributes its subtree uses, assigned
+ * to the root), and generated brands.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { mkdir, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { stringify } from "yaml";
+import { packagePath } from "../package.js";
+
+interface Named {
+  id: string;
+  name: { en: string; fr?: string; de?: string };
+}
+interface Node extends Named {
+  attributes?: string[];
+  children?: Node[];
+}
+interface Taxonomy {
+  attributes: Array<Named & { values?: Named[] }>;
+  categories: Node[];
+}
+
+export function taxonomyFile(): string {
+  return process.env.PIMCTL_TAXONOMY ?? path.resolve(packagePath(), "../shared/data/shopify-taxonomy/taxonomy.json");
+}
+
+const versions = (n: Named["name"]) => ({ French: n.fr ?? n.en, German: n.de ?? n.en });
+
+export interface TaxonomyProjectOptions {
+  brands: number;
+  /** Tenant name -> base URL; one config names them all. */
+  tenants: Record<string, string>;
+  tokenEnv: (tenant: string) => string;
+  /** Keep this share of each root's subtree (quick runs); 1 keeps everything. */
+  categoryShare?: number;
+}
+
+/** Writes catalogue/*.yaml and pimctl.yaml into dir; returns a one-line summary. */
+export async function writeTaxonomyProject(dir: string, o: TaxonomyProjectOptions): Promise<string> {
+  const file = taxonomyFile();
+  if (!existsSync(file)) throw new Error(`the taxonomy is not at ${file}; set PIMCTL_TAXONOMY`);
+  const data = JSON.parse(readFileSync(file, "utf8")) as Taxonomy;
+
+  const attrById = new Map(data.attributes.map((a) => [a.id, a]));
+  const attributes = new Map<string, { name: string; type: string; versions: Record<string, { name: string }>; values: Array<{ value: string; versions: Record<string, string> }> }>();
+  for (const a of data.attributes) {
+    if (attributes.has(a.name.en)) continue;
+    const seen = new Set<string>();
+    const values = (a.values ?? []).filter((v) => !seen.has(v.name.en) && seen.add(v.name.en)).map((v) => ({ value: v.name.en, versions: versions(v.name) }));
+    const names = versions(a.name);
+    attributes.set(a.name.en, { name: a.name.en, type: "selectbox", versions: { French: { name: names.French }, German: { name: names.German } }, values });
+  }
+
+  const share = o.categoryShare ?? 1;
+  let categoryCount = 0;
+  const sets: Array<{ name: string; attributes: string[] }> = [];
+  const tree = (n: Node, used: Set<string>, keep: () => boolean): Record<string, unknown> => {
+    categoryCount++;
+    for (const id of n.attributes ?? []) {
+      const a = attrById.get(id);
+      if (a) used.add(a.name.en);
+    }
+    const children = (n.children ?? []).filter(() => keep()).map((c) => tree(c, used, keep));
+    return { name: n.name.en, ...(children.length ? { children } : {}) };
+  };
+  const categories = data.categories.map((root) => {
+    const used = new Set<string>();
+    let i = 0;
+    const keep = () => share >= 1 || i++ % Math.round(1 / share) === 0;
+    const node = tree(root, used, keep);
+    sets.push({ name: root.name.en, attributes: [...used].sort() });
+    return { ...node, attribute_sets: [root.name.en] };
+  });
+  const brands = Array.from({ length: o.brands }, (_, i) => ({ name: `Brand ${String(i + 1).padStart(3, "0")}`, desc: `Brand number ${i + 1}, made for the benchmark.` }));
+
+  const catalogue = path.join(dir, "catalogue");
+  await mkdir(catalogue, { recursive: true });
+  const write = (name: string, doc: unknown) => writeFile(path.join(catalogue, name), stringify(doc, { lineWidth: 0 }));
+  await write("attributes.yaml", { attributes: [...attributes.values()] });
+  await write("attribute_sets.yaml", { attribute_sets: sets });
+  await write("categories.yaml", { categories });
+  await write("brands.yaml", { brands });
+  const config = [
+    "dir: catalogue",
+    "tenants:",
+    ...Object.entries(o.tenants).flatMap(([name, url]) => [`  ${name}:`, `    base_url: ${url}`, `    token_env: ${o.tokenEnv(name)}`]),
+    "",
+  ].join("\n");
+  await writeFile(path.join(dir, "pimctl.yaml"), config);
+  const values = [...attributes.values()].reduce((n, a) => n + a.values.length, 0);
+  return `${categoryCount} categories, ${attributes.size} attributes with ${values} values, ${sets.length} attribute sets, ${o.brands} brands, French and German`;
+}
