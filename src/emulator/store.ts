@@ -266,13 +266,22 @@ export class TenantStore {
 
   id(table: IdTable): number {
     if (this.idSequence === "global") return this.nextId++;
-    const next = Math.max(this.nextIds[table] ?? 1, this.highestId(table) + 1);
+    // The table is scanned once, when its sequence starts (after a load, say); a scan per
+    // insert made every create cost the size of the table. Records a test puts into a
+    // table by hand are stepped over.
+    let next = this.nextIds[table] ?? this.highestId(table) + 1;
+    const m = this.tableOf(table);
+    while (m?.has(next)) next++;
     this.nextIds[table] = next + 1;
     return next;
   }
 
+  private tableOf(table: IdTable): Map<number, unknown> | undefined {
+    return table === "typeValueVersions" || table === "exports" ? (table === "exports" ? this.exports : undefined) : (this[table] as Map<number, unknown>);
+  }
+
   private highestId(table: IdTable): number {
-    const m: Map<number, unknown> | undefined = table === "typeValueVersions" || table === "exports" ? (table === "exports" ? this.exports : undefined) : (this[table] as Map<number, unknown>);
+    const m = this.tableOf(table);
     let max = 0;
     if (m) for (const id of m.keys()) if (id > max) max = id;
     if (table === "typeValueVersions") for (const tv of this.typeValues.values()) for (const v of Object.values(tv.versions)) if (v.id > max) max = v.id;
@@ -352,16 +361,37 @@ export class TenantStore {
     this.getAttribute(id);
     this.attributes.delete(id);
     for (const [tid, tv] of this.typeValues) if (tv.attribute_id === id) this.typeValues.delete(tid);
+    this.tvByAttribute?.delete(id);
     for (const [sid, s] of this.assignments) if (s.attribute_id === id) this.assignments.delete(sid);
     for (const [vid, v] of this.brandAttrValues) if (v.attribute_id === id) this.brandAttrValues.delete(vid);
     for (const set of this.brandAssignedAttributes.values()) set.delete(id);
     this.changed("attribute", id, "delete");
   }
 
+  /**
+   * Type values by attribute: the attribute lists carry every attribute's values, and a
+   * scan of all type values per attribute made each list (and each create) grow with the
+   * whole tenant. Built on first use, kept up to date by the methods below.
+   */
+  private tvByAttribute: Map<number, Map<number, TypeValueRec>> | null = null;
+  private typeValueIndex(): Map<number, Map<number, TypeValueRec>> {
+    if (!this.tvByAttribute) {
+      this.tvByAttribute = new Map();
+      for (const tv of this.typeValues.values()) this.indexTypeValue(tv);
+    }
+    return this.tvByAttribute;
+  }
+  private indexTypeValue(tv: TypeValueRec): void {
+    const index = this.tvByAttribute;
+    if (!index) return;
+    let m = index.get(tv.attribute_id);
+    if (!m) index.set(tv.attribute_id, (m = new Map()));
+    m.set(tv.id, tv);
+  }
+
   typeValuesOf(attributeId: number): TypeValueRec[] {
-    const out: TypeValueRec[] = [];
-    for (const tv of this.typeValues.values()) if (tv.attribute_id === attributeId) out.push(tv);
-    return out.sort((a, b) => a.sort_order - b.sort_order || a.id - b.id);
+    const m = this.typeValueIndex().get(attributeId);
+    return m ? [...m.values()].sort((a, b) => a.sort_order - b.sort_order || a.id - b.id) : [];
   }
 
   getTypeValue(attributeId: number, id: number): TypeValueRec {
@@ -386,6 +416,7 @@ export class TenantStore {
       updated_at: t,
     };
     this.typeValues.set(tv.id, tv);
+    this.indexTypeValue(tv);
     this.changed("attribute", attributeId);
     return tv;
   }
@@ -422,6 +453,7 @@ export class TenantStore {
   deleteTypeValue(attributeId: number, id: number): void {
     this.getTypeValue(attributeId, id);
     this.typeValues.delete(id);
+    this.tvByAttribute?.get(attributeId)?.delete(id);
     this.changed("attribute", attributeId);
   }
 
@@ -903,6 +935,9 @@ export class TenantStore {
     };
     put(this.attributes, d.attributes?.map((a) => ({ ...a, versions: a.versions ?? {} })));
     put(this.typeValues, d.typeValues?.map((t) => ({ ...t, versions: t.versions ?? {} })));
+    this.tvByAttribute = null;
+    // Loaded records carry their own ids: a started sequence moves above them (never back).
+    for (const t of Object.keys(this.nextIds)) this.nextIds[t] = Math.max(this.nextIds[t]!, this.highestId(t as IdTable) + 1);
     put(this.attributeSets, d.attributeSets);
     put(this.assignments, d.assignments);
     put(this.blocks, d.blocks);
