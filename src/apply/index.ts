@@ -13,6 +13,7 @@ import type { Plan } from "../plan/types.js";
 import type { Ledger } from "../state/ledger.js";
 import { ALLOW_DELETE_FLAG, refuseBlockedDeletes } from "../plan/delete-permission.js";
 import { buildRequest, type IdOf } from "./requests.js";
+import { chainLengths, ReadyQueue } from "./schedule.js";
 
 export interface ApplyHooks {
   onStart?(total: number): void;
@@ -75,7 +76,11 @@ export async function applyPlan(opts: ApplyOptions): Promise<ApplyReport> {
   for (const a of actions) {
     const deps = a.depends_on.filter((d) => byAddress.has(d));
     waitingOn.set(a.address, deps.length);
-    for (const d of deps) dependents.set(d, [...(dependents.get(d) ?? []), a.address]);
+    for (const d of deps) {
+      const list = dependents.get(d);
+      if (list) list.push(a.address);
+      else dependents.set(d, [a.address]);
+    }
   }
   opts.hooks?.onStart?.(actions.length);
 
@@ -104,7 +109,8 @@ export async function applyPlan(opts: ApplyOptions): Promise<ApplyReport> {
 
   let stopped = false;
   let refused: PimctlError | undefined;
-  const ready: Action[] = actions.filter((a) => waitingOn.get(a.address) === 0);
+  const ready = new ReadyQueue(chainLengths(actions, dependents), new Map(actions.map((a, i) => [a.address, i])));
+  for (const a of actions) if (waitingOn.get(a.address) === 0) ready.push(a);
   const inFlight = new Set<Promise<void>>();
 
   const complete = (a: Action): void => {
@@ -163,16 +169,16 @@ export async function applyPlan(opts: ApplyOptions): Promise<ApplyReport> {
   };
 
   const parallelism = Math.max(1, opts.parallelism);
-  while (ready.length || inFlight.size) {
-    while (ready.length && inFlight.size < parallelism && !stopped && !opts.signal?.aborted) {
-      const a = ready.shift()!;
+  while (ready.size || inFlight.size) {
+    while (ready.size && inFlight.size < parallelism && !stopped && !opts.signal?.aborted) {
+      const a = ready.pop()!;
       if (results.has(a.address)) continue;
       const p: Promise<void> = run(a).finally(() => inFlight.delete(p));
       inFlight.add(p);
     }
     if ((stopped || opts.signal?.aborted) && !inFlight.size) break;
     if (inFlight.size) await Promise.race(inFlight);
-    else if (!ready.length) break;
+    else if (!ready.size) break;
   }
   let notAttempted = 0;
   for (const a of actions) {
