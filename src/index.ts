@@ -4,6 +4,9 @@
  */
 export { plan, apply, diff, exportTenant, ping, loadProject, readTenantCatalogue } from "./workflows.js";
 export type { ApplyOptions, ApplyResult, DiffOptions, ExportOptions, PlanOptions, PlanResult, ProjectOptions } from "./workflows.js";
+export { drift, type DriftOptions } from "./drift/workflow.js";
+export type { DriftItem, DriftReport } from "./drift/index.js";
+export type { RefreshMode, RefreshReport } from "./state/changelog/index.js";
 
 export { loadConfig, type Config, type TenantConfig, type PruneKind } from "./config/index.js";
 export { loadManifests, parseManifestText, type LoadResult } from "./manifest/index.js";

@@ -204,8 +204,8 @@ export async function plan(opts: PlanOptions): Promise<PlanResult> {
   return result;
 }
 
-/** plan(), leaving the connection open for the caller. */
-async function planOpen(opts: PlanOptions): Promise<PlanResult> {
+/** plan(), leaving the connection open for the caller (drift reads the feed on it); the caller closes it. */
+export async function planOpen(opts: PlanOptions): Promise<PlanResult> {
   const { config, desired } = await loadProject(opts);
   const connection = await connect(config, opts.tenant, connectOpts(opts));
   try {

@@ -55,12 +55,12 @@ async function actionValidator(file: string): Promise<{ code: number; output: st
 describe("example pipeline files use only documented options", () => {
   const files = readdirSync(ciDir).filter((f) => f.endsWith(".yml"));
   it("has GitHub Actions (PR and promotion) and GitLab CI examples", () => {
-    expect(files.sort()).toEqual(["github-actions.yml", "github-promotion.yml", "gitlab-ci.yml", "gitlab-pimctl.yml"]);
+    expect(files.sort()).toEqual(["github-actions.yml", "github-drift.yml", "github-promotion.yml", "gitlab-ci.yml", "gitlab-pimctl.yml"]);
   });
   for (const file of files) {
     it(`${file}: every pimctl command parses`, async () => {
       const cmds = pimctlCommands(read(file));
-      expect(cmds.length).toBeGreaterThanOrEqual(file === "gitlab-pimctl.yml" ? 2 : 3);
+      expect(cmds.length).toBeGreaterThanOrEqual(file === "gitlab-pimctl.yml" ? 2 : file === "github-drift.yml" ? 1 : 3);
       for (const argv of cmds) expect(await parses(argv), `pimctl ${argv.join(" ")}`).toBeUndefined();
     });
   }
@@ -76,7 +76,7 @@ describe("GitHub workflows pass a real linter (@action-validator/cli)", () => {
   });
   afterAll(async () => rm(tmp, { recursive: true, force: true }));
 
-  for (const file of ["github-actions.yml", "github-promotion.yml"]) {
+  for (const file of ["github-actions.yml", "github-promotion.yml", "github-drift.yml"]) {
     it(`${file} is a valid workflow`, async () => {
       const r = await actionValidator(path.join(ciDir, file));
       expect(r.output.replace(/WARNING: Glob validation.*\n/g, "")).toBe("");

@@ -3,6 +3,7 @@ import type { Io } from "../io.js";
 import { applyCommand } from "./apply.js";
 import { demoCommand } from "./demo.js";
 import { diffCommand } from "./diff.js";
+import { driftCommand } from "./drift.js";
 import { emulatorCommand } from "./emulator.js";
 import { exportCommand } from "./export.js";
 import { initCommand } from "./init.js";
@@ -18,6 +19,7 @@ export function commands(io: Io, opts: { parseOnly?: boolean } = {}): CommandMod
     planCommand(io),
     applyCommand(io),
     diffCommand(io),
+    driftCommand(io),
     stateCommand(io, opts),
     exportCommand(io),
     pingCommand(io),

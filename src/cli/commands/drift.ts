@@ -1,0 +1,64 @@
+import { writeFile } from "node:fs/promises";
+import path from "node:path";
+import type { CommandModule } from "yargs";
+import { drift } from "../../drift/workflow.js";
+import { DRIFT_FORMATS, renderDrift, type DriftFormat } from "../../render/drift.js";
+import { parseDuration } from "../../state/backends/index.js";
+import { PimctlError } from "../../errors.js";
+import { EXIT, ExitWith } from "../exit-codes.js";
+import type { Io } from "../io.js";
+import { projectOptions, say, withProjectOptions, withRefresh, type GlobalArgs } from "../options.js";
+
+export interface DriftArgs extends GlobalArgs {
+  format: DriftFormat;
+  out?: string;
+  "detailed-exitcode"?: boolean;
+  target?: string[];
+  exclude?: string[];
+  since?: string;
+}
+
+/** --since: an ISO time, or a duration back from now (90m, 24h; days as 7d). */
+export function sinceTime(text: string, now: Date = new Date()): string {
+  const days = /^(\d+)d$/.exec(text.trim());
+  if (days) return new Date(now.getTime() - Number(days[1]) * 86_400_000).toISOString().replace(/\.\d{3}Z$/, "Z");
+  if (/^\d{4}-\d{2}-\d{2}/.test(text.trim())) {
+    if (Number.isNaN(Date.parse(text))) throw new PimctlError("usage", `--since ${text}: not a readable time; use e.g. 2026-11-20T00:00:00Z, 24h or 7d`);
+    return text.trim();
+  }
+  return new Date(now.getTime() - parseDuration(text)).toISOString().replace(/\.\d{3}Z$/, "Z");
+}
+
+export function driftCommand(io: Io): CommandModule<object, DriftArgs> {
+  return {
+    command: "drift",
+    describe: "For scheduled jobs: where the tenant no longer matches the manifests, and when each record changed (from the changelog feed)",
+    builder: (y) =>
+      withRefresh(withProjectOptions(y))
+        .option("format", { alias: "f", choices: DRIFT_FORMATS, default: "text" as DriftFormat, describe: "text for logs, markdown for an issue, json for programs (schemas/drift.schema.json)", group: "Output and network:" })
+        .option("out", { alias: "o", type: "string", describe: "Write the report to this file instead of stdout" })
+        .option("detailed-exitcode", { type: "boolean", describe: "Exit 0 when there is no drift, 2 when there is, 1 on error" })
+        .option("since", { type: "string", describe: "Read changelog entries since this time only (ISO 8601, or 24h, 7d back from now); default: every entry" })
+        .option("target", { type: "string", array: true, describe: "Only this address (and what it needs); repeatable" })
+        .option("exclude", { type: "string", array: true, describe: "Leave out an address or a kind; repeatable" })
+        .example("$0 drift --detailed-exitcode", "A nightly job: exit 2 when someone changed the tenant by hand")
+        .example("$0 drift --format markdown --out drift.md --detailed-exitcode", "The body of an issue to open on exit 2")
+        .example("$0 drift --since 7d --format json", "Attribute changes from the last week only") as never,
+    handler: async (args) => {
+      const report = await drift({
+        ...projectOptions(args, io),
+        ...(args.target ? { targets: args.target } : {}),
+        ...(args.exclude ? { excludes: args.exclude } : {}),
+        ...(args.since ? { since: sinceTime(args.since) } : {}),
+      });
+      const rendered = renderDrift(report, args.format);
+      if (args.out) {
+        await writeFile(path.resolve(io.cwd, args.out), rendered);
+        say(args, io, `Wrote the drift report to ${args.out} (${report.items.length ? `${report.items.length} drifted` : "no drift"}).`);
+      } else {
+        io.stdout(rendered);
+      }
+      if (args["detailed-exitcode"] && report.items.length) throw new ExitWith(EXIT.changes);
+    },
+  };
+}

@@ -1,0 +1,115 @@
+/**
+ * Drift: where the tenant no longer matches the manifests, and when each
+ * drifted record changed according to the changelog feed. For scheduled jobs:
+ * the plan says what differs, the feed says since when.
+ *
+ * Which feed entity an action's record is logged under (API v1 lists product,
+ * brand, category, product_asset, attribute and attribute_set): a brand's
+ * language versions and attribute values under the brand, a category's
+ * versions under the category, an attribute's versions and type values under
+ * the attribute (for type values that is a guess the document does not
+ * confirm, and the item says so), set assignments under the set. Display
+ * groups, blocks, assets and web ids are in no entity type.
+ */
+import type { ApiChangelog, PimApi } from "../api/types.js";
+import type { Action, Op, Plan, ResourceType } from "../plan/types.js";
+import type { RefreshReport } from "../state/changelog/index.js";
+import { misunderstood, newest } from "../state/changelog/feed.js";
+import { PimctlError } from "../errors.js";
+
+export const DRIFT_FORMAT_VERSION = "1.0";
+
+type FeedEntity = "brand" | "category" | "attribute" | "attribute_set";
+
+/** The feed entity an action's record is logged under, the ref that holds its id, and any caveat. */
+const LOGGED_AS: Record<ResourceType, { entity: FeedEntity; ref: string; caveat?: string } | { none: string }> = {
+  brand: { entity: "brand", ref: "self" },
+  brand_version: { entity: "brand", ref: "brand" },
+  brand_attribute_value: { entity: "brand", ref: "brand" },
+  brand_assigned_attribute: { entity: "brand", ref: "brand" },
+  brand_assigned_attribute_set: { entity: "brand", ref: "brand" },
+  category: { entity: "category", ref: "self" },
+  category_version: { entity: "category", ref: "category" },
+  attribute: { entity: "attribute", ref: "self" },
+  attribute_version: { entity: "attribute", ref: "attribute" },
+  type_value: { entity: "attribute", ref: "attribute", caveat: "via its attribute: API v1 does not say type value changes are logged" },
+  type_value_version: { entity: "attribute", ref: "attribute", caveat: "via its attribute: API v1 does not say type value changes are logged" },
+  attribute_set: { entity: "attribute_set", ref: "self" },
+  attribute_set_attribute: { entity: "attribute_set", ref: "attribute_set" },
+  display_group: { none: "display groups are not in the changelog feed" },
+  block: { none: "blocks are not in the changelog feed" },
+  brand_asset: { none: "assets are not in the changelog feed" },
+  category_asset: { none: "assets are not in the changelog feed" },
+  brand_web_id: { none: "web ids are not in the changelog feed" },
+  category_web_id: { none: "web ids are not in the changelog feed" },
+};
+
+export interface DriftItem {
+  address: string;
+  op: Op;
+  /** The fields that differ (for an update), or the field list of a create or delete. */
+  fields: string[];
+  /** The feed entity and id looked up, when there is one. */
+  entity?: { type: FeedEntity; id: number };
+  changed_at?: string;
+  changelog_id?: number;
+  change_type?: ApiChangelog["change_type"];
+  /** A caveat on the attribution, or why there is none. */
+  note?: string;
+}
+
+export interface DriftReport {
+  format_version: typeof DRIFT_FORMAT_VERSION;
+  tenant: string;
+  base_url: string;
+  checked_at: string;
+  /** The feed window read: every entry, or those since this time. */
+  feed: { entity_types: FeedEntity[]; since?: string; entries: number };
+  refresh: RefreshReport;
+  items: DriftItem[];
+}
+
+/** The drifted actions' feed lookups: which entity types to read. */
+export function feedTypesOf(actions: readonly Action[]): FeedEntity[] {
+  const types = new Set<FeedEntity>();
+  for (const a of actions) {
+    const how = LOGGED_AS[a.type];
+    if ("entity" in how) types.add(how.entity);
+  }
+  return [...types].sort();
+}
+
+/** Reads the feed for those entity types (all pages), refusing entries it cannot understand. */
+export async function readDriftFeed(api: PimApi, types: readonly FeedEntity[], since?: string): Promise<ApiChangelog[]> {
+  const out: ApiChangelog[] = [];
+  for (const entityType of types) {
+    for (const e of await api.listChangelogs({ entityType, ...(since ? { updatedAt: since } : {}) })) {
+      const why = misunderstood(e);
+      if (why) throw new PimctlError("api_protocol", `the changelog feed cannot be read for drift: ${why}`);
+      out.push(e);
+    }
+  }
+  return out;
+}
+
+/** Each drifted action with the newest feed entry of its record (pure: the plan and the entries). */
+export function attribute(plan: Plan, entries: readonly ApiChangelog[], since?: string): DriftItem[] {
+  const byEntity = new Map<string, ApiChangelog[]>();
+  for (const e of entries) {
+    const key = `${e.entity_type}:${e.entity_id}`;
+    (byEntity.get(key) ?? byEntity.set(key, []).get(key)!).push(e);
+  }
+  // A write-only value pimctl has no record of (a web id, an image_url) is unknown, not drift.
+  const drifted = plan.actions.filter((a) => !(a.changes.length && a.changes.every((c) => c.before_unknown)));
+  return drifted.map((a) => {
+    const item: DriftItem = { address: a.address, op: a.op, fields: a.changes.map((c) => c.field) };
+    const how = LOGGED_AS[a.type];
+    if ("none" in how) return { ...item, note: how.none };
+    const ref = a.refs[how.ref];
+    if (!ref || !("id" in ref)) return { ...item, note: a.op === "create" ? "no id to look up: the record is not in the tenant (deleted, or never created)" : "no id to look up" };
+    const entity = { type: how.entity, id: ref.id };
+    const last = newest(byEntity.get(`${entity.type}:${entity.id}`) ?? []);
+    if (!last) return { ...item, entity, note: `no changelog entry${since ? ` since ${since}` : ""} for ${entity.type} ${entity.id}${how.caveat ? ` (${how.caveat})` : ""}` };
+    return { ...item, entity, changed_at: last.updated_at, changelog_id: last.id, change_type: last.change_type, ...(how.caveat ? { note: how.caveat } : {}) };
+  });
+}
