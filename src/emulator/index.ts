@@ -7,7 +7,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { createServer as createHttpsServer } from "node:https";
 import { readFileSync, existsSync } from "node:fs";
-import { rename, writeFile } from "node:fs/promises";
+import { open, rename } from "node:fs/promises";
 import type { AddressInfo, Socket } from "node:net";
 import { DEFAULT_SWITCHES, matchRoute, type EmulatorSwitches, type RequestContext } from "./routes.js";
 import { HttpError, TenantStore, type TenantData } from "./store.js";
@@ -61,9 +61,15 @@ export interface TargetedFault {
   tenant?: string;
 }
 
+/** Records produced (answers) and written (saves) between two yields to other requests. */
+const LIST_CHUNK = 250;
+const SAVE_CHUNK = 2000;
+
 export interface EmulatorStats {
   requests: { total: number; byTenant: Record<string, number>; byMethod: Record<string, number>; byRoute: Record<string, number> };
   faults: Record<string, number>;
+  /** With --data: saves written since the start, and the most that ever ran at once (one, by design). */
+  saves: { written: number; most_at_once: number };
 }
 
 export interface Emulator {
@@ -120,29 +126,92 @@ export async function startEmulator(opts: EmulatorOptions): Promise<Emulator> {
   const sockets = new Set<Socket>();
   let stats: EmulatorStats = freshStats();
   let saveTimer: NodeJS.Timeout | undefined;
-  let saving: Promise<void> = Promise.resolve();
+  /** The save running now, if any; `dirty`: something changed since it started. */
+  let saving: Promise<void> | undefined;
+  let dirty = false;
 
   function freshStats(): EmulatorStats {
-    return { requests: { total: 0, byTenant: {}, byMethod: {}, byRoute: {} }, faults: {} };
+    return { requests: { total: 0, byTenant: {}, byMethod: {}, byRoute: {} }, faults: {}, saves: { written: 0, most_at_once: 0 } };
   }
 
   const persisted: { tenants?: Record<string, { token: string; data: TenantData }> } =
     opts.dataFile && existsSync(opts.dataFile) ? JSON.parse(readFileSync(opts.dataFile, "utf8")) : {};
 
+  /**
+   * Saves run one at a time: a change during a save marks the state dirty and one
+   * more save follows it, however many changes came in between (a timer per change
+   * used to queue a full save every 50 ms behind the running one).
+   */
   function schedulePersist(): void {
-    if (!opts.dataFile || saveTimer) return;
+    if (!opts.dataFile) return;
+    dirty = true;
+    if (saveTimer || saving) return;
     saveTimer = setTimeout(() => {
       saveTimer = undefined;
-      saving = saving.then(persistNow, persistNow);
+      startSaving();
     }, 50);
   }
 
+  function startSaving(): Promise<void> {
+    saving ??= (async () => {
+      try {
+        while (dirty) {
+          dirty = false;
+          await persistNow();
+        }
+      } finally {
+        saving = undefined;
+      }
+    })();
+    return saving;
+  }
+
+  /** The whole state, written a collection chunk at a time (yielding between), then renamed into place. */
+  let savesRunning = 0;
   async function persistNow(): Promise<void> {
     if (!opts.dataFile) return;
-    const data = { tenants: Object.fromEntries([...tenants].map(([h, t]) => [h, { token: t.token, data: t.store.toData() }])) };
-    const tmp = `${opts.dataFile}.${process.pid}.tmp`;
-    await writeFile(tmp, JSON.stringify(data));
-    await rename(tmp, opts.dataFile); // atomic: readers see the old or the new file, never half of one
+    stats.saves.most_at_once = Math.max(stats.saves.most_at_once, ++savesRunning);
+    try {
+      await writeState(opts.dataFile);
+      stats.saves.written++;
+    } finally {
+      savesRunning--;
+    }
+  }
+
+  async function writeState(dataFile: string): Promise<void> {
+    const tmp = `${dataFile}.${process.pid}.tmp`;
+    const file = await open(tmp, "w");
+    try {
+      let first = true;
+      await file.write('{"tenants":{');
+      for (const [hash, t] of tenants) {
+        await file.write(`${first ? "" : ","}${JSON.stringify(hash)}:{"token":${JSON.stringify(t.token)},"data":{`);
+        first = false;
+        const data = t.store.toData() as unknown as Record<string, unknown>;
+        let firstKey = true;
+        for (const [key, value] of Object.entries(data)) {
+          if (value === undefined) continue;
+          await file.write(`${firstKey ? "" : ","}${JSON.stringify(key)}:`);
+          firstKey = false;
+          if (!Array.isArray(value)) {
+            await file.write(JSON.stringify(value));
+            continue;
+          }
+          await file.write("[");
+          for (let i = 0; i < value.length; i += SAVE_CHUNK) {
+            await file.write(`${i ? "," : ""}${value.slice(i, i + SAVE_CHUNK).map((r) => JSON.stringify(r)).join(",")}`);
+            await new Promise((r) => setImmediate(r));
+          }
+          await file.write("]");
+        }
+        await file.write("}}");
+      }
+      await file.write("}}");
+    } finally {
+      await file.close();
+    }
+    await rename(tmp, dataFile); // atomic: readers see the old or the new file, never half of one
   }
 
   function newStore(hash: string): TenantStore {
@@ -341,7 +410,47 @@ export async function startEmulator(opts: EmulatorOptions): Promise<Emulator> {
       });
     }
     if (out === null && reply.status === 200) return send(res, 200, null);
-    send(res, reply.status, out === undefined ? undefined : toWire(out, { bool: switches.boolFormat, id: switches.idFormat, date: switches.dateFormat }));
+    const wire = { bool: switches.boolFormat, id: switches.idFormat, date: switches.dateFormat };
+    const long = largeList(out);
+    if (long) return sendInChunks(res, reply.status, out as Record<string, unknown>, long, wire);
+    send(res, reply.status, out === undefined ? undefined : toWire(out, wire));
+  }
+
+  /** The key of a list long enough that producing it in one go would hold up every other request. */
+  function largeList(body: unknown): string | undefined {
+    if (!body || typeof body !== "object" || Array.isArray(body)) return undefined;
+    return Object.entries(body).find(([, v]) => Array.isArray(v) && v.length > LIST_CHUNK)?.[0];
+  }
+
+  /**
+   * A large list (5 MB of attributes with their type values, a page of 1,000 categories)
+   * is converted and written LIST_CHUNK records at a time, yielding between chunks, so a
+   * small request arriving meanwhile is answered at once. The JSON is the same.
+   */
+  async function sendInChunks(res: ServerResponse, status: number, body: Record<string, unknown>, listKey: string, wire: Parameters<typeof toWire>[1]): Promise<void> {
+    res.writeHead(status, { "content-type": "application/json" });
+    const write = async (text: string) => {
+      if (res.destroyed) return;
+      if (!res.write(text)) await new Promise<void>((r) => res.once("drain", () => r()).once("close", () => r()));
+    };
+    const keys = Object.keys(body);
+    await write("{");
+    for (const [k, key] of keys.entries()) {
+      await write(`${k ? "," : ""}${JSON.stringify(key)}:`);
+      if (key !== listKey) {
+        await write(JSON.stringify(toWire(body[key], wire, key)) ?? "null");
+        continue;
+      }
+      const list = body[key] as unknown[];
+      await write("[");
+      for (let i = 0; i < list.length; i += LIST_CHUNK) {
+        if (i) await new Promise((r) => setImmediate(r));
+        const part = list.slice(i, i + LIST_CHUNK).map((x) => JSON.stringify(toWire(x, wire)));
+        await write(`${i ? "," : ""}${part.join(",")}`);
+      }
+      await write("]");
+    }
+    if (!res.destroyed) res.end("}");
   }
 
   function serveFile(req: IncomingMessage, res: ServerResponse, kind: string, hash: string, rest: string): void {
@@ -464,11 +573,14 @@ export async function startEmulator(opts: EmulatorOptions): Promise<Emulator> {
       if (saveTimer) {
         clearTimeout(saveTimer);
         saveTimer = undefined;
-        saving = saving.then(persistNow, persistNow);
       }
-      await saving;
+      // Stop taking requests first, so the state the last save writes is final.
+      const stopped = new Promise<void>((r) => server.close(() => r()));
       for (const s of sockets) s.destroy();
-      await new Promise<void>((r) => server.close(() => r()));
+      // The running save (if any) finishes, and at most one more writes what changed since.
+      await saving;
+      if (dirty) await startSaving();
+      await stopped;
       if (storage) await new Promise<void>((r) => storage!.close(() => r()));
     },
   };

@@ -1,0 +1,106 @@
+/**
+ * The emulator keeps up: with --data, one save at a time (a change during a save
+ * means one more, not one per change), a prompt stop on SIGTERM with the last
+ * write on disk, and large lists that do not hold up small requests.
+ */
+import { spawn } from "node:child_process";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { performance } from "node:perf_hooks";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createClient } from "../../src/api/client.js";
+import { startEmulator } from "../../src/emulator/index.js";
+import { repoRoot } from "../helpers/project.js";
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), "pimctl-emu-data-"));
+});
+afterAll(async () => rm(dir, { recursive: true, force: true }));
+
+describe("the emulator with --data", () => {
+  it("runs one save at a time however fast the writes come, and the file holds the last one", async () => {
+    const file = path.join(dir, "state.json");
+    const emu = await startEmulator({ port: 0, tenants: [{ hash: "t", token: "t" }], dataFile: file });
+    emu.store("t").seedBrands(40_000); // a save big enough to take a while
+    const api = createClient({ tenant: "t", baseUrl: emu.tenantUrl("t"), token: "t", parallelism: 4 });
+    const acme = await api.createBrand({ name: "Acme", desc: "v0" });
+    for (let i = 1; i <= 150; i++) await api.updateBrand(acme.id, { desc: `v${i}` });
+    await api.close();
+    await emu.close();
+    const stats = emu.stats().saves;
+    expect(stats.most_at_once).toBe(1);
+    expect(stats.written).toBeGreaterThan(0);
+    // A timer per change used to queue a full save every 50 ms behind the running one.
+    expect(stats.written).toBeLessThan(150);
+    const saved = JSON.parse(await readFile(file, "utf8")) as { tenants: { t: { data: { brands: Array<{ name: string; desc: string }> } } } };
+    expect(saved.tenants.t.data.brands.find((b) => b.name === "Acme")?.desc).toBe("v150");
+    expect(saved.tenants.t.data.brands).toHaveLength(40_001);
+  }, 60_000);
+
+  it("`pimctl emulator` stops promptly on SIGTERM, and a new emulator loads what it saved", async () => {
+    const file = path.join(dir, "cli.json");
+    const seed = await startEmulator({ port: 0, tenants: [{ hash: "t", token: "secret" }], dataFile: file });
+    seed.store("t").seedBrands(60_000);
+    await createClient({ tenant: "t", baseUrl: seed.tenantUrl("t"), token: "secret" }).createBrand({ name: "Seeded" });
+    await seed.close();
+
+    const child = spawn(process.execPath, [path.join(repoRoot, "dist/cli/main.js"), "emulator", "--port", "0", "--tenant", "t=secret", "--data", file], { stdio: ["ignore", "pipe", "pipe"] });
+    const url = await new Promise<string>((resolve, reject) => {
+      let out = "";
+      child.stdout.on("data", (d: Buffer) => {
+        out += d.toString();
+        const m = /listening on (http:\/\/\S+)/.exec(out);
+        if (m) resolve(m[1]!);
+      });
+      child.on("exit", (code) => reject(new Error(`emulator exited ${code}: ${out}`)));
+    });
+    const api = createClient({ tenant: "t", baseUrl: `${url}/t/api/v1`, token: "secret" });
+    await api.createBrand({ name: "Last write" });
+    await api.close();
+    const t0 = performance.now();
+    const exited = new Promise<number | null>((r) => child.on("exit", (code) => r(code)));
+    child.kill("SIGTERM");
+    await exited;
+    const ms = performance.now() - t0;
+    expect(ms).toBeLessThan(5_000); // it used to take over 20 s with a large state
+
+    const again = await startEmulator({ port: 0, tenants: [{ hash: "t", token: "secret" }], dataFile: file });
+    const reread = createClient({ tenant: "t", baseUrl: again.tenantUrl("t"), token: "secret" });
+    expect(await reread.searchBrand("Last write")).not.toBeNull();
+    expect(await reread.searchBrand("Seeded")).not.toBeNull();
+    await reread.close();
+    await again.close();
+  }, 60_000);
+});
+
+describe("large lists", () => {
+  it("a small request made while a large list is produced is answered long before the list", async () => {
+    const emu = await startEmulator({ port: 0, tenants: [{ hash: "t", token: "t" }] });
+    const s = emu.store("t");
+    for (let a = 0; a < 2500; a++) {
+      const attr = s.createAttribute({ name: `Attribute ${a}`, type: "selectbox" });
+      for (let v = 0; v < 10; v++) s.createTypeValue(attr.id, { value: `Value ${a}-${v}` });
+    }
+    const big = createClient({ tenant: "t", baseUrl: emu.tenantUrl("t"), token: "t" });
+    const small = createClient({ tenant: "t", baseUrl: emu.tenantUrl("t"), token: "t" });
+    await small.listChannels(); // connections open before timing
+    const t0 = performance.now();
+    let bigMs = 0;
+    let smallMs = 0;
+    const list = big.listAttributes().then((l) => {
+      bigMs = performance.now() - t0;
+      return l.length;
+    });
+    await new Promise((r) => setTimeout(r, 2));
+    const t1 = performance.now();
+    await small.listChannels();
+    smallMs = performance.now() - t1;
+    expect(await list).toBe(2500);
+    // Produced in chunks, the list leaves room for others: the small answer does not wait for it.
+    expect(smallMs).toBeLessThan(bigMs / 3);
+    await Promise.all([big.close(), small.close()]);
+    await emu.close();
+  }, 60_000);
+});
