@@ -113,12 +113,29 @@ function quoteEnd(s: string, from: number): number {
   return bail();
 }
 
+/**
+ * Whether a quote at `i` opens a quoted scalar: at the start of the line, after a flow
+ * indicator, after `key:` or after a sequence's `-`. Elsewhere (`Beat 'em up`) it is a
+ * character of a plain scalar: treating it as an opening quote sent whole files with
+ * such values (the Shopify taxonomy's attributes) to the slow parser.
+ */
+function opensQuoted(s: string, i: number): boolean {
+  let j = i - 1;
+  while (j >= 0 && s[j] === " ") j--;
+  if (j < 0) return true;
+  const before = s[j]!;
+  if ("[{,".includes(before)) return true;
+  if (j === i - 1) return false; // glued to the text before it
+  if (before === ":") return true;
+  return before === "-" && s.slice(0, j).trim() === "";
+}
+
 /** Content of a line without its trailing comment and spaces, respecting quotes and flow brackets. */
 function stripComment(s: string): string {
   let i = 0;
   while (i < s.length) {
     const ch = s[i]!;
-    if ((ch === '"' || ch === "'") && (i === 0 || " [{,:-".includes(s[i - 1]!))) {
+    if ((ch === '"' || ch === "'") && opensQuoted(s, i)) {
       i = quoteEnd(s, i);
       continue;
     }
