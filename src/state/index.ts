@@ -25,6 +25,8 @@ export interface ReadStateOptions {
    * Ignored when the brands must be listed (pruning, export).
    */
   searchBrands?: boolean;
+  /** Brands to read besides those the desired catalogue names (a target on a brand only the tenant has). */
+  alsoBrands?: string[];
 }
 
 /**
@@ -139,13 +141,18 @@ export async function readState(api: PimApi, opts: ReadStateOptions): Promise<Re
   const desired = opts.desired;
   const log = opts.log ?? (() => undefined);
   const need = listsFor(kinds);
-  const reads = opts.started ?? startReads(api, opts.kinds, { brandsFirstPage: opts.searchBrands !== true });
-  // A kind the early scan missed: its lists start now.
-  reads.displayGroups ??= need.groups ? started(api.listDisplayGroups()) : undefined;
-  reads.sets ??= need.sets ? started(api.listAttributeSets()) : undefined;
-  reads.blocks ??= need.blocks ? started(api.listBlocks()) : undefined;
-  reads.attributes ??= need.attributes ? started(api.listAttributes()) : undefined;
-  reads.categories ??= kinds.has("categories") ? started(api.readCategories()) : undefined;
+  const early = opts.started ?? startReads(api, opts.kinds, { brandsFirstPage: opts.searchBrands !== true });
+  // Only the lists these kinds need; one the early scan missed starts now.
+  const reads: StartedReads = {
+    channels: early.channels,
+    attributeVersions: early.attributeVersions,
+    ...(need.groups ? { displayGroups: early.displayGroups ?? started(api.listDisplayGroups()) } : {}),
+    ...(need.sets ? { sets: early.sets ?? started(api.listAttributeSets()) } : {}),
+    ...(need.blocks ? { blocks: early.blocks ?? started(api.listBlocks()) } : {}),
+    ...(need.attributes ? { attributes: early.attributes ?? started(api.listAttributes()) } : {}),
+    ...(kinds.has("brands") && early.brandsFirst ? { brandsFirst: early.brandsFirst } : {}),
+    ...(kinds.has("categories") ? { categories: early.categories ?? started(api.readCategories()) } : {}),
+  };
   const managedAttributes = kinds.has("attributes");
   // Version ids the config gives need not wait for the channels: a channel that disagrees is an
   // error below (resolveVersionIds), so a list started here is never a list read in vain.
@@ -203,7 +210,7 @@ export async function readState(api: PimApi, opts: ReadStateOptions): Promise<Re
       }
       return out;
     })(),
-    kinds.has("brands") ? readBrands(api, reads, desired, versions, opts.prune?.brands === true || full, opts.searchBrands === true, log, brandFacts) : Promise.resolve([]),
+    kinds.has("brands") ? readBrands(api, reads, desired, opts.alsoBrands ?? [], versions, opts.prune?.brands === true || full, opts.searchBrands === true, log, brandFacts) : Promise.resolve([]),
     kinds.has("categories") ? setsRead.then((sets) => readCategories(api, reads.categories!, desired, versions, new Map(sets.map((s) => [s.id, s.name])), full, categoryFacts)) : Promise.resolve([]),
     (reads.blocks ?? Promise.resolve([])).then((blocks) =>
       pmap(blocks, async (b) => ({
@@ -366,6 +373,7 @@ async function readBrands(
   api: PimApi,
   reads: StartedReads,
   desired: Catalogue | undefined,
+  alsoNames: string[],
   versions: Array<[string, number]>,
   mustList: boolean,
   searchOnly: boolean,
@@ -374,6 +382,7 @@ async function readBrands(
 ): Promise<RemoteBrand[]> {
   const names = new Set<string>();
   for (const b of desired?.brands ?? []) for (const n of [b.name, ...(b.previous_names ?? [])]) names.add(n);
+  for (const n of alsoNames) names.add(n);
   const wantVersions = desired === undefined || (desired.brands ?? []).some((b) => b.versions && Object.keys(b.versions).length);
   const desiredByName = new Map<string, Catalogue["brands"][number]>();
   for (const d of desired?.brands ?? []) for (const n of [d.name, ...(d.previous_names ?? [])]) desiredByName.set(n, d);
