@@ -61,9 +61,16 @@ const NARROWABLE_WHOLE: ReadonlySet<Kind> = new Set(["brands", "blocks", "catego
  * must be read (no selectors, or one this module does not narrow safely).
  */
 export function readScope(desired: Catalogue, opts: { targets?: readonly string[]; excludes?: readonly string[]; ignore?: readonly string[] }): ReadScope | undefined {
-  const targets = (opts.targets ?? []).map(parseSelector);
-  const excludes = [...(opts.excludes ?? []), ...(opts.ignore ?? [])].map(parseSelector);
-  if (!targets.length && !excludes.length) return undefined;
+  if (!opts.targets?.length && !opts.excludes?.length && !opts.ignore?.length) return undefined;
+  let targets: Selector[];
+  let excludes: Selector[];
+  try {
+    targets = (opts.targets ?? []).map(parseSelector);
+    excludes = [...(opts.excludes ?? []), ...(opts.ignore ?? [])].map(parseSelector);
+  } catch {
+    // A bad selector: the full read, after which narrowing reports every problem at once.
+    return undefined;
+  }
   const all = records(desired);
   const byAddress = new Map(all.map((r) => [r.address, r]));
   const wholeKinds = new Set<Kind>();
