@@ -9,8 +9,10 @@ import { KINDS, type Catalogue, type Kind } from "./model/catalogue.js";
 import type { RemoteCatalogue } from "./model/remote.js";
 import { loadConfig, versionMap, type Config } from "./config/index.js";
 import { loadManifests } from "./manifest/index.js";
-import { readState } from "./state/index.js";
-import { openRefresh, type RefreshMode, type RefreshReport } from "./state/changelog/index.js";
+import { readState, startReads, type StartedReads } from "./state/index.js";
+import { openRefresh, type Refresh, type RefreshMode, type RefreshReport } from "./state/changelog/index.js";
+import { scanManagedKinds } from "./manifest/kinds-scan.js";
+import { readScope } from "./plan/read-scope.js";
 import { forgetOwned, recordOwned, type Ledger } from "./state/ledger.js";
 import { acquireLock, describeHolder, openBackend, readLedger, saveLedger, type HeldLock, type LedgerState, type LockInfo, type StateBackend } from "./state/backends/index.js";
 import { buildPlan, type PlanOutcome } from "./plan/planner.js";
@@ -95,6 +97,10 @@ function projectConfig(opts: ProjectOptions): Promise<Config> {
 /** Load config and manifests for a tenant: all errors of the manifests at once. */
 export async function loadProject(opts: ProjectOptions): Promise<{ config: Config; desired: Catalogue; files: string[] }> {
   const config = await projectConfig(opts);
+  return { config, ...(await loadDesired(config, opts)) };
+}
+
+async function loadDesired(config: Config, opts: ProjectOptions): Promise<{ desired: Catalogue; files: string[] }> {
   const tenant = opts.tenant ? config.tenants[opts.tenant] : Object.keys(config.tenants).length === 1 ? Object.values(config.tenants)[0] : undefined;
   // Version names are checked when planning, against the tenant's channels and the config's versions:.
   const result = await loadManifests(config.dir, {
@@ -103,7 +109,7 @@ export async function loadProject(opts: ProjectOptions): Promise<{ config: Confi
     ...(config.external ? { external: config.external } : {}),
   });
   if (result.errors.length) throw new PimctlErrors(result.errors);
-  return { config, desired: result.catalogue, files: result.files };
+  return { desired: result.catalogue, files: result.files };
 }
 
 function prunePolicy(config: Config): PrunePolicy {
@@ -115,6 +121,17 @@ function prunedKinds(prune: PrunePolicy): Partial<Record<Kind, boolean>> {
   return Object.fromEntries(KINDS.map((k) => [k, prune[k as keyof PrunePolicy] === true || prune[k as keyof PrunePolicy] === "owned"]));
 }
 
+/** How this run reads the tenant (--refresh): in full, or through the changelog snapshot in the backend's cache. */
+async function openRefreshFor(config: Config, connection: Connection, opts: ProjectOptions, rebuild?: string): Promise<Refresh> {
+  const mode = opts.refresh ?? "full";
+  return openRefresh(connection.api, {
+    mode,
+    cacheDir: mode === "full" ? "" : await openBackend(config, connection.name, opts.env).cacheDir(),
+    baseUrl: connection.baseUrl,
+    ...(rebuild ? { rebuild } : {}),
+  });
+}
+
 /** Read the state the desired catalogue needs and plan against it. */
 async function planAgainst(
   connection: Connection,
@@ -123,21 +140,21 @@ async function planAgainst(
   ledger: Ledger,
   prune: PrunePolicy,
   opts: ProjectOptions,
-  read: { listAll?: boolean; rebuildSnapshot?: boolean } = {},
+  read: { listAll?: boolean; rebuildSnapshot?: boolean; refresh?: Refresh; started?: StartedReads; searchBrands?: boolean; alsoBrands?: string[] } = {},
 ): Promise<{ plan: Plan; remote: RemoteCatalogue; declared: PlanOutcome["declared"]; refresh: RefreshReport }> {
-  const mode = opts.refresh ?? "full";
-  const refresh = await openRefresh(connection.api, {
-    mode,
-    cacheDir: mode === "full" ? "" : await openBackend(config, connection.name, opts.env).cacheDir(),
-    baseUrl: connection.baseUrl,
-    ...(read.rebuildSnapshot ? { rebuild: "the snapshot is read again after an apply" } : {}),
-  });
+  // The reads started early went through this refresh already; otherwise open one now.
+  const refresh = read.refresh ?? (await openRefreshFor(config, connection, opts, read.rebuildSnapshot ? "the snapshot is read again after an apply" : undefined));
+  const listed = read.listAll ? Object.fromEntries(KINDS.map((k) => [k, true])) : prunedKinds(prune);
   const remote = await readState(refresh.api, {
     kinds: desired.managed,
     desired,
     versionMap: versionMap(config, connection.tenant),
     // listAll (diff): read every record of the managed kinds, so records only the tenant has show.
-    prune: read.listAll ? Object.fromEntries(KINDS.map((k) => [k, true])) : prunedKinds(prune),
+    // A targeted read searches the brands it names: deletes of other brands are not in its plan.
+    prune: read.searchBrands ? { ...listed, brands: false } : listed,
+    ...(read.started ? { started: read.started } : {}),
+    ...(read.searchBrands ? { searchBrands: true } : {}),
+    ...(read.alsoBrands?.length ? { alsoBrands: read.alsoBrands } : {}),
     ...(opts.log ? { log: opts.log } : {}),
   });
   await refresh.commit();
@@ -158,8 +175,16 @@ async function makePlan(
   ledger: Ledger,
   policy: PlanPolicy,
   opts: ProjectOptions,
+  early?: { started?: StartedReads; refresh?: Refresh },
 ): Promise<{ plan: Plan; remote: RemoteCatalogue; declared: PlanOutcome["declared"]; refresh: RefreshReport }> {
-  const { plan: full, remote, declared, refresh } = await planAgainst(connection, config, desired, ledger, policy.prune, opts);
+  // Targets, excludes and ignore rules narrow the read itself: the plan of the narrowed
+  // catalogue, narrowed by the same selectors, is the full plan narrowed (src/plan/read-scope.ts).
+  const scope = readScope(desired, { targets: policy.targets, excludes: policy.excludes, ignore: config.scope.ignore ?? [] });
+  const { plan: full, remote, declared, refresh } = await planAgainst(connection, config, scope?.desired ?? desired, ledger, policy.prune, opts, {
+    ...(early?.started ? { started: early.started } : {}),
+    ...(early?.refresh ? { refresh: early.refresh } : {}),
+    ...(scope?.searchBrands ? { searchBrands: true, alsoBrands: scope.alsoBrands } : {}),
+  });
   const narrowed = narrow(applyIgnore(full, config.scope), desired, remote, policy.targets, policy.excludes);
   decideDeletes(narrowed, policy.allowDelete);
   narrowed.hints = moveHints(narrowed, desired, remote);
@@ -206,13 +231,35 @@ export async function plan(opts: PlanOptions): Promise<PlanResult> {
 
 /** plan(), leaving the connection open for the caller (drift reads the feed on it); the caller closes it. */
 export async function planOpen(opts: PlanOptions): Promise<PlanResult> {
-  const { config, desired } = await loadProject(opts);
-  const connection = await connect(config, opts.tenant, connectOpts(opts));
+  const config = await projectConfig(opts);
+  // The tenant's lists that depend on no manifest are read while the manifests load; a
+  // manifest error still comes first, before a missing token or an unreachable tenant.
+  const early = await connect(config, opts.tenant, connectOpts(opts)).then(
+    async (connection) => {
+      // With targets, what to read depends on the parsed manifests: only the channels start.
+      const kinds = opts.targets?.length ? [] : await scanManagedKinds(config.dir);
+      const dropped = new Set<string>([...(opts.excludes ?? []), ...(config.scope.ignore ?? [])].filter((e) => e === "brands" || e === "blocks"));
+      // With --refresh=changelog the early reads go through the snapshot too.
+      const refresh = await openRefreshFor(config, connection, opts);
+      const started = kinds ? startReads(refresh.api, kinds.filter((k) => !dropped.has(k))) : undefined;
+      return { connection, started, refresh };
+    },
+    (e: unknown) => ({ error: e }),
+  );
+  let desired: Catalogue;
+  try {
+    desired = (await loadDesired(config, opts)).desired;
+  } catch (e) {
+    if ("connection" in early) await early.connection.api.close();
+    throw e;
+  }
+  if ("error" in early) throw early.error;
+  const { connection, started, refresh } = early;
   try {
     const backend = openBackend(config, connection.name, opts.env);
     const lockHeld = await backend.readLock();
     const state = await readLedger(backend, connection.name, connection.baseUrl);
-    const result = await planWithState(opts, config, desired, connection, state);
+    const result = await planWithState(opts, config, desired, connection, state, { ...(started ? { started } : {}), refresh });
     if (lockHeld) result.plan.warnings.push(`the state of tenant "${connection.name}" is locked: an apply is running or was killed (${describeHolder(lockHeld)}; lock id ${lockHeld.id})`);
     return { ...result, ...(lockHeld ? { lockHeld } : {}) };
   } catch (e) {
@@ -222,9 +269,9 @@ export async function planOpen(opts: PlanOptions): Promise<PlanResult> {
 }
 
 /** Plan against a tenant with the ledger already read (apply reads it under the lock). */
-async function planWithState(opts: PlanOptions, config: Config, desired: Catalogue, connection: Connection, state: LedgerState): Promise<PlanResult> {
+async function planWithState(opts: PlanOptions, config: Config, desired: Catalogue, connection: Connection, state: LedgerState, early?: { started?: StartedReads; refresh?: Refresh }): Promise<PlanResult> {
   const policy: PlanPolicy = { prune: prunePolicy(config), targets: opts.targets ?? [], excludes: opts.excludes ?? [], allowDelete: opts.allowDelete === true };
-  const { plan: planned, remote, declared, refresh } = await makePlan(connection, config, desired, state.ledger, policy, opts);
+  const { plan: planned, remote, declared, refresh } = await makePlan(connection, config, desired, state.ledger, policy, opts, early);
   planned.warnings.push(...unknownWarnings(planned, state.existed, connection.name));
   planned.basis = basisOf(desired, policy, connection.baseUrl);
   return { plan: planned, desired, remote, declared, refresh, ledger: state.ledger, ledgerExisted: state.existed, connection, config };

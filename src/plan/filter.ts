@@ -37,11 +37,14 @@ export function filterPlan(plan: Plan, opts: { targets?: string[]; excludes?: st
     actions = actions.filter((a) => !dropped.has(a.address));
   }
   const kept = new Set(actions.map((a) => a.address));
+  // Targets narrow the unmanaged records too: a targeted plan reads only what it targets
+  // (src/plan/read-scope.ts), so records elsewhere are neither seen nor listed.
+  const unmanaged = plan.unmanaged.filter((u) => (!targets.length || targets.some((t) => t.matches(u.address))) && !excludes.some((e) => e.matches(u.address)));
   return {
     ...plan,
     actions,
-    unmanaged: plan.unmanaged.filter((u) => !excludes.some((e) => e.matches(u.address))),
-    summary: recount(actions, plan.unmanaged.length),
+    unmanaged,
+    summary: recount(actions, targets.length ? unmanaged.length : plan.unmanaged.length),
     fingerprints: Object.fromEntries(Object.entries(plan.fingerprints).filter(([k]) => kept.has(k))),
   };
 }

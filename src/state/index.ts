@@ -4,7 +4,7 @@
  * whichever costs fewer requests. Independent reads run concurrently (the
  * client bounds how many). The request-count formula is in README.md beside this file.
  */
-import type { ApiBrand, PimApi } from "../api/types.js";
+import type { ApiAttribute, ApiAttributeSet, ApiBlock, ApiBrand, ApiCategory, ApiChannel, ApiDisplayGroup, ListRead, Page, PimApi } from "../api/types.js";
 import { KINDS, compareText, comparePaths, type Catalogue, type Kind } from "../model/catalogue.js";
 import type { Channel, RemoteAttribute, RemoteAttributeSet, RemoteBrand, RemoteCatalogue, RemoteCategory } from "../model/remote.js";
 import * as N from "./normalise.js";
@@ -17,6 +17,16 @@ export interface ReadStateOptions {
   versionMap?: Record<string, number>;
   prune?: Partial<Record<Kind, boolean>>;
   log?: (line: string) => void;
+  /** Lists already under way (startReads), begun while the manifests loaded. */
+  started?: StartedReads;
+  /**
+   * Search the brands the desired catalogue names without reading the first
+   * page (a targeted plan: a few names, the same cost in a tenant of any size).
+   * Ignored when the brands must be listed (pruning, export).
+   */
+  searchBrands?: boolean;
+  /** Brands to read besides those the desired catalogue names (a target on a brand only the tenant has). */
+  alsoBrands?: string[];
 }
 
 /**
@@ -61,12 +71,97 @@ export function resolveVersionIds(
 
 const pmap = <T, R>(items: readonly T[], fn: (t: T) => Promise<R>): Promise<R[]> => Promise.all(items.map(fn));
 
+/** A read started before anyone awaits it: a rejection is kept for the awaiter, never reported as unhandled. */
+function started<T>(p: Promise<T>): Promise<T> {
+  p.catch(() => undefined);
+  return p;
+}
+
+/**
+ * The reads that depend on no manifest: started as soon as the kinds are known
+ * (the manifests' top-level keys, src/manifest/kinds-scan.ts), so they run
+ * while the manifests are parsed. readState takes what is here and starts
+ * the rest itself; it never reads a list twice.
+ */
+export interface StartedReads {
+  channels: Promise<ApiChannel[]>;
+  displayGroups?: Promise<ApiDisplayGroup[]>;
+  sets?: Promise<ApiAttributeSet[]>;
+  blocks?: Promise<ApiBlock[]>;
+  /** The attribute list in the master version. */
+  attributes?: Promise<ApiAttribute[]>;
+  /** Attribute lists by version id. */
+  attributeVersions: Map<number, Promise<ApiAttribute[]>>;
+  brandsFirst?: Promise<Page<ApiBrand>>;
+  categories?: Promise<ListRead<ApiCategory>>;
+}
+
+/** Which lists a read of these kinds needs (the request-count table in README.md). */
+function listsFor(kinds: ReadonlySet<Kind>) {
+  return {
+    attributes: kinds.has("attributes") || kinds.has("attribute_sets") || kinds.has("brands"),
+    sets: kinds.has("attribute_sets") || kinds.has("categories") || kinds.has("brands"),
+    groups: kinds.has("display_groups") || kinds.has("attributes"),
+    blocks: kinds.has("blocks"),
+  };
+}
+
+/**
+ * Start the lists a read of `kinds` needs whatever the manifests say, all at
+ * once with the channels: none of them waits for another. `brandsFirstPage`
+ * false leaves the brands to a search by name (a targeted plan).
+ */
+export function startReads(api: PimApi, kinds: readonly Kind[], opts: { brandsFirstPage?: boolean } = {}): StartedReads {
+  const k = new Set(kinds);
+  const need = listsFor(k);
+  return {
+    channels: started(api.listChannels()),
+    ...(need.groups ? { displayGroups: started(api.listDisplayGroups()) } : {}),
+    ...(need.sets ? { sets: started(api.listAttributeSets()) } : {}),
+    ...(need.blocks ? { blocks: started(api.listBlocks()) } : {}),
+    ...(need.attributes ? { attributes: started(api.listAttributes()) } : {}),
+    attributeVersions: new Map(),
+    ...(k.has("brands") && opts.brandsFirstPage !== false ? { brandsFirst: started(api.listBrandsPage({ page: 1 })) } : {}),
+    ...(k.has("categories") ? { categories: started(api.readCategories()) } : {}),
+  };
+}
+
+/**
+ * Start the attribute list of each version id not already under way: called
+ * with the config's ids before the channels answer, and with the channels'
+ * ids after.
+ */
+function startAttributeVersions(api: PimApi, reads: StartedReads, ids: number[]): void {
+  for (const id of ids) if (!reads.attributeVersions.has(id)) reads.attributeVersions.set(id, started(api.listAttributes(id)));
+}
+
 export async function readState(api: PimApi, opts: ReadStateOptions): Promise<RemoteCatalogue> {
   const full = opts.desired === undefined;
   const kinds = new Set(opts.kinds);
   const desired = opts.desired;
   const log = opts.log ?? (() => undefined);
-  const channels: Channel[] = (await api.listChannels()).map((c) => ({ id: c.id, channel_name: c.channel_name, version_id: c.version_id, version_name: c.version_name }));
+  const need = listsFor(kinds);
+  const early = opts.started ?? startReads(api, opts.kinds, { brandsFirstPage: opts.searchBrands !== true });
+  // Only the lists these kinds need; one the early scan missed starts now.
+  const reads: StartedReads = {
+    channels: early.channels,
+    attributeVersions: early.attributeVersions,
+    ...(need.groups ? { displayGroups: early.displayGroups ?? started(api.listDisplayGroups()) } : {}),
+    ...(need.sets ? { sets: early.sets ?? started(api.listAttributeSets()) } : {}),
+    ...(need.blocks ? { blocks: early.blocks ?? started(api.listBlocks()) } : {}),
+    ...(need.attributes ? { attributes: early.attributes ?? started(api.listAttributes()) } : {}),
+    ...(kinds.has("brands") && early.brandsFirst ? { brandsFirst: early.brandsFirst } : {}),
+    ...(kinds.has("categories") ? { categories: early.categories ?? started(api.readCategories()) } : {}),
+  };
+  const managedAttributes = kinds.has("attributes");
+  // Version ids the config gives need not wait for the channels: a channel that disagrees is an
+  // error below (resolveVersionIds), so a list started here is never a list read in vain.
+  if (!full && managedAttributes) {
+    const fromConfig = (desired?.versions ?? []).map((v) => opts.versionMap?.[v]).filter((id): id is number => id !== undefined && id !== 0);
+    startAttributeVersions(api, reads, fromConfig);
+  }
+
+  const channels: Channel[] = (await reads.channels).map((c) => ({ id: c.id, channel_name: c.channel_name, version_id: c.version_id, version_name: c.version_name }));
   // Export reads every version the tenant publishes; a plan only those the manifests name.
   // A config name for an id a channel publishes under another name is an alias: read it once, by the config's name.
   const aliased = new Set(Object.values(opts.versionMap ?? {}));
@@ -75,49 +170,61 @@ export async function readState(api: PimApi, opts: ReadStateOptions): Promise<Re
     : (desired?.versions ?? []);
   const { ids: versionIds } = resolveVersionIds(channels, opts.versionMap, wantedVersions);
   const versions = Object.entries(versionIds);
+  if (managedAttributes) startAttributeVersions(api, reads, versions.map(([, id]) => id));
 
-  const needAttributes = kinds.has("attributes") || kinds.has("attribute_sets") || kinds.has("brands");
-  const needSets = kinds.has("attribute_sets") || kinds.has("categories") || kinds.has("brands");
-  const needGroups = kinds.has("display_groups") || kinds.has("attributes");
-
-  const [displayGroups, sets, blocks] = await Promise.all([
-    needGroups ? api.listDisplayGroups().then((l) => l.map(N.displayGroup)) : Promise.resolve([]),
-    needSets ? api.listAttributeSets() : Promise.resolve([]),
-    kinds.has("blocks") ? api.listBlocks() : Promise.resolve([]),
-  ]);
-  const groupNames = new Map(displayGroups.map((d) => [d.id, d.name]));
-  const setNames = new Map(sets.map((s) => [s.id, s.name]));
+  // Per-record reads wait for the category list: they would otherwise fill the client's
+  // slots ahead of the category pages, which everything about categories waits for.
+  const listsDone = reads.categories ? reads.categories.then(() => undefined, () => undefined) : Promise.resolve();
+  const groupsRead = (reads.displayGroups ?? Promise.resolve([])).then((l) => l.map(N.displayGroup));
+  const attributesRead = (async () => {
+    if (!reads.attributes) return [];
+    const groupNames = new Map((await groupsRead).map((d) => [d.id, d.name]));
+    return mergeAttributeVersions(
+      (await reads.attributes).map((a) => N.attribute(a, groupNames)),
+      managedAttributes ? await Promise.all(versions.map(async ([name, id]) => [name, await reads.attributeVersions.get(id)!] as const)) : [],
+    );
+  })();
+  const attrNamesRead = attributesRead.then((l) => new Map(l.map((a) => [a.id, a.name])));
+  const setsRead = reads.sets ?? Promise.resolve([]);
 
   const categoryFacts: CategoryReadFacts = { orphans: [] };
   const brandFacts: { doubt?: string } = {};
-  const [attributes, attributeSets, brands, categories, blockList] = await Promise.all([
-    needAttributes ? readAttributes(api, kinds.has("attributes"), desired, versions, groupNames, full) : Promise.resolve([]),
-    needSets ? readSets(api, sets, desired, kinds.has("attribute_sets") && (full || opts.prune?.attributes === true)) : Promise.resolve([]),
-    kinds.has("brands") ? readBrands(api, desired, versions, opts.prune?.brands === true || full, log, brandFacts) : Promise.resolve([]),
-    kinds.has("categories") ? readCategories(api, desired, versions, setNames, full, categoryFacts) : Promise.resolve([]),
-    pmap(blocks, async (b) => ({
-      id: b.id,
-      slug: b.slug,
-      ...(N.text(b.name) !== undefined ? { name: b.name } : {}),
-      ...(N.text(b.content) !== undefined ? { content: b.content! } : {}),
-      asset_count: full ? (await api.listBlockAssets(b.id)).length : 0,
-    })),
+  const [displayGroups, attributes, attributeSets, brands, categories, blockList] = await Promise.all([
+    groupsRead,
+    (async () => {
+      const attrs = await attributesRead;
+      if (managedAttributes) {
+        await listsDone;
+        await readAttributeDetails(api, attributesNeedingDetails(attrs, desired, full), versions);
+      }
+      return attrs;
+    })(),
+    (async () => {
+      const sets = await setsRead;
+      if (!need.sets) return [];
+      const out: RemoteAttributeSet[] = sets.map((s) => ({ id: s.id, name: s.name, ...(s.sort_order !== undefined ? { sort_order: s.sort_order } : {}), attributes: [], assignment_ids: {} }));
+      const wanted = setsNeedingAssignments(out, desired, kinds.has("attribute_sets") && (full || opts.prune?.attributes === true));
+      if (wanted.length) {
+        await listsDone;
+        await readSetAssignments(api, wanted, await attrNamesRead);
+      }
+      return out;
+    })(),
+    kinds.has("brands") ? readBrands(api, reads, desired, opts.alsoBrands ?? [], versions, opts.prune?.brands === true || full, opts.searchBrands === true, log, brandFacts) : Promise.resolve([]),
+    kinds.has("categories") ? setsRead.then((sets) => readCategories(api, reads.categories!, desired, versions, new Map(sets.map((s) => [s.id, s.name])), full, categoryFacts)) : Promise.resolve([]),
+    (reads.blocks ?? Promise.resolve([])).then((blocks) =>
+      pmap(blocks, async (b) => ({
+        id: b.id,
+        slug: b.slug,
+        ...(N.text(b.name) !== undefined ? { name: b.name } : {}),
+        ...(N.text(b.content) !== undefined ? { content: b.content! } : {}),
+        asset_count: full ? (await api.listBlockAssets(b.id)).length : 0,
+      })),
+    ),
   ]);
-  // Names of the assignments, now that attributes are known.
-  const attrNames = new Map(attributes.map((a) => [a.id, a.name]));
-  for (const s of attributeSets) {
-    const raw = (s as RemoteAttributeSet & { raw?: Array<{ id: number; attribute_id: number }> }).raw ?? [];
-    s.attributes = raw.map((r) => attrNames.get(r.attribute_id)).filter((n): n is string => n !== undefined).sort();
-    s.assignment_ids = Object.fromEntries(raw.filter((r) => attrNames.has(r.attribute_id)).map((r) => [attrNames.get(r.attribute_id)!, r.id]));
-    delete (s as { raw?: unknown }).raw;
-  }
-  for (const b of brands) {
-    if (!b.attributes) continue;
-    // Brand attributes are read keyed by attribute id; re-key by name.
-    const byName: NonNullable<RemoteBrand["attributes"]> = {};
-    for (const [key, v] of Object.entries(b.attributes)) byName[attrNames.get(Number(key)) ?? key] = v;
-    b.attributes = byName;
-  }
+  // Brand attributes are read keyed by attribute id; re-key by name.
+  const attrNames = await attrNamesRead;
+  for (const b of brands) if (b.attributes) b.attributes = rekeyBrandAttributes(b.attributes, attrNames);
 
   return {
     read: KINDS.filter((k) => kinds.has(k)),
@@ -136,19 +243,16 @@ export async function readState(api: PimApi, opts: ReadStateOptions): Promise<Re
   };
 }
 
-async function readAttributes(
-  api: PimApi,
-  managed: boolean,
-  desired: Catalogue | undefined,
-  versions: Array<[string, number]>,
-  groupNames: Map<number, string>,
-  full: boolean,
-): Promise<RemoteAttribute[]> {
-  const [master, ...perVersion] = await Promise.all([api.listAttributes(), ...(managed ? versions.map(([, id]) => api.listAttributes(id)) : [])]);
-  const attrs = master!.map((a) => N.attribute(a, groupNames));
+function rekeyBrandAttributes(attrs: NonNullable<RemoteBrand["attributes"]>, names: Map<number, string>): NonNullable<RemoteBrand["attributes"]> {
+  const byName: NonNullable<RemoteBrand["attributes"]> = {};
+  for (const [key, v] of Object.entries(attrs)) byName[names.get(Number(key)) ?? key] = v;
+  return byName;
+}
+
+/** The per-version lists' names and type values, onto the master list's records. */
+function mergeAttributeVersions(attrs: RemoteAttribute[], perVersion: ReadonlyArray<readonly [string, ApiAttribute[]]>): RemoteAttribute[] {
   const byId = new Map(attrs.map((a) => [a.id, a]));
-  perVersion.forEach((list, i) => {
-    const [name] = versions[i]!;
+  for (const [name, list] of perVersion) {
     for (const va of list) {
       const a = byId.get(va.id);
       if (!a) continue;
@@ -159,47 +263,57 @@ async function readAttributes(
         if (m && tv.value !== undefined) m.versions![name] = tv.value;
       }
     }
-  });
-  if (!managed) return attrs;
-  // note and length come only with the single read: fetch them for attributes that manage them.
+  }
+  return attrs;
+}
+
+/** note and length come only with the single read: the attributes whose manifests manage them (all for export). */
+function attributesNeedingDetails(attrs: RemoteAttribute[], desired: Catalogue | undefined, full: boolean): RemoteAttribute[] {
   const desiredByName = new Map((desired?.attributes ?? []).map((a) => [a.name, a]));
-  const needsDetail = attrs.filter((a) => {
+  return attrs.filter((a) => {
     if (full) return true;
     const d = desiredByName.get(a.name) ?? desired?.attributes.find((x) => x.previous_names?.includes(a.name));
     return d !== undefined && (d.note !== undefined || d.length !== undefined || Object.values(d.versions ?? {}).some((v) => v.note !== undefined));
   });
-  await pmap(needsDetail, async (a) => {
-    const detail = await api.getAttribute(a.id);
-    a.note = N.text(detail.note) ?? null;
-    if (detail.length !== undefined && detail.length !== null) a.length = detail.length;
-    else a.length = null;
-    await pmap(versions, async ([name, id]) => {
-      const v = await api.getAttribute(a.id, id);
-      a.versions![name] = { ...(a.versions![name] ?? {}), note: N.text(v.note) ?? null };
-    });
-  });
-  return attrs;
-}
-
-async function readSets(
-  api: PimApi,
-  sets: Array<{ id: number; name: string; sort_order?: number }>,
-  desired: Catalogue | undefined,
-  allAssignments: boolean,
-): Promise<RemoteAttributeSet[]> {
-  const wantsMembers = new Set<string>();
-  for (const s of desired?.attribute_sets ?? []) if (s.attributes !== undefined) for (const n of [s.name, ...(s.previous_names ?? [])]) wantsMembers.add(n);
-  return pmap(sets, async (s) => {
-    const raw = desired === undefined || allAssignments || wantsMembers.has(s.name) ? await api.listAttributeSetAttributes(s.id) : [];
-    return { id: s.id, name: s.name, ...(s.sort_order !== undefined ? { sort_order: s.sort_order } : {}), attributes: [], assignment_ids: {}, raw } as RemoteAttributeSet;
-  });
 }
 
 /**
- * Brands: the first page (at the largest limit) tells the total. When the
- * manifests name fewer brands than the remaining pages cost, search them by
- * name instead of listing the rest.
+ * Attribute details (note, length; the note in each version) for the given
+ * attributes, filled in place. Every request is independent of the others.
  */
+export async function readAttributeDetails(api: PimApi, attributes: RemoteAttribute[], versions: ReadonlyArray<readonly [string, number]>): Promise<void> {
+  await pmap(attributes, async (a) => {
+    const [detail, ...perVersion] = await Promise.all([api.getAttribute(a.id), ...versions.map(([, id]) => api.getAttribute(a.id, id))]);
+    a.note = N.text(detail!.note) ?? null;
+    if (detail!.length !== undefined && detail!.length !== null) a.length = detail!.length;
+    else a.length = null;
+    versions.forEach(([name], i) => {
+      a.versions![name] = { ...(a.versions![name] ?? {}), note: N.text(perVersion[i]!.note) ?? null };
+    });
+  });
+}
+
+/** The sets whose assignments a plan needs: those whose manifests declare `attributes` (all when `all`). */
+function setsNeedingAssignments(sets: RemoteAttributeSet[], desired: Catalogue | undefined, all: boolean): RemoteAttributeSet[] {
+  if (desired === undefined || all) return sets;
+  const wantsMembers = new Set<string>();
+  for (const s of desired.attribute_sets) if (s.attributes !== undefined) for (const n of [s.name, ...(s.previous_names ?? [])]) wantsMembers.add(n);
+  return sets.filter((s) => wantsMembers.has(s.name));
+}
+
+/**
+ * The attributes assigned to each given set, by name, with the assignment
+ * row ids, filled in place. An assignment of an attribute not in
+ * `attributeNames` (not read) is left out.
+ */
+export async function readSetAssignments(api: PimApi, sets: RemoteAttributeSet[], attributeNames: ReadonlyMap<number, string>): Promise<void> {
+  await pmap(sets, async (s) => {
+    const raw = await api.listAttributeSetAttributes(s.id);
+    s.attributes = raw.map((r) => attributeNames.get(r.attribute_id)).filter((n): n is string => n !== undefined).sort();
+    s.assignment_ids = Object.fromEntries(raw.filter((r) => attributeNames.has(r.attribute_id)).map((r) => [attributeNames.get(r.attribute_id)!, r.id]));
+  });
+}
+
 /** Parents named by records but absent from the read (and not already known to be gone). */
 function missingParents(byId: Map<number, { parent_id?: number | null }>, gone: Map<number, string>): number[] {
   const out = new Set<number>();
@@ -210,71 +324,32 @@ function missingParents(byId: Map<number, { parent_id?: number | null }>, gone: 
   return [...out];
 }
 
-async function readBrands(
-  api: PimApi,
-  desired: Catalogue | undefined,
-  versions: Array<[string, number]>,
-  mustList: boolean,
-  log: (line: string) => void,
-  facts: { doubt?: string },
-): Promise<RemoteBrand[]> {
-  const names = new Set<string>();
-  for (const b of desired?.brands ?? []) for (const n of [b.name, ...(b.previous_names ?? [])]) names.add(n);
-  const wantVersions = desired === undefined || (desired.brands ?? []).some((b) => b.versions && Object.keys(b.versions).length);
-  const first = await api.listBrandsPage({ page: 1 });
-  const pagesLeft = first.meta.last_page - 1;
-  let raw: ApiBrand[];
-  let mode: "list" | "search";
-  const listCost = pagesLeft * (1 + (wantVersions ? versions.length : 0)) + (wantVersions ? versions.length : 0);
-  const searchCost = names.size * (1 + (wantVersions ? versions.length : 0));
-  if (mustList || pagesLeft === 0 || listCost <= searchCost) {
-    mode = "list";
-    const read = await api.readBrands({ first });
-    if (!read.complete) facts.doubt = read.problem ?? "the brand list changed while it was read";
-    raw = read.items;
-  } else {
-    mode = "search";
-    const have = new Map(first.items.map((b) => [b.name, b]));
-    const found = await pmap([...names].filter((n) => !have.has(n)), (n) => api.searchBrand(n));
-    raw = [...first.items.filter((b) => names.has(b.name)), ...found.filter((b): b is ApiBrand => b !== null)];
-  }
-  log(`brands: ${mode} (${first.meta.total} in the tenant, ${names.size} named; list costs ${listCost} more requests, search ${searchCost})`);
-  const desiredDates = new Map<string, Catalogue["brands"][number]>();
-  for (const d of desired?.brands ?? []) for (const n of [d.name, ...(d.previous_names ?? [])]) desiredDates.set(n, d);
-  // A date that denotes the instant the manifest names reads as the manifest's text: the
-  // tenant may write it in another form (zone, milliseconds, SQL), which is no change.
-  const brands = raw.map((b) => N.brand(b, desiredDates.get(b.name))) as RemoteBrand[];
-  const byId = new Map(brands.map((b) => [b.id, b]));
-  if (wantVersions && versions.length) {
-    if (mode === "list") {
-      await pmap(versions, async ([name, id]) => {
-        for (const vb of await api.listBrands({ versionId: id })) {
-          const b = byId.get(vb.id);
-          if (b) b.versions![name] = N.brandVersion(vb);
-        }
-      });
-    } else {
-      await pmap(brands, (b) =>
-        pmap(versions, async ([name, id]) => {
-          b.versions![name] = N.brandVersion(await api.getBrand(b.id, id));
-        }),
-      );
-    }
-  }
-  // Sub-resources only for brands whose manifests declare them.
-  const desiredByName = new Map<string, Catalogue["brands"][number]>();
-  for (const d of desired?.brands ?? []) for (const n of [d.name, ...(d.previous_names ?? [])]) desiredByName.set(n, d);
+/** What to read for each brand: versions by id (one request per brand and version), assets, attributes. */
+export interface BrandDetailReads {
+  /** The language versions read (name, id): attribute values in other versions are left out. */
+  versions: ReadonlyArray<readonly [string, number]>;
+  /** Read each brand's texts in each version (GET /brands/<id>?version_id=...). */
+  readVersions: boolean;
+  assets: (b: RemoteBrand) => boolean;
+  attributes: (b: RemoteBrand) => boolean;
+}
+
+/**
+ * Versions, assets and attributes of the given brands, filled in place.
+ * Attributes are keyed by attribute id (as text): the caller re-keys them by
+ * name once the attributes are read.
+ */
+export async function readBrandDetails(api: PimApi, brands: RemoteBrand[], what: BrandDetailReads): Promise<void> {
+  const versionName = new Map(what.versions.map(([n, id]) => [id, n]));
   await pmap(brands, async (b) => {
-    const d = desiredByName.get(b.name);
-    const wantAssets = desired === undefined || d?.assets !== undefined;
-    const wantAttrs = desired === undefined || d?.attributes !== undefined || d?.assigned_attributes !== undefined;
-    const [assets, attrs] = await Promise.all([
-      wantAssets ? api.listBrandAssets(b.id) : Promise.resolve(undefined),
-      wantAttrs ? api.listBrandAttributes(b.id) : Promise.resolve(undefined),
+    const [vers, assets, attrs] = await Promise.all([
+      pmap(what.readVersions ? what.versions : [], async ([name, id]) => [name, N.brandVersion(await api.getBrand(b.id, id))] as const),
+      what.assets(b) ? api.listBrandAssets(b.id) : Promise.resolve(undefined),
+      what.attributes(b) ? api.listBrandAttributes(b.id) : Promise.resolve(undefined),
     ]);
+    for (const [name, v] of vers) b.versions![name] = v;
     if (assets) b.assets = assets.map(N.asset);
     if (attrs) {
-      const versionName = new Map(versions.map(([n, id]) => [id, n]));
       b.attributes = {};
       for (const ba of attrs) {
         const values: Record<string, { id: number; value: string }> = {};
@@ -286,7 +361,91 @@ async function readBrands(
       }
     }
   });
-  return brands;
+}
+
+/**
+ * Brands: the first page (at the largest limit) tells the total. When the
+ * manifests name fewer brands than the remaining pages cost, search them by
+ * name instead of listing the rest. `searchOnly` (a targeted plan: a few
+ * names, the same cost in any tenant) skips the first page and searches.
+ */
+async function readBrands(
+  api: PimApi,
+  reads: StartedReads,
+  desired: Catalogue | undefined,
+  alsoNames: string[],
+  versions: Array<[string, number]>,
+  mustList: boolean,
+  searchOnly: boolean,
+  log: (line: string) => void,
+  facts: { doubt?: string },
+): Promise<RemoteBrand[]> {
+  const names = new Set<string>();
+  for (const b of desired?.brands ?? []) for (const n of [b.name, ...(b.previous_names ?? [])]) names.add(n);
+  for (const n of alsoNames) names.add(n);
+  const wantVersions = desired === undefined || (desired.brands ?? []).some((b) => b.versions && Object.keys(b.versions).length);
+  const desiredByName = new Map<string, Catalogue["brands"][number]>();
+  for (const d of desired?.brands ?? []) for (const n of [d.name, ...(d.previous_names ?? [])]) desiredByName.set(n, d);
+  const what: BrandDetailReads = {
+    versions,
+    readVersions: false,
+    // Sub-resources only for brands whose manifests declare them.
+    assets: (b) => desired === undefined || desiredByName.get(b.name)?.assets !== undefined,
+    attributes: (b) => {
+      const d = desiredByName.get(b.name);
+      return desired === undefined || d?.attributes !== undefined || d?.assigned_attributes !== undefined;
+    },
+  };
+  // A date that denotes the instant the manifest names reads as the manifest's text: the
+  // tenant may write it in another form (zone, milliseconds, SQL), which is no change.
+  const normalise = (b: ApiBrand) => N.brand(b, desiredByName.get(b.name)) as RemoteBrand;
+  if (searchOnly && !mustList) {
+    // Each brand's own reads start when its search answers, not when the last one does.
+    const found = await pmap([...names], async (n) => {
+      const raw = await api.searchBrand(n);
+      if (!raw) return undefined;
+      const b = normalise(raw);
+      await readBrandDetails(api, [b], { ...what, readVersions: wantVersions });
+      return b;
+    });
+    log(`brands: search (${names.size} named by the targets; the tenant's size is not read)`);
+    return found.filter((b): b is RemoteBrand => b !== undefined);
+  }
+  const first = await (reads.brandsFirst ?? api.listBrandsPage({ page: 1 }));
+  const pagesLeft = first.meta.last_page - 1;
+  const listCost = pagesLeft * (1 + (wantVersions ? versions.length : 0)) + (wantVersions ? versions.length : 0);
+  const searchCost = names.size * (1 + (wantVersions ? versions.length : 0));
+  if (mustList || pagesLeft === 0 || listCost <= searchCost) {
+    log(`brands: list (${first.meta.total} in the tenant, ${names.size} named; list costs ${listCost} more requests, search ${searchCost})`);
+    // The version lists need no page but the first: they run beside the remaining pages.
+    const [read, perVersion] = await Promise.all([
+      api.readBrands({ first }),
+      wantVersions ? pmap(versions, async ([name, id]) => [name, await api.listBrands({ versionId: id })] as const) : Promise.resolve([]),
+    ]);
+    if (!read.complete) facts.doubt = read.problem ?? "the brand list changed while it was read";
+    const brands = read.items.map(normalise);
+    const byId = new Map(brands.map((b) => [b.id, b]));
+    for (const [name, list] of perVersion) {
+      for (const vb of list) {
+        const b = byId.get(vb.id);
+        if (b) b.versions![name] = N.brandVersion(vb);
+      }
+    }
+    await readBrandDetails(api, brands, what);
+    return brands;
+  }
+  log(`brands: search (${first.meta.total} in the tenant, ${names.size} named; list costs ${listCost} more requests, search ${searchCost})`);
+  const onPage = first.items.filter((b) => names.has(b.name)).map(normalise);
+  const have = new Set(first.items.map((b) => b.name));
+  const searched = await pmap([...names].filter((n) => !have.has(n)), async (n) => {
+    const raw = await api.searchBrand(n);
+    if (!raw) return undefined;
+    const b = normalise(raw);
+    await readBrandDetails(api, [b], { ...what, readVersions: wantVersions });
+    return b;
+  });
+  await readBrandDetails(api, onPage, { ...what, readVersions: wantVersions });
+  return [...onPage, ...searched.filter((b): b is RemoteBrand => b !== undefined)];
 }
 
 /** What the category read found besides the records: doubts and orphans (see RemoteCatalogue). */
@@ -297,13 +456,14 @@ interface CategoryReadFacts {
 
 async function readCategories(
   api: PimApi,
+  listed: Promise<ListRead<ApiCategory>>,
   desired: Catalogue | undefined,
   versions: Array<[string, number]>,
   setNames: Map<number, string>,
   full: boolean,
   facts: CategoryReadFacts,
 ): Promise<RemoteCategory[]> {
-  const read = await api.readCategories();
+  const read = await listed;
   if (!read.complete) facts.doubt = read.problem ?? "the category list changed while it was read";
   const byId = new Map(read.items.map((c) => [c.id, c]));
   // A delete and a create by someone else between two pages keep meta.total right while one
@@ -381,16 +541,32 @@ async function readCategories(
     for (const p of d.previous_paths ?? []) desiredByKey.set(JSON.stringify(p), d);
     for (const n of d.previous_names ?? []) desiredByKey.set(JSON.stringify([...d.path.slice(0, -1), n]), d);
   }
-  await pmap(cats, async (c) => {
-    const d = desiredByKey.get(JSON.stringify(c.path));
-    const wantVersions = full || (d?.versions !== undefined && Object.keys(d.versions).length > 0);
-    const wantAssets = full || d?.assets !== undefined;
+  await readCategoryDetails(api, cats, {
+    versions,
+    versionsOf: (c) => {
+      const d = desiredByKey.get(JSON.stringify(c.path));
+      return full || (d?.versions !== undefined && Object.keys(d.versions).length > 0);
+    },
+    assets: (c) => full || desiredByKey.get(JSON.stringify(c.path))?.assets !== undefined,
+  });
+  return cats;
+}
+
+/** What to read for each category: its versions (one request per version), its assets. */
+export interface CategoryDetailReads {
+  versions: ReadonlyArray<readonly [string, number]>;
+  versionsOf: (c: RemoteCategory) => boolean;
+  assets: (c: RemoteCategory) => boolean;
+}
+
+/** Versions and assets of the given categories, filled in place. */
+export async function readCategoryDetails(api: PimApi, categories: RemoteCategory[], what: CategoryDetailReads): Promise<void> {
+  await pmap(categories, async (c) => {
     const [vers, assets] = await Promise.all([
-      wantVersions ? pmap(versions, async ([name, id]) => [name, N.categoryVersion(await api.getCategory(c.id, { versionId: id }))] as const) : Promise.resolve([]),
-      wantAssets ? api.listCategoryAssets(c.id) : Promise.resolve(undefined),
+      what.versionsOf(c) ? pmap(what.versions, async ([name, id]) => [name, N.categoryVersion(await api.getCategory(c.id, { versionId: id }))] as const) : Promise.resolve([]),
+      what.assets(c) ? api.listCategoryAssets(c.id) : Promise.resolve(undefined),
     ]);
     if (vers.length) c.versions = Object.fromEntries(vers);
     if (assets) c.assets = assets.map(N.asset);
   });
-  return cats;
 }

@@ -1,0 +1,138 @@
+/**
+ * Targets narrow the read (src/plan/read-scope.ts) and the read overlaps the
+ * manifests' loading (src/state/index.ts startReads): a targeted plan costs the
+ * same in a tenant of any size and equals the full plan narrowed; the
+ * overlapped read gives the same state in at most 3 rounds.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import path from "node:path";
+import { readFile, writeFile } from "node:fs/promises";
+import { testProject, repoRoot, type TestProject } from "../helpers/project.js";
+import { plan } from "../../src/workflows.js";
+import { filterPlan } from "../../src/plan/filter.js";
+import { applyIgnore } from "../../src/plan/scope.js";
+import { canonicalJson } from "../../src/plan/canonical-json.js";
+import { createClient } from "../../src/api/client.js";
+import { readState } from "../../src/state/index.js";
+import type { Plan } from "../../src/plan/types.js";
+
+const config = (url: string, extra = "") => `dir: catalogue\nversions: { French: 2, German: 3 }\ntenants:\n  demo:\n    base_url: ${url}\n    token_env: PIMCTL_DEMO_TOKEN\n${extra}`;
+
+const brandsYaml = (names: string[]) => `brands:\n${names.map((n) => `  - name: ${n}\n    desc: ${n} desc\n`).join("")}`;
+
+describe("a targeted plan reads only its targets", () => {
+  const targets = ["Alpha", "Bravo", "Charlie"];
+  const requestsFor = async (tenantBrands: number): Promise<number> => {
+    const p = await testProject({ config: (u) => config(u.demo!), files: { "catalogue/brands.yaml": brandsYaml([...targets, "Delta", "Echo", "Foxtrot"]) } });
+    try {
+      p.emulator.store("demo").seedBrands(tenantBrands);
+      for (const n of ["Alpha", "Bravo", "Delta"]) p.emulator.store("demo").createBrand({ name: n });
+      p.emulator.resetStats();
+      const r = await p.cli(["plan", ...targets.flatMap((t) => ["--target", `brand["${t}"]`]), "--format", "json"]);
+      expect(r.code, r.stderr).toBe(0);
+      const actions = (JSON.parse(r.stdout) as Plan).actions.map((a) => `${a.op} ${a.address}`);
+      expect(actions).toEqual(['update brand["Alpha"]', 'update brand["Bravo"]', 'create brand["Charlie"]']);
+      return p.emulator.stats().requests.total;
+    } finally {
+      await p.close();
+    }
+  };
+  it("3 brands cost the same in a tenant of 1,000 brands and of 20,000, and at most 6 requests", async () => {
+    const small = await requestsFor(1_000);
+    const large = await requestsFor(20_000);
+    expect(large).toBe(small);
+    expect(large).toBeLessThanOrEqual(6);
+  }, 60_000);
+});
+
+/** What checkSavedPlan compares: actions (whole) and fingerprints; and the counts. */
+function comparable(p: Plan) {
+  const { unmanaged: _u, ...summary } = p.summary;
+  return { actions: p.actions.map((a) => canonicalJson(a)), fingerprints: p.fingerprints, summary };
+}
+
+describe("a targeted plan equals the full plan narrowed", () => {
+  let p: TestProject;
+  beforeAll(async () => {
+    p = await testProject({ config: (u) => config(u.demo!, "prune: { brands: true, categories: true, type_values: true }\n") });
+    await p.copyExamples(path.join(repoRoot, "examples/catalogue"));
+    const applied = await p.cli(["apply", "--auto-approve"]);
+    expect(applied.code, applied.stderr).toBe(0);
+    // Drift on every kind the cases touch: manifest edits, and records only the tenant has.
+    const edit = async (file: string, f: (t: string) => string) => {
+      const at = path.join(p.dir, "catalogue", file);
+      await writeFile(at, f(await readFile(at, "utf8")));
+    };
+    await edit("brands.yaml", (t) => t.replace("Cameras and lenses for the mountains since 1972.", "Cameras and lenses since 1972.").replace("German: Schwarz", "German: Tiefschwarz"));
+    await edit("attributes.yaml", (t) => t.replace("German: Verstellbarer Bund", "German: Verstellbarer Hosenbund"));
+    await edit("categories.yaml", (t) => t.replace("          - name: Activewear\n", "          - name: Activewear\n          - name: Outerwear\n").replace("          - name: Boots\n", ""));
+    const store = p.emulator.store("demo");
+    store.createBrand({ name: "Stray" });
+    store.createBrand({ name: "Zzz Other" });
+  }, 60_000);
+  afterAll(() => p.close());
+
+  const cases: Array<{ name: string; targets?: string[]; excludes?: string[] }> = [
+    { name: "a brand (and the attribute its values need)", targets: ['brand["Alpine Optics"]'] },
+    { name: "a brand only the tenant has (pruned: a delete)", targets: ['brand["Stray"]'] },
+    { name: "an attribute value", targets: ['attribute["Activewear clothing features"].value["Adjustable waistband"]'] },
+    { name: "a category subtree", targets: ['category["Apparel & Accessories/**"]'] },
+    { name: "a whole kind", targets: ["brands"] },
+    { name: "an exclude", excludes: ['brand["Alpine Optics"]', "blocks"] },
+    { name: "a target and an exclude", targets: ["brands"], excludes: ['brand["Stray"]'] },
+  ];
+  for (const c of cases) {
+    it(c.name, async () => {
+      const opts = { cwd: p.dir, env: p.env };
+      const full = (await plan(opts)).plan;
+      p.emulator.resetStats();
+      const targeted = (await plan({ ...opts, ...(c.targets ? { targets: c.targets } : {}), ...(c.excludes ? { excludes: c.excludes } : {}) })).plan;
+      const narrowedFull = filterPlan(applyIgnore(full, {}), { targets: c.targets ?? [], excludes: c.excludes ?? [] });
+      expect(targeted.actions.length).toBeGreaterThan(0);
+      expect(comparable(targeted)).toEqual(comparable(narrowedFull));
+      // And a saved targeted plan is accepted: its basis re-plans to the same actions.
+      await writeFile(path.join(p.dir, "t.plan.json"), "");
+      const saved = await p.cli(["plan", ...(c.targets ?? []).flatMap((t) => ["--target", t]), ...(c.excludes ?? []).flatMap((t) => ["--exclude", t]), "--allow-delete", "--out", "t.plan.json"]);
+      expect(saved.code, saved.stderr).toBe(0);
+      const dry = await p.cli(["apply", "t.plan.json", "--dry-run"]);
+      expect(dry.stderr).not.toContain("plan_stale");
+      expect(dry.code, dry.stderr).toBe(0);
+    }, 30_000);
+  }
+});
+
+describe("the read overlaps", () => {
+  let p: TestProject;
+  beforeAll(async () => {
+    p = await testProject({ config: (u) => config(u.demo!) });
+    await p.copyExamples(path.join(repoRoot, "examples/catalogue"));
+    const applied = await p.cli(["apply", "--auto-approve"]);
+    expect(applied.code, applied.stderr).toBe(0);
+  }, 60_000);
+  afterAll(() => p.close());
+
+  it("gives the same state as a read one request at a time, in at most 3 rounds", async () => {
+    const latency = 150;
+    p.emulator.setFaults({ latencyMs: latency });
+    p.emulator.resetStats();
+    const answered: number[] = [];
+    const t0 = Date.now();
+    // Parallelism above the widest round: the rounds measured are the read's, not the client's limit.
+    const result = await plan({ cwd: p.dir, env: p.env, parallelism: 64, logHttp: (l) => void (/^(GET|POST) /.test(l) && answered.push(Date.now() - t0)) });
+    const rounds = new Set(answered.map((t) => Math.floor(t / latency))).size;
+    expect(rounds).toBeLessThanOrEqual(3);
+    expect(Date.now() - t0).toBeLessThan(4 * latency + 1_000);
+    const requests = p.emulator.stats().requests.total;
+
+    p.emulator.setFaults({ latencyMs: 0 });
+    p.emulator.resetStats();
+    const api = createClient({ tenant: "demo", baseUrl: p.emulator.tenantUrl("demo"), token: p.tokens.demo!, parallelism: 1 });
+    try {
+      const serial = await readState(api, { kinds: result.desired.managed, desired: result.desired, versionMap: { French: 2, German: 3 }, prune: {} });
+      expect(result.remote).toEqual(serial);
+      expect(p.emulator.stats().requests.total).toBe(requests);
+    } finally {
+      await api.close();
+    }
+  }, 30_000);
+});
