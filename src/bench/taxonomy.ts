@@ -36,7 +36,7 @@ export interface TaxonomyProjectOptions {
   /** Tenant name -> base URL; one config names them all. */
   tenants: Record<string, string>;
   tokenEnv: (tenant: string) => string;
-  /** Keep this share of each root's subtree (quick runs); 1 keeps everything. */
+  /** Keep this share of the leaf categories (quick runs); 1 keeps everything. */
   categoryShare?: number;
 }
 
@@ -65,7 +65,8 @@ export async function writeTaxonomyProject(dir: string, o: TaxonomyProjectOption
       const a = attrById.get(id);
       if (a) used.add(a.name.en);
     }
-    const children = (n.children ?? []).filter(() => keep()).map((c) => tree(c, used, keep));
+    // A quick run drops leaves only, so the tree keeps its shape and depth.
+    const children = (n.children ?? []).filter((c) => (c.children ?? []).length > 0 || keep()).map((c) => tree(c, used, keep));
     return { name: n.name.en, ...(children.length ? { children } : {}) };
   };
   const categories = data.categories.map((root) => {

@@ -96,7 +96,7 @@ try {
   }
   const gets = plans[0]!.stderr
     .split("\n")
-    .map((l) => /^http: GET (\S+) 200 /.exec(l)?.[1])
+    .map((l) => /^http: GET (\S+) \d{3} /.exec(l)?.[1])
     .filter((p): p is string => p !== undefined);
   const listFile = path.join(dir, ".requests.json");
   await writeFile(listFile, JSON.stringify(gets));
