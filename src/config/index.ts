@@ -8,7 +8,7 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { PimctlError, PimctlErrors } from "../errors.js";
 import { configSchema } from "../manifest/schema-source.js";
-import { compile, schemaErrors } from "../manifest/validate.js";
+import { schemaErrors, validatorFor } from "../manifest/validate.js";
 import { parseYaml, pointer } from "../manifest/yaml.js";
 import type { ExternalRecords } from "../manifest/references.js";
 
@@ -58,7 +58,7 @@ export interface StateConfig {
 const DEFAULT_STATE: StateConfig = { backend: "local", remote: "origin" };
 
 export const CONFIG_FILE = "pimctl.yaml";
-const validateConfig = compile(configSchema);
+const validateConfig = await validatorFor("config", configSchema);
 
 export async function loadConfig(opts: { configPath?: string; cwd: string; dir?: string }): Promise<Config> {
   const file = path.resolve(opts.cwd, opts.configPath ?? CONFIG_FILE);

@@ -25,7 +25,7 @@ import {
 import { PimctlError, closeNames } from "../errors.js";
 import { READ_ONLY_API_FIELDS, manifestSchema } from "../model/schema.js";
 import { checkReferences, type ExternalRecords } from "./references.js";
-import { compile, schemaErrors } from "./validate.js";
+import { schemaErrors, validatorFor } from "./validate.js";
 import { parseYaml, pointer, type ParsedYaml } from "./yaml.js";
 
 export interface LoadOptions {
@@ -46,7 +46,7 @@ export interface LoadResult {
   files: string[];
 }
 
-const validateManifest = compile(manifestSchema);
+const validateManifest = await validatorFor("manifest", manifestSchema);
 
 function checkReadOnly(data: unknown, parsed: ParsedYaml, errors: PimctlError[]): void {
   if (!data || typeof data !== "object" || Array.isArray(data)) return;

@@ -3,8 +3,26 @@ import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import { PimctlError, closeNames } from "../errors.js";
 import type { ParsedYaml } from "./yaml.js";
 
+/** The options every validator is made with, compiled here or ahead of time (write-validators.ts). */
+export const AJV_OPTIONS = { allErrors: true, verbose: true, strict: false } as const;
+
 export function compile(schema: object): ValidateFunction {
-  return new Ajv({ allErrors: true, verbose: true, strict: false }).compile(schema);
+  return new Ajv(AJV_OPTIONS).compile(schema);
+}
+
+/**
+ * The validator the build generated (dist/manifest/validators.generated.js), or
+ * one compiled now where there is none (tests running the TypeScript sources).
+ */
+export async function validatorFor(name: "manifest" | "config", schema: object): Promise<ValidateFunction> {
+  const generated = "./validators.generated.js";
+  try {
+    const mod = (await import(generated)) as Record<string, ValidateFunction | undefined>;
+    if (mod[name]) return mod[name];
+  } catch {
+    // not built: compile below
+  }
+  return compile(schema);
 }
 
 function field(instancePath: string): string {
