@@ -1,12 +1,19 @@
 /** JSON Schema validation (ajv) with errors people can act on: file:line:col, did-you-mean. */
-import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
+import { createRequire } from "node:module";
+import type { ErrorObject, ValidateFunction } from "ajv";
 import { PimctlError, closeNames } from "../errors.js";
 import type { ParsedYaml } from "./yaml.js";
 
 /** The options every validator is made with, compiled here or ahead of time (write-validators.ts). */
 export const AJV_OPTIONS = { allErrors: true, verbose: true, strict: false } as const;
 
+/** ajv itself, loaded only when something is compiled now: the build's validators do not need it. */
+export function loadAjv(): typeof import("ajv").Ajv {
+  return (createRequire(import.meta.url)("ajv") as typeof import("ajv")).Ajv;
+}
+
 export function compile(schema: object): ValidateFunction {
+  const Ajv = loadAjv();
   return new Ajv(AJV_OPTIONS).compile(schema);
 }
 

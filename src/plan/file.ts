@@ -7,7 +7,8 @@
  */
 import { readFileSync } from "node:fs";
 import { readFile, writeFile, rename } from "node:fs/promises";
-import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
+import type { ErrorObject, ValidateFunction } from "ajv";
+import { loadAjv } from "../manifest/validate.js";
 import { PimctlError } from "../errors.js";
 import { checkIntegrity, sealPlan } from "./integrity.js";
 import { PLAN_FORMAT_VERSION, type Plan } from "./types.js";
@@ -28,6 +29,7 @@ let validator: ValidateFunction | undefined;
 function planValidator(): ValidateFunction {
   if (!validator) {
     const schema = JSON.parse(readFileSync(new URL("../../schemas/plan.schema.json", import.meta.url), "utf8")) as object;
+    const Ajv = loadAjv();
     validator = new Ajv({ allErrors: false, strict: false }).compile(schema);
   }
   return validator;
