@@ -14,6 +14,8 @@
 import type { ApiChangelog, PimApi } from "../api/types.js";
 import type { Action, Op, Plan, ResourceType } from "../plan/types.js";
 import type { RefreshReport } from "../state/changelog/index.js";
+import type { Ledger } from "../state/ledger.js";
+import type { RemoteCatalogue } from "../model/remote.js";
 import { misunderstood, newest } from "../state/changelog/feed.js";
 import { PimctlError } from "../errors.js";
 
@@ -92,8 +94,41 @@ export async function readDriftFeed(api: PimApi, types: readonly FeedEntity[], s
   return out;
 }
 
-/** Each drifted action with the newest feed entry of its record (pure: the plan and the entries). */
-export function attribute(plan: Plan, entries: readonly ApiChangelog[], since?: string): DriftItem[] {
+/** Where the ledger's owned ids of a kind are kept (prune kind), and the tenant's records of that kind. */
+const OWNED: Partial<Record<ResourceType, { prune: string; remote: (r: RemoteCatalogue) => ReadonlyArray<{ id: number }> }>> = {
+  brand: { prune: "brands", remote: (r) => r.brands },
+  category: { prune: "categories", remote: (r) => r.categories },
+  attribute: { prune: "attributes", remote: (r) => r.attributes },
+  attribute_set: { prune: "attribute_sets", remote: (r) => r.attribute_sets },
+};
+
+/**
+ * Ids the ledger knows for records deleted by hand (the plan creates them
+ * again), by the create's address: the ledger's owned ids of the kind that the
+ * tenant no longer has. Only one such create and one such id of a kind make an
+ * answer; with more, which is which cannot be told, and a guess would name
+ * another record's deletion.
+ */
+export function ledgerIds(actions: readonly Action[], ledger: Ledger, remote: RemoteCatalogue): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const [type, kind] of Object.entries(OWNED) as Array<[ResourceType, NonNullable<(typeof OWNED)[ResourceType]>]>) {
+    const creates = actions.filter((a) => a.type === type && a.op === "create");
+    if (creates.length !== 1) continue;
+    const present = new Set(kind.remote(remote).map((r) => r.id));
+    const gone = (ledger.owned[kind.prune] ?? []).filter((id) => !present.has(id));
+    if (gone.length === 1) out.set(creates[0]!.address, gone[0]!);
+  }
+  return out;
+}
+
+/** Fields naming a record of a kind the feed does not cover: they differ without their own record changing. */
+const UNLOGGED_REFERENCES = new Set(["display_group"]);
+
+/**
+ * Each drifted action with the newest feed entry of its record (pure: the plan, the entries, and
+ * the ids the ledger gives records deleted by hand, from ledgerIds).
+ */
+export function attribute(plan: Plan, entries: readonly ApiChangelog[], since?: string, fromLedger: ReadonlyMap<string, number> = new Map()): DriftItem[] {
   const byEntity = new Map<string, ApiChangelog[]>();
   for (const e of entries) {
     const key = `${e.entity_type}:${e.entity_id}`;
@@ -106,10 +141,21 @@ export function attribute(plan: Plan, entries: readonly ApiChangelog[], since?: 
     const how = LOGGED_AS[a.type];
     if ("none" in how) return { ...item, note: how.none };
     const ref = a.refs[how.ref];
-    if (!ref || !("id" in ref)) return { ...item, note: a.op === "create" ? "no id to look up: the record is not in the tenant (deleted, or never created)" : "no id to look up" };
-    const entity = { type: how.entity, id: ref.id };
+    // A record deleted by hand (or a part of one) has no id in the tenant; the ledger may know the one it had.
+    const ledgered = ref && "address" in ref ? fromLedger.get(ref.address) : !ref && how.ref === "self" ? fromLedger.get(a.address) : undefined;
+    const id = ref && "id" in ref ? ref.id : ledgered;
+    if (id === undefined) return { ...item, note: a.op === "create" ? "no id to look up: the record is not in the tenant (deleted, or never created)" : "no id to look up" };
+    const entity = { type: how.entity, id };
+    // An attribute whose only difference is the display group it names (a group renamed by hand) did not change itself.
+    const byReference = item.fields.length > 0 && item.fields.every((f) => UNLOGGED_REFERENCES.has(f));
+    const caveats = [
+      ...(ledgered !== undefined ? [`id ${id} from the ledger: the record pimctl owned that is gone from the tenant`] : []),
+      ...(how.caveat ? [how.caveat] : []),
+      ...(byReference ? [`only ${item.fields.join(", ")} differs, which names a record not in the feed: the change may be there, after this entry`] : []),
+    ];
+    const caveat = caveats.length ? caveats.join("; ") : undefined;
     const last = newest(byEntity.get(`${entity.type}:${entity.id}`) ?? []);
-    if (!last) return { ...item, entity, note: `no changelog entry${since ? ` since ${since}` : ""} for ${entity.type} ${entity.id}${how.caveat ? ` (${how.caveat})` : ""}` };
-    return { ...item, entity, changed_at: last.updated_at, changelog_id: last.id, change_type: last.change_type, ...(how.caveat ? { note: how.caveat } : {}) };
+    if (!last) return { ...item, entity, note: `no changelog entry${since ? ` since ${since}` : ""} for ${entity.type} ${entity.id}${caveat ? ` (${caveat})` : ""}` };
+    return { ...item, entity, changed_at: last.updated_at, changelog_id: last.id, change_type: last.change_type, ...(caveat ? { note: caveat } : {}) };
   });
 }

@@ -1,6 +1,6 @@
 /** `pimctl drift` as a library call: plan, then read the feed for the drifted records. */
 import { planOpen, type PlanOptions } from "../workflows.js";
-import { DRIFT_FORMAT_VERSION, attribute, feedTypesOf, readDriftFeed, type DriftReport } from "./index.js";
+import { DRIFT_FORMAT_VERSION, attribute, feedTypesOf, ledgerIds, readDriftFeed, type DriftReport } from "./index.js";
 
 export interface DriftOptions extends PlanOptions {
   /** Read feed entries since this ISO time only (default: the whole feed of the types involved). */
@@ -21,7 +21,7 @@ export async function drift(opts: DriftOptions): Promise<DriftReport> {
       checked_at: (opts.now?.() ?? new Date()).toISOString().replace(/\.\d{3}Z$/, "Z"),
       feed: { entity_types: types, ...(opts.since ? { since: opts.since } : {}), entries: entries.length },
       refresh: result.refresh,
-      items: attribute(result.plan, entries, opts.since),
+      items: attribute(result.plan, entries, opts.since, ledgerIds(result.plan.actions, result.ledger, result.remote)),
     };
   } finally {
     await result.connection.api.close();

@@ -72,7 +72,15 @@ describe("pimctl drift", () => {
       change_type: "full",
     });
     expect(item('attribute["Activewear clothing features"]')).toMatchObject({ op: "update", fields: ["publish"], changed_at: "2026-11-21T08:00:00Z", changelog_id: ours[2]!.id });
-    expect(item('brand["Casa Mobili"]')).toMatchObject({ op: "create", note: "no id to look up: the record is not in the tenant (deleted, or never created)" });
+    // Deleted by hand: no id in the tenant, but the ledger knows the one pimctl created, and the feed its deletion.
+    expect(item('brand["Casa Mobili"]')).toMatchObject({
+      op: "create",
+      entity: { type: "brand", id: casa.id },
+      changed_at: "2026-11-22T09:30:00Z",
+      changelog_id: ours[3]!.id,
+      change_type: "delete",
+      note: `id ${casa.id} from the ledger: the record pimctl owned that is gone from the tenant`,
+    });
     expect(item('display_group["Basics"]')).toMatchObject({ op: "create", note: "display groups are not in the changelog feed" });
     expect(report.feed).toEqual({ entity_types: ["attribute", "brand"], entries: expect.any(Number) });
 
