@@ -69,7 +69,7 @@ export interface EmulatorStats {
   requests: { total: number; byTenant: Record<string, number>; byMethod: Record<string, number>; byRoute: Record<string, number> };
   faults: Record<string, number>;
   /** With --data: saves written since the start, and the most that ever ran at once (one, by design). */
-  saves: { written: number; most_at_once: number };
+  saves: { written: number; most_at_once: number; failed: number };
 }
 
 export interface Emulator {
@@ -131,7 +131,7 @@ export async function startEmulator(opts: EmulatorOptions): Promise<Emulator> {
   let dirty = false;
 
   function freshStats(): EmulatorStats {
-    return { requests: { total: 0, byTenant: {}, byMethod: {}, byRoute: {} }, faults: {}, saves: { written: 0, most_at_once: 0 } };
+    return { requests: { total: 0, byTenant: {}, byMethod: {}, byRoute: {} }, faults: {}, saves: { written: 0, most_at_once: 0, failed: 0 } };
   }
 
   const persisted: { tenants?: Record<string, { token: string; data: TenantData }> } =
@@ -148,7 +148,10 @@ export async function startEmulator(opts: EmulatorOptions): Promise<Emulator> {
     if (saveTimer || saving) return;
     saveTimer = setTimeout(() => {
       saveTimer = undefined;
-      startSaving();
+      // Nobody awaits a timed save: a failure (disk full, directory gone) left unhandled would end
+      // the process, taking every tenant down. It is counted, the state stays dirty, and the next
+      // change or close() tries again (close() reports it).
+      startSaving().catch(() => undefined);
     }, 50);
   }
 
@@ -157,7 +160,13 @@ export async function startEmulator(opts: EmulatorOptions): Promise<Emulator> {
       try {
         while (dirty) {
           dirty = false;
-          await persistNow();
+          try {
+            await persistNow();
+          } catch (e) {
+            stats.saves.failed++;
+            dirty = true; // what did not reach the file still has to
+            throw e;
+          }
         }
       } finally {
         saving = undefined;

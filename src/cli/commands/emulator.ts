@@ -134,11 +134,13 @@ export function emulatorCommand(io: Io): CommandModule<object, EmulatorArgs> {
         },
       });
       io.stdout(`pimctl emulator listening on ${emu.url} (tenants: ${args.tenant.map((t) => parseTenantSpec(t).hash).join(", ")})\n`);
-      await new Promise<void>((resolve) => {
+      // close() stops accepting, lets a running save finish and saves once more if dirty; a failed
+      // final save rejects, so the command fails instead of exiting 0 with stale data on disk.
+      await new Promise<void>((resolve, reject) => {
         const stop = () => {
           process.off("SIGINT", stop);
           process.off("SIGTERM", stop);
-          void emu.close().then(resolve);
+          emu.close().then(resolve, reject);
         };
         process.on("SIGINT", stop);
         process.on("SIGTERM", stop);
