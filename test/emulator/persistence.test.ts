@@ -4,13 +4,15 @@
  * write on disk, and large lists that do not hold up small requests.
  */
 import { spawn } from "node:child_process";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createClient } from "../../src/api/client.js";
 import { startEmulator } from "../../src/emulator/index.js";
+import { DEFAULT_SWITCHES, matchRoute, type RequestContext } from "../../src/emulator/routes.js";
+import { toWire } from "../../src/emulator/wire-format.js";
 import { repoRoot } from "../helpers/project.js";
 
 let dir: string;
@@ -102,5 +104,75 @@ describe("large lists", () => {
     expect(smallMs).toBeLessThan(bigMs / 3);
     await Promise.all([big.close(), small.close()]);
     await emu.close();
+  }, 60_000);
+});
+
+describe("the emulator keeps up (ordering, not timing)", () => {
+  it("answers a request made while a large list is being sent before that list ends, and the list's text is one JSON.stringify's", async () => {
+    const switches = { ...DEFAULT_SWITCHES, idFormat: "string" as const, boolFormat: "int" as const };
+    const emu = await startEmulator({ port: 0, tenants: [{ hash: "t", token: "t" }], switches });
+    const s = emu.store("t");
+    for (let a = 0; a < 2300; a++) {
+      const attr = s.createAttribute({ name: `Attribut ${a} à l'été`, type: "select" });
+      attr.versions[2] = { name: `Attribut FR ${a} élégant` } as never;
+      for (let v = 0; v < 10; v++) {
+        const tv = s.createTypeValue(attr.id, { value: `Valeur ${v} très française ${a}` });
+        tv.versions[2] = { id: tv.id, value: `Valeur FR ${v} ça ${a}` } as never;
+      }
+    }
+    const headers = { authorization: "Bearer t" };
+    const order: string[] = [];
+    // fetch resolves at the headers, written before the first chunk: the list is under way from here.
+    const res = await fetch(`${emu.tenantUrl("t")}/attributes/version/2`, { headers });
+    const big = res.text().then((text) => {
+      order.push("big");
+      return text;
+    });
+    const small = fetch(`${emu.tenantUrl("t")}/channels`, { headers }).then(async (r) => {
+      expect(r.status).toBe(200);
+      await r.text();
+      order.push("small");
+    });
+    const [text] = await Promise.all([big, small]);
+    expect(order).toEqual(["small", "big"]);
+
+    const found = matchRoute("GET", "/attributes/version/2");
+    if (!found || !("route" in found)) throw new Error("no route");
+    const ctx: RequestContext = {
+      store: s,
+      method: "GET",
+      params: found.params,
+      query: new URLSearchParams(),
+      body: undefined,
+      invalidJson: false,
+      baseUrl: emu.tenantUrl("t"),
+      origin: emu.url,
+      switches,
+      exportStepMs: 300,
+    };
+    const expected = JSON.stringify(toWire(found.route.handler(ctx).body, { bool: switches.boolFormat, id: switches.idFormat, date: switches.dateFormat }));
+    expect(text.length).toBeGreaterThan(5_000_000);
+    expect(text).toBe(expected);
+    await emu.close();
+  }, 60_000);
+
+  it("survives a save that fails (its directory gone): it keeps serving, counts it, and saves once the directory is back", async () => {
+    const sub = path.join(dir, "gone");
+    await mkdir(sub);
+    const file = path.join(sub, "state.json");
+    const emu = await startEmulator({ port: 0, tenants: [{ hash: "t", token: "t" }], dataFile: file });
+    const api = createClient({ tenant: "t", baseUrl: emu.tenantUrl("t"), token: "t" });
+    await rm(sub, { recursive: true, force: true });
+    await api.createBrand({ name: "While the directory is gone" });
+    // The timed save fails; unhandled, that rejection used to end the process (and this test run).
+    for (let i = 0; i < 200 && emu.stats().saves.failed === 0; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(emu.stats().saves.failed).toBeGreaterThan(0);
+    expect(await api.searchBrand("While the directory is gone")).not.toBeNull();
+    await mkdir(sub);
+    await api.createBrand({ name: "After" });
+    await api.close();
+    await emu.close();
+    const saved = JSON.parse(await readFile(file, "utf8")) as { tenants: { t: { data: { brands: Array<{ name: string }> } } } };
+    expect(saved.tenants.t.data.brands.map((b) => b.name)).toEqual(expect.arrayContaining(["While the directory is gone", "After"]));
   }, 60_000);
 });
