@@ -5,7 +5,7 @@
  * values on types without values, previous names, versions). Never throws for
  * bad input: every error of the run comes back together, each with file:line:col.
  */
-import { readdir, readFile, stat } from "node:fs/promises";
+import { readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import {
   KINDS,
@@ -27,6 +27,7 @@ import { READ_ONLY_API_FIELDS, manifestSchema } from "../model/schema.js";
 import { checkReferences, type ExternalRecords } from "./references.js";
 import { schemaErrors, validatorFor } from "./validate.js";
 import { parseYaml, pointer, type ParsedYaml } from "./yaml.js";
+import { manifestFiles } from "./files.js";
 
 export interface LoadOptions {
   /** Values for ${name}; undefined means no tenant was chosen. */
@@ -85,20 +86,6 @@ export function parseManifestText(
   checkReadOnly(data, parsed, errors);
   errors.push(...schemaErrors(validateManifest, parsed, data));
   return { data: data as Record<string, unknown>, parsed, errors };
-}
-
-async function manifestFiles(dir: string): Promise<string[]> {
-  const out: string[] = [];
-  const visit = async (d: string): Promise<void> => {
-    for (const entry of (await readdir(d, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : 1))) {
-      if (entry.name.startsWith(".") || entry.name === "node_modules") continue;
-      const p = path.join(d, entry.name);
-      if (entry.isDirectory()) await visit(p);
-      else if (/\.ya?ml$/.test(entry.name) && entry.name !== "pimctl.yaml" && entry.name !== "pimctl.yml") out.push(p);
-    }
-  };
-  await visit(dir);
-  return out;
 }
 
 export async function loadManifests(dir: string, opts: LoadOptions = {}): Promise<LoadResult> {

@@ -6,31 +6,17 @@
  * map) only starts that kind's lists later; it never invents a kind, since a
  * block key at column 0 is a top-level key in YAML.
  */
-import { readdir, readFile } from "node:fs/promises";
-import path from "node:path";
+import { readFile } from "node:fs/promises";
+import { manifestFiles } from "./files.js";
 import { KINDS, type Kind } from "../model/catalogue.js";
 
 const TOP_LEVEL = new RegExp(`^(${KINDS.join("|")})\\s*:`, "gm");
-
-async function yamlFiles(dir: string): Promise<string[]> {
-  const out: string[] = [];
-  const visit = async (d: string): Promise<void> => {
-    for (const entry of await readdir(d, { withFileTypes: true })) {
-      if (entry.name.startsWith(".") || entry.name === "node_modules") continue;
-      const p = path.join(d, entry.name);
-      if (entry.isDirectory()) await visit(p);
-      else if (/\.ya?ml$/.test(entry.name) && entry.name !== "pimctl.yaml" && entry.name !== "pimctl.yml") out.push(p);
-    }
-  };
-  await visit(dir);
-  return out;
-}
 
 /** The managed kinds in KINDS order; undefined when the directory cannot be read (the full load reports why). */
 export async function scanManagedKinds(dir: string): Promise<Kind[] | undefined> {
   try {
     const found = new Set<string>();
-    for (const text of await Promise.all((await yamlFiles(dir)).map((f) => readFile(f, "utf8")))) {
+    for (const text of await Promise.all((await manifestFiles(dir)).map((f) => readFile(f, "utf8")))) {
       for (const m of text.matchAll(TOP_LEVEL)) found.add(m[1]!);
     }
     return KINDS.filter((k) => found.has(k));
