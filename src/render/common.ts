@@ -6,6 +6,16 @@ import { addressKind, lastKey } from "../plan/address.js";
 import type { Action, FieldChange, Json, Op, Plan, PreviousAddress } from "../plan/types.js";
 import { ALLOW_DELETE_FLAG } from "../plan/delete-permission.js";
 
+/** What the HTML review page says about where a plan comes from (the CLI fills it in). */
+export interface PageFacts {
+  /** When the plan was made (ISO 8601). */
+  generatedAt?: string;
+  /** The commit the manifests come from (GITHUB_SHA, CI_COMMIT_SHA, git rev-parse HEAD). */
+  commit?: string;
+  /** What was compared: "plan" or "diff from staging to prod". */
+  source?: string;
+}
+
 export interface RenderOptions {
   /** Colour on (terminal, NO_COLOR unset) or off. Renderers never look at the environment. */
   color: boolean;
@@ -14,7 +24,7 @@ export interface RenderOptions {
   /** List unmanaged records one by one instead of counting them. */
   showUnmanaged?: boolean;
   /** html: facts the plan does not hold (when, which commit), passed in by the CLI. */
-  page?: import("./html/header.js").PageFacts;
+  page?: PageFacts;
 }
 
 export const KIND_TITLES: Record<Kind, string> = {

@@ -6,20 +6,11 @@
 import { KINDS, type Kind } from "../../model/catalogue.js";
 import { categoryPath, parseAddress, rootAddress } from "../../plan/address.js";
 import { OPS, type Action, type Plan } from "../../plan/types.js";
-import { KIND_TITLES, summaryLine, unmanagedCounts } from "../common.js";
+import { KIND_TITLES, summaryLine, unmanagedCounts, type PageFacts } from "../common.js";
 import { esc } from "./escape.js";
 import { opBadge } from "./marks.js";
 
 /** Facts the caller knows and the plan does not; the renderer never looks them up itself. */
-export interface PageFacts {
-  /** When the plan was made (ISO 8601). */
-  generatedAt?: string;
-  /** The commit the manifests come from (GITHUB_SHA, CI_COMMIT_SHA, git rev-parse HEAD). */
-  commit?: string;
-  /** What was compared: "plan" or "diff from staging to prod". */
-  source?: string;
-}
-
 export function renderHeader(plan: Plan, facts: PageFacts, anchorOf: (address: string) => string | undefined): string {
   const dl = [
     ["tenant", plan.tenant],

@@ -7,7 +7,8 @@
 import { OPS, type Plan } from "../../plan/types.js";
 import type { RenderOptions } from "../common.js";
 import { esc } from "./escape.js";
-import { renderHeader, type PageFacts } from "./header.js";
+import { renderHeader } from "./header.js";
+import type { PageFacts } from "../common.js";
 import { collectRecords, renderLists } from "./lists.js";
 import { OP_SYMBOL, OP_WORD } from "./marks.js";
 import { PAGE_SCRIPT } from "./page-script.js";
@@ -15,7 +16,7 @@ import { PAGE_STYLE } from "./page-style.js";
 import { buildCategoryTree } from "./tree-model.js";
 import { renderTree } from "./tree.js";
 
-export type { PageFacts } from "./header.js";
+export type { PageFacts } from "../common.js";
 
 export function renderHtml(plan: Plan, opts: RenderOptions): string {
   const facts: PageFacts = opts.page ?? {};
