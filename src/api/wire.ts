@@ -103,21 +103,27 @@ export function coerceField(key: string, v: unknown): unknown {
 }
 
 /**
- * Walks a parsed answer and coerces every field the table names. The top level
+ * Walks a parsed answer and coerces every field the table names, in place (the
+ * answer is fresh from JSON.parse and nobody else holds it: a copy of every
+ * record doubled what reading a 5 MB attribute list allocated). The top level
  * is the envelope (`{attribute_sets: [...]}` is a list of records, not a
  * category's id list) unless it is a bare record (it has an id).
  */
 export function canonical(data: unknown, envelope = true): unknown {
-  if (Array.isArray(data)) return data.map((x) => canonical(x, false));
+  if (Array.isArray(data)) {
+    for (const x of data) canonical(x, false);
+    return data;
+  }
   if (data === null || typeof data !== "object") return data;
   const obj = data as Record<string, unknown>;
   const isRecord = !envelope || "id" in obj;
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(obj)) {
+  for (const k of Object.keys(obj)) {
     // links and meta carry page numbers and addresses, not records.
-    if (k === "links" || k === "meta") out[k] = v;
-    else if (isRecord && FIELD_TYPES[k] !== undefined && (v === null || typeof v !== "object" || FIELD_TYPES[k] === "id-list")) out[k] = coerceField(k, v);
-    else out[k] = canonical(v, false);
+    if (k === "links" || k === "meta") continue;
+    const v = obj[k];
+    // Only the table's own keys are assigned (never __proto__); nested records change in place.
+    if (isRecord && FIELD_TYPES[k] !== undefined && (v === null || typeof v !== "object" || FIELD_TYPES[k] === "id-list")) obj[k] = coerceField(k, v);
+    else canonical(v, false);
   }
-  return out;
+  return obj;
 }
