@@ -183,7 +183,8 @@ async function makePlan(
   const { plan: full, remote, declared, refresh } = await planAgainst(connection, config, scope?.desired ?? desired, ledger, policy.prune, opts, {
     ...(early?.started ? { started: early.started } : {}),
     ...(early?.refresh ? { refresh: early.refresh } : {}),
-    ...(scope?.searchBrands ? { searchBrands: true, alsoBrands: scope.alsoBrands } : {}),
+    // max_deletes as a percentage counts the tenant's brands: they must be listed.
+    ...(scope?.searchBrands && typeof config.scope.max_deletes !== "string" ? { searchBrands: true, alsoBrands: scope.alsoBrands } : {}),
   });
   const narrowed = narrow(applyIgnore(full, config.scope), desired, remote, policy.targets, policy.excludes);
   decideDeletes(narrowed, policy.allowDelete);

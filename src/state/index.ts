@@ -210,7 +210,7 @@ export async function readState(api: PimApi, opts: ReadStateOptions): Promise<Re
       }
       return out;
     })(),
-    kinds.has("brands") ? readBrands(api, reads, desired, opts.alsoBrands ?? [], versions, opts.prune?.brands === true || full, opts.searchBrands === true, log, brandFacts) : Promise.resolve([]),
+    kinds.has("brands") ? readBrands(api, reads, desired, opts.alsoBrands ?? [], versions, opts.prune?.brands === true || full, opts.searchBrands === true, log, brandFacts, listsDone) : Promise.resolve([]),
     kinds.has("categories") ? setsRead.then((sets) => readCategories(api, reads.categories!, desired, versions, new Map(sets.map((s) => [s.id, s.name])), full, categoryFacts)) : Promise.resolve([]),
     (reads.blocks ?? Promise.resolve([])).then((blocks) =>
       pmap(blocks, async (b) => ({
@@ -379,6 +379,7 @@ async function readBrands(
   searchOnly: boolean,
   log: (line: string) => void,
   facts: { doubt?: string },
+  listsDone: Promise<void>,
 ): Promise<RemoteBrand[]> {
   const names = new Set<string>();
   for (const b of desired?.brands ?? []) for (const n of [b.name, ...(b.previous_names ?? [])]) names.add(n);
@@ -431,6 +432,8 @@ async function readBrands(
         if (b) b.versions![name] = N.brandVersion(vb);
       }
     }
+    // One or two reads per listed brand: behind the category pages, like every per-record read.
+    await listsDone;
     await readBrandDetails(api, brands, what);
     return brands;
   }

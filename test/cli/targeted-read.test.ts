@@ -136,3 +136,19 @@ describe("the read overlaps", () => {
     }
   }, 30_000);
 });
+
+describe("max_deletes as a percentage counts the tenant's brands, targeted or not", () => {
+  it("a targeted delete of 1 brand in 20 is 5 %, not 1 of the 1 brand a search would find", async () => {
+    const p = await testProject({ config: (u) => config(u.demo!, 'prune: { brands: true }\nmax_deletes: "10%"\n'), files: { "catalogue/brands.yaml": brandsYaml(["Alpha"]) } });
+    try {
+      p.emulator.store("demo").createBrand({ name: "Alpha", desc: "Alpha desc" });
+      p.emulator.store("demo").createBrand({ name: "Old" });
+      p.emulator.store("demo").seedBrands(18);
+      const r = await p.cli(["plan", "--target", 'brand["Old"]', "--allow-delete", "--format", "json"]);
+      expect(r.code, r.stderr).toBe(0);
+      expect((JSON.parse(r.stdout) as Plan).actions.map((a) => `${a.op} ${a.address}`)).toEqual(['delete brand["Old"]']);
+    } finally {
+      await p.close();
+    }
+  }, 60_000);
+});
