@@ -184,7 +184,8 @@ export async function readState(api: PimApi, opts: ReadStateOptions): Promise<Re
       managedAttributes ? await Promise.all(versions.map(async ([name, id]) => [name, await reads.attributeVersions.get(id)!] as const)) : [],
     );
   })();
-  const attrNamesRead = attributesRead.then((l) => new Map(l.map((a) => [a.id, a.name])));
+  // Awaited only on some paths: when the attribute read fails, Promise.all below reports it.
+  const attrNamesRead = started(attributesRead.then((l) => new Map(l.map((a) => [a.id, a.name]))));
   const setsRead = reads.sets ?? Promise.resolve([]);
 
   const categoryFacts: CategoryReadFacts = { orphans: [] };
