@@ -8,6 +8,12 @@
  *
  * Why: the `yaml` library builds a full document model and reads about
  * 1.5 MB/s here; large catalogues are megabytes of the simplest YAML.
+ *
+ * Positions: the first parse records only where each sequence item starts
+ * (every manifest entry cites its line); the first position of a key or value
+ * asked for, which only messages need, parses the text again with every
+ * position on (the same text gives the same tree). Recording all of them up
+ * front was 40% of the parse and most of what a loaded catalogue held.
  */
 
 /** Offsets of a container's keys and values (maps) or items (sequences). */
@@ -155,46 +161,70 @@ function plainScalar(s: string, inFlow: boolean): unknown {
   return resolvePlain(s);
 }
 
-export function parseFastYaml(text: string, substitute: (value: string, offset: number) => string): FastResult | undefined {
+/**
+ * `substitute` replaces ${variables}; `quiet` is its twin for the second parse
+ * that only looks up positions, so a problem it reports is not reported twice.
+ */
+export function parseFastYaml(
+  text: string,
+  substitute: (value: string, offset: number) => string,
+  quiet: (value: string, offset: number) => string = substitute,
+): FastResult | undefined {
+  let data: unknown;
+  const parser = new FastParser(text, substitute, false);
   try {
-    return new FastParser(text, substitute).run();
+    data = parser.parse();
   } catch (e) {
     if (e instanceof NotInSubset) return undefined;
     throw e;
   }
+  const items = parser;
+  let located: FastParser | undefined;
+  const offsetOf = (path: ReadonlyArray<string | number>, key: boolean): number | undefined => {
+    const item = key ? undefined : items.itemOffset(path);
+    if (item !== undefined) return item;
+    if (!located) {
+      located = new FastParser(text, quiet, true);
+      located.parse();
+    }
+    return located.offsetOf(path, key);
+  };
+  return {
+    data,
+    offset: (p) => {
+      const wantKey = p.endsWith("#key");
+      const ptr = wantKey ? p.slice(0, -4) : p;
+      const segments = ptr === "" ? [] : ptr.slice(1).split("/").map((x) => x.replace(/~1/g, "/").replace(/~0/g, "~"));
+      return offsetOf(segments, wantKey);
+    },
+    offsetOf: (path, key = false) => offsetOf(path, key),
+  };
 }
 
 class FastParser {
   private readonly lines: Line[] = [];
   private i = 0;
+  /** Sequence items always; keys and values only when tracking (the second parse). */
   private readonly positions = new WeakMap<object, Positions>();
+  private data: unknown = null;
+  private rootOffset = 0;
 
   constructor(
     private readonly source: string,
     private readonly substitute: (value: string, offset: number) => string,
+    private readonly track: boolean,
   ) {}
 
-  run(): FastResult {
+  parse(): unknown {
     this.split();
-    let data: unknown = null;
-    let rootOffset = 0;
     if (this.lines.length) {
       const first = this.lines[0]!;
       if (first.indent !== 0) bail();
-      rootOffset = first.start;
-      data = this.block(0);
+      this.rootOffset = first.start;
+      this.data = this.block(0);
       if (this.i < this.lines.length) bail();
     }
-    return {
-      data,
-      offset: (p) => {
-        const wantKey = p.endsWith("#key");
-        const ptr = wantKey ? p.slice(0, -4) : p;
-        const segments = ptr === "" ? [] : ptr.slice(1).split("/").map((x) => x.replace(/~1/g, "/").replace(/~0/g, "~"));
-        return this.offsetOf(data, rootOffset, segments, wantKey);
-      },
-      offsetOf: (path, key = false) => this.offsetOf(data, rootOffset, path, key),
-    };
+    return this.data;
   }
 
   private split(): void {
@@ -251,8 +281,8 @@ class FastParser {
 
   private map(indent: number): Record<string, unknown> {
     const out: Record<string, unknown> = {};
-    const keys = new Map<string, { key: number; value: number }>();
-    this.positions.set(out, { keys });
+    const keys = this.track ? new Map<string, { key: number; value: number }>() : undefined;
+    if (keys) this.positions.set(out, { keys });
     while (this.i < this.lines.length) {
       const l = this.lines[this.i]!;
       if (l.indent < indent) break;
@@ -268,18 +298,18 @@ class FastParser {
       if (rest === "") {
         const next = this.lines[this.i];
         if (next && next.indent > indent) {
-          keys.set(key, { key: l.start, value: next.start });
+          keys?.set(key, { key: l.start, value: next.start });
           out[key] = this.block(next.indent);
         } else if (next && next.indent === indent && this.isSeqLine(next)) {
-          keys.set(key, { key: l.start, value: next.start });
+          keys?.set(key, { key: l.start, value: next.start });
           out[key] = this.seq(indent);
         } else {
-          keys.set(key, { key: l.start, value: l.start });
+          keys?.set(key, { key: l.start, value: l.start });
           out[key] = null;
         }
       } else {
         const valueOffset = l.start + end! + lead;
-        keys.set(key, { key: l.start, value: valueOffset });
+        keys?.set(key, { key: l.start, value: valueOffset });
         out[key] = this.inline(rest, valueOffset);
         this.noContinuation(indent);
       }
@@ -385,8 +415,8 @@ class FastParser {
       return out;
     }
     const out: Record<string, unknown> = {};
-    const keys = new Map<string, { key: number; value: number }>();
-    this.positions.set(out, { keys });
+    const keys = this.track ? new Map<string, { key: number; value: number }>() : undefined;
+    if (keys) this.positions.set(out, { keys });
     for (const p of items) {
       const end = this.keyEnd(p.text);
       if (end === undefined) bail();
@@ -395,15 +425,37 @@ class FastParser {
       const raw = p.text.slice(end!);
       const value = raw.trim();
       const valueAt = p.at + end! + (raw.length - raw.trimStart().length);
-      keys.set(key, { key: p.at, value: valueAt });
+      keys?.set(key, { key: p.at, value: valueAt });
       out[key] = scalar(value, valueAt);
     }
     return out;
   }
 
-  private offsetOf(data: unknown, rootOffset: number, segments: ReadonlyArray<string | number>, wantKey: boolean): number | undefined {
-    let node: unknown = data;
-    let best: number | undefined = rootOffset;
+  /**
+   * Where the sequence item at the end of `path` starts, from what every parse
+   * records; undefined when the path does not end on an item (ask offsetOf).
+   */
+  itemOffset(path: ReadonlyArray<string | number>): number | undefined {
+    let node: unknown = this.data;
+    let at: number | undefined;
+    for (const segment of path) {
+      if (node === null || typeof node !== "object") return undefined;
+      if (Array.isArray(node)) {
+        at = this.positions.get(node)?.items?.[Number(segment)];
+        if (at === undefined) return undefined;
+        node = node[Number(segment)];
+      } else {
+        if (!Object.hasOwn(node, segment)) return undefined;
+        at = undefined;
+        node = (node as Record<string, unknown>)[String(segment)];
+      }
+    }
+    return at;
+  }
+
+  offsetOf(segments: ReadonlyArray<string | number>, wantKey: boolean): number | undefined {
+    let node: unknown = this.data;
+    let best: number | undefined = this.rootOffset;
     for (let k = 0; k < segments.length; k++) {
       if (node === null || typeof node !== "object") break;
       const pos = this.positions.get(node);

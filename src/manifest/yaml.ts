@@ -50,10 +50,11 @@ export function parseYaml(text: string, file: string, variables?: Record<string,
     const p = linePos(offset);
     return { file, line: p.line, column: p.col };
   };
-  const substitute = (value: string, offset: number): string =>
+  const substituteOrReport = (value: string, offset: number, report: boolean): string =>
     value.replace(VARIABLE, (match, name: string | undefined) => {
       if (match === "$${") return "${";
       if (variables && name !== undefined && Object.hasOwn(variables, name)) return variables[name]!;
+      if (!report) return match;
       const known = Object.keys(variables ?? {});
       const close = closeNames(name ?? "", known);
       errors.push(
@@ -64,8 +65,9 @@ export function parseYaml(text: string, file: string, variables?: Record<string,
       );
       return match;
     });
+  const substitute = (value: string, offset: number): string => substituteOrReport(value, offset, true);
   // The plain YAML manifests are made of takes the fast path; anything else the full parser.
-  const fast = opts.fast === false ? undefined : parseFastYaml(text, substitute);
+  const fast = opts.fast === false ? undefined : parseFastYaml(text, substitute, (value, offset) => substituteOrReport(value, offset, false));
   if (fast) return { data: fast.data, errors, at: (ptr) => loc(fast.offset(ptr) ?? 0), atPath: (path) => loc(fast.offsetOf(path) ?? 0) };
   errors.length = 0;
   const lines = new LineCounter();

@@ -117,3 +117,33 @@ describe("the fast YAML path agrees with the yaml library", () => {
     }
   });
 });
+
+describe("positions are found when asked", () => {
+  it("sequence items from the first parse; keys from one second parse that reports nothing again", () => {
+    const text = "brands:\n  - name: ${who}\n    desc: ${missing}\n  - name: B\n";
+    const seen: string[] = [];
+    const quiet: string[] = [];
+    const fast = parseFastYaml(
+      text,
+      (v) => (seen.push(v), v.replace("${who}", "A")),
+      (v) => (quiet.push(v), v.replace("${who}", "A")),
+    )!;
+    expect(seen).toEqual(["${who}", "${missing}"]);
+    // An entry's own line needs no second parse.
+    expect(fast.offsetOf(["brands", 1])).toBe(text.indexOf("name: B"));
+    expect(quiet).toEqual([]);
+    // A key's position does, once, through the quiet twin of the substitution.
+    expect(fast.offset("/brands/0/desc#key")).toBe(text.indexOf("desc"));
+    expect(fast.offset("/brands/1/name")).toBe(text.indexOf("B\n"));
+    expect(quiet).toEqual(["${who}", "${missing}"]);
+    expect(seen).toHaveLength(2);
+  });
+
+  it("an undefined variable is one error, however many positions are looked up after", () => {
+    const parsed = parseYaml("a:\n  - x: ${nope}\n    y: 1\n", "f.yaml", {});
+    expect(parsed.errors).toHaveLength(1);
+    expect(parsed.at("/a/0/y#key")).toEqual({ file: "f.yaml", line: 3, column: 5 });
+    expect(parsed.atPath(["a", 0])).toEqual({ file: "f.yaml", line: 2, column: 5 });
+    expect(parsed.errors).toHaveLength(1);
+  });
+});
