@@ -9,9 +9,9 @@ import { KINDS, type Catalogue, type Kind } from "./model/catalogue.js";
 import type { RemoteCatalogue } from "./model/remote.js";
 import { loadConfig, versionMap, type Config } from "./config/index.js";
 import { loadManifests } from "./manifest/index.js";
-import { readState, startReads, type StartedReads } from "./state/index.js";
+import { readState, startReads, startVersionLists, type StartedReads } from "./state/index.js";
 import { openRefresh, type Refresh, type RefreshMode, type RefreshReport } from "./state/changelog/index.js";
-import { scanManagedKinds } from "./manifest/kinds-scan.js";
+import { scanManifests } from "./manifest/kinds-scan.js";
 import { readScope } from "./plan/read-scope.js";
 import { forgetOwned, recordOwned, type Ledger } from "./state/ledger.js";
 import { acquireLock, describeHolder, openBackend, readLedger, saveLedger, type HeldLock, type LedgerState, type LockInfo, type StateBackend } from "./state/backends/index.js";
@@ -238,11 +238,14 @@ export async function planOpen(opts: PlanOptions): Promise<PlanResult> {
   const early = await connect(config, opts.tenant, connectOpts(opts)).then(
     async (connection) => {
       // With targets, what to read depends on the parsed manifests: only the channels start.
-      const kinds = opts.targets?.length ? [] : await scanManagedKinds(config.dir);
-      const dropped = new Set<string>([...(opts.excludes ?? []), ...(config.scope.ignore ?? [])].filter((e) => e === "brands" || e === "blocks"));
+      const scan = opts.targets?.length ? { kinds: [], versions: () => [] } : await scanManifests(config.dir);
+      const left = new Set<string>([...(opts.excludes ?? []), ...(config.scope.ignore ?? [])]);
+      const dropped = new Set<string>([...left].filter((e) => e === "brands" || e === "blocks"));
       // With --refresh=changelog the early reads go through the snapshot too.
       const refresh = await openRefreshFor(config, connection, opts);
-      const started = kinds ? startReads(refresh.api, kinds.filter((k) => !dropped.has(k))) : undefined;
+      const started = scan ? startReads(refresh.api, scan.kinds.filter((k) => !dropped.has(k))) : undefined;
+      // The version names are scanned while the first lists are in flight.
+      if (started && scan?.kinds.includes("attributes") && !left.has("attributes")) startVersionLists(refresh.api, started, scan.versions(), versionMap(config, connection.tenant));
       return { connection, started, refresh };
     },
     (e: unknown) => ({ error: e }),

@@ -48,6 +48,9 @@ const FLOAT = /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?$/;
 
 /** YAML 1.2 core schema, as the `yaml` library resolves plain scalars. */
 function resolvePlain(s: string): unknown {
+  // Most scalars are words: only these first characters can start a null, a boolean or a number.
+  const c = s.charCodeAt(0);
+  if (c > 57 && c !== 70 && c !== 78 && c !== 84 && c !== 102 && c !== 110 && c !== 116 && c !== 126) return s;
   switch (s) {
     case "":
     case "~":
@@ -238,7 +241,8 @@ class FastParser {
       while (raw[indent] === " ") indent++;
       const rest = raw.slice(indent);
       if (rest === "" || rest.startsWith("#")) continue;
-      if (/^(---|\.\.\.)(\s|$)/.test(rest) || rest.startsWith("%")) bail();
+      const first = rest.charCodeAt(0);
+      if (first === 37 || ((first === 45 || first === 46) && /^(---|\.\.\.)(\s|$)/.test(rest))) bail();
       this.lines.push({ indent, start: lineStart + indent, text: stripComment(rest) });
     }
   }

@@ -1,25 +1,103 @@
 /**
- * The kinds a manifest directory manages, from the files' top-level keys
- * alone: no YAML parse, so the tenant reads that depend only on the kinds
- * (channels, the lists) can start while the manifests are parsed. It finds
- * the files as loadManifests does. A key it misses (a flow-style top-level
- * map) only starts that kind's lists later; it never invents a kind, since a
- * block key at column 0 is a top-level key in YAML.
+ * What a manifest directory manages, from the files' text alone, without a
+ * YAML parse: the kinds (top-level keys) and the language version names
+ * (keys under `versions:`). The tenant reads that depend only on these
+ * (channels, the lists, the attribute list of each version) start while the
+ * manifests are parsed. It finds the files as loadManifests does.
+ *
+ * Both are hints. A kind or version the scan misses only starts its reads
+ * later, once the manifests are loaded. It never invents a kind (a block key
+ * at column 0 is a top-level key in YAML); a version name it finds is read
+ * early only when a channel publishes it, so a wrong guess costs at most one
+ * list the plan then ignores.
  */
 import { readFile } from "node:fs/promises";
 import { manifestFiles } from "./files.js";
 import { KINDS, type Kind } from "../model/catalogue.js";
 
 const TOP_LEVEL = new RegExp(`^(${KINDS.join("|")})\\s*:`, "gm");
+const VERSIONS = /^( *)(- +)?versions:[ \t]*([^\n]*)$/gm;
+const BLOCK_KEY = /^( *)("[^"\n]*"|'[^'\n]*'|[^\s#'"{[][^:#\n]*?):(?:[ \t]|$)/;
 
-/** The managed kinds in KINDS order; undefined when the directory cannot be read (the full load reports why). */
-export async function scanManagedKinds(dir: string): Promise<Kind[] | undefined> {
+function unquote(key: string): string {
+  const k = key.trim();
+  return (k.startsWith('"') && k.endsWith('"')) || (k.startsWith("'") && k.endsWith("'")) ? k.slice(1, -1) : k;
+}
+
+/** The keys of a one-line flow mapping (`{ French: Rouge, German: { name: Rot } }`), at its first level. */
+function flowKeys(text: string, out: Set<string>): void {
+  let depth = 0;
+  let start = 1;
+  let quote = "";
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    if (quote) {
+      if (ch === quote) quote = "";
+      continue;
+    }
+    if (ch === '"' || ch === "'") quote = ch;
+    else if (ch === "{" || ch === "[") depth++;
+    else if (ch === "}" || ch === "]") depth--;
+    else if (ch === ":" && depth === 1 && start >= 0) {
+      const key = unquote(text.slice(start, i));
+      if (key) out.add(key);
+      start = -1;
+    } else if (ch === "," && depth === 1) start = i + 1;
+  }
+}
+
+/** The language version names written under `versions:` keys. */
+export function scanVersionNames(text: string, out = new Set<string>()): Set<string> {
+  for (const m of text.matchAll(VERSIONS)) {
+    const rest = m[3]!.trim();
+    if (rest.startsWith("{")) {
+      flowKeys(rest, out);
+      continue;
+    }
+    if (rest !== "" && !rest.startsWith("#")) continue;
+    // A block mapping: the keys at the indentation of the first line below.
+    const column = m[1]!.length + (m[2]?.length ?? 0);
+    let childIndent = -1;
+    let at = m.index! + m[0].length + 1;
+    while (at < text.length) {
+      const end = text.indexOf("\n", at);
+      const line = text.slice(at, end === -1 ? text.length : end);
+      at = end === -1 ? text.length : end + 1;
+      const trimmed = line.trimStart();
+      if (trimmed === "" || trimmed.startsWith("#")) continue;
+      const indent = line.length - trimmed.length;
+      if (indent <= column) break;
+      if (childIndent === -1) childIndent = indent;
+      if (indent < childIndent) break;
+      if (indent > childIndent) continue;
+      const key = BLOCK_KEY.exec(line);
+      if (key) out.add(unquote(key[2]!));
+    }
+  }
+  return out;
+}
+
+export interface ManifestScan {
+  /** Managed kinds, in KINDS order. */
+  kinds: Kind[];
+  /** Language version names the manifests write, sorted: a second pass, run when asked (after the first reads start). */
+  versions: () => string[];
+}
+
+/** The managed kinds and version names; undefined when the directory cannot be read (the full load reports why). */
+export async function scanManifests(dir: string): Promise<ManifestScan | undefined> {
   try {
     const found = new Set<string>();
-    for (const text of await Promise.all((await manifestFiles(dir)).map((f) => readFile(f, "utf8")))) {
-      for (const m of text.matchAll(TOP_LEVEL)) found.add(m[1]!);
-    }
-    return KINDS.filter((k) => found.has(k));
+    const texts = await Promise.all((await manifestFiles(dir)).map((f) => readFile(f, "utf8")));
+    for (const text of texts) for (const m of text.matchAll(TOP_LEVEL)) found.add(m[1]!);
+    return {
+      kinds: KINDS.filter((k) => found.has(k)),
+      versions: () => {
+        const names = new Set<string>();
+        for (const text of texts) if (text.includes("versions:")) scanVersionNames(text, names);
+        return [...names].sort();
+      },
+    };
   } catch {
     return undefined;
   }

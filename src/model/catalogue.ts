@@ -136,7 +136,14 @@ export function comparePaths(a: readonly string[], b: readonly string[]): number
 
 /** Category paths as one string key; "/" inside a name is escaped so keys stay unambiguous. */
 export function pathKey(path: readonly string[]): string {
-  return path.map((n) => (n.includes("/") || n.includes("\\") ? n.replace(/\\/g, "\\\\").replace(/\//g, "\\/") : n)).join("/");
+  // Called for every category on every side of a plan: no array or regex unless a name needs escaping.
+  let key = "";
+  for (let i = 0; i < path.length; i++) {
+    const n = path[i]!;
+    const part = n.includes("/") || n.includes("\\") ? n.replace(/\\/g, "\\\\").replace(/\//g, "\\/") : n;
+    key = i === 0 ? part : `${key}/${part}`;
+  }
+  return key;
 }
 
 export function parsePathKey(key: string): string[] {

@@ -5,7 +5,7 @@
  * client bounds how many). The request-count formula is in README.md beside this file.
  */
 import type { ApiAttribute, ApiAttributeSet, ApiBlock, ApiBrand, ApiCategory, ApiChannel, ApiDisplayGroup, ListRead, Page, PimApi } from "../api/types.js";
-import { KINDS, compareText, comparePaths, type Catalogue, type Kind } from "../model/catalogue.js";
+import { KINDS, compareText, comparePaths, pathKey, type Catalogue, type Kind } from "../model/catalogue.js";
 import type { Channel, RemoteAttribute, RemoteAttributeSet, RemoteBrand, RemoteCatalogue, RemoteCategory } from "../model/remote.js";
 import * as N from "./normalise.js";
 import { PimctlError, PimctlErrors } from "../errors.js";
@@ -124,6 +124,30 @@ export function startReads(api: PimApi, kinds: readonly Kind[], opts: { brandsFi
     ...(k.has("brands") && opts.brandsFirstPage !== false ? { brandsFirst: started(api.listBrandsPage({ page: 1 })) } : {}),
     ...(k.has("categories") ? { categories: started(api.readCategories()) } : {}),
   };
+}
+
+/**
+ * The attribute list of each language version the manifests appear to write
+ * (`names`, from a scan of their text), started as soon as the channels (or
+ * the config's map) give its id instead of after the manifests are parsed:
+ * these are the largest answers a plan reads. Call it before readState, which
+ * then reuses them; a name no channel publishes is not read.
+ */
+export function startVersionLists(api: PimApi, reads: StartedReads, names: readonly string[], versionMap: Record<string, number> | undefined): void {
+  if (!names.length || !reads.attributes) return;
+  // Registered before readState's own wait on the channels, so it runs first.
+  reads.channels.then(
+    (channels) => {
+      let ids: Record<string, number>;
+      try {
+        ids = resolveVersionIds(channels, versionMap, [...names]).ids;
+      } catch {
+        return; // a conflict is readState's to report
+      }
+      startAttributeVersions(api, reads, Object.values(ids).filter((id) => id !== 0));
+    },
+    () => undefined,
+  );
 }
 
 /**
@@ -541,17 +565,19 @@ async function readCategories(
   // Versions and assets only where the manifests declare them (everything for export).
   const desiredByKey = new Map<string, Catalogue["categories"][number]>();
   for (const d of desired?.categories ?? []) {
-    desiredByKey.set(JSON.stringify(d.path), d);
-    for (const p of d.previous_paths ?? []) desiredByKey.set(JSON.stringify(p), d);
-    for (const n of d.previous_names ?? []) desiredByKey.set(JSON.stringify([...d.path.slice(0, -1), n]), d);
+    desiredByKey.set(pathKey(d.path), d);
+    for (const p of d.previous_paths ?? []) desiredByKey.set(pathKey(p), d);
+    for (const n of d.previous_names ?? []) desiredByKey.set(pathKey([...d.path.slice(0, -1), n]), d);
   }
+  const desiredOf = (c: RemoteCategory) => (full ? undefined : desiredByKey.get(pathKey(c.path)));
   await readCategoryDetails(api, cats, {
     versions,
     versionsOf: (c) => {
-      const d = desiredByKey.get(JSON.stringify(c.path));
-      return full || (d?.versions !== undefined && Object.keys(d.versions).length > 0);
+      if (full) return true;
+      const d = desiredOf(c);
+      return d?.versions !== undefined && Object.keys(d.versions).length > 0;
     },
-    assets: (c) => full || desiredByKey.get(JSON.stringify(c.path))?.assets !== undefined,
+    assets: (c) => full || desiredOf(c)?.assets !== undefined,
   });
   return cats;
 }
@@ -565,7 +591,9 @@ export interface CategoryDetailReads {
 
 /** Versions and assets of the given categories, filled in place. */
 export async function readCategoryDetails(api: PimApi, categories: RemoteCategory[], what: CategoryDetailReads): Promise<void> {
-  await pmap(categories, async (c) => {
+  // Only the categories with something to read get a task: most of a large tree has none.
+  const todo = categories.filter((c) => (what.versions.length > 0 && what.versionsOf(c)) || what.assets(c));
+  await pmap(todo, async (c) => {
     const [vers, assets] = await Promise.all([
       what.versionsOf(c) ? pmap(what.versions, async ([name, id]) => [name, N.categoryVersion(await api.getCategory(c.id, { versionId: id }))] as const) : Promise.resolve([]),
       what.assets(c) ? api.listCategoryAssets(c.id) : Promise.resolve(undefined),
