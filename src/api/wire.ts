@@ -117,9 +117,10 @@ export function canonical(data: unknown, envelope = true): unknown {
   if (data === null || typeof data !== "object") return data;
   const obj = data as Record<string, unknown>;
   const isRecord = !envelope || "id" in obj;
-  for (const k of Object.keys(obj)) {
+  // for...in, not Object.keys: no array per record (a large list has hundreds of thousands of objects).
+  for (const k in obj) {
     // links and meta carry page numbers and addresses, not records.
-    if (k === "links" || k === "meta") continue;
+    if (k === "links" || k === "meta" || !Object.hasOwn(obj, k)) continue;
     const v = obj[k];
     // Only the table's own keys are assigned (never __proto__); nested records change in place.
     if (isRecord && FIELD_TYPES[k] !== undefined && (v === null || typeof v !== "object" || FIELD_TYPES[k] === "id-list")) obj[k] = coerceField(k, v);

@@ -233,17 +233,18 @@ class FastParser {
   private split(): void {
     const src = this.source;
     if (src.includes("\t") || src.includes("\r") || src.charCodeAt(0) === 0xfeff) bail();
-    let offset = 0;
-    for (const raw of src.split("\n")) {
-      const lineStart = offset;
-      offset += raw.length + 1;
-      let indent = 0;
-      while (raw[indent] === " ") indent++;
-      const rest = raw.slice(indent);
-      if (rest === "" || rest.startsWith("#")) continue;
-      const first = rest.charCodeAt(0);
-      if (first === 37 || ((first === 45 || first === 46) && /^(---|\.\.\.)(\s|$)/.test(rest))) bail();
-      this.lines.push({ indent, start: lineStart + indent, text: stripComment(rest) });
+    // Walks the text by offsets: no array of every line, no copy of blank or comment lines.
+    for (let lineStart = 0; lineStart <= src.length; ) {
+      let end = src.indexOf("\n", lineStart);
+      if (end === -1) end = src.length;
+      let at = lineStart;
+      while (at < end && src.charCodeAt(at) === 32) at++;
+      const first = src.charCodeAt(at);
+      if (at < end && first !== 35) {
+        if (first === 37 || ((first === 45 || first === 46) && /^(---|\.\.\.)(\s|$)/.test(src.slice(at, at + 4)))) bail();
+        this.lines.push({ indent: at - lineStart, start: at, text: stripComment(src.slice(at, end)) });
+      }
+      lineStart = end + 1;
     }
   }
 

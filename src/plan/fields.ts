@@ -45,10 +45,14 @@ function canonical(value: unknown, kind: FieldKind): Json {
   return value as Json;
 }
 
+const sameOrder = (x: readonly unknown[], y: readonly unknown[]) => x.length === y.length && x.every((v, i) => v === y[i]);
+
 export function sameValue(a: unknown, b: unknown, kind: FieldKind): boolean {
+  // Sets of names are usually equal in the same order: no sorted copies then.
+  if (kind === "name_set" && Array.isArray(a) && Array.isArray(b) && sameOrder(a, b)) return true;
   const x = canonical(a, kind);
   const y = canonical(b, kind);
-  if (Array.isArray(x) && Array.isArray(y)) return x.length === y.length && x.every((v, i) => v === y[i]);
+  if (Array.isArray(x) && Array.isArray(y)) return sameOrder(x, y);
   return x === y;
 }
 

@@ -88,12 +88,43 @@ export interface StartedReads {
   displayGroups?: Promise<ApiDisplayGroup[]>;
   sets?: Promise<ApiAttributeSet[]>;
   blocks?: Promise<ApiBlock[]>;
-  /** The attribute list in the master version. */
-  attributes?: Promise<ApiAttribute[]>;
-  /** Attribute lists by version id. */
-  attributeVersions: Map<number, Promise<ApiAttribute[]>>;
+  /** The attribute list in the master version, normalised as it arrives. */
+  attributes?: Promise<ListedAttribute[]>;
+  /** What each version's attribute list says, by version id, kept as it arrives. */
+  attributeVersions: Map<number, Promise<VersionTexts[]>>;
   brandsFirst?: Promise<Page<ApiBrand>>;
   categories?: Promise<ListRead<ApiCategory>>;
+}
+
+/**
+ * An attribute of the master list, normalised when the list arrives (the raw
+ * answer, megabytes of JSON for a large tenant, is garbage from then on); its
+ * display group's name is filled in once the groups are read.
+ */
+interface ListedAttribute {
+  attribute: RemoteAttribute;
+  groupId: number | null;
+}
+
+const NO_GROUPS = new Map<number, string>();
+
+function listedAttributes(list: ApiAttribute[]): ListedAttribute[] {
+  return list.map((a) => ({ attribute: N.attribute(a, NO_GROUPS), groupId: a.display_group_id ?? null }));
+}
+
+/** A language version's attribute list, reduced to what merging takes from it: the name, and each type value's text by its master id. */
+interface VersionTexts {
+  id: number;
+  name?: string;
+  values: Array<{ master: number; value: string }>;
+}
+
+function versionTexts(list: ApiAttribute[]): VersionTexts[] {
+  return list.map((va) => ({
+    id: va.id,
+    ...(va.name ? { name: va.name } : {}),
+    values: (va.typeValuesArray ?? []).flatMap((tv) => (tv.value === undefined ? [] : [{ master: tv.master_attribute_type_value_id ?? tv.id, value: tv.value }])),
+  }));
 }
 
 /** Which lists a read of these kinds needs (the request-count table in README.md). */
@@ -119,7 +150,7 @@ export function startReads(api: PimApi, kinds: readonly Kind[], opts: { brandsFi
     ...(need.groups ? { displayGroups: started(api.listDisplayGroups()) } : {}),
     ...(need.sets ? { sets: started(api.listAttributeSets()) } : {}),
     ...(need.blocks ? { blocks: started(api.listBlocks()) } : {}),
-    ...(need.attributes ? { attributes: started(api.listAttributes()) } : {}),
+    ...(need.attributes ? { attributes: started(api.listAttributes().then(listedAttributes)) } : {}),
     attributeVersions: new Map(),
     ...(k.has("brands") && opts.brandsFirstPage !== false ? { brandsFirst: started(api.listBrandsPage({ page: 1 })) } : {}),
     ...(k.has("categories") ? { categories: started(api.readCategories()) } : {}),
@@ -156,7 +187,7 @@ export function startVersionLists(api: PimApi, reads: StartedReads, names: reado
  * ids after.
  */
 function startAttributeVersions(api: PimApi, reads: StartedReads, ids: number[]): void {
-  for (const id of ids) if (!reads.attributeVersions.has(id)) reads.attributeVersions.set(id, started(api.listAttributes(id)));
+  for (const id of ids) if (!reads.attributeVersions.has(id)) reads.attributeVersions.set(id, started(api.listAttributes(id).then(versionTexts)));
 }
 
 export async function readState(api: PimApi, opts: ReadStateOptions): Promise<RemoteCatalogue> {
@@ -173,7 +204,7 @@ export async function readState(api: PimApi, opts: ReadStateOptions): Promise<Re
     ...(need.groups ? { displayGroups: early.displayGroups ?? started(api.listDisplayGroups()) } : {}),
     ...(need.sets ? { sets: early.sets ?? started(api.listAttributeSets()) } : {}),
     ...(need.blocks ? { blocks: early.blocks ?? started(api.listBlocks()) } : {}),
-    ...(need.attributes ? { attributes: early.attributes ?? started(api.listAttributes()) } : {}),
+    ...(need.attributes ? { attributes: early.attributes ?? started(api.listAttributes().then(listedAttributes)) } : {}),
     ...(kinds.has("brands") && early.brandsFirst ? { brandsFirst: early.brandsFirst } : {}),
     ...(kinds.has("categories") ? { categories: early.categories ?? started(api.readCategories()) } : {}),
   };
@@ -203,8 +234,13 @@ export async function readState(api: PimApi, opts: ReadStateOptions): Promise<Re
   const attributesRead = (async () => {
     if (!reads.attributes) return [];
     const groupNames = new Map((await groupsRead).map((d) => [d.id, d.name]));
+    const listed = (await reads.attributes).map(({ attribute, groupId }) => {
+      const name = groupId === null ? undefined : groupNames.get(groupId);
+      if (name !== undefined) attribute.display_group = name;
+      return attribute;
+    });
     return mergeAttributeVersions(
-      (await reads.attributes).map((a) => N.attribute(a, groupNames)),
+      listed,
       managedAttributes ? await Promise.all(versions.map(async ([name, id]) => [name, await reads.attributeVersions.get(id)!] as const)) : [],
     );
   })();
@@ -275,7 +311,7 @@ function rekeyBrandAttributes(attrs: NonNullable<RemoteBrand["attributes"]>, nam
 }
 
 /** The per-version lists' names and type values, onto the master list's records. */
-function mergeAttributeVersions(attrs: RemoteAttribute[], perVersion: ReadonlyArray<readonly [string, ApiAttribute[]]>): RemoteAttribute[] {
+function mergeAttributeVersions(attrs: RemoteAttribute[], perVersion: ReadonlyArray<readonly [string, VersionTexts[]]>): RemoteAttribute[] {
   const byId = new Map(attrs.map((a) => [a.id, a]));
   for (const [name, list] of perVersion) {
     for (const va of list) {
@@ -283,9 +319,9 @@ function mergeAttributeVersions(attrs: RemoteAttribute[], perVersion: ReadonlyAr
       if (!a) continue;
       a.versions![name] = { ...(va.name ? { name: va.name } : {}) };
       const values = new Map(a.values.map((v) => [v.id, v]));
-      for (const tv of va.typeValuesArray ?? []) {
-        const m = values.get(tv.master_attribute_type_value_id ?? tv.id);
-        if (m && tv.value !== undefined) m.versions![name] = tv.value;
+      for (const tv of va.values) {
+        const m = values.get(tv.master);
+        if (m) m.versions![name] = tv.value;
       }
     }
   }
