@@ -12,6 +12,7 @@ import { loadAjv } from "../manifest/validate.js";
 import { PimctlError } from "../errors.js";
 import { checkIntegrity, sealPlan } from "./integrity.js";
 import { PLAN_FORMAT_VERSION, type Plan } from "./types.js";
+import { shareAddresses } from "./order.js";
 
 /** The plan without its basis: what people and programs read (the basis only goes to --out files). */
 export function publicPlan(p: Plan): Plan {
@@ -97,6 +98,7 @@ export async function readPlanFile(file: string, opts: { hmacKey?: string } = {}
   }
   const plan = parsePlan(text, file);
   checkIntegrity(plan, file, opts.hmacKey);
+  shareAddresses(plan.actions);
   return plan;
 }
 
