@@ -13,7 +13,7 @@ import type { Plan } from "../plan/types.js";
 import type { Ledger } from "../state/ledger.js";
 import { ALLOW_DELETE_FLAG, refuseBlockedDeletes } from "../plan/delete-permission.js";
 import { buildRequest, type IdOf } from "./requests.js";
-import { chainLengths, ReadyQueue } from "./schedule.js";
+import { actionGraph, chainLengths, ReadyQueue } from "./schedule.js";
 
 export interface ApplyHooks {
   onStart?(total: number): void;
@@ -67,91 +67,82 @@ export async function applyPlan(opts: ApplyOptions): Promise<ApplyReport> {
     refuseBlockedDeletes({ ...opts.plan, deletes_allowed: false }, "the plan", `Make it with ${ALLOW_DELETE_FLAG}, or leave the deletes out.`);
   }
   const actions = opts.plan.actions;
-  const byAddress = new Map(actions.map((a) => [a.address, a]));
-  const results = new Map<string, ActionResult>();
-  const created = new Map<string, number>();
+  const { index, waitingOn, dependents } = actionGraph(actions);
+  const results: Array<ActionResult | undefined> = new Array(actions.length);
+  const createdIds: Array<number | undefined> = new Array(actions.length);
   const placeholders = new Map<number, string>();
-  const waitingOn = new Map<string, number>();
-  const dependents = new Map<string, string[]>();
-  for (const a of actions) {
-    const deps = a.depends_on.filter((d) => byAddress.has(d));
-    waitingOn.set(a.address, deps.length);
-    for (const d of deps) {
-      const list = dependents.get(d);
-      if (list) list.push(a.address);
-      else dependents.set(d, [a.address]);
-    }
-  }
   opts.hooks?.onStart?.(actions.length);
 
+  const createdId = (address: string): number | undefined => {
+    const i = index.get(address);
+    return i === undefined ? undefined : createdIds[i];
+  };
   const idOf: IdOf = (ref: Ref | undefined, what: string) => {
     if (!ref) throw new PimctlError("internal", `the plan gives no id for ${what}`);
     if ("id" in ref) return ref.id;
-    const id = created.get(ref.address);
+    const id = createdId(ref.address);
     if (id === undefined) throw new PimctlError("internal", `${what} (${ref.address}) has no id yet`);
     return id;
   };
 
-  const finish = (a: Action, r: ActionResult): void => {
-    results.set(a.address, r);
-    opts.hooks?.postAction?.(a, r);
+  const finish = (i: number, r: ActionResult): void => {
+    results[i] = r;
+    opts.hooks?.postAction?.(actions[i]!, r);
   };
   /** Skip everything that depends on a failed action, naming the failure each skip goes back to. */
-  const skipDependents = (address: string, failed: string): void => {
-    for (const d of dependents.get(address) ?? []) {
-      if (results.has(d)) continue;
-      const a = byAddress.get(d)!;
+  const skipDependents = (i: number, failed: string): void => {
+    const address = actions[i]!.address;
+    for (const d of dependents[i]!) {
+      if (results[d]) continue;
       const reason = address === failed ? `depends on ${failed}, which failed` : `depends on ${address}, skipped because ${failed} failed`;
-      finish(a, { address: d, status: "skipped", skip_cause: "dependency_failed", caused_by: failed, reason });
+      finish(d, { address: actions[d]!.address, status: "skipped", skip_cause: "dependency_failed", caused_by: failed, reason });
       skipDependents(d, failed);
     }
   };
 
   let stopped = false;
   let refused: PimctlError | undefined;
-  const ready = new ReadyQueue(chainLengths(actions, dependents), new Map(actions.map((a, i) => [a.address, i])));
-  for (const a of actions) if (waitingOn.get(a.address) === 0) ready.push(a);
-  const inFlight = new Set<Promise<void>>();
+  const ready = new ReadyQueue(chainLengths(dependents));
+  for (let i = 0; i < actions.length; i++) if (waitingOn[i] === 0) ready.push(i);
 
-  const complete = (a: Action): void => {
-    for (const d of dependents.get(a.address) ?? []) {
-      const left = (waitingOn.get(d) ?? 0) - 1;
-      waitingOn.set(d, left);
-      if (left === 0 && !results.has(d)) ready.push(byAddress.get(d)!);
+  const complete = (i: number): void => {
+    for (const d of dependents[i]!) {
+      if (--waitingOn[d]! === 0 && !results[d]) ready.push(d);
     }
   };
 
-  const run = async (a: Action): Promise<void> => {
+  const run = async (i: number): Promise<void> => {
+    const a = actions[i]!;
     if (a.op === "unsupported") {
-      finish(a, { address: a.address, status: "unsupported", reason: a.notes?.join("; ") ?? "API v1 cannot do this" });
-      complete(a);
+      finish(i, { address: a.address, status: "unsupported", reason: a.notes?.join("; ") ?? "API v1 cannot do this" });
+      complete(i);
       return;
     }
     opts.hooks?.preAction?.(a);
     try {
       if (opts.dryRun) {
         const built = buildRequest(a, (ref, what) => {
-          if (ref && "address" in ref && !created.has(ref.address)) throw new PimctlError("internal", `${what} (${ref.address}) has no id yet`);
+          if (ref && "address" in ref && createdId(ref.address) === undefined) throw new PimctlError("internal", `${what} (${ref.address}) has no id yet`);
           return idOf(ref, what);
         });
         let fake: number | undefined;
         if (a.op === "create") {
           fake = -(placeholders.size + 1);
           placeholders.set(fake, a.address);
-          created.set(a.address, fake);
+          createdIds[i] = fake;
         }
-        finish(a, { address: a.address, status: "done", request: describe(built, placeholders) });
+        finish(i, { address: a.address, status: "done", request: describe(built, placeholders) });
       } else {
         const built = buildRequest(a, idOf);
         const id = await built.send(opts.api);
-        if (id !== undefined) created.set(a.address, id);
+        if (id !== undefined) createdIds[i] = id;
         recordInLedger(opts.ledger, a, id, idOf);
-        finish(a, { address: a.address, status: "done", ...(id !== undefined ? { created_id: id } : {}) });
+        finish(i, { address: a.address, status: "done", ...(id !== undefined ? { created_id: id } : {}) });
       }
-      complete(a);
+      complete(i);
     } catch (e) {
       const err = e instanceof PimctlError ? e : new PimctlError("internal", (e as Error).message ?? String(e));
-      finish(a, {
+      finish(i, {
         address: a.address,
         status: "failed",
         error: { code: err.code, message: err.message, ...(err.request ? { request: { method: err.request.method, path: err.request.path, ...(err.request.status !== undefined ? { status: err.request.status } : {}) } } : {}) },
@@ -163,34 +154,50 @@ export async function applyPlan(opts: ApplyOptions): Promise<ApplyReport> {
         stopped = true;
         return;
       }
-      skipDependents(a.address, a.address);
+      skipDependents(i, a.address);
       if (opts.failFast) stopped = true;
     }
   };
 
+  // Each finished action starts the next ready ones at once: no race over the whole
+  // in-flight set per completion (80,000 of them in a large apply).
   const parallelism = Math.max(1, opts.parallelism);
-  while (ready.size || inFlight.size) {
-    while (ready.size && inFlight.size < parallelism && !stopped && !opts.signal?.aborted) {
-      const a = ready.pop()!;
-      if (results.has(a.address)) continue;
-      const p: Promise<void> = run(a).finally(() => inFlight.delete(p));
-      inFlight.add(p);
-    }
-    if ((stopped || opts.signal?.aborted) && !inFlight.size) break;
-    if (inFlight.size) await Promise.race(inFlight);
-    else if (!ready.size) break;
-  }
+  let inFlight = 0;
+  let crashed: { error: unknown } | undefined;
+  await new Promise<void>((allDone) => {
+    const pump = (): void => {
+      while (ready.size && inFlight < parallelism && !stopped && !opts.signal?.aborted) {
+        const i = ready.pop()!;
+        if (results[i]) continue;
+        inFlight++;
+        run(i).then(settled, (error: unknown) => {
+          // A hook that throws is the caller's error: stop starting actions and report it.
+          crashed ??= { error };
+          stopped = true;
+          settled();
+        });
+      }
+      if (!inFlight) allDone();
+    };
+    const settled = (): void => {
+      inFlight--;
+      pump();
+    };
+    pump();
+  });
+  if (crashed) throw crashed.error;
   let notAttempted = 0;
-  for (const a of actions) {
-    if (results.has(a.address)) continue;
+  for (let i = 0; i < actions.length; i++) {
+    if (results[i]) continue;
+    const a = actions[i]!;
     if (refused) {
       notAttempted++;
-      finish(a, { address: a.address, status: "skipped", skip_cause: "token_refused", reason: "not attempted: the tenant refused the token (401) earlier in the run" });
+      finish(i, { address: a.address, status: "skipped", skip_cause: "token_refused", reason: "not attempted: the tenant refused the token (401) earlier in the run" });
     } else {
-      finish(a, { address: a.address, status: "skipped", skip_cause: "fail_fast", reason: stopped ? "not started: --fail-fast stopped the run" : "not started: the run was interrupted" });
+      finish(i, { address: a.address, status: "skipped", skip_cause: "fail_fast", reason: stopped ? "not started: --fail-fast stopped the run" : "not started: the run was interrupted" });
     }
   }
-  const ordered = actions.map((a) => results.get(a.address)!);
+  const ordered = results as ActionResult[];
   const counts = { done: 0, failed: 0, skipped: 0, unsupported: 0 };
   for (const r of ordered) counts[r.status]++;
   return {

@@ -3,7 +3,7 @@
  * so the concurrency window stays full to the end of a large apply.
  */
 import { describe, expect, it } from "vitest";
-import { chainLengths, ReadyQueue } from "../../src/apply/schedule.js";
+import { actionGraph, chainLengths, ReadyQueue } from "../../src/apply/schedule.js";
 import type { Action } from "../../src/plan/types.js";
 
 const action = (address: string, depends_on: string[] = []): Action => ({
@@ -17,10 +17,10 @@ const action = (address: string, depends_on: string[] = []): Action => ({
   refs: {},
 });
 
-function graph(actions: Action[]) {
-  const dependents = new Map<string, string[]>();
-  for (const a of actions) for (const d of a.depends_on) (dependents.get(d) ?? dependents.set(d, []).get(d)!).push(a.address);
-  return dependents;
+/** Chain length by address. */
+function lengths(actions: Action[]): Map<string, number> {
+  const length = chainLengths(actionGraph(actions).dependents);
+  return new Map(actions.map((a, i) => [a.address, length[i]!]));
 }
 
 describe("the apply schedule", () => {
@@ -31,24 +31,31 @@ describe("the apply schedule", () => {
   const actions = [...independent, ...chain];
 
   it("measures the longest chain waiting for each action", () => {
-    const length = chainLengths(actions, graph(actions));
+    const length = lengths(actions);
     expect(length.get('category["C0"]')).toBe(5);
     expect(length.get('category["C4"]')).toBe(1);
     expect(length.get('brand["B3"]')).toBe(1);
   });
 
   it("starts the head of the longest chain first, then keeps plan order", () => {
-    const q = new ReadyQueue(chainLengths(actions, graph(actions)), new Map(actions.map((a, i) => [a.address, i])));
-    for (const a of actions.filter((x) => !x.depends_on.length)) q.push(a);
-    const order = [q.pop()!.address, q.pop()!.address, q.pop()!.address];
+    const q = new ReadyQueue(chainLengths(actionGraph(actions).dependents));
+    actions.forEach((a, i) => a.depends_on.length || q.push(i));
+    const order = [q.pop()!, q.pop()!, q.pop()!].map((i) => actions[i]!.address);
     expect(order).toEqual(['category["C0"]', 'brand["B0"]', 'brand["B1"]']);
     // A chain member that becomes ready outranks the remaining independent actions.
-    q.push(chain[1]!);
-    expect(q.pop()!.address).toBe('category["C1"]');
+    q.push(actions.indexOf(chain[1]!));
+    expect(actions[q.pop()!]!.address).toBe('category["C1"]');
   });
 
   it("takes a deep plan without recursion (a 50,000-level chain)", () => {
     const deep = Array.from({ length: 50_000 }, (_, i) => action(`category["D${i}"]`, i ? [`category["D${i - 1}"]`] : []));
-    expect(chainLengths(deep, graph(deep)).get('category["D0"]')).toBe(50_000);
+    expect(lengths(deep).get('category["D0"]')).toBe(50_000);
+  });
+
+  it("counts only dependencies on actions of the plan, and each dependent once per dependency", () => {
+    const plan = [action("a"), action("b", ["a", "gone"]), action("c", ["a", "b"])];
+    const g = actionGraph(plan);
+    expect([...g.waitingOn]).toEqual([0, 1, 2]);
+    expect(g.dependents.map((d) => [...d])).toEqual([[1, 2], [2], []]);
   });
 });
