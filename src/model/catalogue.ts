@@ -136,14 +136,11 @@ export function comparePaths(a: readonly string[], b: readonly string[]): number
 
 /** Category paths as one string key; "/" inside a name is escaped so keys stay unambiguous. */
 export function pathKey(path: readonly string[]): string {
-  // Called for every category on every side of a plan: no array or regex unless a name needs escaping.
-  let key = "";
-  for (let i = 0; i < path.length; i++) {
-    const n = path[i]!;
-    const part = n.includes("/") || n.includes("\\") ? n.replace(/\\/g, "\\\\").replace(/\//g, "\\/") : n;
-    key = i === 0 ? part : `${key}/${part}`;
+  // Called for every category on every side of a plan: one native join unless a name needs escaping.
+  for (const n of path) {
+    if (n.includes("/") || n.includes("\\")) return path.map((x) => x.replace(/\\/g, "\\\\").replace(/\//g, "\\/")).join("/");
   }
-  return key;
+  return path.join("/");
 }
 
 export function parsePathKey(key: string): string[] {

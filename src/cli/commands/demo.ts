@@ -3,7 +3,6 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { CommandModule } from "yargs";
-import { startEmulator } from "../../emulator/index.js";
 import { apply, loadProject, plan } from "../../workflows.js";
 import { renderPlan, summaryLine } from "../../render/index.js";
 import { createProgress } from "../../render/progress.js";
@@ -47,6 +46,8 @@ export async function runDemo(io: Io, args: DemoArgs): Promise<{ finalPlanHasCha
   const c = palette(color);
   const step = (n: number, title: string, why: string) => io.stdout(`\n${c.bold.cyan(`Step ${n}: ${title}`)}\n${c.dim(why)}\n\n`);
   const token = randomBytes(16).toString("hex");
+  // Loaded when used: the emulator is not part of any other command's start-up.
+  const { startEmulator } = await import("../../emulator/index.js");
   const emulator = await startEmulator({ port: 0, tenants: [{ hash: "demo", token }], latencyMs: args["latency-ms"] ?? 0 });
   const work = await mkdtemp(path.join(tmpdir(), "pimctl-demo-"));
   try {

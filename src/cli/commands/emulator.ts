@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import type { CommandModule } from "yargs";
-import { startEmulator, type EmulatorSwitches, type FaultMode, type SeedFile } from "../../emulator/index.js";
+import type { EmulatorSwitches, FaultMode, SeedFile } from "../../emulator/index.js";
 import { PimctlError } from "../../errors.js";
 import type { Io } from "../io.js";
 
@@ -100,6 +100,8 @@ export function emulatorCommand(io: Io): CommandModule<object, EmulatorArgs> {
       const tls = args["tls-cert"] && args["tls-key"]
         ? { cert: await readFile(path.resolve(io.cwd, args["tls-cert"]), "utf8"), key: await readFile(path.resolve(io.cwd, args["tls-key"]), "utf8") }
         : undefined;
+      // Loaded when used: the emulator is not part of any other command's start-up.
+      const { startEmulator } = await import("../../emulator/index.js");
       const emu = await startEmulator({
         host: args.host,
         port: args.port,
