@@ -63,32 +63,21 @@ function checkReadOnly(data: unknown, parsed: ParsedYaml, errors: PimctlError[])
       errors.push(new PimctlError("read_only_field", `"${key}" is read-only in API v1: ${hint}`, { location: parsed.at(`${pointer([...parts, key])}#key`) }));
       delete e[key];
     }
-    const nested = (field: string, nestedKind: string): void => {
-      const list = e[field];
-      if (!Array.isArray(list)) return;
-      parts.push(field);
-      for (let i = 0; i < list.length; i++) {
-        parts.push(i);
-        check(list[i], nestedKind);
-        parts.pop();
-      }
-      parts.pop();
-    };
-    if (kind === "attributes") nested("values", "values");
-    if (kind === "brands" || kind === "categories") nested("assets", "assets");
-    if (kind === "categories") nested("children", "categories");
+    if (kind === "attributes") checkList(e.values, "values", "values");
+    if (kind === "brands" || kind === "categories") checkList(e.assets, "assets", "assets");
+    if (kind === "categories") checkList(e.children, "children", "categories");
   };
-  for (const kind of KINDS) {
-    const list = (data as Record<string, unknown>)[kind];
-    if (!Array.isArray(list)) continue;
-    parts.push(kind);
+  const checkList = (list: unknown, field: string, kind: string): void => {
+    if (!Array.isArray(list)) return;
+    parts.push(field);
     for (let i = 0; i < list.length; i++) {
       parts.push(i);
       check(list[i], kind);
       parts.pop();
     }
     parts.pop();
-  }
+  };
+  for (const kind of KINDS) checkList((data as Record<string, unknown>)[kind], kind, kind);
 }
 
 /** Parse and validate one file's text (exported for tests and the fuzz test). */
