@@ -17,7 +17,7 @@ import { KINDS, type Kind } from "../model/catalogue.js";
 
 const TOP_LEVEL = new RegExp(`^(${KINDS.join("|")})\\s*:`, "gm");
 const VERSIONS = /^( *)(- +)?versions:[ \t]*([^\n]*)$/gm;
-const BLOCK_KEY = /^( *)("[^"\n]*"|'[^'\n]*'|[^\s#'"{[][^:#\n]*?):(?:[ \t]|$)/;
+const BLOCK_KEY = /^( *)("[^"\n]*"|'[^'\n]*'|[^\s#'"{[][^:#\n]*?):(?:[ \t\r]|$)/;
 
 function unquote(key: string): string {
   const k = key.trim();

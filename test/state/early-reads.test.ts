@@ -39,6 +39,8 @@ describe("the version names a scan of the manifests' text finds", () => {
       "    desc: versions: not a key here",
     ].join("\n");
     expect([...scanVersionNames(text)].sort()).toEqual(["Czech", "Dutch", "French", "German", "Italian", "Polish", "Spanish"]);
+    // Windows line ends read the same.
+    expect([...scanVersionNames(text.replace(/\n/g, "\r\n"))].sort()).toEqual(["Czech", "Dutch", "French", "German", "Italian", "Polish", "Spanish"]);
   });
 
   it("finds what the loaded catalogue names on the shipped examples", async () => {
