@@ -28,7 +28,9 @@ export function reportProblems(io: Io, problems: readonly Problem[], format: Pro
 }
 
 /** GitHub's job summary: markdown appended to the file it names, when it names one. */
-export function appendStepSummary(io: Io, markdown: string): void {
+export function appendStepSummary(io: Io, markdown: () => string): void {
   const file = io.env.GITHUB_STEP_SUMMARY;
-  if (file) appendFileSync(file, markdown.endsWith("\n") ? markdown : `${markdown}\n`);
+  if (!file) return; // rendered only for a job summary: a large plan's markdown is not free
+  const text = markdown();
+  appendFileSync(file, text.endsWith("\n") ? text : `${text}\n`);
 }

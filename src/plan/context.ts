@@ -46,7 +46,8 @@ export class PlanContext {
   readonly errors: PimctlError[] = [];
   readonly warnings: string[] = [];
   readonly unmanaged: UnmanagedRecord[] = [];
-  readonly fingerprints: Record<string, string> = {};
+  /** Address -> fingerprint of what the action found (a Map: 80,000 keys on an object cost more). */
+  readonly fingerprints = new Map<string, string>();
   readonly managed: ReadonlySet<Kind>;
 
   /** Name -> Ref for records the plan can point at (an existing id, or the address of their create). */
@@ -134,7 +135,7 @@ export class PlanContext {
       return action;
     }
     this.actions.set(action.address, action);
-    this.fingerprints[action.address] = fingerprint(before ?? null);
+    this.fingerprints.set(action.address, fingerprint(before ?? null));
     return action;
   }
 

@@ -137,7 +137,7 @@ export function applyCommand(io: Io): CommandModule<object, ApplyArgs> {
       }
       const c = report.counts;
       say(args, io, `Apply: ${c.done} done, ${c.failed} failed, ${c.skipped} skipped, ${c.unsupported} not possible through API v1 (${(report.duration_ms / 1000).toFixed(1)} s).`);
-      appendStepSummary(io, renderApplySummary(result.plan.tenant, report, v));
+      appendStepSummary(io, () => renderApplySummary(result.plan.tenant, report, v));
       if (args.report) await writeFile(path.resolve(io.cwd, args.report), `${JSON.stringify({ plan_summary: result.plan.summary, ...report, verification: v }, null, 2)}\n`);
       // Failed, skipped, interrupted or not verified: the run did not do all it was asked to.
       if (c.failed > 0 || c.skipped > 0 || (v && (v.mismatches.length > 0 || v.error !== undefined))) throw new ExitWith(EXIT.partial);
