@@ -181,10 +181,9 @@ export function parseFastYaml(
     if (e instanceof NotInSubset) return undefined;
     throw e;
   }
-  const items = parser;
   let located: FastParser | undefined;
   const offsetOf = (path: ReadonlyArray<string | number>, key: boolean): number | undefined => {
-    const item = key ? undefined : items.itemOffset(path);
+    const item = key ? undefined : parser.itemOffset(path);
     if (item !== undefined) return item;
     if (!located) {
       located = new FastParser(text, quiet, true);
