@@ -133,15 +133,6 @@ export async function loadManifests(dir: string, opts: LoadOptions = {}): Promis
   return { catalogue, errors, warnings, files };
 }
 
-/** Where a record starts, found when asked: a message, or a plan action that cites its manifest line. */
-type Locate = () => SourceLocation;
-
-/** The record with its manifest position (the start of its sequence item: cheap, see fast-yaml.ts). */
-function withSource<T extends object>(record: T, locate: Locate): T & { source?: SourceLocation } {
-  (record as { source?: SourceLocation }).source = locate();
-  return record;
-}
-
 /** Merges valid files into one catalogue and checks the rules that span entries and files. */
 class CatalogueBuilder {
   readonly errors: PimctlError[] = [];
@@ -150,7 +141,7 @@ class CatalogueBuilder {
   private readonly catalogue = emptyCatalogue();
   private readonly managed = new Set<Kind>();
   private readonly versions = new Set<string>();
-  private readonly seen = new Map<string, Locate>();
+  private readonly seen = new Map<string, SourceLocation>();
 
   constructor(private readonly opts: LoadOptions) {}
 
@@ -166,7 +157,7 @@ class CatalogueBuilder {
         if (typeof key !== "string") return;
         const p = [...parent, key];
         const id = kind === "categories" ? pathKey(p) : key;
-        this.unique(kind, id, `${kind === "categories" ? "category" : kind.replace(/_/g, " ").replace(/s$/, "")} "${id}"`, () => parsed.atPath(parts), key);
+        this.unique(kind, id, `${kind === "categories" ? "category" : kind.replace(/_/g, " ").replace(/s$/, "")} "${id}"`, parsed.atPath(parts), key);
         if (kind !== "categories") this.partial.set(kind, [...(this.partial.get(kind) ?? []), key]);
         else if (Array.isArray(r.children)) r.children.forEach((ch, i) => visit(ch, [...parts, "children", i], p));
       };
@@ -178,16 +169,15 @@ class CatalogueBuilder {
     return this.partial.get(kind) ?? [];
   }
 
-  /** `label` and `at` are called only for a message. */
-  private unique(kind: string, key: string, label: string | (() => string), at: Locate, name: string = key): boolean {
+  /** `label` is called only for a message. */
+  private unique(kind: string, key: string, label: string | (() => string), at: SourceLocation, name: string = key): boolean {
     const text = () => (typeof label === "string" ? label : label());
     // Leading or trailing whitespace in a name is usually a typo; an export of a tenant with such names must still load.
-    if (name.trim() !== name && name.trim() !== "") this.warnings.push(new PimctlError("invalid_value", `${text()}: the name ${JSON.stringify(name)} has leading or trailing whitespace (kept as written)`, { location: at() }));
+    if (name.trim() !== name && name.trim() !== "") this.warnings.push(new PimctlError("invalid_value", `${text()}: the name ${JSON.stringify(name)} has leading or trailing whitespace (kept as written)`, { location: at }));
     const id = `${kind}\0${key}`;
     const first = this.seen.get(id);
     if (first) {
-      const f = first();
-      this.errors.push(new PimctlError("duplicate", `${text()} is declared twice (first at ${f.file}:${f.line}:${f.column})`, { location: at() }));
+      this.errors.push(new PimctlError("duplicate", `${text()} is declared twice (first at ${first.file}:${first.line}:${first.column})`, { location: at }));
       return false;
     }
     this.seen.set(id, at);
@@ -215,19 +205,20 @@ class CatalogueBuilder {
       const list = (data[kind] ?? []) as Array<Record<string, unknown>>;
       list.forEach((raw, i) => {
         const parts = [kind, i];
-        const at = () => parsed.atPath(parts);
+        // Where the entry starts: recorded by the first parse, so every record cites its line cheaply (fast-yaml.ts).
+        const at = parsed.atPath(parts);
         switch (kind) {
           case "display_groups":
-            if (this.unique(kind, raw.name as string, `display group "${raw.name}"`, at)) this.catalogue.display_groups.push(withSource({ ...(raw as unknown as Catalogue["display_groups"][number]) }, at));
+            if (this.unique(kind, raw.name as string, `display group "${raw.name}"`, at)) this.catalogue.display_groups.push({ ...(raw as unknown as Catalogue["display_groups"][number]), source: at });
             break;
           case "attributes":
             this.addAttribute(raw, parsed, parts, at);
             break;
           case "attribute_sets":
-            if (this.unique(kind, raw.name as string, `attribute set "${raw.name}"`, at)) this.catalogue.attribute_sets.push(withSource({ ...(raw as unknown as Catalogue["attribute_sets"][number]) }, at));
+            if (this.unique(kind, raw.name as string, `attribute set "${raw.name}"`, at)) this.catalogue.attribute_sets.push({ ...(raw as unknown as Catalogue["attribute_sets"][number]), source: at });
             break;
           case "blocks":
-            if (this.unique(kind, raw.slug as string, `block "${raw.slug}"`, at)) this.catalogue.blocks.push(withSource({ ...(raw as unknown as Catalogue["blocks"][number]) }, at));
+            if (this.unique(kind, raw.slug as string, `block "${raw.slug}"`, at)) this.catalogue.blocks.push({ ...(raw as unknown as Catalogue["blocks"][number]), source: at });
             break;
           case "brands":
             this.addBrand(raw, parsed, parts, at);
@@ -240,9 +231,9 @@ class CatalogueBuilder {
     }
   }
 
-  private addAttribute(raw: Record<string, unknown>, parsed: ParsedYaml, parts: Array<string | number>, at: Locate): void {
+  private addAttribute(raw: Record<string, unknown>, parsed: ParsedYaml, parts: Array<string | number>, at: SourceLocation): void {
     if (!this.unique("attributes", raw.name as string, `attribute "${raw.name}"`, at)) return;
-    const a = withSource({ ...(raw as unknown as Attribute) }, at);
+    const a = { ...(raw as unknown as Attribute), source: at };
     for (const v of Object.keys(a.versions ?? {})) this.version(v, () => parsed.at(`${pointer([...parts, "versions", v])}#key`));
     if (a.values) {
       if (a.values.length && !TYPES_WITH_VALUES.includes(a.type)) {
@@ -253,27 +244,27 @@ class CatalogueBuilder {
         );
       }
       const values: TypeValue[] = [];
-      const seen = new Map<string, Locate>();
+      const seen = new Map<string, SourceLocation>();
       a.values.forEach((v, j) => {
-        const vat = () => parsed.atPath([...parts, "values", j]);
+        const vat = parsed.atPath([...parts, "values", j]);
         const first = seen.get(v.value);
         if (first) {
-          this.errors.push(new PimctlError("duplicate", `value "${v.value}" of attribute "${a.name}" is declared twice (first at line ${first().line})`, { location: vat() }));
+          this.errors.push(new PimctlError("duplicate", `value "${v.value}" of attribute "${a.name}" is declared twice (first at line ${first.line})`, { location: vat }));
           return;
         }
         seen.set(v.value, vat);
         if (v.versions) for (const ver of Object.keys(v.versions)) this.version(ver, () => parsed.at(`${pointer([...parts, "values", j, "versions", ver])}#key`));
-        values.push(withSource({ ...v }, vat));
+        values.push({ ...v, source: vat });
       });
-      if (values.some((v) => v.previous_values?.length)) this.checkPrevious("value", values.map((v) => ({ name: v.value, previous: v.previous_values ?? [], owner: v })));
+      if (values.some((v) => v.previous_values?.length)) this.checkPrevious("value", values.map((v) => ({ name: v.value, previous: v.previous_values ?? [], at: v.source! })));
       a.values = values;
     }
     this.catalogue.attributes.push(a);
   }
 
-  private addBrand(raw: Record<string, unknown>, parsed: ParsedYaml, parts: Array<string | number>, at: Locate): void {
+  private addBrand(raw: Record<string, unknown>, parsed: ParsedYaml, parts: Array<string | number>, at: SourceLocation): void {
     if (!this.unique("brands", raw.name as string, `brand "${raw.name}"`, at)) return;
-    const b = withSource({ ...(raw as never as Catalogue["brands"][number]) }, at);
+    const b = { ...(raw as never as Catalogue["brands"][number]), source: at };
     if (b.web_ids) b.web_ids = Object.fromEntries(Object.entries(b.web_ids).map(([k, v]) => [k, String(v)]));
     for (const v of Object.keys(b.versions ?? {})) this.version(v, () => parsed.at(`${pointer([...parts, "versions", v])}#key`));
     for (const [attr, val] of Object.entries(b.attributes ?? {})) {
@@ -294,14 +285,14 @@ class CatalogueBuilder {
     });
   }
 
-  private addCategory(raw: Record<string, unknown>, parsed: ParsedYaml, parts: Array<string | number>, parentPath: string[], at: Locate, parentKey?: string): void {
+  private addCategory(raw: Record<string, unknown>, parsed: ParsedYaml, parts: Array<string | number>, parentPath: string[], at: SourceLocation, parentKey?: string): void {
     const { children, previous_paths, ...fields } = raw as Record<string, unknown> & { children?: Array<Record<string, unknown>>; previous_paths?: Array<string | string[]> };
     const name = fields.name as string;
     const p = [...parentPath, name];
     // The key is built from the parent's, not from the whole path again at every level.
     const key = parentKey === undefined ? pathKey(p) : `${parentKey}/${pathKey([name])}`;
     if (!this.unique("categories", key, () => (parentPath.length ? `category "${name}" under "${pathKey(parentPath)}"` : `root category "${name}"`), at, name)) return;
-    const c: Category = withSource({ ...(fields as never as Category), path: p }, at);
+    const c: Category = { ...(fields as never as Category), path: p, source: at };
     if (previous_paths) c.previous_paths = previous_paths.map((x) => (typeof x === "string" ? parsePathKey(x) : x));
     if (c.web_ids) c.web_ids = Object.fromEntries(Object.entries(c.web_ids).map(([k, v]) => [k, String(v)]));
     if (c.versions) for (const v of Object.keys(c.versions)) this.version(v, () => parsed.at(`${pointer([...parts, "versions", v])}#key`));
@@ -309,21 +300,21 @@ class CatalogueBuilder {
     this.catalogue.categories.push(c);
     (children ?? []).forEach((child, i) => {
       const childParts = [...parts, "children", i];
-      this.addCategory(child, parsed, childParts, p, () => parsed.atPath(childParts), key);
+      this.addCategory(child, parsed, childParts, p, parsed.atPath(childParts), key);
     });
   }
 
-  /** previous names must not name a declared record, nor be claimed twice. The owner's source is read only for an error. */
-  private checkPrevious(label: string, records: Array<{ name: string; previous: string[]; owner: { source?: SourceLocation } }>): void {
+  /** previous names must not name a declared record, nor be claimed twice. */
+  private checkPrevious(label: string, records: Array<{ name: string; previous: string[]; at: SourceLocation }>): void {
     if (!records.some((r) => r.previous.length)) return;
     const declared = new Set(records.map((r) => r.name));
     const claimed = new Map<string, string>();
     for (const r of records) {
       for (const prev of r.previous) {
         if (declared.has(prev)) {
-          this.errors.push(new PimctlError("cycle", `${label} "${r.name}" lists "${prev}" as a previous name, but "${prev}" is declared too (a rename cannot keep the old record)`, { location: r.owner.source! }));
+          this.errors.push(new PimctlError("cycle", `${label} "${r.name}" lists "${prev}" as a previous name, but "${prev}" is declared too (a rename cannot keep the old record)`, { location: r.at }));
         } else if (claimed.has(prev)) {
-          this.errors.push(new PimctlError("duplicate", `${label}s "${claimed.get(prev)}" and "${r.name}" both claim the previous name "${prev}"`, { location: r.owner.source! }));
+          this.errors.push(new PimctlError("duplicate", `${label}s "${claimed.get(prev)}" and "${r.name}" both claim the previous name "${prev}"`, { location: r.at }));
         } else claimed.set(prev, r.name);
       }
     }
@@ -333,7 +324,7 @@ class CatalogueBuilder {
     const c = this.catalogue;
     const byName = (a: { name: string }, b: { name: string }) => compareText(a.name, b.name);
     const prev = (list: Array<{ name: string; previous_names?: string[]; source?: SourceLocation }>) =>
-      list.map((r) => ({ name: r.name, previous: r.previous_names ?? [], owner: r }));
+      list.map((r) => ({ name: r.name, previous: r.previous_names ?? [], at: r.source! }));
     this.checkPrevious("display group", prev(c.display_groups));
     this.checkPrevious("attribute", prev(c.attributes));
     this.checkPrevious("attribute set", prev(c.attribute_sets));

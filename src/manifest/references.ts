@@ -21,14 +21,13 @@ export function checkReferences(c: Catalogue, external: ExternalRecords = {}): P
     channels: new Set<string>(),
   };
   const label = { display_groups: "display group", attributes: "attribute", attribute_sets: "attribute set", channels: "channel" } as const;
-  // The owner's label and source are looked up only for an error (a source is found by parsing its file again).
-  const check = (kind: keyof typeof declared, name: string, from: string | (() => string), owner: { source?: SourceLocation }) => {
+  // A category's label (its path key) is built only for an error.
+  const check = (kind: keyof typeof declared, name: string, from: string | (() => string), at: SourceLocation | undefined) => {
     const ext = external[kind];
     if (kind === "channels" && ext === undefined) return;
     if (declared[kind].has(name) || ext === "*" || ext?.includes(name)) return;
     const known = [...declared[kind], ...(Array.isArray(ext) ? ext : [])];
     const close = closeNames(name, known);
-    const at = owner.source;
     errors.push(
       new PimctlError("unknown_reference", `${typeof from === "string" ? from : from()} refers to ${label[kind]} "${name}", which no manifest declares`, {
         ...(at ? { location: at } : {}),
@@ -39,19 +38,19 @@ export function checkReferences(c: Catalogue, external: ExternalRecords = {}): P
       }),
     );
   };
-  for (const a of c.attributes) if (typeof a.display_group === "string") check("display_groups", a.display_group, `attribute "${a.name}"`, a);
-  for (const s of c.attribute_sets) for (const a of s.attributes ?? []) check("attributes", a, `attribute set "${s.name}"`, s);
+  for (const a of c.attributes) if (typeof a.display_group === "string") check("display_groups", a.display_group, `attribute "${a.name}"`, a.source);
+  for (const s of c.attribute_sets) for (const a of s.attributes ?? []) check("attributes", a, `attribute set "${s.name}"`, s.source);
   for (const b of c.brands) {
     const from = `brand "${b.name}"`;
-    for (const a of Object.keys(b.attributes ?? {})) check("attributes", a, from, b);
-    for (const a of b.assigned_attributes ?? []) check("attributes", a, from, b);
-    for (const s of b.attribute_sets ?? []) check("attribute_sets", s, from, b);
-    for (const ch of Object.keys(b.web_ids ?? {})) check("channels", ch, from, b);
+    for (const a of Object.keys(b.attributes ?? {})) check("attributes", a, from, b.source);
+    for (const a of b.assigned_attributes ?? []) check("attributes", a, from, b.source);
+    for (const s of b.attribute_sets ?? []) check("attribute_sets", s, from, b.source);
+    for (const ch of Object.keys(b.web_ids ?? {})) check("channels", ch, from, b.source);
   }
   for (const cat of c.categories) {
     const from = () => `category "${pathKey(cat.path)}"`;
-    for (const s of cat.attribute_sets ?? []) check("attribute_sets", s, from, cat);
-    for (const ch of Object.keys(cat.web_ids ?? {})) check("channels", ch, from, cat);
+    for (const s of cat.attribute_sets ?? []) check("attribute_sets", s, from, cat.source);
+    for (const ch of Object.keys(cat.web_ids ?? {})) check("channels", ch, from, cat.source);
   }
   return errors;
 }
