@@ -46,8 +46,7 @@ export class PlanContext {
   readonly errors: PimctlError[] = [];
   readonly warnings: string[] = [];
   readonly unmanaged: UnmanagedRecord[] = [];
-  /** Address -> fingerprint of what the action found (a Map: 80,000 keys on an object cost more). */
-  readonly fingerprints = new Map<string, string>();
+  readonly fingerprints: Record<string, string> = {};
   readonly managed: ReadonlySet<Kind>;
 
   /** Name -> Ref for records the plan can point at (an existing id, or the address of their create). */
@@ -135,7 +134,7 @@ export class PlanContext {
       return action;
     }
     this.actions.set(action.address, action);
-    this.fingerprints.set(action.address, fingerprint(before ?? null));
+    this.fingerprints[action.address] = fingerprint(before ?? null);
     return action;
   }
 

@@ -7,23 +7,28 @@
 import { PimctlError } from "../errors.js";
 import type { Action } from "./types.js";
 
+const addressIndex = (actions: readonly Action[]) => new Map(actions.map((a, i) => [a.address, i]));
+
 /**
  * One string per address: each reference to another action (depends_on,
  * refs) was a copy of its address, built by its own concatenation; in a plan
- * of 80,000 creates those copies held most of the plan's memory. Also used on
+ * of 80,000 creates those copies were about 10 MB of its 65. Also used on
  * plans read from a file, whose JSON gives every occurrence its own string.
  */
-export function shareAddresses(actions: readonly Action[]): void {
-  const canonical = new Map(actions.map((a) => [a.address, a.address]));
+export function shareAddresses(actions: readonly Action[], index: ReadonlyMap<string, number> = addressIndex(actions)): void {
+  const shared = (address: string): string => {
+    const i = index.get(address);
+    return i === undefined ? address : actions[i]!.address;
+  };
   for (const a of actions) {
-    for (let i = 0; i < a.depends_on.length; i++) a.depends_on[i] = canonical.get(a.depends_on[i]!) ?? a.depends_on[i]!;
-    for (const ref of Object.values(a.refs)) if ("address" in ref) ref.address = canonical.get(ref.address) ?? ref.address;
+    for (let i = 0; i < a.depends_on.length; i++) a.depends_on[i] = shared(a.depends_on[i]!);
+    for (const ref of Object.values(a.refs)) if ("address" in ref) ref.address = shared(ref.address);
   }
 }
 
 export function orderActions(actions: Action[], errors: PimctlError[]): Action[] {
-  shareAddresses(actions);
-  const index = new Map(actions.map((a, i) => [a.address, i]));
+  const index = addressIndex(actions);
+  shareAddresses(actions, index);
   const indegree = new Array<number>(actions.length).fill(0);
   const dependents: number[][] = actions.map(() => []);
   actions.forEach((a, i) => {

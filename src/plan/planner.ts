@@ -48,7 +48,7 @@ export function buildPlan(input: PlanInput): PlanOutcome {
     unmanaged,
     warnings: ctx.warnings,
     summary: recount(ordered, unmanaged.length),
-    fingerprints: Object.fromEntries([...ctx.fingerprints].sort(([a], [b]) => compareText(a, b))),
+    fingerprints: sortedRecord(ctx.fingerprints),
   };
   const declared = Object.fromEntries([...ctx.declared].map(([kind, ids]) => [kind, [...ids].sort((a, b) => a - b)]));
   return { plan, errors: ctx.errors, declared };
