@@ -171,7 +171,8 @@ export async function applyPlan(opts: ApplyOptions): Promise<ApplyReport> {
         if (results[i]) continue;
         inFlight++;
         run(i).then(settled, (error: unknown) => {
-          // A hook that throws is the caller's error: stop starting actions and report it.
+          // A hook that throws outside the action (preAction) is the caller's error: stop starting
+          // actions, let those in flight end, then report it. (One that throws inside is a failed action.)
           crashed ??= { error };
           stopped = true;
           settled();

@@ -123,6 +123,30 @@ describe("apply against the emulator", () => {
     await quick.close();
   });
 
+  it("a hook that throws stops the run: nothing more starts, what is in flight ends, the error reaches the caller", async () => {
+    const plan = await planFor(v1);
+    emu.resetStats();
+    let started = 0;
+    const run = applyPlan({
+      api,
+      plan,
+      allowDelete: true,
+      dryRun: false,
+      parallelism: 2,
+      failFast: false,
+      hooks: {
+        preAction: () => {
+          if (++started === 3) throw new Error("progress display broke");
+        },
+      },
+    });
+    await expect(run).rejects.toThrow("progress display broke");
+    const writes = (emu.stats().requests.byMethod.POST ?? 0) + (emu.stats().requests.byMethod.PUT ?? 0);
+    // The two actions before it (parallelism 2): the rest never started.
+    expect(writes).toBeLessThanOrEqual(2);
+    expect(changes(plan).length).toBeGreaterThan(10);
+  });
+
   it("refuses a plan with deletes before any write without allowDelete, and dry-run sends no write", async () => {
     const plan = await planFor(v1);
     emu.resetStats();
