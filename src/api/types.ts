@@ -1,5 +1,5 @@
 /**
- * Raw record shapes of API v1 (../shared/api/pim-api-v1.md), without their
+ * Raw record shapes of API v1 (docs/pim-api-v1.md), without their
  * envelopes, as the client returns them. Booleans may arrive as 1/0, nulls
  * where absent: src/state/ normalises; nothing else reads these shapes.
  */

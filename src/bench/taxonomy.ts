@@ -1,16 +1,15 @@
 /**
- * Shopify's product taxonomy (../shared/data/shopify-taxonomy, or
+ * Shopify's product taxonomy (vendored in test/data/shopify-taxonomy, or
  * $PIMCTL_TAXONOMY) as a pimctl project, for the benchmarks: every category
  * (10,595, names in English), the attributes deduplicated by English name
  * with their values, French and German names as language versions, one
  * attribute set per root category (the attributes its subtree uses, assigned
  * to the root), and generated brands.
  */
-import { existsSync, readFileSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { stringify } from "yaml";
-import { packagePath } from "../package.js";
+import { readTaxonomy } from "./taxonomy-data.js";
 
 interface Named {
   id: string;
@@ -23,10 +22,6 @@ interface Node extends Named {
 interface Taxonomy {
   attributes: Array<Named & { values?: Named[] }>;
   categories: Node[];
-}
-
-export function taxonomyFile(): string {
-  return process.env.PIMCTL_TAXONOMY ?? path.resolve(packagePath(), "../shared/data/shopify-taxonomy/taxonomy.json");
 }
 
 const versions = (n: Named["name"]) => ({ French: n.fr ?? n.en, German: n.de ?? n.en });
@@ -42,9 +37,7 @@ export interface TaxonomyProjectOptions {
 
 /** Writes catalogue/*.yaml and pimctl.yaml into dir; returns a one-line summary. */
 export async function writeTaxonomyProject(dir: string, o: TaxonomyProjectOptions): Promise<string> {
-  const file = taxonomyFile();
-  if (!existsSync(file)) throw new Error(`the taxonomy is not at ${file}; set PIMCTL_TAXONOMY`);
-  const data = JSON.parse(readFileSync(file, "utf8")) as Taxonomy;
+  const data = readTaxonomy<Taxonomy>();
 
   const attrById = new Map(data.attributes.map((a) => [a.id, a]));
   const attributes = new Map<string, { name: string; type: string; versions: Record<string, { name: string }>; values: Array<{ value: string; versions: Record<string, string> }> }>();

@@ -1,6 +1,6 @@
 /**
  * Plans and applies at the speed of the wire (prints figures; never pass/fail).
- * The whole Shopify taxonomy (../shared/data, or $PIMCTL_TAXONOMY) as manifests,
+ * The whole Shopify taxonomy (test/data/shopify-taxonomy, or $PIMCTL_TAXONOMY) as manifests,
  * an emulator in this process and pimctl in its own (as a user runs it), so
  * client and server do not share a core:
  *

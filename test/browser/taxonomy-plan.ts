@@ -1,18 +1,15 @@
 /**
- * A plan on Shopify's real taxonomy (../shared/data, 10,595 categories), made
+ * A plan on Shopify's real taxonomy (test/data/shopify-taxonomy, 10,595 categories), made
  * at test time: the whole tree is the tenant's state; the desired state moves
  * some leaves under a new top-level category, renames others in place, and
  * leaves one subtree out with category pruning on (so it is deleted).
  */
-import { readFileSync } from "node:fs";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { readTaxonomy } from "../../src/bench/taxonomy-data.js";
 import { emptyCatalogue, type Catalogue, type Category } from "../../src/model/catalogue.js";
 import { emptyRemote, type RemoteCatalogue, type RemoteCategory } from "../../src/model/remote.js";
 import { buildPlan } from "../../src/plan/planner.js";
 import type { Plan } from "../../src/plan/types.js";
 
-export const TAXONOMY = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../shared/data/shopify-taxonomy/taxonomy.json");
 
 interface TaxonomyNode {
   name: { en: string };
@@ -21,7 +18,7 @@ interface TaxonomyNode {
 
 /** The taxonomy as tenant records, pre-order, siblings by name (duplicate sibling names dropped). */
 export function taxonomyCategories(): RemoteCategory[] {
-  const doc = JSON.parse(readFileSync(TAXONOMY, "utf8")) as { categories: TaxonomyNode[] };
+  const doc = readTaxonomy<{ categories: TaxonomyNode[] }>();
   const out: RemoteCategory[] = [];
   const walk = (nodes: TaxonomyNode[], parent: RemoteCategory | undefined) => {
     const seen = new Set<string>();

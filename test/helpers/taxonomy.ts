@@ -1,11 +1,10 @@
 /**
- * Shopify's real category tree (../shared/data/shopify-taxonomy, or $PIMCTL_TAXONOMY)
+ * Shopify's real category tree (vendored in test/data/shopify-taxonomy, or $PIMCTL_TAXONOMY)
  * as a desired catalogue and as a tenant's state, plus a deterministic "next
  * release" of it: subtrees moved to another parent, categories renamed to a
  * near name, new categories added and a few removed, as a taxonomy release does.
  */
-import { existsSync, readFileSync } from "node:fs";
-import path from "node:path";
+import { readTaxonomy } from "../../src/bench/taxonomy-data.js";
 import { emptyCatalogue, pathKey, type Catalogue, type Category } from "../../src/model/catalogue.js";
 import { emptyRemote, type RemoteCatalogue, type RemoteCategory } from "../../src/model/remote.js";
 
@@ -14,12 +13,10 @@ interface Node {
   children?: Node[];
 }
 
-export const taxonomyFile = process.env.PIMCTL_TAXONOMY ?? path.resolve(import.meta.dirname, "../../../shared/data/shopify-taxonomy/taxonomy.json");
-export const hasTaxonomy = existsSync(taxonomyFile);
 
 /** Every category path, parents before children. */
 export function taxonomyPaths(): string[][] {
-  const data = JSON.parse(readFileSync(taxonomyFile, "utf8")) as { categories: Node[] };
+  const data = readTaxonomy<{ categories: Node[] }>();
   const out: string[][] = [];
   const walk = (n: Node, parent: string[]) => {
     const p = [...parent, n.name.en];

@@ -3,10 +3,9 @@
  * and fuzzed names with quotes, "].", slashes, backslashes and unicode, print
  * to one address and parse back to the same parts.
  */
-import { readFileSync } from "node:fs";
-import path from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { readTaxonomy } from "../../src/bench/taxonomy-data.js";
 import { parsePathKey } from "../../src/model/catalogue.js";
 import { addr, addressKind, categoryPath, isUnder, parseAddress, printAddress, rootAddress, withLastKey } from "../../src/plan/address.js";
 
@@ -22,7 +21,7 @@ interface Taxonomy {
   categories: TaxonomyCategory[];
 }
 
-const taxonomy = JSON.parse(readFileSync(path.resolve(import.meta.dirname, "../../../shared/data/shopify-taxonomy/taxonomy.json"), "utf8")) as Taxonomy;
+const taxonomy = readTaxonomy<Taxonomy>();
 
 describe("addresses of every name in the Shopify taxonomy", () => {
   it("category paths in every language parse back to the same path", () => {
