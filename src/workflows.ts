@@ -33,6 +33,7 @@ import { backupExport } from "./apply/backup.js";
 import { catalogueToFiles, remoteToCatalogue } from "./export/index.js";
 import { translateVariables } from "./export/translate.js";
 import { connect, pickTenant, tenantBaseUrl, type Connection } from "./tenant.js";
+import { normaliseBaseUrl } from "./api/client.js";
 import { PimctlError, PimctlErrors } from "./errors.js";
 import { packagePath } from "./package.js";
 
@@ -215,7 +216,7 @@ function narrow(full: Plan, desired: Catalogue, remote: RemoteCatalogue, targets
 function basisOf(desired: Catalogue, policy: PlanPolicy, baseUrl: string): PlanBasis {
   return {
     desired,
-    prune: { ...policy.prune } as Record<string, boolean>,
+    prune: { ...policy.prune },
     base_url: baseUrl,
     targets: [...policy.targets],
     excludes: [...policy.excludes],
@@ -313,6 +314,22 @@ async function readSavedPlan(opts: ApplyOptions & { planFile: string }): Promise
 }
 
 /**
+ * A saved plan's tenant is its name and its normalised base URL, both sealed
+ * in the file: applied to a tenant that differs in either (another name for
+ * the same address, the same name moved), it is refused before anything is
+ * read, naming both.
+ */
+function refuseOtherTenant(saved: Plan & { basis: PlanBasis }, file: string, config: Config, tenantFlag: string | undefined): void {
+  const target = pickTenant(config, tenantFlag ?? saved.tenant);
+  const targetUrl = tenantBaseUrl(config, target.name, target.tenant);
+  const madeFor = normaliseBaseUrl(saved.basis.base_url);
+  if (target.name === saved.tenant && targetUrl === madeFor) return;
+  throw new PimctlError("plan_stale", `${file} was made for tenant "${saved.tenant}" at ${madeFor}, not tenant "${target.name}" at ${targetUrl}; nothing was read or written`, {
+    details: [`a saved plan is applied to the tenant it was made for; make a plan for "${target.name}" with 'pimctl plan --tenant ${target.name} --out FILE'`],
+  });
+}
+
+/**
  * A saved plan may run only if a plan made now from its basis (the tenant
  * read under the lock) equals it, action for action and fingerprint for
  * fingerprint. Throws before anything is written.
@@ -320,7 +337,7 @@ async function readSavedPlan(opts: ApplyOptions & { planFile: string }): Promise
 async function checkSavedPlan(saved: Plan & { basis: PlanBasis }, file: string, config: Config, connection: Connection, state: LedgerState, opts: ProjectOptions): Promise<PlanResult> {
   const basis = saved.basis;
   const policy: PlanPolicy = {
-    prune: basis.prune as PrunePolicy,
+    prune: basis.prune,
     targets: basis.targets ?? [],
     excludes: basis.excludes ?? [],
     allowDelete: basis.allow_delete === true,
@@ -372,12 +389,10 @@ export async function apply(opts: ApplyOptions): Promise<ApplyResult> {
   const saved = opts.planFile ? await readSavedPlan({ ...opts, planFile: opts.planFile }) : undefined;
   const project = saved ? { config: await projectConfig(opts), desired: saved.basis.desired } : await loadProject(opts);
   const { config } = project;
+  if (saved) refuseOtherTenant(saved, opts.planFile!, config, opts.tenant);
   const connection = await connect(config, opts.tenant ?? saved?.tenant, connectOpts(opts));
   let lock: HeldLock | undefined;
   try {
-    if (saved && connection.baseUrl !== saved.basis.base_url) {
-      throw new PimctlError("plan_stale", `${opts.planFile} was made for ${saved.basis.base_url}, not ${connection.baseUrl}`);
-    }
     const backend = openBackend(config, connection.name, opts.env);
     if (!opts.dryRun) {
       lock = await acquireLock(backend, connection.name, {
@@ -394,7 +409,7 @@ export async function apply(opts: ApplyOptions): Promise<ApplyResult> {
       : await planWithState(opts, config, project.desired, connection, state);
     const thePlan = planned.plan;
     // The prune policy the plan was made with: verification re-plans with the same one.
-    const prune = (thePlan.basis?.prune ?? prunePolicy(config)) as PrunePolicy;
+    const prune = thePlan.basis?.prune ?? prunePolicy(config);
     if (!saved && !opts.dryRun) {
       refuseBlockedDeletes(thePlan, "the plan", `Pass ${ALLOW_DELETE_FLAG} to apply them, or leave them out (prune off for the kind, --exclude).`);
     }
