@@ -4,6 +4,7 @@ import { Ajv } from "ajv";
 import { buildPlan } from "../../src/plan/planner.js";
 import { parsePlan, serialisePlan } from "../../src/plan/file.js";
 import { sealPlan } from "../../src/plan/integrity.js";
+import type { PlanBasis } from "../../src/plan/types.js";
 import { desired, ledger, prune, remote } from "../fixtures/plan/every-action.js";
 import { configSchema } from "../../src/manifest/schema-source.js";
 
@@ -30,7 +31,7 @@ describe("schemas/plan.schema.json", () => {
     const form = (s: { $ref?: string; oneOf?: unknown }) => (s.$ref ? schema.definitions[s.$ref.split("/").pop()!].oneOf : s.oneOf);
     for (const [kind, s] of Object.entries(inConfig)) expect(form(inPlan[kind]!), kind).toEqual(s.oneOf);
     const { plan } = buildPlan({ tenant: "demo", desired, remote, ledger, prune });
-    const basis = { desired, prune: { brands: "owned", assets: "owned", categories: true, attributes: false }, base_url: "http://127.0.0.1:4010/demo/api/v1", targets: [], excludes: [], allow_delete: true };
+    const basis: PlanBasis = { desired, prune: { brands: "owned", assets: "owned", categories: true, attributes: false }, base_url: "http://127.0.0.1:4010/demo/api/v1", targets: [], excludes: [], allow_delete: true };
     const saved = JSON.parse(serialisePlan(sealPlan({ ...plan, deletes_allowed: true, hints: [], basis }, undefined)));
     expect(validate(saved), JSON.stringify(validate.errors)).toBe(true);
     expect(parsePlan(serialisePlan(saved), "p.json").basis?.prune).toEqual(basis.prune);
