@@ -33,7 +33,7 @@ import { backupExport } from "./apply/backup.js";
 import { catalogueToFiles, remoteToCatalogue } from "./export/index.js";
 import { translateVariables } from "./export/translate.js";
 import { connect, pickTenant, tenantBaseUrl, type Connection } from "./tenant.js";
-import { normaliseBaseUrl } from "./api/client.js";
+import { normaliseBaseUrl } from "./api/base-url.js";
 import { PimctlError, PimctlErrors } from "./errors.js";
 import { packagePath } from "./package.js";
 

@@ -12,6 +12,7 @@ import { PimctlError, type ErrorCode } from "../errors.js";
 import type * as T from "./types.js";
 import { removeAssignment } from "./set-assignments.js";
 import { canonical } from "./wire.js";
+import { fillUrlTemplate, normaliseBaseUrl } from "./base-url.js";
 
 export interface RetryPolicy {
   /** Retries after the first attempt. */
@@ -78,26 +79,8 @@ export async function resolveToken(src: { tokenEnv?: string; tokenFile?: string 
 /** base URL from a template such as https://{hash}.{region}.example.com/api/v1 */
 export function buildBaseUrl(o: Pick<ClientOptions, "baseUrl" | "hash" | "region" | "urlTemplate">): string {
   if (o.baseUrl) return normaliseBaseUrl(o.baseUrl);
-  if (o.hash && o.urlTemplate) return normaliseBaseUrl(o.urlTemplate.replace(/\{hash\}/g, o.hash).replace(/\{region\}/g, o.region ?? ""));
+  if (o.hash && o.urlTemplate) return normaliseBaseUrl(fillUrlTemplate(o.urlTemplate, o.hash, o.region));
   throw new PimctlError("config", "a tenant needs base_url, or hash (and region) with a url_template");
-}
-
-/**
- * A base URL in one spelling: half of a tenant's identity (saved plans and the
- * ledger compare it), and the form every message prints. Scheme and host in
- * lower case, the default port dropped, no trailing slash, and never a user
- * name or password: the config refuses them, and what is not in the URL cannot
- * reach a plan file, the ledger or an error. Text that is no URL keeps its
- * spelling (without credentials) for the client to refuse.
- */
-export function normaliseBaseUrl(url: string): string {
-  let u: URL;
-  try {
-    u = new URL(url);
-  } catch {
-    return url.replace(/(\/\/)[^/]*@/, "$1").replace(/\/+$/, "");
-  }
-  return `${u.protocol}//${u.host}${u.pathname.replace(/\/+$/, "")}${u.search}`;
 }
 
 export function isLoopbackHost(host: string): boolean {
