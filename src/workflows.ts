@@ -420,6 +420,8 @@ export async function apply(opts: ApplyOptions): Promise<ApplyResult> {
       await mkdir(path.dirname(backupFile), { recursive: true });
       await backupExport({ api: connection.api, profileId: opts.backupProfile, outFile: backupFile });
     }
+    // Taken before the apply, which forgets a deleted brand's ledger entries (its assets among them).
+    const goneWith = removedWith(thePlan, planned.remote, state.ledger);
     const report = await applyPlan({
       api: connection.api,
       plan: thePlan,
@@ -436,7 +438,7 @@ export async function apply(opts: ApplyOptions): Promise<ApplyResult> {
     recordOwned(state.ledger, { ...planned.declared });
     recordOwned(state.ledger, createdByKind(thePlan, report));
     // A deleted record's id is no longer pimctl's: a tenant that reuses ids must not make a hand-made record look owned.
-    forgetOwned(state.ledger, deletedByKind(thePlan, report));
+    forgetOwned(state.ledger, deletedByKind(thePlan, report, goneWith));
     await saveLedger(backend, state, opts.warn ? { warn: opts.warn } : {});
     // A refused token (401) would refuse the verification read too: report what was done instead.
     if (report.stopped_by) return { plan: thePlan, report, ...(backupFile ? { backupFile } : {}) };
@@ -479,14 +481,44 @@ function createdByKind(p: Plan, report: ApplyReport): Partial<Record<PruneKind, 
   return out;
 }
 
-/** Ids of records this run deleted, by prune kind. */
-function deletedByKind(p: Plan, report: ApplyReport): Partial<Record<PruneKind, number[]>> {
+type IdsByKind = Partial<Record<PruneKind, number[]>>;
+
+/** Ids of records this run deleted, by prune kind, with the records each delete took along (`removedWith`). */
+function deletedByKind(p: Plan, report: ApplyReport, goneWith: ReadonlyMap<string, IdsByKind>): IdsByKind {
   const done = new Set(report.results.filter((r) => r.status === "done").map((r) => r.address));
-  const out: Partial<Record<PruneKind, number[]>> = {};
+  const out: IdsByKind = {};
   for (const a of p.actions) {
     const kind = OWNED_KIND[a.type];
     const self = a.refs.self;
-    if (a.op === "delete" && kind && done.has(a.address) && self && "id" in self) (out[kind] ??= []).push(self.id);
+    if (a.op !== "delete" || !kind || !done.has(a.address) || !self || !("id" in self)) continue;
+    (out[kind] ??= []).push(self.id);
+    for (const [k, ids] of Object.entries(goneWith.get(a.address) ?? {}) as Array<[PruneKind, number[]]>) (out[k] ??= []).push(...ids);
+  }
+  return out;
+}
+
+/**
+ * What each delete takes along in the tenant, by prune kind: a brand's or a
+ * category's assets (those read, and those the ledger remembers writing), an
+ * attribute's type values. Without it their ids would stay in `owned` for
+ * records that are gone, and a tenant that reuses ids would hand them to
+ * records someone made by hand.
+ */
+function removedWith(p: Plan, remote: RemoteCatalogue, ledger: Ledger): Map<string, IdsByKind> {
+  const byId = <T extends { id: number }>(list: readonly T[]) => new Map(list.map((x) => [x.id, x]));
+  const brands = byId(remote.brands);
+  const categories = byId(remote.categories);
+  const attributes = byId(remote.attributes);
+  const assetsOf = (owner: "brand" | "category", id: number, read: ReadonlyArray<{ id: number }> | undefined): number[] => [
+    ...new Set([...(read ?? []).map((x) => x.id), ...Object.keys(ledger.assets[`${owner}:${id}`] ?? {}).map(Number)]),
+  ];
+  const out = new Map<string, IdsByKind>();
+  for (const a of p.actions) {
+    const self = a.refs.self;
+    if (a.op !== "delete" || !self || !("id" in self)) continue;
+    if (a.type === "brand") out.set(a.address, { assets: assetsOf("brand", self.id, brands.get(self.id)?.assets) });
+    else if (a.type === "category") out.set(a.address, { assets: assetsOf("category", self.id, categories.get(self.id)?.assets) });
+    else if (a.type === "attribute") out.set(a.address, { type_values: (attributes.get(self.id)?.values ?? []).map((v) => v.id) });
   }
   return out;
 }

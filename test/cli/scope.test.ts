@@ -113,6 +113,36 @@ describe('prune: { kind: owned } deletes only what pimctl created or adopted', (
     expect(ledger.owned.brands!.length).toBe(1);
   });
 
+  it("a deleted brand's assets (and a deleted attribute's values) leave owned with it: no id of a record that is gone stays pimctl's", async () => {
+    const brand = 'brands:\n  - name: Acme\n    assets: [{ image_url: "https://cdn.example.com/acme.png", alttext: Acme }]\n  - name: Keep\n';
+    const attribute = "attributes:\n  - name: Colour\n    type: selectbox\n    values: [{ value: Red }, { value: Blue }]\n";
+    p = await testProject({ files: { "catalogue/a.yaml": brand, "catalogue/b.yaml": attribute } });
+    const prune = "prune: { brands: owned, assets: owned, attributes: owned, type_values: owned }";
+    await p.write("pimctl.yaml", config(p.emulator.tenantUrl("demo"), "").replace("prune: { brands: true, categories: true }", prune));
+    expect((await p.cli(["apply", "--auto-approve"])).code).toBe(0);
+    const ledgerOwned = async () => (JSON.parse(await readFile(path.join(p.dir, ".pimctl", "demo.json"), "utf8")) as { owned: Record<string, number[]> }).owned;
+    const store = p.emulator.store("demo");
+    const acme = [...store.brands.values()].find((b) => b.name === "Acme")!;
+    const assetIds = store.assetsOf("brand", acme.id).map((a) => a.id);
+    const colour = [...store.attributes.values()].find((a) => a.name === "Colour")!;
+    const valueIds = [...store.typeValues.values()].filter((v) => v.attribute_id === colour.id).map((v) => v.id);
+    expect(assetIds.length).toBe(1);
+    expect(valueIds.length).toBe(2);
+    const before = await ledgerOwned();
+    expect(before.assets).toEqual(assetIds);
+    expect(before.type_values).toEqual(valueIds.sort((a, b) => a - b));
+    await p.write("catalogue/a.yaml", "brands:\n  - name: Keep\n");
+    await p.write("catalogue/b.yaml", "attributes: []\n");
+    const r = await p.cli(["apply", "--auto-approve", "--allow-delete"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect([...store.brands.values()].map((b) => b.name)).toEqual(["Keep"]);
+    const after = await ledgerOwned();
+    expect(after.brands).not.toContain(acme.id);
+    expect(after.assets ?? []).toEqual([]);
+    expect(after.attributes ?? []).toEqual([]);
+    expect(after.type_values ?? []).toEqual([]);
+  });
+
   it("an adopted record (declared, found in the tenant) becomes pimctl's: pruned once undeclared", async () => {
     p = await testProject();
     p.emulator.store("demo").createBrand({ name: "Existing" });
