@@ -190,7 +190,9 @@ async function makePlan(
   const narrowed = narrow(applyIgnore(full, config.scope), desired, remote, policy.targets, policy.excludes);
   decideDeletes(narrowed, policy.allowDelete);
   narrowed.hints = moveHints(narrowed, desired, remote);
-  checkScope(narrowed, config.scope, remote);
+  // A rule can match nothing only in a kind whose every record was read: not a narrowed read, nor brands found by search.
+  const readWhole = new Set(scope ? [] : remote.read.filter((k) => k !== "brands" || prunedKinds(policy.prune).brands));
+  checkScope(narrowed, config.scope, remote, { desired, readWhole });
   return { plan: narrowed, remote, declared, refresh };
 }
 
