@@ -11,6 +11,7 @@ import path from "node:path";
 import { Ajv } from "ajv";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testProject, type TestProject } from "../helpers/project.js";
+import { packageVersion } from "../../src/package.js";
 
 let p: TestProject;
 let ledgerFile: string;
@@ -42,7 +43,7 @@ describe("the ledger's format", () => {
       const r = await p.cli(args);
       expect(r.code, args.join(" ")).toBe(1);
       noInternal(r);
-      expect(r.stderr).toContain(`the ledger ${ledgerFile} is in format 2, which needs pimctl 7.3.0 or later; this pimctl (0.1.0) reads ledger format 1`);
+      expect(r.stderr).toContain(`the ledger ${ledgerFile} is in format 2, which needs pimctl 7.3.0 or later; this pimctl (${packageVersion()}) reads ledger format 1`);
       expect(await readFile(ledgerFile, "utf8")).toBe(newer);
     }
     await writeFile(ledgerFile, `${JSON.stringify(written, null, 2)}\n`);
@@ -78,7 +79,7 @@ describe("state push FILE checks the file against the ledger schema", () => {
     await p.write("push.json", JSON.stringify({ ...written, format: 3, min_pimctl_version: undefined }));
     const newer = await p.cli(["state", "push", "push.json"]);
     expect(newer.code).toBe(1);
-    expect(newer.stderr).toContain("the ledger push.json is in format 3, which needs a newer pimctl; this pimctl (0.1.0) reads ledger format 1");
+    expect(newer.stderr).toContain(`the ledger push.json is in format 3, which needs a newer pimctl; this pimctl (${packageVersion()}) reads ledger format 1`);
     await p.write("push.json", JSON.stringify(written));
     const ok = await p.cli(["state", "push", "push.json"]);
     expect(ok.code, ok.stderr).toBe(0);
