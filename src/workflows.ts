@@ -33,6 +33,7 @@ import { backupExport } from "./apply/backup.js";
 import { catalogueToFiles, remoteToCatalogue } from "./export/index.js";
 import { translateVariables } from "./export/translate.js";
 import { connect, pickTenant, tenantBaseUrl, type Connection } from "./tenant.js";
+import { normaliseBaseUrl } from "./api/base-url.js";
 import { PimctlError, PimctlErrors } from "./errors.js";
 import { packagePath } from "./package.js";
 
@@ -189,7 +190,9 @@ async function makePlan(
   const narrowed = narrow(applyIgnore(full, config.scope), desired, remote, policy.targets, policy.excludes);
   decideDeletes(narrowed, policy.allowDelete);
   narrowed.hints = moveHints(narrowed, desired, remote);
-  checkScope(narrowed, config.scope, remote);
+  // A rule can match nothing only in a kind whose every record was read: not a narrowed read, nor brands found by search.
+  const readWhole = new Set(scope ? [] : remote.read.filter((k) => k !== "brands" || prunedKinds(policy.prune).brands));
+  checkScope(narrowed, config.scope, remote, { desired, readWhole });
   return { plan: narrowed, remote, declared, refresh };
 }
 
@@ -215,7 +218,7 @@ function narrow(full: Plan, desired: Catalogue, remote: RemoteCatalogue, targets
 function basisOf(desired: Catalogue, policy: PlanPolicy, baseUrl: string): PlanBasis {
   return {
     desired,
-    prune: { ...policy.prune } as Record<string, boolean>,
+    prune: { ...policy.prune },
     base_url: baseUrl,
     targets: [...policy.targets],
     excludes: [...policy.excludes],
@@ -313,6 +316,22 @@ async function readSavedPlan(opts: ApplyOptions & { planFile: string }): Promise
 }
 
 /**
+ * A saved plan's tenant is its name and its normalised base URL, both sealed
+ * in the file: applied to a tenant that differs in either (another name for
+ * the same address, the same name moved), it is refused before anything is
+ * read, naming both.
+ */
+function refuseOtherTenant(saved: Plan & { basis: PlanBasis }, file: string, config: Config, tenantFlag: string | undefined): void {
+  const target = pickTenant(config, tenantFlag ?? saved.tenant);
+  const targetUrl = tenantBaseUrl(config, target.name, target.tenant);
+  const madeFor = normaliseBaseUrl(saved.basis.base_url);
+  if (target.name === saved.tenant && targetUrl === madeFor) return;
+  throw new PimctlError("plan_stale", `${file} was made for tenant "${saved.tenant}" at ${madeFor}, not tenant "${target.name}" at ${targetUrl}; nothing was read or written`, {
+    details: [`a saved plan is applied to the tenant it was made for; make a plan for "${target.name}" with 'pimctl plan --tenant ${target.name} --out FILE'`],
+  });
+}
+
+/**
  * A saved plan may run only if a plan made now from its basis (the tenant
  * read under the lock) equals it, action for action and fingerprint for
  * fingerprint. Throws before anything is written.
@@ -320,7 +339,7 @@ async function readSavedPlan(opts: ApplyOptions & { planFile: string }): Promise
 async function checkSavedPlan(saved: Plan & { basis: PlanBasis }, file: string, config: Config, connection: Connection, state: LedgerState, opts: ProjectOptions): Promise<PlanResult> {
   const basis = saved.basis;
   const policy: PlanPolicy = {
-    prune: basis.prune as PrunePolicy,
+    prune: basis.prune,
     targets: basis.targets ?? [],
     excludes: basis.excludes ?? [],
     allowDelete: basis.allow_delete === true,
@@ -372,12 +391,10 @@ export async function apply(opts: ApplyOptions): Promise<ApplyResult> {
   const saved = opts.planFile ? await readSavedPlan({ ...opts, planFile: opts.planFile }) : undefined;
   const project = saved ? { config: await projectConfig(opts), desired: saved.basis.desired } : await loadProject(opts);
   const { config } = project;
+  if (saved) refuseOtherTenant(saved, opts.planFile!, config, opts.tenant);
   const connection = await connect(config, opts.tenant ?? saved?.tenant, connectOpts(opts));
   let lock: HeldLock | undefined;
   try {
-    if (saved && connection.baseUrl !== saved.basis.base_url) {
-      throw new PimctlError("plan_stale", `${opts.planFile} was made for ${saved.basis.base_url}, not ${connection.baseUrl}`);
-    }
     const backend = openBackend(config, connection.name, opts.env);
     if (!opts.dryRun) {
       lock = await acquireLock(backend, connection.name, {
@@ -394,7 +411,7 @@ export async function apply(opts: ApplyOptions): Promise<ApplyResult> {
       : await planWithState(opts, config, project.desired, connection, state);
     const thePlan = planned.plan;
     // The prune policy the plan was made with: verification re-plans with the same one.
-    const prune = (thePlan.basis?.prune ?? prunePolicy(config)) as PrunePolicy;
+    const prune = thePlan.basis?.prune ?? prunePolicy(config);
     if (!saved && !opts.dryRun) {
       refuseBlockedDeletes(thePlan, "the plan", `Pass ${ALLOW_DELETE_FLAG} to apply them, or leave them out (prune off for the kind, --exclude).`);
     }
@@ -405,6 +422,8 @@ export async function apply(opts: ApplyOptions): Promise<ApplyResult> {
       await mkdir(path.dirname(backupFile), { recursive: true });
       await backupExport({ api: connection.api, profileId: opts.backupProfile, outFile: backupFile });
     }
+    // Taken before the apply, which forgets a deleted brand's ledger entries (its assets among them).
+    const goneWith = removedWith(thePlan, planned.remote, state.ledger);
     const report = await applyPlan({
       api: connection.api,
       plan: thePlan,
@@ -421,7 +440,7 @@ export async function apply(opts: ApplyOptions): Promise<ApplyResult> {
     recordOwned(state.ledger, { ...planned.declared });
     recordOwned(state.ledger, createdByKind(thePlan, report));
     // A deleted record's id is no longer pimctl's: a tenant that reuses ids must not make a hand-made record look owned.
-    forgetOwned(state.ledger, deletedByKind(thePlan, report));
+    forgetOwned(state.ledger, deletedByKind(thePlan, report, goneWith));
     await saveLedger(backend, state, opts.warn ? { warn: opts.warn } : {});
     // A refused token (401) would refuse the verification read too: report what was done instead.
     if (report.stopped_by) return { plan: thePlan, report, ...(backupFile ? { backupFile } : {}) };
@@ -464,14 +483,44 @@ function createdByKind(p: Plan, report: ApplyReport): Partial<Record<PruneKind, 
   return out;
 }
 
-/** Ids of records this run deleted, by prune kind. */
-function deletedByKind(p: Plan, report: ApplyReport): Partial<Record<PruneKind, number[]>> {
+type IdsByKind = Partial<Record<PruneKind, number[]>>;
+
+/** Ids of records this run deleted, by prune kind, with the records each delete took along (`removedWith`). */
+function deletedByKind(p: Plan, report: ApplyReport, goneWith: ReadonlyMap<string, IdsByKind>): IdsByKind {
   const done = new Set(report.results.filter((r) => r.status === "done").map((r) => r.address));
-  const out: Partial<Record<PruneKind, number[]>> = {};
+  const out: IdsByKind = {};
   for (const a of p.actions) {
     const kind = OWNED_KIND[a.type];
     const self = a.refs.self;
-    if (a.op === "delete" && kind && done.has(a.address) && self && "id" in self) (out[kind] ??= []).push(self.id);
+    if (a.op !== "delete" || !kind || !done.has(a.address) || !self || !("id" in self)) continue;
+    (out[kind] ??= []).push(self.id);
+    for (const [k, ids] of Object.entries(goneWith.get(a.address) ?? {}) as Array<[PruneKind, number[]]>) (out[k] ??= []).push(...ids);
+  }
+  return out;
+}
+
+/**
+ * What each delete takes along in the tenant, by prune kind: a brand's or a
+ * category's assets (those read, and those the ledger remembers writing), an
+ * attribute's type values. Without it their ids would stay in `owned` for
+ * records that are gone, and a tenant that reuses ids would hand them to
+ * records someone made by hand.
+ */
+function removedWith(p: Plan, remote: RemoteCatalogue, ledger: Ledger): Map<string, IdsByKind> {
+  const byId = <T extends { id: number }>(list: readonly T[]) => new Map(list.map((x) => [x.id, x]));
+  const brands = byId(remote.brands);
+  const categories = byId(remote.categories);
+  const attributes = byId(remote.attributes);
+  const assetsOf = (owner: "brand" | "category", id: number, read: ReadonlyArray<{ id: number }> | undefined): number[] => [
+    ...new Set([...(read ?? []).map((x) => x.id), ...Object.keys(ledger.assets[`${owner}:${id}`] ?? {}).map(Number)]),
+  ];
+  const out = new Map<string, IdsByKind>();
+  for (const a of p.actions) {
+    const self = a.refs.self;
+    if (a.op !== "delete" || !self || !("id" in self)) continue;
+    if (a.type === "brand") out.set(a.address, { assets: assetsOf("brand", self.id, brands.get(self.id)?.assets) });
+    else if (a.type === "category") out.set(a.address, { assets: assetsOf("category", self.id, categories.get(self.id)?.assets) });
+    else if (a.type === "attribute") out.set(a.address, { type_values: (attributes.get(self.id)?.values ?? []).map((v) => v.id) });
   }
   return out;
 }

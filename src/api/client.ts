@@ -12,6 +12,7 @@ import { PimctlError, type ErrorCode } from "../errors.js";
 import type * as T from "./types.js";
 import { removeAssignment } from "./set-assignments.js";
 import { canonical } from "./wire.js";
+import { fillUrlTemplate, normaliseBaseUrl } from "./base-url.js";
 
 export interface RetryPolicy {
   /** Retries after the first attempt. */
@@ -77,8 +78,8 @@ export async function resolveToken(src: { tokenEnv?: string; tokenFile?: string 
 
 /** base URL from a template such as https://{hash}.{region}.example.com/api/v1 */
 export function buildBaseUrl(o: Pick<ClientOptions, "baseUrl" | "hash" | "region" | "urlTemplate">): string {
-  if (o.baseUrl) return o.baseUrl.replace(/\/+$/, "");
-  if (o.hash && o.urlTemplate) return o.urlTemplate.replace(/\{hash\}/g, o.hash).replace(/\{region\}/g, o.region ?? "").replace(/\/+$/, "");
+  if (o.baseUrl) return normaliseBaseUrl(o.baseUrl);
+  if (o.hash && o.urlTemplate) return normaliseBaseUrl(fillUrlTemplate(o.urlTemplate, o.hash, o.region));
   throw new PimctlError("config", "a tenant needs base_url, or hash (and region) with a url_template");
 }
 

@@ -9,7 +9,8 @@ import path from "node:path";
 import { PimctlError, PimctlErrors } from "../errors.js";
 import { configSchema } from "../manifest/schema-source.js";
 import { schemaErrors, validatorFor } from "../manifest/validate.js";
-import { parseYaml, pointer } from "../manifest/yaml.js";
+import { parseYaml, pointer, type ParsedYaml } from "../manifest/yaml.js";
+import { fillUrlTemplate } from "../api/base-url.js";
 import type { ExternalRecords } from "../manifest/references.js";
 
 export interface TenantConfig {
@@ -101,15 +102,9 @@ export async function loadConfig(opts: { configPath?: string; cwd: string; dir?:
       const at = parsed.at(pointer(["tenants", name]));
       if (!t.base_url && !t.hash) errors.push(new PimctlError("config", `tenant "${name}" needs base_url, or hash and region with a url_template`, { location: at }));
       if (t.hash && !t.base_url && !t.url_template && !data.url_template) errors.push(new PimctlError("config", `tenant "${name}" gives a hash but no url_template is configured`, { location: at }));
-      if (t.base_url && hasCredentials(t.base_url)) {
-        errors.push(
-          new PimctlError("config", `tenant "${name}": base_url must not hold credentials (${redactUrl(t.base_url)}); name the token's environment variable with token_env, or a file with token_file`, {
-            location: parsed.at(pointer(["tenants", name, "base_url"])),
-          }),
-        );
-      }
       if (!t.token_env && !t.token_file) errors.push(new PimctlError("config", `tenant "${name}" needs token_env (an environment variable) or token_file`, { location: at }));
     }
+    errors.push(...credentialErrors(data, parsed));
   }
   if (errors.length) throw new PimctlErrors(errors);
   const tenants: Record<string, TenantConfig> = {};
@@ -152,6 +147,39 @@ function noConfig(cwd: string): PimctlError {
   });
 }
 
+/**
+ * Credentials in any value that becomes a tenant's URL: base_url, the
+ * url_templates, and hash and region as filled into their template (a hash
+ * "user:pass@host" makes a URL with credentials). Each is refused with the same
+ * message, at its own line; the URL is printed redacted.
+ */
+function credentialErrors(data: Record<string, unknown>, parsed: ParsedYaml): PimctlError[] {
+  const out: PimctlError[] = [];
+  const refuse = (at: string[], label: string, url: string) =>
+    out.push(
+      new PimctlError("config", `${label} must not hold credentials (${redactUrl(url)}); name the token's environment variable with token_env, or a file with token_file`, {
+        location: parsed.at(pointer(at)),
+      }),
+    );
+  const topTemplate = typeof data.url_template === "string" ? data.url_template : undefined;
+  if (topTemplate && hasCredentials(topTemplate)) refuse(["url_template"], "url_template", topTemplate);
+  for (const [name, t] of Object.entries((data.tenants ?? {}) as Record<string, TenantConfig>)) {
+    if (!t || typeof t !== "object") continue;
+    for (const key of ["base_url", "url_template"] as const) {
+      const url = t[key];
+      if (typeof url === "string" && hasCredentials(url)) refuse(["tenants", name, key], `tenant "${name}": ${key}`, url);
+    }
+    const template = t.url_template ?? topTemplate;
+    if (t.base_url || typeof t.hash !== "string" || typeof template !== "string" || hasCredentials(template)) continue;
+    const url = fillUrlTemplate(template, t.hash, typeof t.region === "string" ? t.region : undefined);
+    if (hasCredentials(url)) {
+      const key = t.hash.includes("@") || typeof t.region !== "string" ? "hash" : "region";
+      refuse(["tenants", name, key], `tenant "${name}": ${key}`, url);
+    }
+  }
+  return out;
+}
+
 /** A URL with a user name or password in it (https://user:pass@host). */
 export function hasCredentials(url: string): boolean {
   try {
@@ -164,7 +192,8 @@ export function hasCredentials(url: string): boolean {
 
 /** The URL with any user name and password replaced, for messages. */
 export function redactUrl(url: string): string {
-  return url.replace(/(\/\/)[^/@]*@/, "$1***@");
+  // Up to the last "@" before the path: a password may hold an "@" itself.
+  return url.replace(/(\/\/)[^/]*@/, "$1***@");
 }
 
 /** Version name -> id for a tenant: the config's mapping, the tenant's own winning. */

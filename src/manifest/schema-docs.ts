@@ -1,5 +1,6 @@
-/** schemas/*.json and schemas/README.md, generated from the field tables and schema-source.ts (npm run schemas). */
+/** schemas/*.json and schemas/README.md, generated from the field tables, schema-source.ts and the ledger schema (npm run schemas). */
 import { configSchema, manifestSchema } from "./schema-source.js";
+import { ledgerSchema } from "../state/ledger-schema.js";
 
 type S = Record<string, unknown>;
 
@@ -51,6 +52,12 @@ export function renderSchemaDocs(): string {
     "",
     ...table("Top level", configSchema, configSchema),
     ...Object.entries(cdefs).flatMap(([k, v]) => table(k, v, configSchema, k)),
+    "## Ledger (the state of one tenant)",
+    "",
+    "`ledger.schema.json`, from `src/state/ledger-schema.ts`: every ledger pimctl reads (from its state backend, or",
+    "`pimctl state push FILE`) is checked against it, after its `format` (a newer format is refused, never rewritten).",
+    "",
+    ...table("Top level", ledgerSchema as unknown as S, ledgerSchema as unknown as S),
   ].join("\n");
 }
 
@@ -58,6 +65,7 @@ export function schemaFiles(): Record<string, string> {
   return {
     "manifest.schema.json": `${JSON.stringify(manifestSchema, null, 2)}\n`,
     "config.schema.json": `${JSON.stringify(configSchema, null, 2)}\n`,
+    "ledger.schema.json": `${JSON.stringify(ledgerSchema, null, 2)}\n`,
     "README.md": `${renderSchemaDocs()}\n`,
   };
 }

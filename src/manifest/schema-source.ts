@@ -61,7 +61,8 @@ export const configSchema: S = {
       type: "array",
       uniqueItems: true,
       items: { type: "string", minLength: 1 },
-      description: "Records never deleted, renamed or moved, whatever the prune setting (kinds, addresses or globs): a plan that would is refused, naming the rule.",
+      description:
+        "Records never deleted, renamed or moved, whatever the prune setting (kinds, addresses or globs): a plan that would is refused, naming the rule. A rule follows a record the manifests moved or renamed (previous_paths, previous_names); a rule that matches nothing is a warning.",
     },
     max_deletes: {
       oneOf: [{ type: "integer", minimum: 0 }, { type: "string", pattern: "^\\d+(\\.\\d+)?\\s*%$" }],

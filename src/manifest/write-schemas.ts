@@ -1,4 +1,4 @@
-/** npm run schemas: regenerate schemas/manifest.schema.json, config.schema.json and README.md. */
+/** npm run schemas: regenerate schemas/manifest.schema.json, config.schema.json, ledger.schema.json and README.md. */
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { schemaFiles } from "./schema-docs.js";

@@ -42,12 +42,17 @@ function jsonPath(pointer: string): string {
     .split("/")
     .filter(Boolean)
     .map((p) => p.replace(/~1/g, "/").replace(/~0/g, "~"))
-    .reduce((acc, p) => (/^\d+$/.test(p) ? `${acc}[${p}]` : acc ? `${acc}.${p}` : p), "");
+    .reduce((acc, p) => (/^\d+$/.test(p) ? `${acc}[${p}]` : !/^[A-Za-z_]\w*$/.test(p) ? `${acc}[${JSON.stringify(p)}]` : acc ? `${acc}.${p}` : p), "");
   return path || "(top level)";
 }
 
-function describeSchemaError(e: ErrorObject): string {
+export function describeSchemaError(e: ErrorObject): string {
   const at = jsonPath(e.instancePath);
+  // A key of a map that breaks its propertyNames rule (a ledger's "brand:<id>", a prune kind).
+  if (e.propertyName !== undefined) {
+    const allowed = (e.params as { allowedValues?: unknown[] }).allowedValues;
+    return `${at}: key ${JSON.stringify(e.propertyName)} ${allowed ? `is none of ${allowed.join(", ")}` : (e.message ?? e.keyword)}`;
+  }
   switch (e.keyword) {
     case "required":
       return `${at}: missing "${(e.params as { missingProperty: string }).missingProperty}"`;

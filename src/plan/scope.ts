@@ -6,13 +6,14 @@
  * file removed by mistake cannot empty the tenant. Rules are selectors
  * (kinds, addresses, globs: src/plan/selectors.ts). Pure: checks a finished plan.
  */
-import { KINDS, type Kind } from "../model/catalogue.js";
+import { KINDS, type Catalogue, type Kind } from "../model/catalogue.js";
 import type { RemoteCatalogue } from "../model/remote.js";
 import { PimctlError, PimctlErrors } from "../errors.js";
 import { plural } from "../plural.js";
 import { parseAddress } from "./address.js";
 import { filterPlan } from "./filter.js";
-import { parseSelector, type Selector } from "./selectors.js";
+import { knownAddresses, parseSelector, type Selector } from "./selectors.js";
+import { formerAddresses } from "./former-addresses.js";
 import type { Plan } from "./types.js";
 
 export interface ScopeRules {
@@ -59,21 +60,36 @@ export function applyIgnore(plan: Plan, rules: ScopeRules): Plan {
 }
 
 /**
+ * What `protect:` needs besides the plan: the whole desired catalogue (its
+ * previous_* entries say where records were before), and the kinds whose every
+ * tenant record was read (only there can a rule be said to match nothing).
+ */
+export interface ProtectContext {
+  desired: Catalogue;
+  readWhole: ReadonlySet<Kind>;
+}
+
+/**
  * `protect:` and `max_deletes:` over the plan as it would be applied. A
  * protected record deleted, renamed or moved is an error (exit 1) naming the
  * rule; too many deletes is a policy refusal (exit 3). Both refuse the plan
- * before anything is written.
+ * before anything is written. Protection follows the record: a rule written
+ * for an address the record had before the manifests moved or renamed it (or
+ * a parent) still holds; a rule that matches nothing is a warning.
  */
-export function checkScope(plan: Plan, rules: ScopeRules, remote: RemoteCatalogue): void {
+export function checkScope(plan: Plan, rules: ScopeRules, remote: RemoteCatalogue, context?: ProtectContext): void {
   const { protect } = parseScope(rules, "pimctl.yaml");
   const errors: PimctlError[] = [];
+  const former = protect.length && context ? formerAddresses(context.desired) : () => [];
   for (const a of plan.actions) {
     if (a.op !== "delete" && a.op !== "rename" && a.op !== "move") continue;
-    for (const address of [a.address, a.previous?.address].filter((x): x is string => x !== undefined)) {
+    const own = [a.address, a.previous?.address].filter((x): x is string => x !== undefined);
+    for (const address of [...own, ...own.flatMap(former)]) {
       const rule = protect.find((s) => s.matches(address));
       if (!rule) continue;
+      const was = own.includes(address) ? "" : ` (it was ${address})`;
       errors.push(
-        new PimctlError("plan_refused", `${a.address} is protected by the rule protect: ${rule.text} in pimctl.yaml, but the plan would ${a.op} it`, {
+        new PimctlError("plan_refused", `${a.address} is protected by the rule protect: ${rule.text} in pimctl.yaml${was}, but the plan would ${a.op} it`, {
           details: [a.op === "delete" ? "declare it again in the manifests, or turn pruning off for its kind" : "keep its name and place in the manifests, or change the protect rule deliberately"],
         }),
       );
@@ -81,6 +97,7 @@ export function checkScope(plan: Plan, rules: ScopeRules, remote: RemoteCatalogu
     }
   }
   if (errors.length) throw new PimctlErrors(errors);
+  if (protect.length && context) plan.warnings.push(...protectWarnings(protect, context, remote, former));
   if (rules.max_deletes === undefined) return;
   const limit = maxDeletesLimit(rules.max_deletes)!;
   const deletes = plan.actions.filter((a) => a.op === "delete");
@@ -95,6 +112,27 @@ export function checkScope(plan: Plan, rules: ScopeRules, remote: RemoteCatalogu
       throw tooMany(`the plan deletes ${gone} of the tenant's ${plural(records, kindNoun(kind))} (${((gone / records) * 100).toFixed(1)}%)`, `max_deletes: "${limit.percent}%"`);
     }
   }
+}
+
+/**
+ * A protect rule that finds its record only through a former address (say so:
+ * once the previous_* entry goes, so does the protection), or nothing at all
+ * in the manifests and a kind read whole (it protects nothing).
+ */
+function protectWarnings(protect: Selector[], context: ProtectContext, remote: RemoteCatalogue, former: (address: string) => string[]): string[] {
+  const known = [...knownAddresses(context.desired, remote)].sort();
+  const out: string[] = [];
+  for (const rule of protect) {
+    if (rule.kind && rule.text === rule.kind) continue;
+    if (known.some((a) => rule.matches(a))) continue;
+    const moved = known.find((a) => former(a).some((f) => rule.matches(f)));
+    if (moved) {
+      out.push(`protect: ${rule.text} in pimctl.yaml finds ${moved} only through its former address (previous_paths or previous_names in the manifests); write ${moved} in the rule before that entry is removed`);
+    } else if (rule.kind && context.readWhole.has(rule.kind)) {
+      out.push(`protect: ${rule.text} in pimctl.yaml matches nothing in the manifests or the tenant, so it protects nothing (was the record renamed or moved outside the manifests?)`);
+    }
+  }
+  return out;
 }
 
 function tooMany(what: string, rule: string): PimctlError {

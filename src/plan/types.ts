@@ -166,7 +166,8 @@ export interface Plan {
 
 export interface PlanBasis {
   desired: import("../model/catalogue.js").Catalogue;
-  prune: Partial<Record<string, boolean>>;
+  /** The config's prune policy, in every form it accepts (true, false, "owned"). */
+  prune: import("./policy.js").PrunePolicy;
   /** Where the tenant was (never a token), to refuse applying to another tenant. */
   base_url: string;
   /** --target / --exclude the plan was narrowed with: apply re-plans with the same. */

@@ -10,21 +10,24 @@
  * channel names, web ids, image URLs and attribute-set names only.
  */
 import { PimctlError } from "../errors.js";
+import { normaliseBaseUrl } from "../api/base-url.js";
+import { packageVersion } from "../package.js";
+import { describeSchemaError } from "../plan/file.js";
+import { validatorFor } from "../manifest/validate.js";
+import { LEDGER_FORMAT, LEDGER_FORMAT_SINCE, ledgerSchema, type LedgerFile } from "./ledger-schema.js";
 
-export const LEDGER_FORMAT = 1;
+export { LEDGER_FORMAT } from "./ledger-schema.js";
 
-export interface Ledger {
-  tenant: string;
-  base_url: string;
-  /** "brand:<id>" | "category:<id>" -> channel name -> web id */
-  web_ids: Record<string, Record<string, string>>;
-  /** "brand:<id>" | "category:<id>" -> asset id -> the image_url it was written from */
-  assets: Record<string, Record<string, { image_url: string }>>;
-  /** brand id -> attribute set names assigned */
-  brand_attribute_sets: Record<string, string[]>;
-  /** prune kind -> ids of records pimctl created or adopted (what prune "owned" may delete) */
-  owned: Record<string, number[]>;
-}
+/**
+ * The ledger in memory: the file's sections (src/state/ledger-schema.ts), each
+ * present. web_ids: "brand:<id>" | "category:<id>" -> channel -> web id;
+ * assets: the same keys -> asset id -> the image_url it was written from;
+ * brand_attribute_sets: brand id -> set names; owned: prune kind -> ids of
+ * records pimctl created or adopted (what prune "owned" may delete).
+ */
+export type Ledger = Required<Omit<LedgerFile, "format" | "min_pimctl_version">>;
+
+const validateLedger = await validatorFor("ledger", ledgerSchema);
 
 /** The three sections of entries, each keyed by record. */
 export const SECTIONS = ["web_ids", "assets", "brand_attribute_sets"] as const;
@@ -36,16 +39,35 @@ export function emptyLedger(tenant: string, baseUrl: string): Ledger {
 
 /** Parse a ledger's text; `where` names it in errors (a file, a Git ref). */
 export function parseLedger(text: string, where: string, tenant: string, baseUrl: string): Ledger {
-  let data: Partial<Ledger> & { format?: number };
+  let parsed: unknown;
   try {
-    data = JSON.parse(text);
+    parsed = JSON.parse(text);
   } catch {
     throw new PimctlError("io", `the ledger ${where} is not valid JSON; restore it (pimctl state push FILE) or delete it (write-only values will then be written once more)`);
   }
-  if (data.base_url && data.base_url !== baseUrl) {
-    throw new PimctlError("config", `the ledger ${where} belongs to ${data.base_url}, not ${baseUrl}; use a separate ledger per tenant (tenant name or ledger_dir)`);
+  // The format first: a newer ledger may hold sections this schema does not know, and must not be rewritten without them.
+  refuseNewerFormat(parsed, where);
+  if (!validateLedger(parsed)) {
+    const first = validateLedger.errors?.[0];
+    throw new PimctlError("io", `the ledger ${where} does not match the ledger schema (schemas/ledger.schema.json) ${first ? `at ${describeSchemaError(first)}` : ""}`.trimEnd(), {
+      details: ["pimctl state pull writes a ledger in this shape; repair the file, or restore one pulled earlier"],
+    });
+  }
+  const data = parsed as LedgerFile;
+  if (data.base_url && normaliseBaseUrl(data.base_url) !== normaliseBaseUrl(baseUrl)) {
+    throw new PimctlError("config", `the ledger ${where} belongs to ${normaliseBaseUrl(data.base_url)}, not ${baseUrl}; use a separate ledger per tenant (tenant name or ledger_dir)`);
   }
   return { ...emptyLedger(tenant, baseUrl), web_ids: data.web_ids ?? {}, assets: data.assets ?? {}, brand_attribute_sets: data.brand_attribute_sets ?? {}, owned: data.owned ?? {} };
+}
+
+function refuseNewerFormat(data: unknown, where: string): void {
+  const format = (data as { format?: unknown } | null)?.format;
+  if (typeof format !== "number" || format <= LEDGER_FORMAT) return;
+  const since = (data as { min_pimctl_version?: unknown }).min_pimctl_version;
+  const needs = typeof since === "string" && /^\d+\.\d+\.\d+/.test(since) ? `pimctl ${since} or later` : "a newer pimctl";
+  throw new PimctlError("io", `the ledger ${where} is in format ${format}, which needs ${needs}; this pimctl (${packageVersion()}) reads ledger format ${LEDGER_FORMAT}`, {
+    details: [`upgrade pimctl (npm install pimctl@latest) on every machine that applies to this tenant; the ledger was left as it is`],
+  });
 }
 
 function sortDeep(v: unknown): unknown {
@@ -62,7 +84,7 @@ function sortDeep(v: unknown): unknown {
 
 export function serialiseLedger(ledger: Ledger): string {
   const { tenant, base_url, ...rest } = ledger;
-  return `${JSON.stringify({ format: LEDGER_FORMAT, tenant, base_url, ...(sortDeep(rest) as object) }, null, 2)}\n`;
+  return `${JSON.stringify({ format: LEDGER_FORMAT, min_pimctl_version: LEDGER_FORMAT_SINCE[LEDGER_FORMAT], tenant, base_url, ...(sortDeep(rest) as object) }, null, 2)}\n`;
 }
 
 export function cloneLedger(ledger: Ledger): Ledger {

@@ -107,6 +107,14 @@ describe("errors are typed values with the request, never the token", () => {
     expect(e401.message).toContain(`tenant "demo" at ${emu.tenantUrl("demo")}`);
     expect(e401.message).toMatch(/rotated or revoked, it belongs to another tenant, or the Authorization header is missing or malformed/);
     expect(e401.format()).not.toContain("wrong-token-value");
+    // Defence in depth: a base URL that reaches the client with credentials (library use; the
+    // config refuses them) is kept without them, so no message, plan or ledger can print them.
+    const withCreds = createClient({ tenant: "demo", baseUrl: emu.tenantUrl("demo").replace("http://", "http://admin:hunter2@"), token: "wrong-token-value", retries: fast });
+    expect(withCreds.baseUrl).toBe(emu.tenantUrl("demo"));
+    const leaked = await errorOf(withCreds.listBrands());
+    await withCreds.close();
+    expect(leaked.code).toBe("api_unauthorized");
+    expect(leaked.format()).not.toMatch(/hunter2|admin/);
     expect((await errorOf(client.getBrand(999999))).code).toBe("api_not_found");
     await client.createBrand({ name: "Dup" });
     const e422 = await errorOf(client.createBrand({ name: "Dup" }));

@@ -59,6 +59,36 @@ describe("scope rules in pimctl.yaml", () => {
     expect((await p.cli(["plan"])).stderr).toMatch(/protected by the rule .* would rename it/);
   });
 
+  it("protect follows the record: a protected category whose parent moved (previous_paths) stays protected; a rule that matches nothing is a warning", async () => {
+    await seeded(`protect: ['category["Seasonal/Christmas"]']`);
+    const moved = (christmas: boolean, previous: boolean) =>
+      "categories:\n  - name: Apparel\n    children:\n      - name: Shirts\n  - name: Archive\n    children:\n      - name: Seasonal\n" +
+      (previous ? "        previous_paths: [Seasonal]\n" : "") +
+      (christmas ? "        children:\n          - name: Christmas\n" : "");
+    // The parent moves under Archive; Christmas moves with it (allowed: the protected record is kept).
+    await p.write("catalogue/c.yaml", moved(true, true));
+    const r1 = await p.cli(["apply", "--auto-approve", "--allow-delete"]);
+    expect(r1.code, r1.stderr).toBe(0);
+    const plan = JSON.parse((await p.cli(["plan", "--format", "json"])).stdout) as { actions: unknown[]; warnings: string[] };
+    expect(plan.actions).toEqual([]);
+    expect(plan.warnings).toContain(
+      'protect: category["Seasonal/Christmas"] in pimctl.yaml finds category["Archive/Seasonal/Christmas"] only through its former address (previous_paths or previous_names in the manifests); write category["Archive/Seasonal/Christmas"] in the rule before that entry is removed',
+    );
+    // A later plan that drops it is refused, naming the rule and the address it had.
+    await p.write("catalogue/c.yaml", moved(false, true));
+    p.emulator.resetStats();
+    const r2 = await p.cli(["apply", "--auto-approve", "--allow-delete"]);
+    expect(r2.code).toBe(1);
+    expect(r2.stderr).toContain(
+      'category["Archive/Seasonal/Christmas"] is protected by the rule protect: category["Seasonal/Christmas"] in pimctl.yaml (it was category["Seasonal/Christmas"]), but the plan would delete it',
+    );
+    expect(writes(p)).toBe(0);
+    // Without the previous_paths entry the rule finds nothing: the plan says so.
+    await p.write("catalogue/c.yaml", moved(true, false));
+    const r3 = JSON.parse((await p.cli(["plan", "--format", "json"])).stdout) as { warnings: string[] };
+    expect(r3.warnings).toContain('protect: category["Seasonal/Christmas"] in pimctl.yaml matches nothing in the manifests or the tenant, so it protects nothing (was the record renamed or moved outside the manifests?)');
+  });
+
   it("max_deletes: a manifest file removed by mistake is refused (exit 3) before any write; a percentage works per kind", async () => {
     await seeded("max_deletes: 3");
     await rm(path.join(p.dir, "catalogue", "b.yaml"));
@@ -111,6 +141,36 @@ describe('prune: { kind: owned } deletes only what pimctl created or adopted', (
     const ledger = JSON.parse(await readFile(path.join(p.dir, ".pimctl", "demo.json"), "utf8")) as { owned: Record<string, number[]> };
     expect(ledger.owned.brands).not.toContain(zenith);
     expect(ledger.owned.brands!.length).toBe(1);
+  });
+
+  it("a deleted brand's assets (and a deleted attribute's values) leave owned with it: no id of a record that is gone stays pimctl's", async () => {
+    const brand = 'brands:\n  - name: Acme\n    assets: [{ image_url: "https://cdn.example.com/acme.png", alttext: Acme }]\n  - name: Keep\n';
+    const attribute = "attributes:\n  - name: Colour\n    type: selectbox\n    values: [{ value: Red }, { value: Blue }]\n";
+    p = await testProject({ files: { "catalogue/a.yaml": brand, "catalogue/b.yaml": attribute } });
+    const prune = "prune: { brands: owned, assets: owned, attributes: owned, type_values: owned }";
+    await p.write("pimctl.yaml", config(p.emulator.tenantUrl("demo"), "").replace("prune: { brands: true, categories: true }", prune));
+    expect((await p.cli(["apply", "--auto-approve"])).code).toBe(0);
+    const ledgerOwned = async () => (JSON.parse(await readFile(path.join(p.dir, ".pimctl", "demo.json"), "utf8")) as { owned: Record<string, number[]> }).owned;
+    const store = p.emulator.store("demo");
+    const acme = [...store.brands.values()].find((b) => b.name === "Acme")!;
+    const assetIds = store.assetsOf("brand", acme.id).map((a) => a.id);
+    const colour = [...store.attributes.values()].find((a) => a.name === "Colour")!;
+    const valueIds = [...store.typeValues.values()].filter((v) => v.attribute_id === colour.id).map((v) => v.id);
+    expect(assetIds.length).toBe(1);
+    expect(valueIds.length).toBe(2);
+    const before = await ledgerOwned();
+    expect(before.assets).toEqual(assetIds);
+    expect(before.type_values).toEqual(valueIds.sort((a, b) => a - b));
+    await p.write("catalogue/a.yaml", "brands:\n  - name: Keep\n");
+    await p.write("catalogue/b.yaml", "attributes: []\n");
+    const r = await p.cli(["apply", "--auto-approve", "--allow-delete"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect([...store.brands.values()].map((b) => b.name)).toEqual(["Keep"]);
+    const after = await ledgerOwned();
+    expect(after.brands).not.toContain(acme.id);
+    expect(after.assets ?? []).toEqual([]);
+    expect(after.attributes ?? []).toEqual([]);
+    expect(after.type_values ?? []).toEqual([]);
   });
 
   it("an adopted record (declared, found in the tenant) becomes pimctl's: pruned once undeclared", async () => {

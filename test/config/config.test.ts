@@ -33,6 +33,33 @@ describe("pimctl.yaml", () => {
     expect(e.map((x) => x.format()).join("\n")).not.toContain("s3cret");
   });
 
+  it("refuses credentials in every value that becomes a URL (url_template, hash, region as filled in), with base_url's message and never the password", async () => {
+    const refused = async (text: string): Promise<string[]> => {
+      const err = await withConfig(text).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(PimctlErrors);
+      const lines = (err as PimctlErrors).errors.map((e) => e.format());
+      expect(lines.join("\n")).not.toContain("hunter2");
+      return lines;
+    };
+    const fix = "name the token's environment variable with token_env, or a file with token_file";
+    expect(await refused("url_template: https://admin:hunter2@{hash}.{region}.example.com/api/v1\ntenants:\n  prod:\n    hash: abc\n    region: eu\n    token_env: T\n")).toEqual([
+      `pimctl.yaml:1:15: url_template must not hold credentials (https://***@{hash}.{region}.example.com/api/v1); ${fix}`,
+    ]);
+    expect(await refused("tenants:\n  prod:\n    hash: abc\n    url_template: https://admin:hunter2@{hash}.example.com/api/v1\n    token_env: T\n")).toEqual([
+      `pimctl.yaml:4:19: tenant "prod": url_template must not hold credentials (https://***@{hash}.example.com/api/v1); ${fix}`,
+    ]);
+    expect(await refused("url_template: https://{hash}.{region}.example.com/api/v1\ntenants:\n  prod:\n    hash: 'admin:hunter2@evil'\n    region: eu\n    token_env: T\n")).toEqual([
+      `pimctl.yaml:4:11: tenant "prod": hash must not hold credentials (https://***@evil.eu.example.com/api/v1); ${fix}`,
+    ]);
+    expect(await refused("url_template: https://{region}.pim.example.com/{hash}/api/v1\ntenants:\n  prod:\n    hash: abc\n    region: 'admin:hunter2@evil'\n    token_env: T\n")).toEqual([
+      `pimctl.yaml:5:13: tenant "prod": region must not hold credentials (https://***@evil.pim.example.com/abc/api/v1); ${fix}`,
+    ]);
+    // A password with an @ in it is hidden whole.
+    expect(await refused("tenants:\n  prod:\n    base_url: https://admin:hun@ter2@pim.example.com/api/v1\n    token_env: T\n")).toEqual([
+      `pimctl.yaml:3:15: tenant "prod": base_url must not hold credentials (https://***@pim.example.com/api/v1); ${fix}`,
+    ]);
+  });
+
   it("explains a tenant without an address or token source", async () => {
     const err = (await withConfig("tenants:\n  prod:\n    region: eu\n").catch((e: unknown) => e)) as PimctlErrors;
     expect(err.errors.map((e) => e.message)).toEqual([

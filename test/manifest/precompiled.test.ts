@@ -12,6 +12,7 @@ import type { ValidateFunction } from "ajv";
 import { compile } from "../../src/manifest/validate.js";
 import { manifestSchema } from "../../src/model/schema.js";
 import { configSchema } from "../../src/manifest/schema-source.js";
+import { ledgerSchema } from "../../src/state/ledger-schema.js";
 import { repoRoot } from "../helpers/project.js";
 
 const generatedFile = path.join(repoRoot, "dist/manifest/validators.generated.js");
@@ -31,6 +32,12 @@ const configs: unknown[] = [
   { tenants: {}, prune: { brands: "sometimes" }, max_deletes: "lots" },
 ];
 
+const ledgers: unknown[] = [
+  { format: 1, tenant: "demo", base_url: "http://127.0.0.1:4010/demo/api/v1", web_ids: { "brand:1": { Webshop: "a" } }, assets: { "category:2": { "7": { image_url: "https://x/a.png" } } }, owned: { brands: [1] } },
+  null,
+  { format: 1, tenant: "demo", base_url: "x", owned: { brand: ["1"] }, web_ids: { "12": {} } },
+];
+
 const verdict = (v: ValidateFunction, data: unknown) => ({ ok: v(data), errors: (v.errors ?? []).map((e) => ({ path: e.instancePath, keyword: e.keyword, params: e.params, message: e.message })) });
 
 describe("the build's precompiled validators", () => {
@@ -38,9 +45,9 @@ describe("the build's precompiled validators", () => {
     expect(existsSync(generatedFile)).toBe(true);
   });
 
-  it("judge manifests and configs exactly as the schemas compiled now", async () => {
-    const generated = (await import(generatedFile)) as { manifest: ValidateFunction; config: ValidateFunction };
-    const now = { manifest: compile(manifestSchema), config: compile(configSchema) };
+  it("judge manifests, configs and ledgers exactly as the schemas compiled now", async () => {
+    const generated = (await import(generatedFile)) as { manifest: ValidateFunction; config: ValidateFunction; ledger: ValidateFunction };
+    const now = { manifest: compile(manifestSchema), config: compile(configSchema), ledger: compile(ledgerSchema) };
     let invalid = 0;
     for (const doc of manifests) {
       const a = verdict(generated.manifest, doc);
@@ -48,6 +55,8 @@ describe("the build's precompiled validators", () => {
       if (!a.ok) invalid++;
     }
     for (const doc of configs) expect(verdict(generated.config, doc), JSON.stringify(doc)).toEqual(verdict(now.config, doc));
+    for (const doc of ledgers) expect(verdict(generated.ledger, doc), JSON.stringify(doc)).toEqual(verdict(now.ledger, doc));
+    expect(ledgers.map((doc) => now.ledger(doc))).toEqual([true, false, false]);
     expect(invalid).toBe(6);
   });
 });

@@ -4,7 +4,9 @@ import { Ajv } from "ajv";
 import { buildPlan } from "../../src/plan/planner.js";
 import { parsePlan, serialisePlan } from "../../src/plan/file.js";
 import { sealPlan } from "../../src/plan/integrity.js";
+import type { PlanBasis } from "../../src/plan/types.js";
 import { desired, ledger, prune, remote } from "../fixtures/plan/every-action.js";
+import { configSchema } from "../../src/manifest/schema-source.js";
 
 const schema = JSON.parse(readFileSync(new URL("../../schemas/plan.schema.json", import.meta.url), "utf8"));
 const validate = new Ajv({ allErrors: true, strict: false }).compile(schema);
@@ -19,6 +21,22 @@ describe("schemas/plan.schema.json", () => {
     // A saved plan (one with a basis) must carry its permission, hints and digest.
     const { integrity: _i, ...unsealed } = saved;
     expect(validate(unsealed)).toBe(false);
+  });
+
+  it("a saved plan's basis.prune takes exactly the prune forms pimctl.yaml takes (true, false, \"owned\", per kind)", () => {
+    type S = { properties: Record<string, { $ref?: string; oneOf?: unknown }> };
+    const inPlan = (schema.properties.basis.properties.prune as S).properties;
+    const inConfig = (configSchema.properties as Record<string, S>).prune!.properties;
+    expect(Object.keys(inPlan).sort()).toEqual(Object.keys(inConfig).sort());
+    const form = (s: { $ref?: string; oneOf?: unknown }) => (s.$ref ? schema.definitions[s.$ref.split("/").pop()!].oneOf : s.oneOf);
+    for (const [kind, s] of Object.entries(inConfig)) expect(form(inPlan[kind]!), kind).toEqual(s.oneOf);
+    const { plan } = buildPlan({ tenant: "demo", desired, remote, ledger, prune });
+    const basis: PlanBasis = { desired, prune: { brands: "owned", assets: "owned", categories: true, attributes: false }, base_url: "http://127.0.0.1:4010/demo/api/v1", targets: [], excludes: [], allow_delete: true };
+    const saved = JSON.parse(serialisePlan(sealPlan({ ...plan, deletes_allowed: true, hints: [], basis }, undefined)));
+    expect(validate(saved), JSON.stringify(validate.errors)).toBe(true);
+    expect(parsePlan(serialisePlan(saved), "p.json").basis?.prune).toEqual(basis.prune);
+    expect(validate({ ...saved, basis: { ...basis, prune: { brands: "all" } } })).toBe(false);
+    expect(validate({ ...saved, basis: { ...basis, prune: { brand: true } } })).toBe(false);
   });
 
   it("rejects fields it does not know, so the schema cannot drift from the code", () => {
