@@ -16,9 +16,23 @@
  * escaped twice on its way out reads the same as once.
  */
 
-/** C0 (but newline), DEL, C1, and the bidi embeddings, overrides and isolates. */
-const CONTROLS_BUT_NEWLINE = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
-const CONTROLS = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+/** Regex classes: C0, DEL, C1, and the bidi embeddings, overrides and isolates. */
+const CONTROLS = "\\u0000-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069";
+/** The same but newline. */
+const CONTROLS_BUT_NEWLINE = "\\u0000-\\u0009\\u000b-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069";
+/** The same but JSON's white space (tab, LF, CR): raw in JSON text, those can only sit between tokens. */
+const CONTROLS_BUT_JSON_SPACE = "\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069";
+
+/**
+ * A class of characters to escape: `search` with the plain regex finds none in
+ * most strings, twice as fast as a `replace` that finds none (a plan renders
+ * hundreds of thousands of names and values); `replace` runs when there is one.
+ */
+function escaper(chars: string): (text: string) => string {
+  const any = new RegExp(`[${chars}]`);
+  const every = new RegExp(`[${chars}]`, "g");
+  return (text) => (text.search(any) === -1 ? text : text.replace(every, escapeOne));
+}
 
 const SHORT: Record<string, string> = { "\b": "\\b", "\t": "\\t", "\n": "\\n", "\f": "\\f", "\r": "\\r" };
 
@@ -26,17 +40,18 @@ function escapeOne(ch: string): string {
   return SHORT[ch] ?? `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`;
 }
 
+const escapeAll = escaper(CONTROLS);
+const escapeButNewlines = escaper(CONTROLS_BUT_NEWLINE);
+const escapeButJsonSpace = escaper(CONTROLS_BUT_JSON_SPACE);
+
 /**
  * `text` with every control character shown as its escape. `keepNewlines`:
  * for text whose line breaks are layout (a message of several lines, a stack
  * trace); a line break inside a name or a one-line message is data, and escaped.
  */
 export function escapeControls(text: string, opts: { keepNewlines?: boolean } = {}): string {
-  return text.replace(opts.keepNewlines ? CONTROLS_BUT_NEWLINE : CONTROLS, escapeOne);
+  return opts.keepNewlines ? escapeButNewlines(text) : escapeAll(text);
 }
-
-/** What escapeControls escapes but JSON's white space (tab, LF, CR): raw in JSON text, those can only sit between tokens. */
-const CONTROLS_BUT_JSON_SPACE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
 
 /**
  * JSON text made safe to print, still the same document: JSON.stringify escapes
@@ -45,7 +60,7 @@ const CONTROLS_BUT_JSON_SPACE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\
  * they can only be JSON's white space.
  */
 export function escapeJsonText(text: string): string {
-  return text.replace(CONTROLS_BUT_JSON_SPACE, escapeOne);
+  return escapeButJsonSpace(text);
 }
 
 /** A value as JSON text that is safe to print (escapeJsonText). */
