@@ -95,6 +95,7 @@ const MANIFEST = [
   `    web_ids: { Webshop: "web\\e[1Aid\\u2066" }`,
   `  - name: "${NEW_YAML}"`,
   `    seo_title: "short \\e[2K\\a"`,
+  `    web_ids: { Webshop: "n1" }`,
   "",
 ].join("\n");
 
@@ -161,7 +162,7 @@ describe("control characters from manifests and tenants are shown, never sent to
     expect(plan.actions.map((a) => a.address)).toContain(`brand[${JSON.stringify(EVIL_NAME)}]`);
   });
 
-  it("apply: the plan printed before the question, and the lines of what failed", async () => {
+  it("apply: the plan printed before the question, and the lines of what failed, was skipped, was not stored", async () => {
     // Interactive: the plan goes to the terminal before the question (answered "no").
     const asked = await p.cli(["apply", "--tenant", "demo"], { answers: ["no"] });
     expect(asked.code).toBe(1);
@@ -169,21 +170,27 @@ describe("control characters from manifests and tenants are shown, never sent to
     expect(asked.stderr).toContain("+new \\u001b[2K\\u001b[1A\\u0007 line");
     expect(rawControls(Buffer.from(asked.stderr))).toEqual([]);
 
-    // A tenant whose refusal quotes the name: the failed line shows it escaped.
+    // A tenant whose refusal quotes the name (the failed line, and the skipped web id that needed the
+    // brand), and that answers 200 to an update but keeps the old seo_title (the verification's lines).
     const store = p.emulator.store("demo");
     const create = store.createBrand.bind(store);
+    const update = store.updateBrand.bind(store);
     store.createBrand = (body) => {
       if (body.name.startsWith("New")) throw new HttpError(422, { message: `The name "${body.name}" is refused\u0007\u001b[2K.` });
       return create(body);
     };
+    store.updateBrand = (id, body) => update(id, { ...body, seo_title: store.brands.get(id)!.seo_title });
     try {
       const r = await pimctl(["apply", "--tenant", "demo", "--auto-approve"]);
       expect(r.code, r.stderr.toString()).toBe(4);
       expectClean(r);
       expect(r.text).toContain("+new \\u001b[2K\\u001b[1A\\u0007 line"); // the plan, printed before applying
       expect(r.text).toContain(`failed: brand["${SHOWN.newName}"]: The name "${SHOWN.newName}" is refused\\u0007\\u001b[2K.`);
+      expect(r.text).toContain(`skipped: brand["${SHOWN.newName}"].web_id["Webshop"]: `);
+      expect(r.text).toContain(`  brand["${SHOWN.evil}"]: seo_title\n`);
     } finally {
       store.createBrand = create;
+      store.updateBrand = update;
     }
   });
 
