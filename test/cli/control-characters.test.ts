@@ -9,6 +9,7 @@
  * the newlines of the layout, and the escaped forms appear.
  */
 import { spawn } from "node:child_process";
+import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createClient } from "../../src/api/client.js";
@@ -156,10 +157,16 @@ describe("control characters from manifests and tenants are shown, never sent to
     expect(comment).toContain("+       new \\u001b[2K\\u001b[1A\\u0007 line");
     expect(comment).toContain(`- \`brand["${SHOWN.ghost}"]\``);
 
-    const json = await pimctl(["plan", "--tenant", "demo", "--format", "json"]);
+    const json = await pimctl(["plan", "--tenant", "demo", "--format", "json", "--out", "saved.json"]);
     expectClean(json);
     const plan = JSON.parse(json.stdout.toString("utf8")) as { actions: Array<{ address: string }> };
     expect(plan.actions.map((a) => a.address)).toContain(`brand[${JSON.stringify(EVIL_NAME)}]`);
+    // The saved plan: escaped bytes, the same plan (its digest holds), and the dry run's request lines.
+    expect(rawControls(await readFile(path.join(p.dir, "saved.json")))).toEqual([]);
+    const dry = await pimctl(["apply", "saved.json", "--tenant", "demo", "--dry-run"]);
+    expect(dry.code, dry.stderr.toString()).toBe(0);
+    expectClean(dry);
+    expect(dry.stdout.toString("utf8")).toContain('"seo_title":"title \\u007f\\u001b[8mhidden\\u0085"');
   });
 
   it("apply: the plan printed before the question, and the lines of what failed, was skipped, was not stored", async () => {
