@@ -127,7 +127,8 @@ export function applyCommand(io: Io): CommandModule<object, ApplyArgs> {
         else if (r.status === "skipped" && r.skip_cause !== "token_refused") say(args, io, `skipped: ${escapeControls(`${r.address}: ${r.reason ?? ""}`)}`);
       }
       const v = result.verification;
-      if (v?.error) io.stderr(`Verification: the read after the writes failed, so nothing was checked (exit 4): ${escapeControls(v.error)}\n`);
+      // v.error is PimctlError.format(): its line breaks start its detail lines.
+      if (v?.error) io.stderr(`Verification: the read after the writes failed, so nothing was checked (exit 4): ${escapeControls(v.error, { keepNewlines: true })}\n`);
       if (v && v.mismatches.length) {
         io.stderr(`Verification: the tenant did not store ${plural(v.mismatches.length, "change")} as written (exit 4):\n`);
         for (const m of v.mismatches) io.stderr(`  ${escapeControls(`${m.address}: ${m.fields.join(", ")}`)}\n`);
