@@ -4,6 +4,7 @@
  * code throws or returns these; only src/cli/ turns them into exit codes.
  */
 import type { SourceLocation } from "./model/catalogue.js";
+import { escapeControls } from "./render/controls.js";
 
 export type ErrorCode =
   // manifest and config
@@ -69,7 +70,11 @@ export class PimctlError extends Error {
     this.details = opts.details ?? [];
   }
 
-  /** One line (plus detail lines) for people: "file:line:col: message" or "GET /brands (401): message". */
+  /**
+   * One line (plus detail lines) for people: "file:line:col: message" or "GET /brands (401): message".
+   * Messages quote names and the tenant's answers: each line is escaped whole (src/render/controls.ts),
+   * so a control character in them is shown, and a line break in them cannot start a line of its own.
+   */
   format(): string {
     let head = this.message;
     if (this.location) {
@@ -79,7 +84,7 @@ export class PimctlError extends Error {
       const tenant = this.request.tenant ? ` [tenant ${this.request.tenant}]` : "";
       head = `${this.request.method} ${this.request.path}${status}${tenant}: ${this.message}`;
     }
-    return [head, ...this.details.map((d) => `  ${d}`)].join("\n");
+    return [head, ...this.details.map((d) => `  ${d}`)].map((line) => escapeControls(line)).join("\n");
   }
 
   toJSON(): Record<string, unknown> {

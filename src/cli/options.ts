@@ -4,6 +4,7 @@
  */
 import type { Argv } from "yargs";
 import { FORMATS, wantColor, type Format } from "../render/index.js";
+import { escapeControls } from "../render/controls.js";
 import type { ProjectOptions } from "../workflows.js";
 import { REFRESH_MODES, type RefreshMode } from "../state/changelog/index.js";
 import type { Io } from "./io.js";
@@ -60,7 +61,7 @@ export function projectOptions(args: GlobalArgs, io: Io): ProjectOptions {
     ...(args.tenant ? { tenant: args.tenant } : {}),
     ...(args.parallelism ? { parallelism: args.parallelism } : {}),
     ...(args.refresh ? { refresh: args.refresh } : {}),
-    ...(logHttp ? { logHttp: (line: string) => io.stderr(`http: ${line}\n`), log: (line: string) => io.stderr(`debug: ${line}\n`) } : {}),
+    ...(logHttp ? { logHttp: (line: string) => io.stderr(`http: ${escapeControls(line)}\n`), log: (line: string) => io.stderr(`debug: ${escapeControls(line)}\n`) } : {}),
   };
 }
 
@@ -68,7 +69,17 @@ export function colorFor(args: GlobalArgs, io: Io): boolean {
   return wantColor({ isTTY: io.isTTY, env: io.env, noColor: args.color === false });
 }
 
-/** Human messages go to stderr, and not at all with --quiet. */
+/**
+ * Human messages go to stderr, and not at all with --quiet. They quote names from
+ * the manifests and the tenant, so control characters are shown as escapes
+ * (src/render/controls.ts); the message's own line breaks stay.
+ */
 export function say(args: GlobalArgs, io: Io, text: string): void {
-  if (!args.quiet) io.stderr(text.endsWith("\n") ? text : `${text}\n`);
+  const shown = escapeControls(text, { keepNewlines: true });
+  if (!args.quiet) io.stderr(shown.endsWith("\n") ? shown : `${shown}\n`);
+}
+
+/** A warning from the library (a stale lock, a merged state write) for people: one line, escaped. */
+export function warnLine(io: Io): (line: string) => void {
+  return (line) => io.stderr(`warning: ${escapeControls(line)}\n`);
 }

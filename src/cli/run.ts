@@ -3,6 +3,7 @@ import { PimctlError, PimctlErrors } from "../errors.js";
 import { EXIT, ExitWith, type ExitCode } from "./exit-codes.js";
 import { problemFormatOf, reportProblems, type ProblemFormat } from "./pipeline-output.js";
 import { compareProblems, located, problemsOf } from "../render/errors.js";
+import { escapeControls } from "../render/controls.js";
 import type { Io } from "./io.js";
 import { packageVersion } from "../package.js";
 import { commands } from "./commands/index.js";
@@ -67,7 +68,7 @@ export function reportError(err: unknown, io: Io, format?: ProblemFormat): ExitC
     return only === "plan_stale" ? EXIT.stale : only === "policy_refused" ? EXIT.policy : EXIT.error;
   }
   const message = err instanceof Error ? (err.stack ?? err.message) : String(err);
-  io.stderr(`pimctl: internal error: ${message}\n`);
+  io.stderr(`pimctl: internal error: ${escapeControls(message, { keepNewlines: true })}\n`);
   reportProblems(io, [{ severity: "error", code: "internal", message: err instanceof Error ? err.message : String(err) }], format);
   return EXIT.error;
 }

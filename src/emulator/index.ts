@@ -12,6 +12,7 @@ import type { AddressInfo, Socket } from "node:net";
 import { DEFAULT_SWITCHES, matchRoute, type EmulatorSwitches, type RequestContext } from "./routes.js";
 import { HttpError, TenantStore, type TenantData } from "./store.js";
 import { UNPAGINATED_LISTS, paginateList, toWire } from "./wire-format.js";
+import { refuseControlRequest } from "./control-guard.js";
 
 export type { EmulatorSwitches } from "./routes.js";
 export { TenantStore } from "./store.js";
@@ -278,10 +279,14 @@ export async function startEmulator(opts: EmulatorOptions): Promise<Emulator> {
 
   async function handleControl(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
     if (!isLoopback(req.socket.remoteAddress)) return send(res, 403, { message: "The control surface answers loopback clients only." });
+    // A web page on this machine must not reset data or rotate tokens (CSRF, DNS rebinding): control-guard.ts.
+    const refused = refuseControlRequest(req);
+    if (refused) return send(res, refused.status, { message: refused.message });
     const raw = await readBody(req);
+    if (raw === "too_large") return send(res, 413, { message: `Payload Too Large (limit ${maxBody} bytes).` }, { connection: "close" });
     let body: Record<string, unknown> = {};
     try {
-      body = raw === "too_large" || raw.length === 0 ? {} : JSON.parse(raw.toString("utf8"));
+      body = raw.length === 0 ? {} : JSON.parse(raw.toString("utf8"));
     } catch {
       return send(res, 400, { message: "The request body is not valid JSON." });
     }

@@ -13,6 +13,7 @@ import { PimctlError } from "../errors.js";
 import { checkIntegrity, sealPlan } from "./integrity.js";
 import { PLAN_FORMAT_VERSION, type Plan } from "./types.js";
 import { shareAddresses } from "./order.js";
+import { jsonText } from "../render/controls.js";
 
 /** The plan without its basis: what people and programs read (the basis only goes to --out files). */
 export function publicPlan(p: Plan): Plan {
@@ -20,8 +21,9 @@ export function publicPlan(p: Plan): Plan {
   return rest;
 }
 
+/** DEL, C1 and bidi characters as `\u` escapes (src/render/controls.ts): the same plan (the digest is over the parsed body), safe to print. */
 export function serialisePlan(plan: Plan): string {
-  return `${JSON.stringify(plan, null, 2)}\n`;
+  return `${jsonText(plan, 2)}\n`;
 }
 
 let validator: ValidateFunction | undefined;

@@ -5,6 +5,7 @@ import { KINDS, parsePathKey, type Kind } from "../model/catalogue.js";
 import { addressKind, lastKey } from "../plan/address.js";
 import type { Action, FieldChange, Json, Op, Plan, PreviousAddress } from "../plan/types.js";
 import { ALLOW_DELETE_FLAG } from "../plan/delete-permission.js";
+import { escapeControls } from "./controls.js";
 
 /** What the HTML review page says about where a plan comes from (the CLI fills it in). */
 export interface PageFacts {
@@ -82,9 +83,9 @@ export function groupByKind(actions: readonly Action[]): Array<[Kind, Action[]]>
   return KINDS.filter((k) => groups.has(k)).map((k) => [k, groups.get(k)!]);
 }
 
-/** What renderers print under an action's head: where it was before, then its notes. */
+/** What renderers print under an action's head: where it was before, then its notes (escaped: they quote names). */
 export function actionNotes(a: Action): string[] {
-  return [...(a.previous ? [describePrevious(a.previous)] : []), ...(a.notes ?? [])];
+  return [...(a.previous ? [describePrevious(a.previous)] : []), ...(a.notes ?? [])].map((n) => escapeControls(n));
 }
 
 function describePrevious(p: PreviousAddress): string {
@@ -94,11 +95,12 @@ function describePrevious(p: PreviousAddress): string {
   return `renamed from "${name}" (${p.via})`;
 }
 
+/** A value for people, JSON-quoted, its control characters escaped (src/render/controls.ts). */
 export function formatValue(v: Json | undefined): string {
   if (v === undefined) return "(none)";
-  if (typeof v === "string") return JSON.stringify(truncate(v, 100));
+  if (typeof v === "string") return escapeControls(JSON.stringify(truncate(v, 100)));
   if (Array.isArray(v)) return `[${v.map((x) => formatValue(x)).join(", ")}]`;
-  return JSON.stringify(v);
+  return escapeControls(JSON.stringify(v));
 }
 
 export function truncate(s: string, max: number): string {
@@ -109,7 +111,7 @@ export function beforeText(c: FieldChange): string {
   return c.before_unknown ? "(unknown)" : formatValue(c.before);
 }
 
-/** Unified diff lines of a long text change (no file headers). */
+/** Unified diff lines of a long text change (no file headers), each line's control characters escaped. */
 export function textDiffLines(c: FieldChange): string[] {
   const before = typeof c.before === "string" ? c.before : "";
   const after = typeof c.after === "string" ? c.after : "";
@@ -117,7 +119,7 @@ export function textDiffLines(c: FieldChange): string[] {
   const lines: string[] = [];
   for (const h of patch.hunks) {
     lines.push(`@@ -${h.oldStart},${h.oldLines} +${h.newStart},${h.newLines} @@`);
-    for (const l of h.lines) if (!l.startsWith("\\")) lines.push(l);
+    for (const l of h.lines) if (!l.startsWith("\\")) lines.push(escapeControls(l));
   }
   return lines;
 }
@@ -178,7 +180,7 @@ export function shownChanges(a: Action): FieldChange[] {
 /** A create's fields on one line, when they fit. */
 export function inlineFields(changes: FieldChange[], max = 100): string | undefined {
   if (changes.some((c) => c.long_text)) return undefined;
-  const text = changes.map((c) => `${c.field}: ${formatValue(c.after)}`).join(", ");
+  const text = changes.map((c) => `${escapeControls(c.field)}: ${formatValue(c.after)}`).join(", ");
   return text.length <= max ? text : undefined;
 }
 
@@ -199,5 +201,5 @@ export function blockedLine(plan: Plan): string | undefined {
 
 /** Move hints as lines for people: which delete looks like which create, and the line that keeps the record. */
 export function hintLines(plan: Plan): string[] {
-  return (plan.hints ?? []).map((h) => `${h.delete} -> ${h.create}: ${h.reason}; to keep the record (and its id), add to ${h.create}: ${h.add}`);
+  return (plan.hints ?? []).map((h) => escapeControls(`${h.delete} -> ${h.create}: ${h.reason}; to keep the record (and its id), add to ${h.create}: ${h.add}`));
 }

@@ -8,6 +8,7 @@
 import { createHash } from "node:crypto";
 import { compareText } from "../model/catalogue.js";
 import type { PimctlError } from "../errors.js";
+import { escapeControls, jsonText } from "./controls.js";
 
 export const ERRORS_FORMAT_VERSION = "1.0";
 
@@ -73,7 +74,7 @@ export function problemsOf(errors: readonly PimctlError[], warnings: readonly Pi
 export function renderProblemsJson(problems: readonly Problem[], extra: Record<string, unknown> = {}): string {
   const errors = problems.filter((p) => p.severity === "error");
   const warnings = problems.filter((p) => p.severity === "warning");
-  return `${JSON.stringify({ format_version: ERRORS_FORMAT_VERSION, ok: errors.length === 0, ...extra, errors, warnings }, null, 2)}\n`;
+  return `${jsonText({ format_version: ERRORS_FORMAT_VERSION, ok: errors.length === 0, ...extra, errors, warnings }, 2)}\n`;
 }
 
 /** GitHub's workflow commands escape %, CR and LF in messages, and also : and , in properties. */
@@ -84,17 +85,21 @@ function escapeProperty(s: string): string {
   return escapeData(s).replace(/:/g, "%3A").replace(/,/g, "%2C");
 }
 
-/** `::error file=…,line=…,col=…,title=…::message`, one line per problem. */
+/**
+ * `::error file=…,line=…,col=…,title=…::message`, one line per problem. Control characters
+ * in the message, each hint line and the file are shown as escapes first (src/render/controls.ts):
+ * the log renders ANSI sequences, and the annotation sits on the pull request's diff.
+ */
 export function renderGithubAnnotations(problems: readonly Problem[]): string {
   return problems
     .map((p) => {
       const props = [
-        ...(p.file ? [`file=${escapeProperty(p.file)}`] : []),
+        ...(p.file ? [`file=${escapeProperty(escapeControls(p.file))}`] : []),
         ...(p.line !== undefined ? [`line=${p.line}`] : []),
         ...(p.column !== undefined ? [`col=${p.column}`] : []),
         `title=${escapeProperty(`pimctl ${p.code}`)}`,
       ];
-      const text = p.hint ? `${p.message}\n${p.hint}` : p.message;
+      const text = [p.message, ...(p.hint ? p.hint.split("\n") : [])].map((line) => escapeControls(line)).join("\n");
       return `::${p.severity} ${props.join(",")}::${escapeData(text)}\n`;
     })
     .join("");
@@ -112,5 +117,5 @@ export function renderCodeClimate(problems: readonly Problem[]): string {
     fingerprint: createHash("sha256").update(`${p.code}\0${p.file ?? ""}\0${p.line ?? 0}\0${p.message}`).digest("hex").slice(0, 32),
     location: { path: p.file ?? "pimctl.yaml", lines: { begin: p.line ?? 1 } },
   }));
-  return `${JSON.stringify(issues, null, 2)}\n`;
+  return `${jsonText(issues, 2)}\n`;
 }

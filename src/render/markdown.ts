@@ -18,6 +18,7 @@ import {
   unmanagedCounts,
   type RenderOptions,
 } from "./common.js";
+import { escapeControls } from "./controls.js";
 
 /** Marks the comment so a pipeline can find and update it instead of adding another. */
 export const MARKDOWN_MARKER = "<!-- pimctl-plan -->";
@@ -38,7 +39,7 @@ export function renderMarkdown(plan: Plan, opts: RenderOptions): string {
 }
 
 function renderMarkdownBody(plan: Plan, opts: RenderOptions, detail: "full" | "compact" | "counts"): string {
-  const out: string[] = [MARKDOWN_MARKER, `### pimctl plan for \`${plan.tenant}\``, ""];
+  const out: string[] = [MARKDOWN_MARKER, `### pimctl plan for \`${escapeControls(plan.tenant)}\``, ""];
   const s = plan.summary;
   out.push(
     "| create | update | rename | move | delete | not possible (API v1) | destructive |",
@@ -49,7 +50,7 @@ function renderMarkdownBody(plan: Plan, opts: RenderOptions, detail: "full" | "c
   const destructive = plan.actions.filter((a) => a.flags.destructive);
   if (destructive.length) {
     out.push("> [!WARNING]", `> **${destructive.length} destructive change${destructive.length === 1 ? "" : "s"}**: data hangs on these records.`);
-    for (const a of destructive) out.push(`> - \`${a.address}\`: ${(a.notes ?? []).join("; ")}`);
+    for (const a of destructive) out.push(`> - \`${escapeControls(a.address)}\`: ${escapeControls((a.notes ?? []).join("; "))}`);
     out.push("");
   }
   const blocked = blockedLine(plan);
@@ -80,7 +81,7 @@ function renderMarkdownBody(plan: Plan, opts: RenderOptions, detail: "full" | "c
     out.push(`<details><summary><b>${KIND_TITLES[kind]}</b> (${actions.length})</summary>`, "", "```diff");
     const { listed, collapsed } = collapseUnknown(actions);
     for (const a of listed) out.push(...actionLines(a, opts));
-    for (const u of collapsed) out.push(`~ ${u.label} unknown (write-only: written once, then remembered)`);
+    for (const u of collapsed) out.push(`~ ${escapeControls(u.label)} unknown (write-only: written once, then remembered)`);
     out.push("```", "", "</details>", "");
   }
   if (detail === "counts") out.push("");
@@ -88,12 +89,12 @@ function renderMarkdownBody(plan: Plan, opts: RenderOptions, detail: "full" | "c
     out.push(`_Unmanaged, left alone (pruning off): ${unmanagedCounts(plan)}._`, "");
     if (opts.showUnmanaged && detail !== "counts") {
       const shown = plan.unmanaged.slice(0, 200);
-      out.push("<details><summary>Unmanaged records</summary>", "", ...shown.map((u) => `- \`${u.address}\``));
+      out.push("<details><summary>Unmanaged records</summary>", "", ...shown.map((u) => `- \`${escapeControls(u.address)}\``));
       if (shown.length < plan.unmanaged.length) out.push(`- ... and ${plan.unmanaged.length - shown.length} more`);
       out.push("", "</details>", "");
     }
   }
-  for (const w of plan.warnings) out.push(`> [!NOTE]`, `> ${w}`, "");
+  for (const w of plan.warnings) out.push(`> [!NOTE]`, `> ${escapeControls(w)}`, "");
   out.push(`**${summaryLine(plan)}**`);
   return `${out.join("\n")}\n`;
 }
@@ -102,7 +103,7 @@ function renderMarkdownBody(plan: Plan, opts: RenderOptions, detail: "full" | "c
 function actionLines(a: Action, opts: RenderOptions): string[] {
   const marker = a.op === "create" ? "+" : a.op === "delete" ? "-" : a.op === "unsupported" ? "!" : MARKERS[a.op];
   const tags = [a.op === "update" || a.op === "create" ? "" : a.op, ...flagLabels(a)].filter(Boolean);
-  const head = `${marker} ${a.address}${tags.length ? `  (${tags.join(", ")})` : ""}`;
+  const head = `${marker} ${escapeControls(a.address)}${tags.length ? `  (${tags.join(", ")})` : ""}`;
   if (opts.compact) return [head];
   const changes = shownChanges(a);
   const inline = a.op === "create" && !actionNotes(a).length ? inlineFields(changes) : undefined;
@@ -112,12 +113,12 @@ function actionLines(a: Action, opts: RenderOptions): string[] {
   if (a.op === "delete") return lines;
   for (const c of changes) {
     if (c.long_text && a.op !== "create") {
-      lines.push(`      ${c.field}:`);
+      lines.push(`      ${escapeControls(c.field)}:`);
       for (const l of textDiffLines(c)) lines.push(l.startsWith("+") || l.startsWith("-") ? `${l[0]}       ${l.slice(1)}` : `        ${l}`);
     } else if (a.op === "create" || (c.before === undefined && !c.before_unknown)) {
-      lines.push(`      ${c.field}: ${formatValue(c.after)}`);
+      lines.push(`      ${escapeControls(c.field)}: ${formatValue(c.after)}`);
     } else {
-      lines.push(`      ${c.field}: ${beforeText(c)} -> ${formatValue(c.after)}`);
+      lines.push(`      ${escapeControls(c.field)}: ${beforeText(c)} -> ${formatValue(c.after)}`);
     }
   }
   return lines;

@@ -20,25 +20,26 @@ import {
   unmanagedCounts,
   type RenderOptions,
 } from "./common.js";
+import { escapeControls } from "./controls.js";
 
 export function renderText(plan: Plan, opts: RenderOptions): string {
   const c = palette(opts.color);
   const out: string[] = [];
-  out.push(c.bold(`Plan for tenant "${plan.tenant}"`), "");
+  out.push(c.bold(`Plan for tenant "${escapeControls(plan.tenant)}"`), "");
 
   for (const [kind, actions] of groupByKind(plan.actions)) {
     const counts = countOps(actions);
     out.push(c.bold(`${KIND_TITLES[kind]}`) + c.dim(` (${counts})`));
     const { listed, collapsed } = collapseUnknown(actions);
     for (const a of listed) out.push(...renderAction(a, opts, c));
-    for (const u of collapsed) out.push(`  ${c.yellow("~")} ${u.label} unknown${c.dim("  (write-only: written once, then remembered; --format json lists each)")}`);
+    for (const u of collapsed) out.push(`  ${c.yellow("~")} ${escapeControls(u.label)} unknown${c.dim("  (write-only: written once, then remembered; --format json lists each)")}`);
     out.push("");
   }
 
   const destructive = plan.actions.filter((a) => a.flags.destructive);
   if (destructive.length) {
     out.push(c.red.bold(`Destructive changes (${destructive.length}): data hangs on these records`));
-    for (const a of destructive) out.push(c.red(`  - ${a.address}: ${(a.notes ?? []).join("; ")}`));
+    for (const a of destructive) out.push(c.red(`  - ${escapeControls(a.address)}: ${escapeControls((a.notes ?? []).join("; "))}`));
     out.push("");
   }
   const blocked = blockedLine(plan);
@@ -52,13 +53,13 @@ export function renderText(plan: Plan, opts: RenderOptions): string {
   if (plan.unmanaged.length) {
     if (opts.showUnmanaged) {
       out.push(c.bold("Unmanaged (in the tenant, not in the manifests; pruning is off)"));
-      for (const u of plan.unmanaged) out.push(c.dim(`  ? ${u.address}`));
+      for (const u of plan.unmanaged) out.push(c.dim(`  ? ${escapeControls(u.address)}`));
     } else {
       out.push(c.dim(`Unmanaged, left alone (pruning off): ${unmanagedCounts(plan)}. List them with --show-unmanaged.`));
     }
     out.push("");
   }
-  for (const w of plan.warnings) out.push(c.yellow(`Warning: ${w}`));
+  for (const w of plan.warnings) out.push(c.yellow(`Warning: ${escapeControls(w)}`));
   if (plan.warnings.length) out.push("");
   out.push(c.bold(summaryLine(plan)));
   return `${out.join("\n")}\n`;
@@ -76,7 +77,7 @@ function renderAction(a: Action, opts: RenderOptions, c: ReturnType<typeof palet
   const colour = opColour(c, a.op);
   const flags = flagLabels(a);
   const tags = [a.op === "update" || a.op === "create" ? "" : a.op, ...flags].filter(Boolean);
-  const head = `  ${colour(MARKERS[a.op])} ${a.address}${tags.length ? c.dim(`  (${tags.join(", ")})`) : ""}`;
+  const head = `  ${colour(MARKERS[a.op])} ${escapeControls(a.address)}${tags.length ? c.dim(`  (${tags.join(", ")})`) : ""}`;
   if (opts.compact) return [head];
   const changes = shownChanges(a);
   const inline = a.op === "create" && !actionNotes(a).length ? inlineFields(changes) : undefined;
@@ -84,9 +85,9 @@ function renderAction(a: Action, opts: RenderOptions, c: ReturnType<typeof palet
   const lines = [head];
   for (const note of actionNotes(a)) lines.push(c.dim(`      # ${note}`));
   if (a.op === "delete") return lines;
-  const width = Math.max(...changes.map((ch) => ch.field.length), 0);
+  const width = Math.max(...changes.map((ch) => escapeControls(ch.field).length), 0);
   for (const ch of changes) {
-    const label = `${ch.field}:`.padEnd(width + 2);
+    const label = `${escapeControls(ch.field)}:`.padEnd(width + 2);
     if (ch.long_text && (typeof ch.before === "string" || a.op !== "create")) {
       lines.push(`      ${label}`.trimEnd());
       for (const l of textDiffLines(ch)) {

@@ -315,7 +315,7 @@ describe("test knobs", () => {
     const stats = (await (await fetch(`${emu.url}/__emulator/stats`)).json()) as { requests: { total: number; byRoute: Record<string, number> } };
     expect(stats.requests.total).toBe(1);
     expect(stats.requests.byRoute["POST /brands"]).toBe(1);
-    const rotated = await fetch(`${emu.url}/__emulator/tenants/prod/rotate-token`, { method: "POST", body: JSON.stringify({ token: "tok-b3" }) });
+    const rotated = await fetch(`${emu.url}/__emulator/tenants/prod/rotate-token`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ token: "tok-b3" }) });
     expect(rotated.status).toBe(200);
     expect((await call("GET", "/ping", undefined, { tenant: "prod", token: "tok-b3" })).status).toBe(200);
   });

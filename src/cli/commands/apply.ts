@@ -11,7 +11,8 @@ import { plural } from "../../plural.js";
 import type { Io } from "../io.js";
 import { appendStepSummary } from "../pipeline-output.js";
 import { renderApplySummary } from "../../render/apply-summary.js";
-import { colorFor, projectOptions, say, withProjectOptions, withRefresh, type GlobalArgs } from "../options.js";
+import { colorFor, projectOptions, say, warnLine, withProjectOptions, withRefresh, type GlobalArgs } from "../options.js";
+import { escapeControls, jsonText } from "../../render/controls.js";
 import { publicPlan } from "../../plan/file.js";
 import { parseDuration } from "../../state/backends/index.js";
 
@@ -92,7 +93,7 @@ export function applyCommand(io: Io): CommandModule<object, ApplyArgs> {
         ...(args.target ? { targets: args.target } : {}),
         ...(args.exclude ? { excludes: args.exclude } : {}),
         ...(args["lock-timeout"] ? { lockTimeoutMs: parseDuration(args["lock-timeout"]) } : {}),
-        warn: (line: string) => io.stderr(`warning: ${line}\n`),
+        warn: warnLine(io),
         allowDelete: args["allow-delete"] === true,
         dryRun: args["dry-run"] === true,
         failFast: args["fail-fast"] === true,
@@ -113,7 +114,7 @@ export function applyCommand(io: Io): CommandModule<object, ApplyArgs> {
       }
       const report = result.report!;
       if (args["dry-run"]) {
-        for (const r of report.results) if (r.request) io.stdout(`${r.request.method} ${r.request.path}${r.request.body === undefined ? "" : ` ${JSON.stringify(r.request.body)}`}\n`);
+        for (const r of report.results) if (r.request) io.stdout(`${escapeControls(`${r.request.method} ${r.request.path}`)}${r.request.body === undefined ? "" : ` ${jsonText(r.request.body)}`}\n`);
         say(args, io, `Dry run: ${plural(report.results.filter((r) => r.request).length, "request")} built, none sent.`);
         const blocked = result.plan.actions.filter((a) => a.flags.blocked).length;
         if (blocked) say(args, io, `Note: the plan has ${plural(blocked, "blocked delete")}; a real apply refuses it (make the plan with --allow-delete).`);
@@ -121,18 +122,20 @@ export function applyCommand(io: Io): CommandModule<object, ApplyArgs> {
       }
       if (result.backupFile) say(args, io, `Backup export saved to ${result.backupFile}.`);
       for (const r of report.results) {
-        if (r.status === "failed") io.stderr(`failed: ${r.address}: ${r.error?.message ?? "unknown error"}\n`);
-        else if (r.status === "skipped" && r.skip_cause !== "token_refused") say(args, io, `skipped: ${r.address}: ${r.reason ?? ""}`);
+        // Addresses and the tenant's error messages: escaped (src/render/controls.ts).
+        if (r.status === "failed") io.stderr(`failed: ${escapeControls(`${r.address}: ${r.error?.message ?? "unknown error"}`)}\n`);
+        else if (r.status === "skipped" && r.skip_cause !== "token_refused") say(args, io, `skipped: ${escapeControls(`${r.address}: ${r.reason ?? ""}`)}`);
       }
       const v = result.verification;
-      if (v?.error) io.stderr(`Verification: the read after the writes failed, so nothing was checked (exit 4): ${v.error}\n`);
+      // v.error is PimctlError.format(): its line breaks start its detail lines.
+      if (v?.error) io.stderr(`Verification: the read after the writes failed, so nothing was checked (exit 4): ${escapeControls(v.error, { keepNewlines: true })}\n`);
       if (v && v.mismatches.length) {
         io.stderr(`Verification: the tenant did not store ${plural(v.mismatches.length, "change")} as written (exit 4):\n`);
-        for (const m of v.mismatches) io.stderr(`  ${m.address}: ${m.fields.join(", ")}\n`);
+        for (const m of v.mismatches) io.stderr(`  ${escapeControls(`${m.address}: ${m.fields.join(", ")}`)}\n`);
       }
       if (report.stopped_by) {
         io.stderr(
-          `Stopped: ${report.stopped_by.message}\nNo action was started after the 401; ${report.stopped_by.not_attempted} action(s) were not attempted and the tenant was not verified. Fix the token, then run apply again: it finishes the job without duplicates.\n`,
+          `Stopped: ${escapeControls(report.stopped_by.message)}\nNo action was started after the 401; ${report.stopped_by.not_attempted} action(s) were not attempted and the tenant was not verified. Fix the token, then run apply again: it finishes the job without duplicates.\n`,
         );
       }
       const c = report.counts;

@@ -4,7 +4,8 @@ import type { Argv, CommandModule } from "yargs";
 import { describeHolder, parseDuration } from "../../state/backends/index.js";
 import { migrateState, pullState, pushState, rmState, showState, unlockState, type StateOptions } from "../../state/manage.js";
 import type { Io } from "../io.js";
-import { projectOptions, say, withProjectOptions, type GlobalArgs } from "../options.js";
+import { projectOptions, say, warnLine, withProjectOptions, type GlobalArgs } from "../options.js";
+import { escapeControls, escapeJsonText, jsonText } from "../../render/controls.js";
 
 interface StateArgs extends GlobalArgs {
   file?: string;
@@ -21,7 +22,7 @@ function stateOptions(args: StateArgs, io: Io): StateOptions {
   return {
     ...projectOptions(args, io),
     ...(args["lock-timeout"] ? { lockTimeoutMs: parseDuration(args["lock-timeout"]) } : {}),
-    warn: (line) => io.stderr(`warning: ${line}\n`),
+    warn: warnLine(io),
   };
 }
 
@@ -51,13 +52,15 @@ export function stateCommand(io: Io, opts: { parseOnly?: boolean } = {}): Comman
                 .example("$0 state show --tenant prod", "Every remembered web id, asset image_url and attribute-set assignment") as never,
             handler: run(async (args: StateArgs) => {
               const s = await showState({ ...projectOptions(args, io), ...(args.offline ? { offline: true } : {}) });
-              if (args.json) return void io.stdout(`${JSON.stringify(s, null, 2)}\n`);
-              io.stdout(`State of tenant "${s.tenant}" (${s.location}): ${s.existed ? `${s.entries.length} record(s)` : "nothing stored yet"}\n`);
-              if (s.lock) io.stdout(`Locked: ${describeHolder(s.lock)}; lock id ${s.lock.id}\n`);
+              if (args.json) return void io.stdout(`${jsonText(s, 2)}\n`);
+              // Names, values and the lock holder's words come from the ledger: each line escaped (src/render/controls.ts).
+              const line = (text: string) => io.stdout(`${escapeControls(text)}\n`);
+              line(`State of tenant "${s.tenant}" (${s.location}): ${s.existed ? `${s.entries.length} record(s)` : "nothing stored yet"}`);
+              if (s.lock) line(`Locked: ${describeHolder(s.lock)}; lock id ${s.lock.id}`);
               for (const e of s.entries) {
                 const who = e.address ? `${e.address} (${e.key})` : s.resolved ? `${e.key} (not in the tenant any more)` : e.key;
                 const what = Object.entries(e.value as Record<string, unknown>).map(([k, v]) => (Array.isArray(e.value) ? valueText(v) : `${k}=${valueText(v)}`));
-                io.stdout(`  ${who}  ${e.section}: ${what.join(", ")}\n`);
+                line(`  ${who}  ${e.section}: ${what.join(", ")}`);
               }
             }),
           }),
@@ -69,7 +72,7 @@ export function stateCommand(io: Io, opts: { parseOnly?: boolean } = {}): Comman
             builder: (b) => b.positional("file", { type: "string", describe: "Where to write it (default: stdout)" }).example("$0 state pull ledger.json", "Copy the ledger out") as never,
             handler: run(async (args: StateArgs) => {
               const text = await pullState(projectOptions(args, io));
-              if (!args.file) return void io.stdout(text);
+              if (!args.file) return void io.stdout(escapeJsonText(text));
               await writeFile(path.resolve(io.cwd, args.file), text);
               say(args, io, `Wrote the ledger to ${args.file}.`);
             }),
@@ -126,7 +129,7 @@ export function stateCommand(io: Io, opts: { parseOnly?: boolean } = {}): Comman
                 .example("$0 state unlock 6f1c2a9e-...", "Remove that lock, and only that one") as never,
             handler: run(async (args: StateArgs) => {
               const r = await unlockState(projectOptions(args, io), String(args["lock-id"]));
-              io.stdout(`Broke the lock ${args["lock-id"]} (${r.location}), ${describeHolder(r.holder)}.\n`);
+              io.stdout(`${escapeControls(`Broke the lock ${args["lock-id"]} (${r.location}), ${describeHolder(r.holder)}.`)}\n`);
             }),
           }),
         )
