@@ -47,6 +47,7 @@ export interface GithubStep {
   run?: string;
   shell?: string;
   env?: Record<string, string>;
+  "working-directory"?: string;
   "continue-on-error"?: boolean;
 }
 interface GithubJob {
@@ -149,7 +150,7 @@ export function githubJob(file: string, job: string): GithubJob {
  */
 export async function runGithubJob(
   job: GithubJob,
-  o: { cwd: string; env: NodeJS.ProcessEnv; secrets: Record<string, string>; github: Record<string, Json> },
+  o: { cwd: string; env: NodeJS.ProcessEnv; secrets: Record<string, string>; github: Record<string, Json>; inputs?: Record<string, string> },
 ): Promise<GithubJobResult> {
   const tmp = await mkdtemp(path.join(tmpdir(), "pimctl-gha-"));
   const stepsCtx: Record<string, { outputs: Record<string, string>; outcome: string }> = {};
@@ -158,7 +159,7 @@ export async function runGithubJob(
   let summary = "";
   for (const [n, step] of job.steps.entries()) {
     const name = step.name ?? step.id ?? step.run?.split("\n")[0] ?? step.uses ?? `step ${n}`;
-    const ctx = (): Record<string, Json> => ({ secrets: o.secrets, github: o.github, steps: stepsCtx as unknown as Json });
+    const ctx = (): Record<string, Json> => ({ secrets: o.secrets, github: o.github, inputs: o.inputs ?? {}, steps: stepsCtx as unknown as Json });
     // An if: without a status function implies success(), as GitHub does.
     const condition = step.if ? (/\b(always|success|failure|cancelled)\(\)/.test(step.if) ? step.if : `success() && (${step.if})`) : "success()";
     const runIt = evaluate(condition.replace(/^\$\{\{(.*)\}\}$/s, "$1"), ctx(), status);
@@ -181,7 +182,7 @@ export async function runGithubJob(
     await writeFile(summaryFile, "");
     const [cmd, ...args] = githubShell(step.shell ?? job.defaults?.run?.shell, script);
     const r = await runProcess(cmd!, args, {
-      cwd: o.cwd,
+      cwd: path.resolve(o.cwd, substitute(step["working-directory"] ?? ".", ctx(), status)),
       env: { ...o.env, ...env, GITHUB_ACTIONS: "true", GITHUB_OUTPUT: outputFile, GITHUB_STEP_SUMMARY: summaryFile },
     });
     const outputs = Object.fromEntries(
