@@ -8,7 +8,7 @@
 import { execFileSync } from "node:child_process";
 import { createServer, type Server } from "node:http";
 import { existsSync, readFileSync, readdirSync } from "node:fs";
-import { chmod, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { parse } from "yaml";
@@ -29,10 +29,19 @@ const MANIFESTS: Record<"none" | "changes" | "destructive", string> = {
 };
 
 let p: TestProject;
+/** The GitHub CLI stood in for (runs and artifacts of this workflow, issues), like GitLab's API below: it answers from this folder and logs each call. */
+let ghDir: string;
 let env: NodeJS.ProcessEnv;
 let token: string;
 /** GitLab's notes API, stood in for: what the plan:mr job posts. */
 let gitlab: { server: Server; notes: string[]; url: string };
+
+/** The tenant back to BASE, whatever a test applied. */
+async function restore(): Promise<void> {
+  await outcome("none");
+  const r = await p.cli(["apply", "--tenant", "prod", "--auto-approve", "--allow-delete"], { env: { PIMCTL_PROD_TOKEN: token } });
+  expect(r.code, r.stderr).toBe(0);
+}
 
 async function outcome(kind: keyof typeof MANIFESTS): Promise<void> {
   await p.write("catalogue/catalogue.yaml", MANIFESTS[kind]);
@@ -45,7 +54,7 @@ beforeAll(async () => {
     config: (urls) =>
       [
         "dir: catalogue",
-        "prune: { categories: true }",
+        "prune: { categories: true, brands: true }",
         "tenants:",
         ...Object.entries(urls).flatMap(([n, u]) => [`  ${n}:`, `    base_url: ${u}`, `    token_env: PIMCTL_${n.toUpperCase()}_TOKEN`, "    variables: { shop: Webshop }"]),
         "",
@@ -53,7 +62,7 @@ beforeAll(async () => {
   });
   token = p.tokens.prod!;
   await p.write("catalogue/catalogue.yaml", BASE);
-  expect((await p.cli(["apply", "--tenant", "prod", "--auto-approve"])).code).toBe(0);
+  for (const tenant of ["prod", "staging"]) expect((await p.cli(["apply", "--tenant", tenant, "--auto-approve"])).code).toBe(0);
   // The team's project: a package.json whose install script (a pull request controls it) records the PIMCTL_ variables it sees.
   await p.write(
     "package.json",
@@ -67,6 +76,23 @@ beforeAll(async () => {
   const npx = execFileSync("bash", ["-c", "command -v npx"], { encoding: "utf8" }).trim();
   await writeFile(path.join(bin, "npx"), `#!/bin/sh\nif [ "$1" = pimctl ]; then shift; exec "${process.execPath}" "${path.join(repoRoot, "dist", "cli", "main.js")}" "$@"; fi\nexec "${npx}" "$@"\n`);
   await chmod(path.join(bin, "npx"), 0o755);
+  ghDir = await mkdtemp(path.join(tmpdir(), "pimctl-gh-"));
+  await writeFile(
+    path.join(bin, "gh"),
+    [
+      "#!/bin/sh",
+      `echo "gh $*" >> "${ghDir}/calls.log"`,
+      'case "$1 $2" in',
+      `  "run list") cat "${ghDir}/run-id" 2>/dev/null; exit 0 ;;`,
+      `  "run download") [ -d "${ghDir}/artifacts/$3/$5" ] || { echo "no artifact $5 in run $3" >&2; exit 1; }; cp -r "${ghDir}/artifacts/$3/$5/." . ;;`,
+      '  "issue list") exit 0 ;;',
+      '  "issue create"|"issue edit") exit 0 ;;',
+      "  *) exit 1 ;;",
+      "esac",
+      "",
+    ].join("\n"),
+  );
+  await chmod(path.join(bin, "gh"), 0o755);
   env = { PATH: `${bin}:${process.env.PATH}`, HOME: process.env.HOME, LANG: "C.UTF-8", NO_COLOR: "1" };
   const notes: string[] = [];
   const server = createServer(async (req, res) => {
@@ -183,9 +209,7 @@ describe("gitlab-pimctl.yml, included and extended, run as GitLab runs it", () =
     expect(applied.output).toContain("--lock-timeout 30m");
     expect(saved.actions.length).toBeGreaterThan(0);
     expect((await p.cli(["plan", "--tenant", "prod", "--detailed-exitcode"], { env: { PIMCTL_PROD_TOKEN: token } })).code).toBe(0);
-    // Back to the tenant the other tests expect.
-    await outcome("none");
-    expect((await p.cli(["apply", "--tenant", "prod", "--auto-approve"], { env: { PIMCTL_PROD_TOKEN: token } })).code).toBe(0);
+    await restore();
   });
 });
 
@@ -214,8 +238,102 @@ describe("gitlab-ci.yml, run as GitLab runs it", () => {
     const applied = await run("apply", "the-read-only-token-cannot-write", token);
     expect(applied.code, applied.output).toBe(0);
     expect((await p.cli(["plan", "--tenant", "prod", "--detailed-exitcode"], { env: { PIMCTL_PROD_TOKEN: token } })).code).toBe(0);
-    await outcome("none");
+    await restore();
+  });
+});
+
+describe("github-actions.yml, job apply: the reviewed plan, or a reason", () => {
+  const job = githubJob(ci("github-actions.yml"), "apply");
+  const merged = { event: { action: "closed", pull_request: { number: 7, merged: true, head: { sha: "abc123" }, merge_commit_sha: "def456" } }, token: "gh-token" };
+  const run = () => runGithubJob(job, { cwd: p.dir, env, secrets: { PIMCTL_PROD_TOKEN: token }, github: merged });
+  const step = (r: Awaited<ReturnType<typeof run>>, name: string) => r.steps.find((s) => s.name === name)!;
+  /** The PR's successful run 42 and its artifact plan-abc123, holding the plan saved now. */
+  async function reviewedPlan(): Promise<void> {
+    await writeFile(path.join(ghDir, "run-id"), "42\n");
+    const dir = path.join(ghDir, "artifacts", "42", "plan-abc123");
+    await rm(dir, { recursive: true, force: true });
+    await mkdir(dir, { recursive: true });
+    expect((await p.cli(["plan", "--tenant", "prod", "--out", path.join(dir, "plan.json")], { env: { PIMCTL_PROD_TOKEN: token } })).code).toBe(0);
+  }
+
+  it("no successful plan run for the PR's last commit: the fetch step says what happened, nothing is applied", { timeout: 30_000 }, async () => {
+    await rm(path.join(ghDir, "run-id"), { force: true });
+    await outcome("changes");
+    const r = await run();
+    expect(r.ok).toBe(false);
+    expect(step(r, "Fetch the reviewed plan").output).toContain("Nothing applied: no successful plan run of catalogue.yml for the pull request's last commit abc123");
+    expect(step(r, "Apply the reviewed plan").outcome).toBe("skipped");
+    expect(readFileSync(path.join(ghDir, "calls.log"), "utf8")).toContain("gh run list --workflow catalogue.yml --event pull_request --commit abc123 --status success");
+  });
+
+  it("applies the downloaded plan with the write token on that step; a stale plan (exit 5) passes the job and asks for a replan", { timeout: 40_000 }, async () => {
+    await outcome("changes");
+    await reviewedPlan();
+    const r = await run();
+    expect(r.ok, r.steps.map((s) => s.output).join("\n")).toBe(true);
+    expect(step(r, "Apply the reviewed plan").env).toEqual({ PIMCTL_PROD_TOKEN: token });
+    expect(step(r, "Fetch the reviewed plan").env.PIMCTL_PROD_TOKEN).toBeUndefined();
+    expect((await p.cli(["plan", "--tenant", "prod", "--detailed-exitcode"], { env: { PIMCTL_PROD_TOKEN: token } })).code).toBe(0);
+    await restore();
+    // Reviewed, then the tenant changed before the merge.
+    await outcome("changes");
+    await reviewedPlan();
     expect((await p.cli(["apply", "--tenant", "prod", "--auto-approve"], { env: { PIMCTL_PROD_TOKEN: token } })).code).toBe(0);
+    const stale = await run();
+    expect(stale.ok).toBe(true);
+    expect(stale.outputs.apply).toEqual({ stale: "true" });
+    expect(stale.summary).toContain("The reviewed plan is stale");
+    await restore();
+  });
+});
+
+describe("github-promotion.yml and github-drift.yml, run as GitHub runs them", () => {
+  it("the PR plan job passes on 0 and 2, fails on 1 and 3, validates only without secrets; the staging plan and the prod diff are in the summary once each", { timeout: 60_000 }, async () => {
+    const job = githubJob(ci("github-promotion.yml"), "plan");
+    const secrets = (t: string) => ({ PIMCTL_STAGING_READONLY_TOKEN: p.tokens.staging!, PIMCTL_PROD_READONLY_TOKEN: t });
+    for (const [kind, t, ok] of [["none", token, true], ["changes", token, true], ["destructive", token, false], ["none", "a-token-the-tenant-refuses", false]] as const) {
+      await outcome(kind);
+      // Staging holds BASE too: its plan exits 3 on the destructive manifests; the prod diff fails on the refused token.
+      const r = await runGithubJob(job, { cwd: p.dir, env, secrets: secrets(t), github: pr });
+      expect(r.ok, `${kind}: ${r.steps.map((s) => s.output).join("\n")}`).toBe(ok);
+      // Once each: the staging plan (appended by pimctl plan) and the prod diff (by the step).
+      if (r.ok) expect(count(r.summary, MARKER)).toBe(2);
+    }
+    const fork = await runGithubJob(job, { cwd: p.dir, env, secrets: {}, github: pr });
+    expect(fork.ok).toBe(true);
+    expect(fork.summary).toContain("No plan: this pull request's run gets no secrets");
+  });
+
+  it("prod-plan: the heading and the plan once in the summary; a destructive plan fails the job before anyone approves", { timeout: 40_000 }, async () => {
+    const job = githubJob(ci("github-promotion.yml"), "prod-plan");
+    const release = { event: { release: { tag_name: "v1.2.0" } } };
+    await outcome("changes");
+    const r = await runGithubJob(job, { cwd: p.dir, env, secrets: { PIMCTL_PROD_READONLY_TOKEN: token }, github: release });
+    expect(r.ok, r.steps.map((s) => s.output).join("\n")).toBe(true);
+    expect(r.summary.indexOf("## Production plan for v1.2.0")).toBeLessThan(r.summary.indexOf(MARKER));
+    expect(count(r.summary, MARKER)).toBe(1);
+    await outcome("destructive");
+    expect((await runGithubJob(job, { cwd: p.dir, env, secrets: { PIMCTL_PROD_READONLY_TOKEN: token }, github: release })).ok).toBe(false);
+  });
+
+  it("drift: none passes with no issue; drift opens the issue; an error fails the job", { timeout: 40_000 }, async () => {
+    const job = githubJob(ci("github-drift.yml"), "drift");
+    const run = (t: string) => runGithubJob(job, { cwd: p.dir, env, secrets: { PIMCTL_PROD_READONLY_TOKEN: t }, github: { token: "gh-token" } });
+    await restore();
+    const none = await run(token);
+    expect(none.ok, none.steps.map((s) => s.output).join("\n")).toBe(true);
+    expect(none.outputs.drift).toEqual({ code: "0" });
+    expect(none.steps.at(-1)!.outcome).toBe("skipped");
+    // Someone adds a brand by hand.
+    await outcome("changes");
+    expect((await p.cli(["apply", "--tenant", "prod", "--auto-approve"], { env: { PIMCTL_PROD_TOKEN: token } })).code).toBe(0);
+    await outcome("none");
+    const drifted = await run(token);
+    expect(drifted.ok, drifted.steps.map((s) => s.output).join("\n")).toBe(true);
+    expect(drifted.outputs.drift).toEqual({ code: "2" });
+    expect(readFileSync(path.join(ghDir, "calls.log"), "utf8")).toContain("gh issue create --title Catalogue drift on prod --label catalogue-drift --body-file drift.md");
+    expect((await run("a-token-the-tenant-refuses")).ok).toBe(false);
+    await restore();
   });
 });
 
