@@ -31,6 +31,8 @@ const MANIFESTS: Record<"none" | "changes" | "destructive", string> = {
 let p: TestProject;
 /** The GitHub CLI stood in for (runs and artifacts of this workflow, issues), like GitLab's API below: it answers from this folder and logs each call. */
 let ghDir: string;
+/** The folder of the npx and gh shims on PATH. */
+let bin: string;
 let env: NodeJS.ProcessEnv;
 let token: string;
 /** GitLab's notes API, stood in for: what the plan:mr job posts. */
@@ -72,7 +74,7 @@ beforeAll(async () => {
   execFileSync("git", ["init", "-q"], { cwd: p.dir });
   execFileSync("git", ["remote", "add", "origin", path.join(p.dir, "no-such-remote.git")], { cwd: p.dir });
   // `npx pimctl` is the CLI this repository builds; any other npx is npx.
-  const bin = await mkdtemp(path.join(tmpdir(), "pimctl-shim-"));
+  bin = await mkdtemp(path.join(tmpdir(), "pimctl-shim-"));
   const npx = execFileSync("bash", ["-c", "command -v npx"], { encoding: "utf8" }).trim();
   await writeFile(path.join(bin, "npx"), `#!/bin/sh\nif [ "$1" = pimctl ]; then shift; exec "${process.execPath}" "${path.join(repoRoot, "dist", "cli", "main.js")}" "$@"; fi\nexec "${npx}" "$@"\n`);
   await chmod(path.join(bin, "npx"), 0o755);
@@ -114,6 +116,7 @@ beforeAll(async () => {
 afterAll(async () => {
   gitlab?.server.close();
   await p?.close();
+  for (const dir of [bin, ghDir]) if (dir) await rm(dir, { recursive: true, force: true });
 });
 
 const pr = { event: { action: "synchronize", pull_request: { number: 7, head: { sha: "abc123" } } } };

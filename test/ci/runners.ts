@@ -14,7 +14,7 @@
  */
 import { spawn } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
-import { mkdtemp, readFile, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { parse } from "yaml";
@@ -157,45 +157,49 @@ export async function runGithubJob(
   const results: GithubStepResult[] = [];
   const status = { failed: false };
   let summary = "";
-  for (const [n, step] of job.steps.entries()) {
-    const name = step.name ?? step.id ?? step.run?.split("\n")[0] ?? step.uses ?? `step ${n}`;
-    const ctx = (): Record<string, Json> => ({ secrets: o.secrets, github: o.github, inputs: o.inputs ?? {}, steps: stepsCtx as unknown as Json });
-    // An if: without a status function implies success(), as GitHub does.
-    const condition = step.if ? (/\b(always|success|failure|cancelled)\(\)/.test(step.if) ? step.if : `success() && (${step.if})`) : "success()";
-    const runIt = evaluate(condition.replace(/^\$\{\{(.*)\}\}$/s, "$1"), ctx(), status);
-    if (!runIt || runIt === "") {
-      results.push({ name, outcome: "skipped", output: "", env: {} });
-      continue;
+  try {
+    for (const [n, step] of job.steps.entries()) {
+      const name = step.name ?? step.id ?? step.run?.split("\n")[0] ?? step.uses ?? `step ${n}`;
+      const ctx = (): Record<string, Json> => ({ secrets: o.secrets, github: o.github, inputs: o.inputs ?? {}, steps: stepsCtx as unknown as Json });
+      // An if: without a status function implies success(), as GitHub does.
+      const condition = step.if ? (/\b(always|success|failure|cancelled)\(\)/.test(step.if) ? step.if : `success() && (${step.if})`) : "success()";
+      const runIt = evaluate(condition.replace(/^\$\{\{(.*)\}\}$/s, "$1"), ctx(), status);
+      if (!runIt || runIt === "") {
+        results.push({ name, outcome: "skipped", output: "", env: {} });
+        continue;
+      }
+      const env: Record<string, string> = {};
+      for (const [k, v] of Object.entries({ ...job.env, ...step.env })) env[k] = substitute(String(v), ctx(), status);
+      if (!step.run) {
+        results.push({ name, outcome: "success", output: "", env });
+        if (step.id) stepsCtx[step.id] = { outputs: {}, outcome: "success" };
+        continue;
+      }
+      const script = path.join(tmp, `step-${n}.sh`);
+      const outputFile = path.join(tmp, `output-${n}`);
+      const summaryFile = path.join(tmp, `summary-${n}`);
+      await writeFile(script, substitute(step.run, ctx(), status));
+      await writeFile(outputFile, "");
+      await writeFile(summaryFile, "");
+      const [cmd, ...args] = githubShell(step.shell ?? job.defaults?.run?.shell, script);
+      const r = await runProcess(cmd!, args, {
+        cwd: path.resolve(o.cwd, substitute(step["working-directory"] ?? ".", ctx(), status)),
+        env: { ...o.env, ...env, GITHUB_ACTIONS: "true", GITHUB_OUTPUT: outputFile, GITHUB_STEP_SUMMARY: summaryFile },
+      });
+      const outputs = Object.fromEntries(
+        (await readFile(outputFile, "utf8"))
+          .split("\n")
+          .filter((l) => l.includes("="))
+          .map((l) => [l.slice(0, l.indexOf("=")), l.slice(l.indexOf("=") + 1)]),
+      );
+      summary += await readFile(summaryFile, "utf8");
+      const outcome = r.code === 0 ? "success" : "failure";
+      if (step.id) stepsCtx[step.id] = { outputs, outcome };
+      results.push({ name, outcome, output: r.output, env });
+      if (outcome === "failure" && !step["continue-on-error"]) status.failed = true;
     }
-    const env: Record<string, string> = {};
-    for (const [k, v] of Object.entries({ ...job.env, ...step.env })) env[k] = substitute(String(v), ctx(), status);
-    if (!step.run) {
-      results.push({ name, outcome: "success", output: "", env });
-      if (step.id) stepsCtx[step.id] = { outputs: {}, outcome: "success" };
-      continue;
-    }
-    const script = path.join(tmp, `step-${n}.sh`);
-    const outputFile = path.join(tmp, `output-${n}`);
-    const summaryFile = path.join(tmp, `summary-${n}`);
-    await writeFile(script, substitute(step.run, ctx(), status));
-    await writeFile(outputFile, "");
-    await writeFile(summaryFile, "");
-    const [cmd, ...args] = githubShell(step.shell ?? job.defaults?.run?.shell, script);
-    const r = await runProcess(cmd!, args, {
-      cwd: path.resolve(o.cwd, substitute(step["working-directory"] ?? ".", ctx(), status)),
-      env: { ...o.env, ...env, GITHUB_ACTIONS: "true", GITHUB_OUTPUT: outputFile, GITHUB_STEP_SUMMARY: summaryFile },
-    });
-    const outputs = Object.fromEntries(
-      (await readFile(outputFile, "utf8"))
-        .split("\n")
-        .filter((l) => l.includes("="))
-        .map((l) => [l.slice(0, l.indexOf("=")), l.slice(l.indexOf("=") + 1)]),
-    );
-    summary += await readFile(summaryFile, "utf8");
-    const outcome = r.code === 0 ? "success" : "failure";
-    if (step.id) stepsCtx[step.id] = { outputs, outcome };
-    results.push({ name, outcome, output: r.output, env });
-    if (outcome === "failure" && !step["continue-on-error"]) status.failed = true;
+  } finally {
+    await rm(tmp, { recursive: true, force: true });
   }
   return { ok: !status.failed, steps: results, outputs: Object.fromEntries(Object.entries(stepsCtx).map(([k, v]) => [k, v.outputs])), summary };
 }
@@ -246,7 +250,11 @@ export async function runGitlabJob(
   const entries = [...(job.before_script ?? []), ...(job.script ?? [])];
   const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
   const script = ["set -eo pipefail", "set +o noclobber", ...entries.flatMap((e) => [`echo ${quote(`$ ${e.split("\n")[0]}`)}`, e])].join("\n");
-  const file = path.join(await mkdtemp(path.join(tmpdir(), "pimctl-gitlab-")), "script.sh");
-  writeFileSync(file, `${script}\n`);
-  return runProcess("bash", ["--noprofile", "--norc", file], { cwd: o.cwd, env: { ...o.env, ...vars, GITLAB_CI: "true", CI: "true" } });
+  const dir = await mkdtemp(path.join(tmpdir(), "pimctl-gitlab-"));
+  writeFileSync(path.join(dir, "script.sh"), `${script}\n`);
+  try {
+    return await runProcess("bash", ["--noprofile", "--norc", path.join(dir, "script.sh")], { cwd: o.cwd, env: { ...o.env, ...vars, GITLAB_CI: "true", CI: "true" } });
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 }
