@@ -91,13 +91,14 @@ export async function runAction(env: NodeJS.ProcessEnv, cwd: string, io: Io = { 
   const captured: Io = { ...io, env, cwd, stdout: (t) => void (isPlan ? (markdown += t) : io.stdout(t)) };
   const exitcode = await run(argv, captured);
   if (isPlan) io.stdout(markdown);
-  const hasChanges = isPlan && exitcode === EXIT.changes;
+  // A plan a policy refused (exit 3: destructive, deletes) has changes too: they are why it was refused.
+  const hasChanges = isPlan && (exitcode === EXIT.changes || exitcode === EXIT.policy);
   const planFile = isPlan && exitcode !== EXIT.error && existsSync(path.resolve(cwd, inputs.planFile)) ? inputs.planFile : undefined;
   const result: ActionResult = {
     exitcode,
     hasChanges,
     ...(planFile ? { planFile } : {}),
-    stepExit: hasChanges && !inputs.failOnChanges ? 0 : exitcode,
+    stepExit: exitcode === EXIT.changes && !inputs.failOnChanges ? 0 : exitcode,
   };
   if (env.GITHUB_OUTPUT) {
     await appendFile(env.GITHUB_OUTPUT, `exitcode=${exitcode}\nhas-changes=${hasChanges}\nplan-file=${planFile ?? ""}\n`);
@@ -125,7 +126,7 @@ async function upsertComment(env: NodeJS.ProcessEnv, inputs: ActionInputs, body:
   let mine: Comment | undefined;
   for (let page = 1; !mine; page++) {
     const res = await fetch(`${base}/${pr}/comments?per_page=100&page=${page}`, { headers });
-    if (!res.ok) throw new Error(`listing the pull request's comments failed: HTTP ${res.status}`);
+    if (!res.ok) throw new Error(commentFailure("listing the pull request's comments", res.status));
     const comments = (await res.json()) as Comment[];
     mine = comments.find((c) => c.user?.login === inputs.commentAuthor && c.body?.includes(PLAN_MARKER));
     if (comments.length < 100) break;
@@ -133,9 +134,18 @@ async function upsertComment(env: NodeJS.ProcessEnv, inputs: ActionInputs, body:
   const res = mine
     ? await fetch(`${base}/comments/${mine.id}`, { method: "PATCH", headers, body: JSON.stringify({ body }) })
     : await fetch(`${base}/${pr}/comments`, { method: "POST", headers, body: JSON.stringify({ body }) });
-  if (!res.ok) throw new Error(`${mine ? "updating" : "creating"} the plan comment failed: HTTP ${res.status}`);
+  if (!res.ok) throw new Error(commentFailure(`${mine ? "updating" : "creating"} the plan comment`, res.status));
   io.stderr(`${mine ? "Updated" : "Posted"} the plan comment on pull request #${pr}.\n`);
   return mine ? "updated" : "created";
+}
+
+/** What failed, and for a 403 (the usual cause: the job's token may not write comments) what to change. */
+function commentFailure(what: string, status: number): string {
+  const hint =
+    status === 403
+      ? ": the token may not write pull-request comments. Give the job `permissions: pull-requests: write`; a pull request from a fork or Dependabot only gets a read-only token (set `comment: false` there)"
+      : "";
+  return `${what} failed: HTTP ${status}${hint}`;
 }
 
 async function pullRequestNumber(env: NodeJS.ProcessEnv): Promise<number | undefined> {

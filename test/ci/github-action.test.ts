@@ -22,6 +22,8 @@ interface Recorded {
 /** Comments on pull request 7: a person quoting the marker on page 1, the bot's comment on page 2. */
 function githubApi(comments: Array<{ id: number; body: string; user: { login: string } }>) {
   const seen: Recorded[] = [];
+  /** Answer writes with 403, as GitHub does for a token without pull-requests: write. */
+  const state = { forbidWrites: false };
   const server: Server = createServer(async (req, res) => {
     let text = "";
     for await (const chunk of req) text += chunk;
@@ -32,6 +34,9 @@ function githubApi(comments: Array<{ id: number; body: string; user: { login: st
       const page = Number(url.searchParams.get("page"));
       const per = Number(url.searchParams.get("per_page"));
       res.end(JSON.stringify(comments.slice((page - 1) * per, page * per)));
+    } else if ((req.method === "PATCH" || req.method === "POST") && state.forbidWrites) {
+      res.statusCode = 403;
+      res.end(JSON.stringify({ message: "Resource not accessible by integration" }));
     } else if (req.method === "PATCH" || req.method === "POST") {
       res.statusCode = req.method === "POST" ? 201 : 200;
       res.end(JSON.stringify({ id: 999 }));
@@ -40,7 +45,7 @@ function githubApi(comments: Array<{ id: number; body: string; user: { login: st
       res.end("{}");
     }
   });
-  return { server, seen };
+  return { server, seen, state };
 }
 
 describe("the GitHub Action's step", () => {
@@ -114,5 +119,26 @@ describe("the GitHub Action's step", () => {
     const r = await runAction({ ...env, INPUT_COMMAND: "apply", INPUT_ARGS: "pimctl-plan.json" }, project.dir, memoryIo({ cwd: project.dir, env }));
     expect([r.exitcode, r.stepExit]).toEqual([0, 0]);
     expect(splitArgs(`a "b c" 'd e' f\\ g $(rm -rf /)`)).toEqual(["a", "b c", "d e", "f g", "$(rm", "-rf", "/)"]);
+  });
+
+  it("a 403 on the comment says which permission the job needs", async () => {
+    api.state.forbidWrites = true;
+    try {
+      await expect(runAction({ ...env, INPUT_COMMENT_AUTHOR: "pimctl-bot" }, project.dir, memoryIo({ cwd: project.dir, env }))).rejects.toThrow(
+        "creating the plan comment failed: HTTP 403: the token may not write pull-request comments. Give the job `permissions: pull-requests: write`",
+      );
+    } finally {
+      api.state.forbidWrites = false;
+    }
+  });
+
+  it("a plan a policy refuses (exit 3) has changes: has-changes is true, the step fails, the plan is still posted", async () => {
+    await project.write("pimctl.yaml", `${await readFile(path.join(project.dir, "pimctl.yaml"), "utf8")}prune: { brands: true }\n`);
+    await project.write("catalogue/c.yaml", "brands:\n  - name: Acme\n    desc: Tools since 1950\n  - name: Gone\n");
+    expect((await project.cli(["apply", "--auto-approve"])).code).toBe(0);
+    await project.write("catalogue/c.yaml", "brands:\n  - name: Acme\n    desc: Tools since 1950\n");
+    const r = await runAction({ ...env, INPUT_ARGS: "--fail-on-delete" }, project.dir, memoryIo({ cwd: project.dir, env }));
+    expect(r).toMatchObject({ exitcode: 3, hasChanges: true, stepExit: 3, comment: "updated" });
+    expect(await readFile(env.GITHUB_OUTPUT!, "utf8")).toBe("exitcode=3\nhas-changes=true\nplan-file=pimctl-plan.json\n");
   });
 });

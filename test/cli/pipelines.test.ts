@@ -21,11 +21,16 @@ function pimctlCommands(text: string): string[][] {
     .filter((l) => !l.trim().startsWith("#"))
     .join("\n");
   for (const m of code.matchAll(/npx pimctl ((?:[^\n;>|&#]|'[^']*')+)/g)) {
-    const words = m[1]!.trim().split(/\s+/).filter(Boolean);
+    // An unquoted $NAME expands to the words of its value: the file's own default for it (variables: NAME: value).
+    const words = m[1]!
+      .trim()
+      .split(/\s+/)
+      .flatMap((w) => (/^\$[A-Z_]+$/.test(w) ? (new RegExp(`^\\s*${w.slice(1)}: ([^#\\n]*)`, "m").exec(code)?.[1] ?? w).trim().split(/\s+/) : [w]))
+      .filter(Boolean);
     if (words[0] && /^[a-z]+$/.test(words[0])) out.push(words);
   }
   // Steps that use the pimctl GitHub Action: its command, tenant and args make a command line too.
-  for (const m of code.matchAll(/uses: \.\/node_modules\/pimctl\n\s+with:\n((?:\s+[a-z-]+: .*\n)+)/g)) {
+  for (const m of code.matchAll(/uses: \.\/node_modules\/pimctl\n(?:\s+env:\n(?:\s+[A-Z_]+: .*\n)+)?\s+with:\n((?:\s+[a-z-]+: .*\n)+)/g)) {
     const input = Object.fromEntries([...m[1]!.matchAll(/([a-z-]+): (.*)/g)].map((x) => [x[1]!, x[2]!.trim()]));
     out.push([input.command ?? "plan", ...(input.tenant ? ["--tenant", input.tenant] : []), ...(input.args ?? "").split(/\s+/).filter(Boolean)]);
   }
@@ -118,8 +123,11 @@ describe("github-actions.yml: what a team needs from it", () => {
     for (const [name, job] of Object.entries(jobs)) {
       expect(job.permissions?.contents, name).toBe(name.startsWith("apply") ? "write" : "read");
     }
-    expect((jobs.plan!.env as Record<string, string>).PIMCTL_PROD_TOKEN).toBe("${{ secrets.PIMCTL_PROD_READONLY_TOKEN }}");
-    expect((jobs.apply!.env as Record<string, string>).PIMCTL_PROD_TOKEN).toBe("${{ secrets.PIMCTL_PROD_TOKEN }}");
+    // On the steps that run pimctl only (a job's env would reach npm ci and the PR's install scripts).
+    const tokenOf = (job: Job, id: string) => (job.steps!.find((s) => s.id === id)!.env as Record<string, string>).PIMCTL_PROD_TOKEN;
+    expect(tokenOf(jobs.plan!, "plan")).toBe("${{ secrets.PIMCTL_PROD_READONLY_TOKEN }}");
+    expect(tokenOf(jobs.apply!, "apply")).toBe("${{ secrets.PIMCTL_PROD_TOKEN }}");
+    for (const job of Object.values(jobs)) expect(job.env).toBeUndefined();
   });
 
   it("PR plans of one PR cancel each other; applies are never cancelled and queue on pimctl's lock", () => {
@@ -141,8 +149,10 @@ describe("github-actions.yml: what a team needs from it", () => {
     const plan = steps.findIndex((s) => s.id === "plan");
     const comment = steps.findIndex((s) => s.name === "Post or update the plan comment");
     expect(plan).toBeLessThan(comment);
-    expect(String(steps[plan]!.run)).toContain('[ "$code" -eq 0 ] || [ "$code" -eq 2 ] || [ "$code" -eq 3 ]');
-    expect(steps[comment]!.if).toBeUndefined(); // runs only when every step before succeeded
+    const run = String(steps[plan]!.run);
+    expect(run.indexOf('[ "$code" -eq 0 ] || [ "$code" -eq 2 ] || [ "$code" -eq 3 ]')).toBeLessThan(run.indexOf('echo "planned=true"'));
+    // No status function: success() is implied, so it runs only when every step before succeeded (and a plan was made).
+    expect(steps[comment]!.if).toBe("steps.plan.outputs.planned == 'true'");
   });
 
   it("a stale reviewed plan (exit 5) re-plans main and applies the new plan only after an environment approval", () => {
@@ -222,6 +232,9 @@ describe("gitlab-ci.yml: GitLab keywords only, and the same ideas", () => {
     expect(script).toContain("per_page=100&page=$page");
     expect(script).toContain("n.author.username===process.env.ME&&n.body.startsWith(\"<!-- pimctl-plan -->\")");
     expect(script.indexOf('[ "$code" -eq 0 ] || [ "$code" -eq 2 ] || [ "$code" -eq 3 ]')).toBeLessThan(script.indexOf("curl"));
-    expect((job("plan:mr").variables as Record<string, string>).PIMCTL_PROD_TOKEN).toBe("$PIMCTL_PROD_READONLY_TOKEN");
+    // Set on pimctl's command line: a project CI/CD variable PIMCTL_PROD_TOKEN would win over variables: (GitLab's precedence).
+    expect(job("plan:mr").variables).toBeUndefined();
+    expect(script).toContain('PIMCTL_PROD_TOKEN="$PIMCTL_PROD_READONLY_TOKEN" npx pimctl plan');
+    expect((job("apply").script as string[]).join("\n")).toContain('PIMCTL_PROD_TOKEN="$PIMCTL_PROD_WRITE_TOKEN" npx pimctl apply');
   });
 });

@@ -1,0 +1,358 @@
+/**
+ * The example pipelines in examples/ci/, run as their runners run them (see
+ * runners.ts) against the emulator: `npx pimctl` is the built CLI (a shim on
+ * PATH), `npm ci` is the real npm on a project whose install script records the
+ * PIMCTL_ variables it can see. For plans that exit 0, 1, 2 and 3 each plan job
+ * must pass (0 no changes, 2 changes) or fail (1 an error, 3 destructive).
+ */
+import { execFileSync } from "node:child_process";
+import { createServer, type Server } from "node:http";
+import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { parse } from "yaml";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { testProject, repoRoot, type TestProject } from "../helpers/project.js";
+import { githubJob, gitlabJob, runGithubJob, runGitlabJob, type GithubStep } from "./runners.js";
+
+const ci = (f: string) => path.join(repoRoot, "examples", "ci", f);
+const MARKER = "<!-- pimctl-plan -->";
+const count = (text: string, part: string) => text.split(part).length - 1;
+
+/** The manifests of each outcome; the tenant holds BASE (applied in beforeAll). prune: categories makes deleting "Old" destructive. */
+const BASE = 'brands:\n  - name: Acme\n    desc: "Tools for ${shop}"\ncategories:\n  - name: Keep\n  - name: Old\n';
+const MANIFESTS: Record<"none" | "changes" | "destructive", string> = {
+  none: BASE,
+  changes: `${BASE.replace("categories:", "  - name: New\ncategories:")}`,
+  destructive: 'brands:\n  - name: Acme\n    desc: "Tools for ${shop}"\ncategories:\n  - name: Keep\n',
+};
+
+let p: TestProject;
+/** The GitHub CLI stood in for (runs and artifacts of this workflow, issues), like GitLab's API below: it answers from this folder and logs each call. */
+let ghDir: string;
+/** The folder of the npx and gh shims on PATH. */
+let bin: string;
+let env: NodeJS.ProcessEnv;
+let token: string;
+/** GitLab's notes API, stood in for: what the plan:mr job posts. */
+let gitlab: { server: Server; notes: string[]; url: string };
+
+/** The tenant back to BASE, whatever a test applied. */
+async function restore(): Promise<void> {
+  await outcome("none");
+  const r = await p.cli(["apply", "--tenant", "prod", "--auto-approve", "--allow-delete"], { env: { PIMCTL_PROD_TOKEN: token } });
+  expect(r.code, r.stderr).toBe(0);
+}
+
+async function outcome(kind: keyof typeof MANIFESTS): Promise<void> {
+  await p.write("catalogue/catalogue.yaml", MANIFESTS[kind]);
+  for (const f of ["plan.md", "plan.json", "pimctl-plan.json", "plan-exitcode", "install-script-env.txt", "gl-code-quality-report.json"]) await rm(path.join(p.dir, f), { force: true });
+}
+
+beforeAll(async () => {
+  p = await testProject({
+    tenants: ["prod", "staging"],
+    config: (urls) =>
+      [
+        "dir: catalogue",
+        "prune: { categories: true, brands: true }",
+        "tenants:",
+        ...Object.entries(urls).flatMap(([n, u]) => [`  ${n}:`, `    base_url: ${u}`, `    token_env: PIMCTL_${n.toUpperCase()}_TOKEN`, "    variables: { shop: Webshop }"]),
+        "",
+      ].join("\n"),
+  });
+  token = p.tokens.prod!;
+  await p.write("catalogue/catalogue.yaml", BASE);
+  for (const tenant of ["prod", "staging"]) expect((await p.cli(["apply", "--tenant", tenant, "--auto-approve"])).code).toBe(0);
+  // The team's project: a package.json whose install script (a pull request controls it) records the PIMCTL_ variables it sees.
+  await p.write(
+    "package.json",
+    JSON.stringify({ name: "team-catalogue", version: "1.0.0", private: true, scripts: { preinstall: `node -e "require('fs').writeFileSync('install-script-env.txt', Object.keys(process.env).filter((k) => k.startsWith('PIMCTL_')).join(','))"` } }),
+  );
+  await p.write("package-lock.json", JSON.stringify({ name: "team-catalogue", version: "1.0.0", lockfileVersion: 3, requires: true, packages: { "": { name: "team-catalogue", version: "1.0.0" } } }));
+  execFileSync("git", ["init", "-q"], { cwd: p.dir });
+  execFileSync("git", ["remote", "add", "origin", path.join(p.dir, "no-such-remote.git")], { cwd: p.dir });
+  // `npx pimctl` is the CLI this repository builds; any other npx is npx.
+  bin = await mkdtemp(path.join(tmpdir(), "pimctl-shim-"));
+  const npx = execFileSync("bash", ["-c", "command -v npx"], { encoding: "utf8" }).trim();
+  await writeFile(path.join(bin, "npx"), `#!/bin/sh\nif [ "$1" = pimctl ]; then shift; exec "${process.execPath}" "${path.join(repoRoot, "dist", "cli", "main.js")}" "$@"; fi\nexec "${npx}" "$@"\n`);
+  await chmod(path.join(bin, "npx"), 0o755);
+  ghDir = await mkdtemp(path.join(tmpdir(), "pimctl-gh-"));
+  await writeFile(
+    path.join(bin, "gh"),
+    [
+      "#!/bin/sh",
+      `echo "gh $*" >> "${ghDir}/calls.log"`,
+      'case "$1 $2" in',
+      `  "run list") cat "${ghDir}/run-id" 2>/dev/null; exit 0 ;;`,
+      `  "run download") [ -d "${ghDir}/artifacts/$3/$5" ] || { echo "no artifact $5 in run $3" >&2; exit 1; }; cp -r "${ghDir}/artifacts/$3/$5/." . ;;`,
+      '  "issue list") exit 0 ;;',
+      '  "issue create"|"issue edit") exit 0 ;;',
+      "  *) exit 1 ;;",
+      "esac",
+      "",
+    ].join("\n"),
+  );
+  await chmod(path.join(bin, "gh"), 0o755);
+  env = { PATH: `${bin}:${process.env.PATH}`, HOME: process.env.HOME, LANG: "C.UTF-8", NO_COLOR: "1" };
+  const notes: string[] = [];
+  const server = createServer(async (req, res) => {
+    let body = "";
+    for await (const chunk of req) body += chunk;
+    res.setHeader("content-type", "application/json");
+    if (req.url === "/api/v4/user") res.end(JSON.stringify({ username: "pimctl-bot" }));
+    else if (req.method === "GET") res.end("[]");
+    else {
+      notes.push((JSON.parse(body) as { body: string }).body);
+      res.statusCode = 201;
+      res.end("{}");
+    }
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()));
+  gitlab = { server, notes, url: `http://127.0.0.1:${(server.address() as { port: number }).port}/api/v4` };
+}, 60_000);
+
+afterAll(async () => {
+  gitlab?.server.close();
+  await p?.close();
+  for (const dir of [bin, ghDir]) if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+const pr = { event: { action: "synchronize", pull_request: { number: 7, head: { sha: "abc123" } } } };
+
+describe("github-actions.yml, job plan, run as GitHub runs it", () => {
+  const job = githubJob(ci("github-actions.yml"), "plan");
+  const run = (secrets: Record<string, string>) => runGithubJob(job, { cwd: p.dir, env, secrets, github: pr });
+  const step = (r: Awaited<ReturnType<typeof run>>, name: string) => r.steps.find((s) => s.name === name)!;
+
+  it("exit 0 and 2 pass; the plan is in the job summary once; npm ci's install scripts never run and never see a token", { timeout: 30_000 }, async () => {
+    for (const [kind, code] of [["none", "0"], ["changes", "2"]] as const) {
+      await outcome(kind);
+      const r = await run({ PIMCTL_PROD_READONLY_TOKEN: token });
+      expect(r.ok, r.steps.map((s) => s.output).join("\n")).toBe(true);
+      expect(r.outputs.plan).toEqual({ exitcode: code, planned: "true" });
+      expect(count(r.summary, MARKER)).toBe(1);
+      expect(step(r, "Post or update the plan comment").outcome).toBe("success");
+      expect(step(r, "Block destructive plans").outcome).toBe("skipped");
+      expect(existsSync(path.join(p.dir, "install-script-env.txt"))).toBe(false);
+      expect(step(r, "npm ci --ignore-scripts").env).toEqual({});
+    }
+    expect(readFileSync(path.join(p.dir, "plan.md"), "utf8")).toContain('brand["New"]');
+  });
+
+  it("exit 3 (destructive) comments, then fails the job; exit 1 fails at the plan and comments nothing", { timeout: 30_000 }, async () => {
+    await outcome("destructive");
+    const destructive = await run({ PIMCTL_PROD_READONLY_TOKEN: token });
+    expect(destructive.ok).toBe(false);
+    expect(destructive.outputs.plan!.exitcode).toBe("3");
+    expect(step(destructive, "Post or update the plan comment").outcome).toBe("success");
+    expect(step(destructive, "Block destructive plans").outcome).toBe("failure");
+    await outcome("none");
+    const failed = await run({ PIMCTL_PROD_READONLY_TOKEN: "a-token-the-tenant-refuses" });
+    expect(failed.ok).toBe(false);
+    expect(failed.outputs.plan!.exitcode).toBe("1");
+    expect(step(failed, "Plan").outcome).toBe("failure");
+    expect(step(failed, "Post or update the plan comment").outcome).toBe("skipped");
+  });
+
+  it("a fork or Dependabot pull request (no secrets) validates, plans nothing, says so, and passes", { timeout: 30_000 }, async () => {
+    await outcome("changes");
+    const r = await run({});
+    expect(r.ok).toBe(true);
+    expect(step(r, "Validate").outcome).toBe("success");
+    expect(r.outputs.plan).toEqual({ planned: "false" });
+    expect(r.summary).toContain("No plan: this pull request's run gets no secrets (it comes from a fork or Dependabot)");
+    expect(step(r, "Post or update the plan comment").outcome).toBe("skipped");
+    expect(existsSync(path.join(p.dir, "plan.json"))).toBe(false);
+  });
+});
+
+describe("gitlab-pimctl.yml, included and extended, run as GitLab runs it", () => {
+  const file = ci("gitlab-pimctl.yml");
+  const project = {
+    plan: { extends: ".pimctl-plan", variables: { PIMCTL_TENANT: "prod" } },
+    apply: { extends: ".pimctl-apply", needs: ["plan"], variables: { PIMCTL_TENANT: "prod" } },
+  };
+  const run = (name: "plan" | "apply", t = token) => runGitlabJob(gitlabJob(file, name, project), { cwd: p.dir, env, projectVariables: { PIMCTL_PROD_TOKEN: t } });
+
+  it("the plan job passes on exit 0 and 2 and fails on 1 and 3; validate resolves the tenant's ${variables}", { timeout: 40_000 }, async () => {
+    for (const [kind, ok] of [["none", true], ["changes", true], ["destructive", false]] as const) {
+      await outcome(kind);
+      const r = await run("plan");
+      expect(r.code === 0, `${kind}:\n${r.output}`).toBe(ok);
+      expect(JSON.parse(await readFile(path.join(p.dir, "gl-code-quality-report.json"), "utf8"))).toEqual([]);
+    }
+    await outcome("none");
+    expect((await run("plan", "a-token-the-tenant-refuses")).code).not.toBe(0);
+  });
+
+  it("the harness reproduces the old template's bug: `code=$?` on the entry after the plan reads GitLab's echo, and a destructive plan passed", { timeout: 20_000 }, async () => {
+    await outcome("destructive");
+    const old = {
+      plan: {
+        extends: ".pimctl",
+        variables: { PIMCTL_TENANT: "prod" },
+        script: ["set +e", 'npx pimctl plan --tenant "$PIMCTL_TENANT" --out "$PIMCTL_PLAN_FILE" --detailed-exitcode --fail-on-destructive > plan.md', "code=$?", "set -e", 'test "$code" -eq 0 -o "$code" -eq 2'],
+      },
+    };
+    const r = await runGitlabJob(gitlabJob(file, "plan", old), { cwd: p.dir, env, projectVariables: { PIMCTL_PROD_TOKEN: token } });
+    expect(r.code).toBe(0);
+  });
+
+  it("the apply job applies the plan job's saved plan (no new plan), and refuses to run without one", { timeout: 40_000 }, async () => {
+    await outcome("changes");
+    const none = await run("apply");
+    expect(none.code).not.toBe(0);
+    expect(none.output).toContain("No saved plan pimctl-plan.json: give this job needs: [<the plan job>].");
+    expect((await run("plan")).code).toBe(0);
+    const saved = JSON.parse(readFileSync(path.join(p.dir, "pimctl-plan.json"), "utf8")) as { actions: unknown[] };
+    const applied = await run("apply");
+    expect(applied.code, applied.output).toBe(0);
+    expect(applied.output).toContain("--lock-timeout 30m");
+    expect(saved.actions.length).toBeGreaterThan(0);
+    expect((await p.cli(["plan", "--tenant", "prod", "--detailed-exitcode"], { env: { PIMCTL_PROD_TOKEN: token } })).code).toBe(0);
+    await restore();
+  });
+});
+
+describe("gitlab-ci.yml, run as GitLab runs it", () => {
+  const file = ci("gitlab-ci.yml");
+  const predefined = () => ({ CI_API_V4_URL: gitlab.url, CI_PROJECT_ID: "1", CI_MERGE_REQUEST_IID: "7", CI_JOB_URL: "https://gitlab.example/job/1", CI_SERVER_HOST: "gitlab.example", CI_PROJECT_PATH: "acme/catalogue" });
+  // A project that still has a PIMCTL_PROD_TOKEN variable (the write token, unprotected): the MR plan must not use it.
+  const variables = (readonly: string, write: string) => ({ PIMCTL_PROD_READONLY_TOKEN: readonly, PIMCTL_PROD_WRITE_TOKEN: write, PIMCTL_PROD_TOKEN: write, GITLAB_API_TOKEN: "gl-token", GITLAB_STATE_TOKEN: "state-token" });
+  const run = (name: string, readonly: string, write: string) => runGitlabJob(gitlabJob(file, name), { cwd: p.dir, env, projectVariables: variables(readonly, write), predefined: predefined() });
+
+  it("plan:mr reads with the read-only token, even beside a project variable PIMCTL_PROD_TOKEN; 0 and 2 pass with a note, 3 fails after its note, 1 fails with none", { timeout: 40_000 }, async () => {
+    for (const [kind, readonly, ok, notes] of [["none", token, true, 1], ["changes", token, true, 1], ["destructive", token, false, 1], ["none", "a-token-the-tenant-refuses", false, 0]] as const) {
+      await outcome(kind);
+      gitlab.notes.length = 0;
+      const r = await run("plan:mr", readonly, "the-write-token-the-tenant-refuses-here");
+      expect(r.code === 0, `${kind}:\n${r.output}`).toBe(ok);
+      expect(gitlab.notes.length, kind).toBe(notes);
+      if (notes) expect(gitlab.notes[0]).toContain(MARKER);
+    }
+  });
+
+  it("validate resolves prod's variables with no token; apply writes with the write token the saved plan:main made", { timeout: 40_000 }, async () => {
+    await outcome("changes");
+    expect((await run("validate", "", "")).code).toBe(0);
+    expect((await run("plan:main", token, "unused")).code).toBe(0);
+    const applied = await run("apply", "the-read-only-token-cannot-write", token);
+    expect(applied.code, applied.output).toBe(0);
+    expect((await p.cli(["plan", "--tenant", "prod", "--detailed-exitcode"], { env: { PIMCTL_PROD_TOKEN: token } })).code).toBe(0);
+    await restore();
+  });
+});
+
+describe("github-actions.yml, job apply: the reviewed plan, or a reason", () => {
+  const job = githubJob(ci("github-actions.yml"), "apply");
+  const merged = { event: { action: "closed", pull_request: { number: 7, merged: true, head: { sha: "abc123" }, merge_commit_sha: "def456" } }, token: "gh-token" };
+  const run = () => runGithubJob(job, { cwd: p.dir, env, secrets: { PIMCTL_PROD_TOKEN: token }, github: merged });
+  const step = (r: Awaited<ReturnType<typeof run>>, name: string) => r.steps.find((s) => s.name === name)!;
+  /** The PR's successful run 42 and its artifact plan-abc123, holding the plan saved now. */
+  async function reviewedPlan(): Promise<void> {
+    await writeFile(path.join(ghDir, "run-id"), "42\n");
+    const dir = path.join(ghDir, "artifacts", "42", "plan-abc123");
+    await rm(dir, { recursive: true, force: true });
+    await mkdir(dir, { recursive: true });
+    expect((await p.cli(["plan", "--tenant", "prod", "--out", path.join(dir, "plan.json")], { env: { PIMCTL_PROD_TOKEN: token } })).code).toBe(0);
+  }
+
+  it("no successful plan run for the PR's last commit: the fetch step says what happened, nothing is applied", { timeout: 30_000 }, async () => {
+    await rm(path.join(ghDir, "run-id"), { force: true });
+    await outcome("changes");
+    const r = await run();
+    expect(r.ok).toBe(false);
+    expect(step(r, "Fetch the reviewed plan").output).toContain("Nothing applied: no successful plan run of catalogue.yml for the pull request's last commit abc123");
+    expect(step(r, "Apply the reviewed plan").outcome).toBe("skipped");
+    expect(readFileSync(path.join(ghDir, "calls.log"), "utf8")).toContain("gh run list --workflow catalogue.yml --event pull_request --commit abc123 --status success");
+  });
+
+  it("applies the downloaded plan with the write token on that step; a stale plan (exit 5) passes the job and asks for a replan", { timeout: 40_000 }, async () => {
+    await outcome("changes");
+    await reviewedPlan();
+    const r = await run();
+    expect(r.ok, r.steps.map((s) => s.output).join("\n")).toBe(true);
+    expect(step(r, "Apply the reviewed plan").env).toEqual({ PIMCTL_PROD_TOKEN: token });
+    expect(step(r, "Fetch the reviewed plan").env.PIMCTL_PROD_TOKEN).toBeUndefined();
+    expect((await p.cli(["plan", "--tenant", "prod", "--detailed-exitcode"], { env: { PIMCTL_PROD_TOKEN: token } })).code).toBe(0);
+    await restore();
+    // Reviewed, then the tenant changed before the merge.
+    await outcome("changes");
+    await reviewedPlan();
+    expect((await p.cli(["apply", "--tenant", "prod", "--auto-approve"], { env: { PIMCTL_PROD_TOKEN: token } })).code).toBe(0);
+    const stale = await run();
+    expect(stale.ok).toBe(true);
+    expect(stale.outputs.apply).toEqual({ stale: "true" });
+    expect(stale.summary).toContain("The reviewed plan is stale");
+    await restore();
+  });
+});
+
+describe("github-promotion.yml and github-drift.yml, run as GitHub runs them", () => {
+  it("the PR plan job passes on 0 and 2, fails on 1 and 3, validates only without secrets; the staging plan and the prod diff are in the summary once each", { timeout: 60_000 }, async () => {
+    const job = githubJob(ci("github-promotion.yml"), "plan");
+    const secrets = (t: string) => ({ PIMCTL_STAGING_READONLY_TOKEN: p.tokens.staging!, PIMCTL_PROD_READONLY_TOKEN: t });
+    for (const [kind, t, ok] of [["none", token, true], ["changes", token, true], ["destructive", token, false], ["none", "a-token-the-tenant-refuses", false]] as const) {
+      await outcome(kind);
+      // Staging holds BASE too: its plan exits 3 on the destructive manifests; the prod diff fails on the refused token.
+      const r = await runGithubJob(job, { cwd: p.dir, env, secrets: secrets(t), github: pr });
+      expect(r.ok, `${kind}: ${r.steps.map((s) => s.output).join("\n")}`).toBe(ok);
+      // Once each: the staging plan (appended by pimctl plan) and the prod diff (by the step).
+      if (r.ok) expect(count(r.summary, MARKER)).toBe(2);
+    }
+    const fork = await runGithubJob(job, { cwd: p.dir, env, secrets: {}, github: pr });
+    expect(fork.ok).toBe(true);
+    expect(fork.summary).toContain("No plan: this pull request's run gets no secrets");
+  });
+
+  it("prod-plan: the heading and the plan once in the summary; a destructive plan fails the job before anyone approves", { timeout: 40_000 }, async () => {
+    const job = githubJob(ci("github-promotion.yml"), "prod-plan");
+    const release = { event: { release: { tag_name: "v1.2.0" } } };
+    await outcome("changes");
+    const r = await runGithubJob(job, { cwd: p.dir, env, secrets: { PIMCTL_PROD_READONLY_TOKEN: token }, github: release });
+    expect(r.ok, r.steps.map((s) => s.output).join("\n")).toBe(true);
+    expect(r.summary.indexOf("## Production plan for v1.2.0")).toBeLessThan(r.summary.indexOf(MARKER));
+    expect(count(r.summary, MARKER)).toBe(1);
+    await outcome("destructive");
+    expect((await runGithubJob(job, { cwd: p.dir, env, secrets: { PIMCTL_PROD_READONLY_TOKEN: token }, github: release })).ok).toBe(false);
+  });
+
+  it("drift: none passes with no issue; drift opens the issue; an error fails the job", { timeout: 40_000 }, async () => {
+    const job = githubJob(ci("github-drift.yml"), "drift");
+    const run = (t: string) => runGithubJob(job, { cwd: p.dir, env, secrets: { PIMCTL_PROD_READONLY_TOKEN: t }, github: { token: "gh-token" } });
+    await restore();
+    const none = await run(token);
+    expect(none.ok, none.steps.map((s) => s.output).join("\n")).toBe(true);
+    expect(none.outputs.drift).toEqual({ code: "0" });
+    expect(none.steps.at(-1)!.outcome).toBe("skipped");
+    // Someone adds a brand by hand.
+    await outcome("changes");
+    expect((await p.cli(["apply", "--tenant", "prod", "--auto-approve"], { env: { PIMCTL_PROD_TOKEN: token } })).code).toBe(0);
+    await outcome("none");
+    const drifted = await run(token);
+    expect(drifted.ok, drifted.steps.map((s) => s.output).join("\n")).toBe(true);
+    expect(drifted.outputs.drift).toEqual({ code: "2" });
+    expect(readFileSync(path.join(ghDir, "calls.log"), "utf8")).toContain("gh issue create --title Catalogue drift on prod --label catalogue-drift --body-file drift.md");
+    expect((await run("a-token-the-tenant-refuses")).ok).toBe(false);
+    await restore();
+  });
+});
+
+describe("GitHub examples: secrets only on the steps that use them", () => {
+  const files = readdirSync(path.join(repoRoot, "examples", "ci")).filter((f) => f.startsWith("github-"));
+  it("no job-level env holds a secret; a step with a tenant secret runs pimctl; every job has timeout-minutes; npm ci runs no install scripts", () => {
+    for (const f of files) {
+      const jobs = (parse(readFileSync(ci(f), "utf8")) as { jobs: Record<string, { env?: Record<string, string>; "timeout-minutes"?: number; steps: GithubStep[] }> }).jobs;
+      for (const [name, job] of Object.entries(jobs)) {
+        expect(JSON.stringify(job.env ?? {}), `${f} ${name}`).not.toContain("secrets.");
+        expect(job["timeout-minutes"], `${f} ${name}`).toBeGreaterThan(0);
+        for (const s of job.steps) {
+          if (JSON.stringify(s.env ?? {}).includes("secrets.PIMCTL")) expect(`${s.run ?? ""}${s.uses ?? ""}`, `${f} ${name}`).toMatch(/npx pimctl|node_modules\/pimctl/);
+          if (s.run?.includes("npm ci")) expect(s.run, `${f} ${name}`).toContain("npm ci --ignore-scripts");
+        }
+      }
+    }
+  });
+});
