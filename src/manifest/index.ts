@@ -28,6 +28,7 @@ import { checkReferences, type ExternalRecords } from "./references.js";
 import { schemaErrors, validatorFor } from "./validate.js";
 import { parseYaml, pointer, type ParsedYaml } from "./yaml.js";
 import { manifestFiles } from "./files.js";
+import { edgeWhiteSpace } from "./white-space.js";
 
 export interface LoadOptions {
   /** Values for ${name}; undefined means no tenant was chosen. */
@@ -173,7 +174,8 @@ class CatalogueBuilder {
   private unique(kind: string, key: string, label: string | (() => string), at: SourceLocation, name: string = key): boolean {
     const text = () => (typeof label === "string" ? label : label());
     // Leading or trailing whitespace in a name is usually a typo; an export of a tenant with such names must still load.
-    if (name.trim() !== name && name.trim() !== "") this.warnings.push(new PimctlError("invalid_value", `${text()}: the name ${JSON.stringify(name)} has leading or trailing whitespace (kept as written)`, { location: at }));
+    const edge = edgeWhiteSpace(name);
+    if (edge) this.warnings.push(new PimctlError("invalid_value", `${text()}: the name ${JSON.stringify(name)} has leading or trailing whitespace (kept as written)`, { location: at, details: [`it ${edge}`] }));
     const id = `${kind}\0${key}`;
     const first = this.seen.get(id);
     if (first) {
