@@ -29,6 +29,7 @@ import { schemaErrors, validatorFor } from "./validate.js";
 import { parseYaml, pointer, type ParsedYaml } from "./yaml.js";
 import { manifestFiles } from "./files.js";
 import { edgeWhiteSpace } from "./white-space.js";
+import { decodeManifest } from "./encoding.js";
 
 export interface LoadOptions {
   /** Values for ${name}; undefined means no tenant was chosen. */
@@ -100,13 +101,24 @@ export function parseManifestText(
   return { data: data as Record<string, unknown>, parsed, errors };
 }
 
+/** A file's text, or why it cannot be read (not UTF-8, unreadable) as an error naming it. */
+async function readManifest(file: string, rel: string): Promise<{ text: string } | { error: PimctlError }> {
+  try {
+    return decodeManifest(await readFile(file), rel);
+  } catch (e) {
+    return { error: new PimctlError("io", `cannot read ${rel}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`) };
+  }
+}
+
 export async function loadManifests(dir: string, opts: LoadOptions = {}): Promise<LoadResult> {
   const errors: PimctlError[] = [];
   const warnings: PimctlError[] = [];
   let files: string[] = [];
   try {
     if (!(await stat(dir)).isDirectory()) throw new Error("not a directory");
-    files = await manifestFiles(dir);
+    const listing = await manifestFiles(dir, opts.cwd);
+    files = listing.files;
+    errors.push(...listing.errors);
   } catch (e) {
     errors.push(new PimctlError("io", `cannot read the manifest directory ${dir}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`));
     return { catalogue: emptyCatalogue(), errors, warnings, files };
@@ -114,8 +126,13 @@ export async function loadManifests(dir: string, opts: LoadOptions = {}): Promis
   if (!files.length) warnings.push(new PimctlError("io", `no manifest files (*.yaml, *.yml) in ${dir}`));
   const builder = new CatalogueBuilder(opts);
   for (const file of files) {
-    const text = await readFile(file, "utf8");
     const rel = path.relative(opts.cwd ?? process.cwd(), file) || file;
+    const read = await readManifest(file, rel);
+    if ("error" in read) {
+      errors.push(read.error);
+      continue;
+    }
+    const text = read.text;
     const { data, parsed, errors: fileErrors } = parseManifestText(text, rel, opts);
     errors.push(...fileErrors);
     if (data && !fileErrors.length) builder.add(data, parsed);
