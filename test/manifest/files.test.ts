@@ -4,12 +4,22 @@
  * error at file:line:col; `pimctl validate` prints each (never an internal
  * error) and exits 1. Issue 23, item 8.
  */
+import { execFile } from "node:child_process";
 import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadManifests } from "../../src/manifest/index.js";
-import { testProject, type TestProject } from "../helpers/project.js";
+import { repoRoot, testProject, type TestProject } from "../helpers/project.js";
+
+/** `pimctl validate` as a real process (dist/: run `npm run build` first), as the issue saw the stack. */
+function validateProcess(cwd: string): Promise<{ code: number; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [path.join(repoRoot, "dist/cli/main.js"), "validate"], { cwd, env: { ...process.env, NO_COLOR: "1" } }, (err, _stdout, stderr) =>
+      resolve({ code: err ? (typeof err.code === "number" ? err.code : -1) : 0, stderr }),
+    );
+  });
+}
 
 let p: TestProject;
 beforeAll(async () => {
@@ -71,6 +81,10 @@ describe("symlinks in a manifest folder", () => {
     expect(v.code).toBe(1);
     expect(v.stderr).toContain("symlink loop: catalogue/sub/up leads back to catalogue");
     expect(v.stderr).not.toContain("internal error");
+    const real = await validateProcess(p.dir);
+    expect(real.code, real.stderr).toBe(1);
+    expect(real.stderr).toContain("catalogue/sub/up leads back to catalogue");
+    expect(real.stderr).not.toContain("internal error");
   });
 
   it("a chain of links that never ends is an error naming the link; validate exits 1", async () => {
@@ -86,6 +100,10 @@ describe("symlinks in a manifest folder", () => {
     expect(v.code).toBe(1);
     expect(v.stderr).toContain("symlink loop: catalogue/a.yaml -> b.yaml");
     expect(v.stderr).not.toContain("internal error");
+    const real = await validateProcess(p.dir);
+    expect(real.code, real.stderr).toBe(1);
+    expect(real.stderr).toContain("symlink loop: catalogue/a.yaml -> b.yaml");
+    expect(real.stderr).not.toContain("internal error");
   });
 
   it("a broken link (a folder that is gone) is an error, not a folder skipped in silence", async () => {
