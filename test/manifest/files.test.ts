@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadManifests } from "../../src/manifest/index.js";
+import { scanManifests } from "../../src/manifest/kinds-scan.js";
 import { repoRoot, testProject, type TestProject } from "../helpers/project.js";
 
 /** `pimctl validate` as a real process (dist/: run `npm run build` first), as the issue saw the stack. */
@@ -59,6 +60,14 @@ describe("symlinks in a manifest folder", () => {
     expect(v.stderr).toContain("OK: 2 files in catalogue: 2 brands");
     const plan = await p.cli(["plan", "--detailed-exitcode"]);
     expect(plan.code, plan.stdout + plan.stderr).toBe(0);
+  });
+
+  it("the early kinds scan sees the same files: a linked folder's kinds, and a first line after a byte order mark", async () => {
+    const dir = await catalogue({ "brands.yaml": "\ufeffbrands:\n  - name: Acme\n" });
+    await mkdir(path.join(p.dir, "shared-cats"), { recursive: true });
+    await writeFile(path.join(p.dir, "shared-cats", "c.yaml"), "categories:\n  - name: Tools\n");
+    await symlink(path.join(p.dir, "shared-cats"), path.join(dir, "cats"));
+    expect((await scanManifests(dir))?.kinds).toEqual(["brands", "categories"]);
   });
 
   it("a symlinked file is read", async () => {
