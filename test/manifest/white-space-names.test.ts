@@ -49,12 +49,28 @@ describe("white space around names", () => {
   });
 });
 
-describe("pimctl validate", () => {
+describe("pimctl validate and plan", () => {
   let p: TestProject;
   beforeAll(async () => {
     p = await testProject({ files: { "catalogue/brands.yaml": "brands:\n  - name: Acme\u00a0\n" } });
+    p.emulator.store("demo").createBrand({ name: "Acme" });
   });
   afterAll(async () => p.close());
+
+  it("plan the same actions whether or not an unrelated field is a block scalar (the issue's rename appearing from nowhere)", async () => {
+    const actions = async (text: string) => {
+      await p.write("catalogue/brands.yaml", text);
+      const plan = await p.cli(["plan", "--format", "json"]);
+      expect(plan.code, plan.stderr).toBe(0);
+      return (JSON.parse(plan.stdout) as { actions: Array<{ address: string; op: string }> }).actions.map((a) => `${a.op} ${a.address}`);
+    };
+    const plain = await actions("brands:\n  - name: Acme\u00a0\n    desc: Tools\n");
+    const block = await actions("brands:\n  - name: Acme\u00a0\n    desc: |-\n      Tools\n");
+    expect(plain).toEqual(block);
+    // The name is the one written, no-break space included: a new brand, not the tenant's "Acme".
+    expect(plain.some((a) => a.includes("Acme\u00a0"))).toBe(true);
+    await p.write("catalogue/brands.yaml", "brands:\n  - name: Acme\u00a0\n");
+  });
 
   it("prints the warning with the character it could not show, and exits 0", async () => {
     const v = await p.cli(["validate"]);
