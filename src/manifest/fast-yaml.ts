@@ -8,10 +8,10 @@
  * checks that both agree on data and positions for every input it generates.
  *
  * White space: YAML 1.2 separates with space and tab only. Every other
- * white-space character (NBSP, U+2000-200A, U+3000, U+FEFF, VT, FF, NEL,
- * U+2028, ...) is content, kept around and inside scalars and keys, as the
- * `yaml` library keeps it. So this file never uses String#trim (which strips
- * all of them): only spaces are trimmed (tabs send the file to the library).
+ * white-space character (NBSP, U+2000-200A, U+3000, VT, FF, NEL, U+2028, ...)
+ * is content, kept around and inside scalars and keys, as the `yaml` library
+ * keeps it. So this file never uses String#trim (which strips all of them):
+ * only spaces are trimmed. Tabs and U+FEFF send the file to the library.
  *
  * Why: the `yaml` library builds a full document model and reads about
  * 1.5 MB/s here; large catalogues are megabytes of the simplest YAML.
