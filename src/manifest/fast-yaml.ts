@@ -4,7 +4,14 @@
  * It returns undefined for anything else (anchors, tags, block scalars,
  * multi-line scalars, duplicate keys, tabs, directives, ...) and the caller
  * then parses with the `yaml` library, which stays the reference: a
- * differential test checks that both agree on data and positions.
+ * differential property test (test/manifest/fast-yaml-differential.test.ts)
+ * checks that both agree on data and positions for every input it generates.
+ *
+ * White space: YAML 1.2 separates with space and tab only. Every other
+ * white-space character (NBSP, U+2000-200A, U+3000, VT, FF, NEL, U+2028, ...)
+ * is content, kept around and inside scalars and keys, as the `yaml` library
+ * keeps it. So this file never uses String#trim (which strips all of them):
+ * only spaces are trimmed. Tabs and U+FEFF send the file to the library.
  *
  * Why: the `yaml` library builds a full document model and reads about
  * 1.5 MB/s here; large catalogues are megabytes of the simplest YAML.
@@ -31,6 +38,23 @@ export interface FastResult {
 }
 
 class NotInSubset extends Error {}
+const SPACE = 32;
+
+/** Without leading spaces (only spaces: see the note on white space above). */
+function trimSpacesStart(s: string): string {
+  let i = 0;
+  while (s.charCodeAt(i) === SPACE) i++;
+  return i === 0 ? s : s.slice(i);
+}
+
+/** Without trailing spaces. */
+function trimSpacesEnd(s: string): string {
+  let i = s.length;
+  while (i > 0 && s.charCodeAt(i - 1) === SPACE) i--;
+  return i === s.length ? s : s.slice(0, i);
+}
+
+const trimSpaces = (s: string): string => trimSpacesEnd(trimSpacesStart(s));
 const bail = (): never => {
   throw new NotInSubset();
 };
@@ -136,7 +160,7 @@ function opensQuoted(s: string, i: number): boolean {
   if ("[{,".includes(before)) return true;
   if (j === i - 1) return false; // glued to the text before it
   if (before === ":") return true;
-  return before === "-" && s.slice(0, j).trim() === "";
+  return before === "-" && trimSpaces(s.slice(0, j)) === "";
 }
 
 /** Content of a line without its trailing comment and spaces, respecting quotes and flow brackets. */
@@ -148,10 +172,10 @@ function stripComment(s: string): string {
       i = quoteEnd(s, i);
       continue;
     }
-    if (ch === "#" && (i === 0 || s[i - 1] === " ")) return s.slice(0, i).trimEnd();
+    if (ch === "#" && (i === 0 || s[i - 1] === " ")) return trimSpacesEnd(s.slice(0, i));
     i++;
   }
-  return s.trimEnd();
+  return trimSpacesEnd(s);
 }
 
 const PLAIN_START_FORBIDDEN = new Set(["?", ":", ",", "[", "]", "{", "}", "#", "&", "*", "!", "|", ">", "%", "@", "`", "'", '"']);
@@ -231,17 +255,24 @@ class FastParser {
 
   private split(): void {
     const src = this.source;
-    if (src.includes("\t") || src.includes("\r") || src.charCodeAt(0) === 0xfeff) bail();
+    if (src.includes("\t")) bail();
+    // CRLF line ends (a Windows checkout) are read as LF; a CR anywhere else is content the library reads its own way.
+    const crlf = src.includes("\r");
+    if (crlf && /\r(?!\n)/.test(src)) bail();
+    // A byte order mark: the library reads one at the start its own way ("\ufeff- a" is an error, "\ufeff a: 1" a
+    // mapping), and one inside as content. The loader strips the one at the start of a file before parsing.
+    if (src.includes("\ufeff")) bail();
     // Walks the text by offsets: no array of every line, no copy of blank or comment lines.
     for (let lineStart = 0; lineStart <= src.length; ) {
       let end = src.indexOf("\n", lineStart);
       if (end === -1) end = src.length;
+      const stop = crlf && src.charCodeAt(end - 1) === 13 ? end - 1 : end;
       let at = lineStart;
-      while (at < end && src.charCodeAt(at) === 32) at++;
+      while (at < stop && src.charCodeAt(at) === SPACE) at++;
       const first = src.charCodeAt(at);
-      if (at < end && first !== 35) {
+      if (at < stop && first !== 35) {
         if (first === 37 || ((first === 45 || first === 46) && /^(---|\.\.\.)(\s|$)/.test(src.slice(at, at + 4)))) bail();
-        this.lines.push({ indent: at - lineStart, start: at, text: stripComment(src.slice(at, end)) });
+        this.lines.push({ indent: at - lineStart, start: at, text: stripComment(src.slice(at, stop)) });
       }
       lineStart = end + 1;
     }
@@ -293,11 +324,11 @@ class FastParser {
       if (l.indent > indent || this.isSeqLine(l)) bail();
       const end = this.keyEnd(l.text);
       if (end === undefined) bail();
-      const key = this.keyOf(l.text.slice(0, end! - 1).trimEnd(), l.start);
+      const key = this.keyOf(trimSpacesEnd(l.text.slice(0, end! - 1)), l.start);
       if (Object.hasOwn(out, key) || key === "__proto__") bail();
       let rest = l.text.slice(end!);
-      const lead = rest.length - rest.trimStart().length;
-      rest = rest.trimStart();
+      const lead = rest.length - trimSpacesStart(rest).length;
+      rest = rest.slice(lead);
       this.i++;
       if (rest === "") {
         const next = this.lines[this.i];
@@ -330,7 +361,7 @@ class FastParser {
       if (l.indent < indent || (l.indent === indent && !this.isSeqLine(l))) break;
       if (l.indent > indent) bail();
       const rest = l.text.slice(1);
-      const content = rest.trimStart();
+      const content = trimSpacesStart(rest);
       if (content === "") {
         this.i++;
         const next = this.lines[this.i];
@@ -402,7 +433,7 @@ class FastParser {
     }
     parts.push({ text: s.slice(start, s.length - 1), at: start });
     const items = parts
-      .map((p) => ({ text: p.text.trim(), at: offset + p.at + (p.text.length - p.text.trimStart().length) }))
+      .map((p) => ({ text: trimSpaces(p.text), at: offset + p.at + (p.text.length - trimSpacesStart(p.text).length) }))
       .filter((p, k, all) => p.text !== "" || (k !== all.length - 1 && bail()));
     const scalar = (t: string, at: number): unknown => {
       if (t[0] === '"' || t[0] === "'") {
@@ -424,11 +455,11 @@ class FastParser {
     for (const p of items) {
       const end = this.keyEnd(p.text);
       if (end === undefined) bail();
-      const key = this.keyOf(p.text.slice(0, end! - 1).trimEnd(), p.at);
+      const key = this.keyOf(trimSpacesEnd(p.text.slice(0, end! - 1)), p.at);
       if (Object.hasOwn(out, key) || key === "__proto__") bail();
       const raw = p.text.slice(end!);
-      const value = raw.trim();
-      const valueAt = p.at + end! + (raw.length - raw.trimStart().length);
+      const value = trimSpaces(raw);
+      const valueAt = p.at + end! + (raw.length - trimSpacesStart(raw).length);
       keys?.set(key, { key: p.at, value: valueAt });
       out[key] = scalar(value, valueAt);
     }

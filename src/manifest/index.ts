@@ -28,6 +28,8 @@ import { checkReferences, type ExternalRecords } from "./references.js";
 import { schemaErrors, validatorFor } from "./validate.js";
 import { parseYaml, pointer, type ParsedYaml } from "./yaml.js";
 import { manifestFiles } from "./files.js";
+import { edgeWhiteSpace } from "./white-space.js";
+import { decodeManifest } from "./encoding.js";
 
 export interface LoadOptions {
   /** Values for ${name}; undefined means no tenant was chosen. */
@@ -99,13 +101,24 @@ export function parseManifestText(
   return { data: data as Record<string, unknown>, parsed, errors };
 }
 
+/** A file's text, or why it cannot be read (not UTF-8, unreadable) as an error naming it. */
+async function readManifest(file: string, rel: string): Promise<{ text: string } | { error: PimctlError }> {
+  try {
+    return decodeManifest(await readFile(file), rel);
+  } catch (e) {
+    return { error: new PimctlError("io", `cannot read ${rel}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`) };
+  }
+}
+
 export async function loadManifests(dir: string, opts: LoadOptions = {}): Promise<LoadResult> {
   const errors: PimctlError[] = [];
   const warnings: PimctlError[] = [];
   let files: string[] = [];
   try {
     if (!(await stat(dir)).isDirectory()) throw new Error("not a directory");
-    files = await manifestFiles(dir);
+    const listing = await manifestFiles(dir, opts.cwd);
+    files = listing.files;
+    errors.push(...listing.errors);
   } catch (e) {
     errors.push(new PimctlError("io", `cannot read the manifest directory ${dir}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`));
     return { catalogue: emptyCatalogue(), errors, warnings, files };
@@ -113,8 +126,13 @@ export async function loadManifests(dir: string, opts: LoadOptions = {}): Promis
   if (!files.length) warnings.push(new PimctlError("io", `no manifest files (*.yaml, *.yml) in ${dir}`));
   const builder = new CatalogueBuilder(opts);
   for (const file of files) {
-    const text = await readFile(file, "utf8");
     const rel = path.relative(opts.cwd ?? process.cwd(), file) || file;
+    const read = await readManifest(file, rel);
+    if ("error" in read) {
+      errors.push(read.error);
+      continue;
+    }
+    const text = read.text;
     const { data, parsed, errors: fileErrors } = parseManifestText(text, rel, opts);
     errors.push(...fileErrors);
     if (data && !fileErrors.length) builder.add(data, parsed);
@@ -173,7 +191,8 @@ class CatalogueBuilder {
   private unique(kind: string, key: string, label: string | (() => string), at: SourceLocation, name: string = key): boolean {
     const text = () => (typeof label === "string" ? label : label());
     // Leading or trailing whitespace in a name is usually a typo; an export of a tenant with such names must still load.
-    if (name.trim() !== name && name.trim() !== "") this.warnings.push(new PimctlError("invalid_value", `${text()}: the name ${JSON.stringify(name)} has leading or trailing whitespace (kept as written)`, { location: at }));
+    const edge = edgeWhiteSpace(name);
+    if (edge) this.warnings.push(new PimctlError("invalid_value", `${text()}: the name ${JSON.stringify(name)} has leading or trailing whitespace (kept as written)`, { location: at, details: [`it ${edge}`] }));
     const id = `${kind}\0${key}`;
     const first = this.seen.get(id);
     if (first) {

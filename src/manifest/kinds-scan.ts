@@ -88,7 +88,8 @@ export interface ManifestScan {
 export async function scanManifests(dir: string): Promise<ManifestScan | undefined> {
   try {
     const found = new Set<string>();
-    const texts = await Promise.all((await manifestFiles(dir)).map((f) => readFile(f, "utf8")));
+    // A byte order mark would hide the first line's kind from the ^ of TOP_LEVEL.
+    const texts = await Promise.all((await manifestFiles(dir)).files.map(async (f) => (await readFile(f, "utf8")).replace(/^\ufeff/, "")));
     for (const text of texts) for (const m of text.matchAll(TOP_LEVEL)) found.add(m[1]!);
     return {
       kinds: KINDS.filter((k) => found.has(k)),
