@@ -10,6 +10,7 @@ import { PimctlError, PimctlErrors } from "../errors.js";
 import { configSchema } from "../manifest/schema-source.js";
 import { schemaErrors, validatorFor } from "../manifest/validate.js";
 import { parseYaml, pointer, type ParsedYaml } from "../manifest/yaml.js";
+import { decodeManifest } from "../manifest/encoding.js";
 import { fillUrlTemplate } from "../api/base-url.js";
 import type { ExternalRecords } from "../manifest/references.js";
 
@@ -63,21 +64,25 @@ const validateConfig = await validatorFor("config", configSchema);
 
 export async function loadConfig(opts: { configPath?: string; cwd: string; dir?: string }): Promise<Config> {
   const file = path.resolve(opts.cwd, opts.configPath ?? CONFIG_FILE);
-  let text: string | undefined;
+  let bytes: Buffer | undefined;
   try {
-    text = await readFile(file, "utf8");
+    bytes = await readFile(file);
   } catch (e) {
     if (opts.configPath || (e as NodeJS.ErrnoException).code !== "ENOENT") {
       throw new PimctlError("config", `cannot read the config file ${path.relative(opts.cwd, file) || file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
     }
   }
-  const base = text === undefined ? opts.cwd : path.dirname(file);
-  if (text === undefined) {
+  const base = bytes === undefined ? opts.cwd : path.dirname(file);
+  if (bytes === undefined) {
     // Without a config, only an explicit directory is read: never scan the working directory.
     if (!opts.dir) throw noConfig(opts.cwd);
     return { dir: path.resolve(opts.cwd, opts.dir), tenants: {}, versions: {}, prune: {}, ledger_dir: path.resolve(base, ".pimctl"), state: { ...DEFAULT_STATE }, external: {}, scope: {} };
   }
   const rel = path.relative(opts.cwd, file) || file;
+  // Read as the manifests are: UTF-8 only, so a Latin-1 byte never becomes U+FFFD in a base URL or a version name.
+  const decoded = decodeManifest(bytes, rel);
+  if ("error" in decoded) throw new PimctlErrors([decoded.error]);
+  const text = decoded.text;
   const parsed = parseYaml(text, rel);
   const errors = [...parsed.errors];
   const data = (parsed.data ?? {}) as Record<string, unknown>;

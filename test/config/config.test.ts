@@ -60,6 +60,14 @@ describe("pimctl.yaml", () => {
     ]);
   });
 
+  it("is read as UTF-8 only, as the manifests are: a Latin-1 byte is an error at file:line:col, never a U+FFFD in a value", async () => {
+    dir = await mkdtemp(path.join(tmpdir(), "pimctl-config-"));
+    await writeFile(path.join(dir, "pimctl.yaml"), Buffer.concat([Buffer.from("versions:\n  Fran"), Buffer.from([0xe7]), Buffer.from("ais: 2\n")]));
+    const err = await loadConfig({ cwd: dir }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(PimctlErrors);
+    expect((err as PimctlErrors).errors[0]!.format()).toMatch(/^pimctl\.yaml:2:7: this file is not UTF-8/);
+  });
+
   it("explains a tenant without an address or token source", async () => {
     const err = (await withConfig("tenants:\n  prod:\n    region: eu\n").catch((e: unknown) => e)) as PimctlErrors;
     expect(err.errors.map((e) => e.message)).toEqual([
