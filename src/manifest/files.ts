@@ -1,4 +1,4 @@
-/** The manifest files of a directory: every .yaml/.yml below it but pimctl.yaml, hidden entries and node_modules, in name order. */
+/** The manifest files of a directory: every .yaml/.yml below it but pimctl.yaml, translations.lock.yaml, hidden entries and node_modules, in name order. */
 import { readdir } from "node:fs/promises";
 import path from "node:path";
 
@@ -9,7 +9,7 @@ export async function manifestFiles(dir: string): Promise<string[]> {
       if (entry.name.startsWith(".") || entry.name === "node_modules") continue;
       const p = path.join(d, entry.name);
       if (entry.isDirectory()) await visit(p);
-      else if (/\.ya?ml$/.test(entry.name) && entry.name !== "pimctl.yaml" && entry.name !== "pimctl.yml") out.push(p);
+      else if (/\.ya?ml$/.test(entry.name) && entry.name !== "pimctl.yaml" && entry.name !== "pimctl.yml" && entry.name !== "translations.lock.yaml") out.push(p);
     }
   };
   await visit(dir);
