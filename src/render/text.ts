@@ -16,6 +16,7 @@ import {
   shownChanges,
   palette,
   summaryLine,
+  coverageLines,
   textDiffLines,
   unmanagedCounts,
   type RenderOptions,
@@ -58,6 +59,8 @@ export function renderText(plan: Plan, opts: RenderOptions): string {
     }
     out.push("");
   }
+  const coverage = coverageLines(plan);
+  if (coverage.length) out.push(c.bold("Translations"), ...coverage.map((l) => `  ${l}`), "");
   for (const w of plan.warnings) out.push(c.yellow(`Warning: ${w}`));
   if (plan.warnings.length) out.push("");
   out.push(c.bold(summaryLine(plan)));
