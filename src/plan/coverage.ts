@@ -4,7 +4,9 @@
  * behind (the master text changes, the translation does not: now outdated),
  * and master texts it creates or changes with no translation in the version
  * (missing). Pure, from the actions and the desired catalogue; renderers
- * only print it. API v1 cannot write brand and category versions: those
+ * only print it. A version text equal to the master text counts as not
+ * translated before the plan: reads of a version with no text may return
+ * the master's (the emulator's default; API v1 allows it). API v1 cannot write brand and category versions: those
  * actions are "unsupported" and add nothing.
  */
 import { compareText, type Catalogue } from "../model/catalogue.js";
@@ -27,27 +29,35 @@ export function translationCoverage(actions: readonly Action[], desired: Catalog
   /** Version texts this plan writes, as version|text key. */
   const written = new Set<string>();
   const masterChanges: Array<{ k: string; created: boolean }> = [];
+  /** The tenant's master text before this plan, by text key: a version "translation" equal to it is the API's fallback. */
+  const masterBefore = new Map<string, unknown>();
+  const versionActions: Array<{ a: Action; version: string; record: Segment[] }> = [];
   for (const a of actions) {
     const parsed = parseAddress(a.address);
-    if (!parsed) continue;
+    if (!parsed || a.op === "unsupported") continue;
     const at = parsed.segments.findIndex((s) => s.type === "version");
-    if (at >= 1) {
-      const version = parsed.segments[at]!.key;
-      const c = counts.get(version);
-      if (!c || a.op === "unsupported") continue;
-      const record = parsed.segments.slice(0, at);
-      for (const ch of a.changes) {
-        if (blank(ch.after)) continue;
-        written.add(`${version}|${key(record, WHOLE_VALUE.has(a.type) ? undefined : ch.field)}`);
-        if (blank(ch.before)) c.added++;
-        else c.updated++;
-      }
-    } else if (a.op !== "delete" && a.op !== "unsupported") {
+    if (at >= 1) versionActions.push({ a, version: parsed.segments[at]!.key, record: parsed.segments.slice(0, at) });
+    else if (a.op !== "delete") {
       for (const ch of a.changes) {
         if (blank(ch.after) || (WHOLE_VALUE.has(a.type) && ch.field !== "value")) continue;
         const k = key(parsed.segments, WHOLE_VALUE.has(a.type) ? undefined : ch.field);
-        if (textOf(k)) masterChanges.push({ k, created: blank(ch.before) });
+        if (!textOf(k)) continue;
+        masterChanges.push({ k, created: blank(ch.before) });
+        masterBefore.set(k, ch.before);
       }
+    }
+  }
+  for (const { a, version, record } of versionActions) {
+    const c = counts.get(version);
+    if (!c) continue;
+    for (const ch of a.changes) {
+      if (blank(ch.after)) continue;
+      const k = key(record, WHOLE_VALUE.has(a.type) ? undefined : ch.field);
+      written.add(`${version}|${k}`);
+      // Where a version has no text, reads may answer with the master's (the emulator's default, and a reading API v1 allows).
+      const untranslated = blank(ch.before) || ch.before === textOf(k)?.master || (masterBefore.has(k) && ch.before === masterBefore.get(k));
+      if (untranslated) c.added++;
+      else c.updated++;
     }
   }
   for (const { k, created } of masterChanges) {
