@@ -120,4 +120,24 @@ categories:
     const lock = await readFile(path.join(dir, "translations.lock.yaml"), "utf8");
     expect(lock.split("\n").filter((l) => l.startsWith("  ")).length).toBe(8);
   });
+
+  it("replaces an existing translation in its own quotes, and --dry-run writes nothing", async () => {
+    const manifest = MANIFEST.replace("versions: { French: Rouge }", 'versions: { French: "Rouge" }');
+    await writeFile(path.join(dir, "catalogue", "catalogue.yaml"), manifest);
+    const csv = [
+      "id,source,target",
+      '"attribute[""Colour""].value[""Blue""].version[""French""]",Blue,Bleu d\'azur',
+      '"attribute[""Colour""].value[""Red""].version[""French""]",Red,Rouge vif',
+      "",
+    ].join("\r\n");
+    await writeFile(path.join(dir, "fr.csv"), csv);
+    const dry = await cli("translations", "import", "fr.csv", "--dry-run");
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(await readFile(path.join(dir, "catalogue", "catalogue.yaml"), "utf8")).toBe(manifest);
+    const r = await cli("translations", "import", "fr.csv");
+    expect(r.code, r.stderr).toBe(0);
+    expect(await readFile(path.join(dir, "catalogue", "catalogue.yaml"), "utf8")).toBe(
+      manifest.replace("French: 'Bleu'", "French: 'Bleu d''azur'").replace('French: "Rouge"', 'French: "Rouge vif"'),
+    );
+  });
 });
