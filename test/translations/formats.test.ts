@@ -17,7 +17,7 @@ import { HAS_MSGFMT, MSGFMT_REQUIRED, MSGFMT_SKIP, msgfmtCheck } from "./msgfmt.
 const units: Unit[] = [
   { id: 'attribute["Colour \\"dark\\""].version["French"].field["name"]', source: 'Colour "dark"', target: "Couleur « sombre »", state: "translated", notes: ["attribute (selectbox)", "field: name"] },
   { id: 'attribute["Colour \\"dark\\""].value["Red & <b>"].version["French"]', source: "Red & <b>", target: "", state: "new", notes: ['a selectable value of the attribute "Colour"'] },
-  { id: 'category["Home/Bath, Body"].version["French"].field["desc"]', source: "Two lines,\nwith a comma", target: "Deux lignes,\navec une virgule", state: "needs-review", notes: ["category Home > Bath, Body"] },
+  { id: 'category["Home/Bath, Body"].version["French"].field["desc"]', source: "Two lines,\r\nwith a comma\tand a tab &amp;", target: "Deux lignes,\navec une virgule", state: "needs-review", notes: ["category Home > Bath, Body"] },
 ];
 const file = { version: "French", sourceLanguage: "en", targetLanguage: "fr", units };
 const back = units.map((u) => ({ id: u.id, source: u.source, target: u.target }));

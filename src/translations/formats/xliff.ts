@@ -65,6 +65,8 @@ const parser = new XMLParser({
   attributeNamePrefix: "@",
   parseTagValue: false,
   parseAttributeValue: false,
+  // Character references (&#13; for a carriage return) are decoded only with the HTML entity set on.
+  htmlEntities: true,
   trimValues: false,
   isArray: (name) => ["file", "group", "trans-unit", "unit", "segment", "note"].includes(name),
 });
