@@ -35,7 +35,7 @@ export async function translationsStatus(opts: ProjectOptions & { languages?: st
   return translationStatus(desired, lock, versionsOf(desired, config, opts.languages), texts);
 }
 
-export interface ExportOptions extends ProjectOptions, UnitSelection {
+export interface TranslationExportOptions extends ProjectOptions, UnitSelection {
   language: string;
   format: ExportFormat;
   /** Write here; without it the text is only returned. */
@@ -45,7 +45,7 @@ export interface ExportOptions extends ProjectOptions, UnitSelection {
   targetLang?: string;
 }
 
-export async function translationsExport(opts: ExportOptions): Promise<{ text: string; units: number; file?: string }> {
+export async function translationsExport(opts: TranslationExportOptions): Promise<{ text: string; units: number; file?: string }> {
   const { lock, texts } = await openProject(opts);
   const units = exportUnits(texts, lock, opts.language, opts);
   const text = writeUnits(opts.format, { version: opts.language, sourceLanguage: opts.sourceLang ?? "en", targetLanguage: opts.targetLang ?? languageCode(opts.language), units });
