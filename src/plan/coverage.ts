@@ -10,37 +10,51 @@
  * actions are "unsupported" and add nothing.
  */
 import { compareText, type Catalogue } from "../model/catalogue.js";
+import { ATTRIBUTE, BRAND, CATEGORY, versionedFields } from "../model/schema.js";
 import { translatableTexts, type TranslatableText } from "../translations/texts.js";
-import { parseAddress, printAddress, type Segment } from "./address.js";
+import { printAddress, type Segment } from "./address.js";
 import type { Action, TranslationCoverage } from "./types.js";
 
 /** Master fields whose text a version holds only as a whole (type values, brand attribute values): no field segment. */
 const WHOLE_VALUE = new Set(["type_value", "type_value_version", "brand_attribute_value"]);
 
-const key = (record: readonly Segment[], field: string | undefined) => `${printAddress({ segments: record as [Segment, ...Segment[]] })}|${field ?? ""}`;
+/** A text's key: its record's printed address and the field (none for whole values). */
+const key = (record: string, field: string | undefined) => `${record}|${field ?? ""}`;
+const textKey = (t: TranslatableText) => key(printAddress({ segments: t.record as [Segment, ...Segment[]] }), t.field);
+
+/**
+ * An address's version segment, found as text: keys are printed as JSON
+ * strings, whose quotes are escaped, so `.version["` only ever starts the
+ * segment. Plans are large: no parsing per action.
+ */
+const VERSION = '.version["';
+
+/** Master fields that have translations (the versioned fields of the tables, and a value's text): others are skipped before any lookup. */
+const TRANSLATED_FIELDS = new Set(["value", ...versionedFields(ATTRIBUTE), ...versionedFields(CATEGORY), ...versionedFields(BRAND)]);
 
 const blank = (v: unknown) => v === undefined || v === null || (typeof v === "string" && v.trim() === "");
 
 export function translationCoverage(actions: readonly Action[], desired: Catalogue): TranslationCoverage[] {
   if (!desired.versions.length) return [];
   let texts: Map<string, TranslatableText> | undefined;
-  const textOf = (k: string) => (texts ??= new Map(translatableTexts(desired).map((t) => [key(t.record, t.field), t]))).get(k);
+  const textOf = (k: string) => (texts ??= new Map(translatableTexts(desired).map((t) => [textKey(t), t]))).get(k);
   const counts = new Map(desired.versions.map((v) => [v, { version: v, added: 0, updated: 0, outdated: 0, missing: 0 }]));
   /** Version texts this plan writes, as version|text key. */
   const written = new Set<string>();
   const masterChanges: Array<{ k: string; created: boolean }> = [];
   /** The tenant's master text before this plan, by text key: a version "translation" equal to it is the API's fallback. */
   const masterBefore = new Map<string, unknown>();
-  const versionActions: Array<{ a: Action; version: string; record: Segment[] }> = [];
+  const versionActions: Array<{ a: Action; version: string; record: string }> = [];
   for (const a of actions) {
-    const parsed = parseAddress(a.address);
-    if (!parsed || a.op === "unsupported") continue;
-    const at = parsed.segments.findIndex((s) => s.type === "version");
-    if (at >= 1) versionActions.push({ a, version: parsed.segments[at]!.key, record: parsed.segments.slice(0, at) });
-    else if (a.op !== "delete") {
+    if (a.op === "unsupported") continue;
+    const at = a.address.indexOf(VERSION);
+    if (at > 0) {
+      const version = JSON.parse(a.address.slice(at + VERSION.length - 1, -1)) as string;
+      versionActions.push({ a, version, record: a.address.slice(0, at) });
+    } else if (a.op !== "delete") {
       for (const ch of a.changes) {
-        if (blank(ch.after) || (WHOLE_VALUE.has(a.type) && ch.field !== "value")) continue;
-        const k = key(parsed.segments, WHOLE_VALUE.has(a.type) ? undefined : ch.field);
+        if (!TRANSLATED_FIELDS.has(ch.field) || blank(ch.after) || (WHOLE_VALUE.has(a.type) && ch.field !== "value")) continue;
+        const k = key(a.address, WHOLE_VALUE.has(a.type) ? undefined : ch.field);
         if (!textOf(k)) continue;
         masterChanges.push({ k, created: blank(ch.before) });
         masterBefore.set(k, ch.before);

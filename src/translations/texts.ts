@@ -100,11 +100,12 @@ export function translatableTexts(c: Catalogue): TranslatableText[] {
   }
 
   const categoryFields = versionedFields(CATEGORY);
-  const previousNames = new Map(c.categories.map((cat) => [pathKey(cat.path), cat.previous_names ?? []]));
+  // Only renamed categories are looked up for their descendants (most catalogues have none).
+  const previousNames = new Map(c.categories.filter((cat) => cat.previous_names?.length).map((cat) => [pathKey(cat.path), cat.previous_names!]));
   for (const cat of c.categories) {
     const previous: string[][] = [...(cat.previous_paths ?? [])];
     // The category, or one ancestor at a time, under an earlier name.
-    for (let i = 0; i < cat.path.length; i++) {
+    for (let i = 0; previousNames.size && i < cat.path.length; i++) {
       for (const old of previousNames.get(pathKey(cat.path.slice(0, i + 1))) ?? []) previous.push([...cat.path.slice(0, i), old, ...cat.path.slice(i + 1)]);
     }
     const notes = [`category ${cat.path.join(" > ")}`];
