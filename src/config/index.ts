@@ -49,6 +49,15 @@ export interface Config {
   external?: ExternalRecords;
   /** What this repository manages: ignore:, protect:, max_deletes: (src/plan/scope.ts). */
   scope: ScopeRules;
+  /** The translation rule validate enforces (src/translations/). */
+  translations?: TranslationRules;
+}
+
+export interface TranslationRules {
+  /** Language versions that must be translated. */
+  required?: string[];
+  /** The least share of translated texts (percent) each required version needs; default 100. */
+  fail_under?: number;
 }
 
 export interface StateConfig {
@@ -132,6 +141,7 @@ export async function loadConfig(opts: { configPath?: string; cwd: string; dir?:
     ...(data.url_template ? { url_template: data.url_template as string } : {}),
     external: (data.external ?? {}) as ExternalRecords,
     scope: scopeOf(data, rel),
+    ...(data.translations ? { translations: data.translations as TranslationRules } : {}),
   };
 }
 

@@ -1,6 +1,6 @@
 /**
  * The manifest files of a directory: every .yaml/.yml below it but pimctl.yaml,
- * hidden entries and node_modules, in name order. Symlinks are followed, to
+ * translations.lock.yaml, hidden entries and node_modules, in name order. Symlinks are followed, to
  * folders as to files: a folder skipped in silence would have its records
  * planned for deletion under `prune`. A link that leads back to a folder it is
  * in, a chain of links that never ends and a link to nothing are errors naming
@@ -16,7 +16,7 @@ export interface ManifestListing {
   errors: PimctlError[];
 }
 
-const isManifest = (name: string): boolean => /\.ya?ml$/.test(name) && name !== "pimctl.yaml" && name !== "pimctl.yml";
+const isManifest = (name: string): boolean => /\.ya?ml$/.test(name) && name !== "pimctl.yaml" && name !== "pimctl.yml" && name !== "translations.lock.yaml";
 
 /** `cwd`: paths in messages are relative to it (as loadManifests names files). */
 export async function manifestFiles(dir: string, cwd = process.cwd()): Promise<ManifestListing> {

@@ -80,6 +80,15 @@ export const configSchema: S = {
         ]),
       ),
     },
+    translations: {
+      type: "object",
+      additionalProperties: false,
+      description: "A rule `pimctl validate` enforces so a pipeline refuses a change that leaves a language version behind (README \"Translations\").",
+      properties: {
+        required: { type: "array", uniqueItems: true, items: { type: "string", minLength: 1 }, description: "Language versions (by name) that must be translated." },
+        fail_under: { type: "number", minimum: 0, maximum: 100, description: "The least share of texts, in percent, each required version must have translated (not missing, not outdated); default 100." },
+      },
+    },
   },
   definitions: {
     tenant: {

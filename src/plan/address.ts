@@ -23,6 +23,8 @@ export const SEGMENT_TYPES = [
   "asset",
   "web_id",
   "assigned_attribute",
+  // One text of a language version that holds several (a category's name, desc, ...): translation units.
+  "field",
 ] as const;
 export type SegmentType = (typeof SEGMENT_TYPES)[number];
 export type RootType = "display_group" | "attribute" | "attribute_set" | "block" | "brand" | "category";

@@ -14,6 +14,7 @@ import { recount } from "./filter.js";
 import { orderActions } from "./order.js";
 import { PLAN_FORMAT_VERSION, type Plan } from "./types.js";
 import { KIND_PLANNERS } from "./kinds/index.js";
+import { translationCoverage } from "./coverage.js";
 
 export type { PlanInput } from "./context.js";
 export type { LedgerView } from "./context.js";
@@ -50,6 +51,8 @@ export function buildPlan(input: PlanInput): PlanOutcome {
     summary: recount(ordered, unmanaged.length),
     fingerprints: sortedRecord(ctx.fingerprints),
   };
+  const coverage = translationCoverage(ordered, input.desired);
+  if (coverage.length) plan.translations = coverage;
   const declared = Object.fromEntries([...ctx.declared].map(([kind, ids]) => [kind, [...ids].sort((a, b) => a - b)]));
   return { plan, errors: ctx.errors, declared };
 }

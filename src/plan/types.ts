@@ -14,7 +14,7 @@
  * everything that stops using the deleted record, children deleted before parents).
  */
 
-export const PLAN_FORMAT_VERSION = "1.2";
+export const PLAN_FORMAT_VERSION = "1.3";
 
 export type Op = "create" | "update" | "rename" | "move" | "delete" | "unsupported";
 export const OPS: readonly Op[] = ["create", "update", "rename", "move", "delete", "unsupported"];
@@ -162,6 +162,21 @@ export interface Plan {
   hints?: MoveHint[];
   /** Saved plans only: a digest of the canonical plan body, and an HMAC when a key is configured. */
   integrity?: PlanIntegrity;
+  /** Since 1.3: what the plan does to each language version's translations (src/plan/coverage.ts); absent when nothing. */
+  translations?: TranslationCoverage[];
+}
+
+/** One language version's coverage change: "German: 14 texts added, 3 now outdated, 2 missing". */
+export interface TranslationCoverage {
+  version: string;
+  /** Texts of the version the plan writes where the tenant has none. */
+  added: number;
+  /** Translations the plan changes. */
+  updated: number;
+  /** Master texts the plan changes while the version's translation stays as it was. */
+  outdated: number;
+  /** Master texts the plan creates or changes that have no translation in the version. */
+  missing: number;
 }
 
 export interface PlanBasis {

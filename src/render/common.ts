@@ -1,6 +1,7 @@
 /** Shared pieces of the renderers: kind titles, op markers, value formatting, text diffs. */
 import { Chalk, type ChalkInstance } from "chalk";
 import { structuredPatch } from "diff";
+import { plural } from "../plural.js";
 import { KINDS, parsePathKey, type Kind } from "../model/catalogue.js";
 import { addressKind, lastKey } from "../plan/address.js";
 import type { Action, FieldChange, Json, Op, Plan, PreviousAddress } from "../plan/types.js";
@@ -126,6 +127,14 @@ export function textDiffLines(c: FieldChange): string[] {
 
 function ensureNl(s: string): string {
   return s.endsWith("\n") || s === "" ? s : `${s}\n`;
+}
+
+/** What the plan does to each language version's translations: "German: 14 texts added, 3 now outdated, 2 missing". */
+export function coverageLines(plan: Plan): string[] {
+  return (plan.translations ?? []).map((t) => {
+    const parts = [`${plural(t.added, "text")} added`, ...(t.updated ? [`${t.updated} updated`] : []), `${t.outdated} now outdated`, `${t.missing} missing`];
+    return `${t.version}: ${parts.join(", ")}`;
+  });
 }
 
 export function summaryLine(plan: Plan): string {

@@ -2,6 +2,7 @@
 import type { Action, Plan } from "../plan/types.js";
 import { collapseUnknown } from "../plan/write-only.js";
 import {
+  coverageLines,
   KIND_TITLES,
   actionNotes,
   MARKERS,
@@ -94,6 +95,8 @@ function renderMarkdownBody(plan: Plan, opts: RenderOptions, detail: "full" | "c
       out.push("", "</details>", "");
     }
   }
+  const coverage = coverageLines(plan);
+  if (coverage.length) out.push("**Translations**", "", ...coverage.map((l) => `- ${escapeControls(l)}`), "");
   for (const w of plan.warnings) out.push(`> [!NOTE]`, `> ${escapeControls(w)}`, "");
   out.push(`**${summaryLine(plan)}**`);
   return `${out.join("\n")}\n`;

@@ -16,6 +16,7 @@ import {
   shownChanges,
   palette,
   summaryLine,
+  coverageLines,
   textDiffLines,
   unmanagedCounts,
   type RenderOptions,
@@ -59,6 +60,8 @@ export function renderText(plan: Plan, opts: RenderOptions): string {
     }
     out.push("");
   }
+  const coverage = coverageLines(plan);
+  if (coverage.length) out.push(c.bold("Translations"), ...coverage.map((l) => `  ${escapeControls(l)}`), "");
   for (const w of plan.warnings) out.push(c.yellow(`Warning: ${escapeControls(w)}`));
   if (plan.warnings.length) out.push("");
   out.push(c.bold(summaryLine(plan)));

@@ -10,6 +10,7 @@ import { initCommand } from "./init.js";
 import { pingCommand } from "./ping.js";
 import { planCommand } from "./plan.js";
 import { stateCommand } from "./state.js";
+import { translationsCommand } from "./translations.js";
 import { validateCommand } from "./validate.js";
 
 /** Every command, in the order --help lists them. Each module owns its options and handler. */
@@ -21,6 +22,7 @@ export function commands(io: Io, opts: { parseOnly?: boolean } = {}): CommandMod
     diffCommand(io),
     driftCommand(io),
     stateCommand(io, opts),
+    translationsCommand(io, opts),
     exportCommand(io),
     pingCommand(io),
     initCommand(io),

@@ -9,6 +9,7 @@ import { reportProblems, type ProblemFormat } from "../pipeline-output.js";
 import { problemsOf } from "../../render/errors.js";
 import { plural } from "../../plural.js";
 import { say, withProjectOptions, type GlobalArgs } from "../options.js";
+import { translationRuleProblems } from "../../translations/workflow.js";
 import path from "node:path";
 
 interface ValidateArgs extends GlobalArgs {
@@ -31,7 +32,7 @@ export function validateCommand(io: Io): CommandModule<object, ValidateArgs> {
           group: "Output and network:",
         })
         .example("$0 validate --format codeclimate > gl-code-quality-report.json", "GitLab's merge-request widget")
-        .example("$0 validate", "Validate the configured manifest directory")
+        .example("$0 validate", "Validate the configured manifest directory (and the config's translations: rule)")
         .example("$0 validate catalogue/ --tenant prod", "With prod's variables and version names") as never,
     handler: async (args) => {
       const config = await loadConfig({ cwd: io.cwd, ...(args.config ? { configPath: args.config } : {}), ...(args.directory ?? args.dir ? { dir: (args.directory ?? args.dir)! } : {}) });
@@ -44,6 +45,9 @@ export function validateCommand(io: Io): CommandModule<object, ValidateArgs> {
       });
       // Errors and the warnings of the same run are reported together, sorted, by the CLI's one error path.
       if (result.errors.length) throw new PimctlErrors(result.errors, result.warnings);
+      // The config's translations rule (required versions, fail_under): a policy, exit 3.
+      const untranslated = await translationRuleProblems(config, result.catalogue, io.cwd);
+      if (untranslated.length) throw new PimctlErrors(untranslated, result.warnings);
       for (const w of result.warnings) say(args, io, `warning: ${w.format()}`);
       const c = result.catalogue;
       const singular: Record<(typeof KINDS)[number], string> = { display_groups: "display group", attributes: "attribute", attribute_sets: "attribute set", blocks: "block", brands: "brand", categories: "category" };

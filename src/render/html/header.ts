@@ -6,7 +6,7 @@
 import { KINDS, type Kind } from "../../model/catalogue.js";
 import { categoryPath, parseAddress, rootAddress } from "../../plan/address.js";
 import { OPS, type Action, type Plan } from "../../plan/types.js";
-import { KIND_TITLES, summaryLine, unmanagedCounts, type PageFacts } from "../common.js";
+import { KIND_TITLES, coverageLines, summaryLine, unmanagedCounts, type PageFacts } from "../common.js";
 import { esc } from "./escape.js";
 import { opBadge } from "./marks.js";
 
@@ -95,6 +95,8 @@ function attention(plan: Plan, anchorOf: (address: string) => string | undefined
       `<section class="attention hints" id="hints"><h2>${hints.length} ${hints.length === 1 ? "delete looks" : "deletes look"} like a move or rename</h2><p>Without a hint the record is deleted and a new one created (its id, and what hangs on it, is lost).</p><ul>${hints.slice(0, LIST_CAP).map(li).join("")}${hints.length > LIST_CAP ? `<li class="more">and ${hints.length - LIST_CAP} more</li>` : ""}</ul></section>`,
     );
   }
+  const coverage = coverageLines(plan);
+  if (coverage.length) parts.push(`<section class="translations" id="translations"><h2>Translations</h2><ul>${coverage.map((l) => `<li>${esc(l)}</li>`).join("")}</ul></section>`);
   if (plan.warnings.length) parts.push(`<section class="attention warnings"><h2>Warnings</h2><ul>${plan.warnings.map((w) => `<li>${esc(w)}</li>`).join("")}</ul></section>`);
   if (plan.unmanaged.length) parts.push(`<p class="unmanaged-line">Unmanaged, left alone (pruning off): ${esc(unmanagedCounts(plan))}.</p>`);
   return parts.join("");

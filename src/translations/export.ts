@@ -1,0 +1,29 @@
+/** The units of one language version for translators: all texts, or only the missing and/or outdated ones. */
+import type { Unit } from "./formats/units.js";
+import type { TranslationLock } from "./lockfile.js";
+import { textState } from "./status.js";
+import { textId, type TranslatableText } from "./texts.js";
+
+export interface UnitSelection {
+  /** Only texts with no translation (with `outdated`: those and the outdated ones). */
+  missing?: boolean;
+  /** Only translations whose master text changed since they were made. */
+  outdated?: boolean;
+}
+
+export function exportUnits(texts: readonly TranslatableText[], lock: TranslationLock, version: string, select: UnitSelection = {}): Unit[] {
+  const all = !select.missing && !select.outdated;
+  const units: Unit[] = [];
+  for (const t of texts) {
+    const state = textState(t, version, lock);
+    if (!all && !(select.missing && state === "missing") && !(select.outdated && state === "outdated")) continue;
+    units.push({
+      id: textId(t, version),
+      source: t.master,
+      target: t.translations[version] ?? "",
+      state: state === "missing" ? "new" : state === "outdated" ? "needs-review" : "translated",
+      notes: [...t.notes, ...(state === "outdated" ? ["outdated: the master text changed after this translation was made"] : [])],
+    });
+  }
+  return units;
+}

@@ -1,0 +1,31 @@
+/** The exchange formats by name, and the format of a file being imported. */
+import { PimctlError } from "../../errors.js";
+import { readCsv, writeCsv } from "./csv.js";
+import { readPo, writePo } from "./po.js";
+import { readXliff, writeXliff12, writeXliff2 } from "./xliff.js";
+import type { ExportFormat, ReadUnit, UnitFile } from "./units.js";
+
+export * from "./units.js";
+
+export function writeUnits(format: ExportFormat, file: UnitFile): string {
+  switch (format) {
+    case "xliff":
+      return writeXliff12(file);
+    case "xliff2":
+      return writeXliff2(file);
+    case "po":
+      return writePo(file);
+    case "csv":
+      return writeCsv(file);
+  }
+}
+
+/** PO, CSV or XLIFF (1.2 or 2.0, told apart by the file's version attribute): by extension, else by the first bytes. */
+export function readUnits(text: string, name: string): ReadUnit[] {
+  const lower = name.toLowerCase();
+  const head = text.replace(/^\uFEFF/, "").trimStart();
+  if (/\.(xlf|xliff|xml)$/.test(lower) || head.startsWith("<")) return readXliff(text, name);
+  if (/\.(po|pot)$/.test(lower) || /^(#|msgid|msgctxt)/.test(head)) return readPo(text, name);
+  if (lower.endsWith(".csv") || head.startsWith("id,")) return readCsv(text, name);
+  throw new PimctlError("usage", `${name}: cannot tell its format; name it .xlf, .po or .csv`);
+}

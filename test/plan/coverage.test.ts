@@ -1,0 +1,50 @@
+/** What a plan does to translation coverage, counted per language version (src/plan/coverage.ts). */
+import { describe, expect, it } from "vitest";
+import { emptyCatalogue, type Catalogue } from "../../src/model/catalogue.js";
+import { emptyRemote, type RemoteCatalogue } from "../../src/model/remote.js";
+import { buildPlan } from "../../src/plan/planner.js";
+import { renderPlan } from "../../src/render/index.js";
+
+const desired: Catalogue = {
+  ...emptyCatalogue(),
+  managed: ["attributes"],
+  versions: ["French", "German"],
+  attributes: [
+    {
+      name: "Colour",
+      type: "selectbox",
+      versions: { French: { name: "Couleur" } },
+      values: [
+        { value: "Blue", versions: { French: "Bleu" } },
+        { value: "Crimson", previous_values: ["Red"], versions: { French: "Rouge", German: "Rot" } },
+      ],
+    },
+    { name: "Size", type: "text" },
+  ],
+};
+const remote: RemoteCatalogue = {
+  ...emptyRemote(),
+  read: ["attributes"],
+  version_ids: { French: 2, German: 3 },
+  attributes: [{ id: 1, name: "Colour", type: "selectbox", versions: { French: { name: "Couleur" } }, values: [{ id: 10, value: "Red", versions: { French: "Rouge" } }] }],
+};
+
+describe("translation coverage in plans", () => {
+  it("counts texts added, now outdated (master renamed, translation kept) and missing (created without one), per version", () => {
+    const { plan, errors } = buildPlan({ tenant: "demo", desired, remote });
+    expect(errors).toEqual([]);
+    expect(plan.translations).toEqual([
+      // Blue's French is added; Red became Crimson while "Rouge" stays; Size has no French.
+      { version: "French", added: 1, updated: 0, outdated: 1, missing: 1 },
+      // Crimson's German is written with the rename (not outdated); Blue and Size have no German.
+      { version: "German", added: 1, updated: 0, outdated: 0, missing: 2 },
+    ]);
+    expect(renderPlan(plan, "text", { color: false })).toContain("Translations\n  French: 1 text added, 1 now outdated, 1 missing\n  German: 1 text added, 0 now outdated, 2 missing\n");
+  });
+
+  it("a plan that changes no text says nothing about translations", () => {
+    const { plan } = buildPlan({ tenant: "demo", desired: { ...desired, attributes: [] }, remote: { ...remote, attributes: [] } });
+    expect(plan.translations).toBeUndefined();
+    expect(renderPlan(plan, "markdown", { color: false })).not.toContain("Translations");
+  });
+});
