@@ -1,0 +1,95 @@
+/**
+ * Signals from the first line, in real processes with real signals: the lock is
+ * taken before the read, the saved-plan check and the backup, so a signal in any
+ * of those phases must release it (on a real bare Git remote) and end non-zero,
+ * saying nothing was written. A second signal ends at once, still releasing what
+ * it can; after writes began, the ledger is never lost (a rescue file).
+ */
+import { existsSync, readdirSync } from "node:fs";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { gitWorld, spawnPimctl, until, type GitWorld } from "../state-backend/git-helpers.js";
+import { testProject, type TestProject } from "../helpers/project.js";
+
+let w: GitWorld | undefined;
+let p: TestProject | undefined;
+afterEach(async () => {
+  await w?.close();
+  await p?.close();
+  w = undefined;
+  p = undefined;
+});
+
+const writes = (world: { emulator: GitWorld["emulator"] }) => {
+  const m = world.emulator.stats().requests.byMethod;
+  return (m.POST ?? 0) + (m.PUT ?? 0) + (m.PATCH ?? 0) + (m.DELETE ?? 0);
+};
+
+describe.each(["SIGINT", "SIGTERM", "SIGHUP"] as const)("%s once the lock is on the remote, before the first write", (signal) => {
+  it("ends non-zero saying nothing was written, and the lock ref is gone", async () => {
+    // Slow reads: the signal lands while the ledger and the tenant are being read under the lock.
+    w = await gitWorld({ latencyMs: 1500 });
+    const world = w;
+    const a = await w.clone("a");
+    const run = spawnPimctl(a, ["apply", "--auto-approve"], w.env);
+    await until(() => "refs/pimctl/lock/demo" in world.remoteRefs(), 30_000, "the lock ref");
+    run.child.kill(signal);
+    const end = await run.exit;
+    expect(end.signal, run.stderr()).toBeNull();
+    expect(end.code, run.stderr()).toBe(1);
+    expect(run.stderr()).toContain(`interrupted (${signal}) before the first write: nothing was written`);
+    expect(Object.keys(w.remoteRefs())).not.toContain("refs/pimctl/lock/demo");
+    expect(writes(w)).toBe(0);
+  });
+});
+
+describe("a second signal", () => {
+  it("before the first write: ends at once, and still removes the lock ref", async () => {
+    w = await gitWorld({ latencyMs: 3000 });
+    const world = w;
+    const a = await w.clone("a");
+    const run = spawnPimctl(a, ["apply", "--auto-approve"], w.env);
+    await until(() => "refs/pimctl/lock/demo" in world.remoteRefs(), 30_000, "the lock ref");
+    run.child.kill("SIGINT");
+    await until(() => run.stderr().includes("again to quit at once"), 10_000, "the first signal's message");
+    const t0 = Date.now();
+    run.child.kill("SIGTERM");
+    const end = await run.exit;
+    // At once: not after the 3 s reads in flight (2 s is the bound of the forced release).
+    expect(Date.now() - t0).toBeLessThan(2900);
+    expect(end.code, run.stderr()).toBe(1);
+    expect(run.stderr()).toContain("Interrupted again (SIGTERM): quitting now");
+    expect(Object.keys(w.remoteRefs())).not.toContain("refs/pimctl/lock/demo");
+    expect(writes(w)).toBe(0);
+  });
+
+  it("after writes began: exits 4 at once, the ledger goes to a rescue file and the lock is removed; state push restores it and apply converges", async () => {
+    // Slow writes: the second signal lands while the first signal's requests in flight still run.
+    p = await testProject({ emulator: { latencyMs: 1000 } });
+    await p.copyExamples(path.join(import.meta.dirname, "../../examples/catalogue"));
+    const project = p;
+    const run = spawnPimctl(p.dir, ["apply", "--auto-approve"], { ...process.env, ...p.env, NO_COLOR: "1" });
+    await until(() => writes(project) > 10, 30_000, "writes");
+    run.child.kill("SIGINT");
+    // Two signals sent at once may reach the process as one: the second follows the first's message.
+    await until(() => run.stderr().includes("again to quit at once"), 10_000, "the first signal's message");
+    run.child.kill("SIGINT");
+    const end = await run.exit;
+    expect(end.code, run.stderr()).toBe(4);
+    const rescued = /is in (\S+\.json); restore it with: pimctl state push (\S+)/.exec(run.stderr());
+    expect(rescued, run.stderr()).not.toBeNull();
+    expect(rescued![2]).toMatch(/^\.pimctl\/rescue\/demo-\d{8}T\d{6}Z(-\d+)?\.json$/);
+    expect(readdirSync(path.join(p.dir, ".pimctl", "rescue"))).toHaveLength(1);
+    expect(existsSync(path.join(p.dir, ".pimctl", "demo.lock"))).toBe(false);
+    p.emulator.setFaults({ latencyMs: 0 });
+    // Let the requests the forced end abandoned land before reading the tenant again.
+    await new Promise((r) => setTimeout(r, 1200));
+    const push = await p.cli(["state", "push", rescued![2]!]);
+    expect(push.code, push.stderr).toBe(0);
+    const again = await p.cli(["apply", "--auto-approve"]);
+    expect(again.code, again.stderr).toBe(0);
+    expect((await p.cli(["plan", "--detailed-exitcode"])).code).toBe(0);
+    const brands = [...p.emulator.store("demo").brands.values()].map((b) => b.name);
+    expect(brands.length).toBe(new Set(brands).size);
+  });
+});
