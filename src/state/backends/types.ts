@@ -74,8 +74,12 @@ export interface StateBackend {
 
 /** A lease runs out after this many periods without a renewal. */
 export const LEASE_PERIODS = 4;
-/** A holder that could not renew for this many periods stops starting actions: well before others may take over. */
-export const GIVE_UP_PERIODS = 2;
+/**
+ * A holder that could not renew for this many periods stops starting actions. Renewals are
+ * tried once a period, so this is checked at 1, 2, 3 periods after the last renewal: two failed
+ * (or hung) renewals in a row stop the run at 3 periods, one period before others may take over.
+ */
+export const GIVE_UP_PERIODS = 2.5;
 
 /**
  * Whether a lock's lease ran out: not renewed for LEASE_PERIODS of its own period. A lock
