@@ -5,10 +5,10 @@
  * saying nothing was written. A second signal ends at once, still releasing what
  * it can; after writes began, the ledger is never lost (a rescue file).
  */
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync, readdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { gitWorld, spawnPimctl, until, type GitWorld } from "../state-backend/git-helpers.js";
+import { gitWorld, slowGitDir, spawnPimctl, until, type GitWorld } from "../state-backend/git-helpers.js";
 import { testProject, type TestProject } from "../helpers/project.js";
 
 let w: GitWorld | undefined;
@@ -91,5 +91,25 @@ describe("a second signal", () => {
     expect((await p.cli(["plan", "--detailed-exitcode"])).code).toBe(0);
     const brands = [...p.emulator.store("demo").brands.values()].map((b) => b.name);
     expect(brands.length).toBe(new Set(brands).size);
+  });
+});
+
+describe("state commands that take the lock", () => {
+  it("state push interrupted (SIGINT) while it takes the lock: exits 1, nothing written, no lock left", async () => {
+    w = await gitWorld({ brands: 3 });
+    const world = w;
+    const a = await w.clone("a");
+    const pulled = await w.cli(a, ["state", "pull"]);
+    expect(pulled.code, pulled.stderr).toBe(0);
+    writeFileSync(path.join(a, "ledger.json"), pulled.stdout);
+    const mark = path.join(w.root, "lock-push.pids");
+    const env = { ...w.env, PATH: `${await slowGitDir(w.root)}:${w.env.PATH}`, PIMCTL_TEST_SLOW_PUSH: ":refs/pimctl/lock/demo", PIMCTL_TEST_MARK: mark, PIMCTL_TEST_SLOW_S: "1" };
+    const run = spawnPimctl(a, ["state", "push", "ledger.json"], env);
+    await until(() => existsSync(mark), 30_000, "the lock push");
+    run.child.kill("SIGINT");
+    const end = await run.exit;
+    expect(end.code, run.stderr()).toBe(1);
+    expect(run.stderr()).toContain("interrupted (SIGINT) before state push wrote anything: nothing was written");
+    expect(Object.keys(world.remoteRefs())).toEqual([]);
   });
 });

@@ -18,8 +18,12 @@ import { gitWorld, spawnPimctl, until, type GitWorld } from "./git-helpers.js";
 const probe = spawnSync("unshare", ["-p", "-f", "--mount-proc", "true"], { encoding: "utf8" });
 const unshareRefused = probe.error ? `unshare cannot run here (${probe.error.message})` : probe.status !== 0 ? `unshare -p -f --mount-proc is not permitted here: ${(probe.stderr || "").trim()}` : undefined;
 
-/** A new pid namespace in which pimctl is not pid 1 (three processes start first): its pid means nothing to the other. */
-const holderNamespace = (node: string[]) => ["unshare", "-p", "-f", "--mount-proc", "sh", "-c", 'sleep 0 & sleep 0 & sleep 0 & wait; "$0" "$@"; exit $?', ...node];
+/**
+ * A new pid namespace in which pimctl's pid is above 100 (a hundred processes start and end
+ * first): in the other namespace no process and no thread has it (kill(pid, 0) also answers
+ * for thread ids, and node runs about ten threads).
+ */
+const holderNamespace = (node: string[]) => ["unshare", "-p", "-f", "--mount-proc", "sh", "-c", 'i=0; while [ $i -lt 100 ]; do true & i=$((i+1)); done; wait; "$0" "$@"; exit $?', ...node];
 /** Another new pid namespace, where pimctl is pid 1. */
 const otherNamespace = (node: string[]) => ["unshare", "-p", "-f", "--mount-proc", ...node];
 
@@ -41,17 +45,19 @@ describe("two PID namespaces, one hostname", () => {
     const env = { ...process.env, ...p.env, NO_COLOR: "1" };
     const lockFile = path.join(p.dir, ".pimctl", "demo.lock");
     const holder = spawnPimctl(p.dir, ["apply", "--auto-approve"], env, { wrap: holderNamespace });
-    await until(() => existsSync(lockFile), 30_000, "the lock file");
-    const held = JSON.parse(readFileSync(lockFile, "utf8")) as { pid: number; pid_ns: string; boot_id: string };
-    // Its pid is one of its own namespace; the namespace and boot are recorded beside it.
-    expect(held.pid).toBeGreaterThan(1);
-    expect(held.pid_ns).toMatch(/^pid:\[\d+\]$/);
-    expect(held.boot_id).toBeTruthy();
+    // Created exclusively, then written: wait for its content.
+    const read = () => (existsSync(lockFile) ? readFileSync(lockFile, "utf8") : "");
+    await until(() => read().endsWith("}"), 30_000, "the lock file");
+    const held = JSON.parse(read()) as { pid: number; pid_ns: string; boot_id: string };
     const second = spawnPimctl(p.dir, ["apply", "--auto-approve"], env, { wrap: otherNamespace });
     const refused = await second.exit;
     expect(second.stderr()).not.toContain("took over");
     expect(refused.code, second.stderr()).toBe(1);
     expect(second.stderr()).toContain('the state of tenant "demo" is locked by another pimctl run');
+    // Its pid is one of its own namespace; the namespace and boot are recorded beside it.
+    expect(held.pid).toBeGreaterThan(100);
+    expect(held.pid_ns).toMatch(/^pid:\[\d+\]$/);
+    expect(held.boot_id).toBeTruthy();
     const done = await holder.exit;
     expect(done.code, holder.stderr()).toBe(0);
     expect(existsSync(lockFile)).toBe(false);
