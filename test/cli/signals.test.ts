@@ -5,7 +5,7 @@
  * saying nothing was written. A second signal ends at once, still releasing what
  * it can; after writes began, the ledger is never lost (a rescue file).
  */
-import { existsSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { gitWorld, slowGitDir, spawnPimctl, until, type GitWorld } from "../state-backend/git-helpers.js";
@@ -91,6 +91,24 @@ describe("a second signal", () => {
     expect((await p.cli(["plan", "--detailed-exitcode"])).code).toBe(0);
     const brands = [...p.emulator.store("demo").brands.values()].map((b) => b.name);
     expect(brands.length).toBe(new Set(brands).size);
+  });
+});
+
+describe("waiting for another run's lock (--lock-timeout)", () => {
+  it("SIGTERM while waiting: exits 1 at once, and the other run's lock is left alone", async () => {
+    p = await testProject({ files: { "catalogue/brands.yaml": "brands:\n  - name: Acme\n" } });
+    const lockFile = path.join(p.dir, ".pimctl", "demo.lock");
+    const other = JSON.stringify({ id: "other-run", who: "bob", where: "ci", since: new Date().toISOString(), why: "apply", host: "elsewhere", pid: 1 });
+    await p.write(".pimctl/demo.lock", other);
+    const run = spawnPimctl(p.dir, ["apply", "--auto-approve", "--lock-timeout", "5m"], { ...process.env, ...p.env, NO_COLOR: "1" });
+    await until(() => run.stderr().includes('warning: the lock of tenant "demo" is held (held by bob'), 30_000, "the wait");
+    const t0 = Date.now();
+    run.child.kill("SIGTERM");
+    const end = await run.exit;
+    expect(Date.now() - t0).toBeLessThan(3000);
+    expect(end.code, run.stderr()).toBe(1);
+    expect(run.stderr()).toContain('interrupted (SIGTERM) while taking the lock of tenant "demo": nothing was written');
+    expect(readFileSync(lockFile, "utf8")).toBe(other);
   });
 });
 
