@@ -370,8 +370,8 @@ export interface ApplyResult {
    * ("interrupted (SIGINT)") or a lock it could not keep. The tenant was not verified.
    */
   stopped?: string;
-  /** The ledger could not be saved to its backend: it is in `rescueFile` (exit 4). */
-  stateNotSaved?: { error: string; rescueFile: string };
+  /** The ledger could not be saved to its backend: it is in `rescueFile` (exit 4), or, when even that failed, in `ledger` with `rescueError`. */
+  stateNotSaved?: { error: string; rescueFile?: string; rescueError?: string; ledger?: string };
   /** The lock could not be released (after the writes): break it with `pimctl state unlock id`. */
   lockNotReleased?: { error: string; id: string };
 }
@@ -503,7 +503,14 @@ export async function apply(opts: ApplyOptions): Promise<ApplyResult> {
       forgetOwned(state.ledger, deletedByKind(thePlan, report));
       stateNotSaved = await saveLedger(backend, state, opts.warn ? { warn: opts.warn } : {}).then(
         () => undefined,
-        (e: unknown) => ({ error: errorText(e), rescueFile: rescue() }),
+        (e: unknown) => {
+          try {
+            return { error: errorText(e), rescueFile: rescue() };
+          } catch (r) {
+            // Not even a local file: the text itself goes back to the caller, to be printed.
+            return { error: errorText(e), rescueError: errorText(r), ledger: serialiseLedger(state.ledger) };
+          }
+        },
       );
     } finally {
       writing();

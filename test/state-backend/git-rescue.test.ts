@@ -6,7 +6,7 @@
  * report is still written. With the remote back: unlock, push the rescue file,
  * and a plan shows no changes.
  */
-import { existsSync, readFileSync, renameSync } from "node:fs";
+import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { GitBackend } from "../../src/state/backends/index.js";
@@ -69,6 +69,26 @@ describe("the Git remote fails after the writes", () => {
     const plan = await w.cli(fresh, ["plan", "--detailed-exitcode"]);
     expect(plan.code, plan.stdout + plan.stderr).toBe(0);
     expect(plan.stdout + plan.stderr).not.toContain("unknown");
+  });
+
+  it("when not even the rescue file can be written, the ledger is printed with how to restore it (exit 4)", async () => {
+    w = await gitWorld({ latencyMs: 60, brands: 60 });
+    const world = w;
+    const a = await w.clone("a");
+    // A file where the rescue directory would go: mkdir fails (root ignores permissions, not this).
+    writeFileSync(path.join(a, ".pimctl"), "in the way\n");
+    const run = spawnPimctl(a, ["apply", "--auto-approve"], w.env);
+    await until(() => "refs/pimctl/lock/demo" in world.remoteRefs() && posts(world) > 5, 60_000, "the first writes");
+    renameSync(w.bare, `${w.bare}.moved`);
+    const end = await run.exit;
+    const err = run.stderr();
+    expect(end.code, err).toBe(4);
+    expect(err).toContain("nor written to a rescue file: ");
+    expect(err).toContain("Save the ledger below to a file and restore it with: pimctl state push FILE");
+    const printed = err.slice(err.indexOf("pimctl state push FILE\n") + "pimctl state push FILE\n".length);
+    const ledger = JSON.parse(printed.slice(0, printed.indexOf("\n}\n") + 2)) as { tenant: string; web_ids: Record<string, unknown> };
+    expect(ledger.tenant).toBe("demo");
+    expect(Object.keys(ledger.web_ids).length).toBeGreaterThan(5);
   });
 
   it("a SIGINT to the whole process group during the state push: the push completes, the state ref is there and the lock gone", async () => {
