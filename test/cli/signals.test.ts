@@ -43,6 +43,33 @@ describe.each(["SIGINT", "SIGTERM", "SIGHUP"] as const)("%s once the lock is on 
   });
 });
 
+describe("the other phases under the lock", () => {
+  it("a saved plan's re-plan (SIGTERM) and the backup export (SIGINT): ends non-zero, nothing written, no lock ref", async () => {
+    w = await gitWorld({ brands: 5 });
+    const world = w;
+    const a = await w.clone("a");
+    const saved = await w.cli(a, ["plan", "--out", "plan.json"]);
+    expect(saved.code, saved.stderr).toBe(0);
+    w.emulator.setFaults({ latencyMs: 1500 });
+    for (const [signal, args] of [
+      ["SIGTERM", ["apply", "plan.json"]],
+      ["SIGINT", ["apply", "--auto-approve", "--backup-profile", "1"]],
+    ] as const) {
+      const run = spawnPimctl(a, [...args], w.env);
+      await until(() => "refs/pimctl/lock/demo" in world.remoteRefs(), 30_000, "the lock ref");
+      // For the backup: once the export has been asked for (the read and the plan are done).
+      if (args.includes("--backup-profile")) await until(() => (world.emulator.stats().requests.byMethod.POST ?? 0) > 0, 30_000, "the export");
+      run.child.kill(signal);
+      const end = await run.exit;
+      expect(end.code, run.stderr()).toBe(1);
+      expect(run.stderr()).toContain(`interrupted (${signal}) before the first write: nothing was written`);
+      expect(Object.keys(w.remoteRefs())).not.toContain("refs/pimctl/lock/demo");
+    }
+    // The export's POST is the only one: no write reached the tenant.
+    expect(writes(w)).toBe(1);
+  });
+});
+
 describe("a second signal", () => {
   it("before the first write: ends at once, and still removes the lock ref", async () => {
     w = await gitWorld({ latencyMs: 3000 });
@@ -101,7 +128,7 @@ describe("waiting for another run's lock (--lock-timeout)", () => {
     const other = JSON.stringify({ id: "other-run", who: "bob", where: "ci", since: new Date().toISOString(), why: "apply", host: "elsewhere", pid: 1 });
     await p.write(".pimctl/demo.lock", other);
     const run = spawnPimctl(p.dir, ["apply", "--auto-approve", "--lock-timeout", "5m"], { ...process.env, ...p.env, NO_COLOR: "1" });
-    await until(() => run.stderr().includes('warning: the lock of tenant "demo" is held (held by bob'), 30_000, "the wait");
+    await until(() => run.stderr().includes('warning: the lock of tenant "demo" is held by bob, at ci, since '), 30_000, "the wait");
     const t0 = Date.now();
     run.child.kill("SIGTERM");
     const end = await run.exit;

@@ -197,7 +197,7 @@ export async function acquireLock(
       const timeout = opts.timeoutMs ?? 0;
       if (waited >= timeout) throw lockedError(tenant, backend, r.holder, opts.tenantFlag, timeout ? waited : undefined);
       // Once: a job that sits silent in a CI log looks hung.
-      if (!announced) opts.warn?.(`${what} is held (${describeHolder(r.holder)}); waiting up to ${Math.round(timeout / 1000)} s (--lock-timeout)`);
+      if (!announced) opts.warn?.(`${what} is ${describeHolder(r.holder)}; waiting up to ${Math.round(timeout / 1000)} s (--lock-timeout)`);
       announced = true;
       await sleep(Math.min(opts.pollMs ?? 1000, timeout - waited), opts.signal);
     }
