@@ -44,7 +44,8 @@ export function installSignalHandlers(opts: { write: (text: string) => void; exi
     if (!stop.signal.aborted) {
       stop.abort(new Interrupted(name));
       if (held.every((h) => h.stopsItself)) return;
-      opts.write(`\nInterrupted (${name}): finishing the requests in flight, then stopping (again to quit at once).\n`);
+      const what = writesBegan() ? "finishing the requests in flight, then stopping" : "stopping before the first write, releasing the lock";
+      opts.write(`\nInterrupted (${name}): ${what} (again to quit at once).\n`);
       return;
     }
     forced = true;
