@@ -58,7 +58,7 @@ describe("the other phases under the lock", () => {
       const run = spawnPimctl(a, [...args], w.env);
       await until(() => "refs/pimctl/lock/demo" in world.remoteRefs(), 30_000, "the lock ref");
       // For the backup: once the export has been asked for (the read and the plan are done).
-      if (args.includes("--backup-profile")) await until(() => (world.emulator.stats().requests.byMethod.POST ?? 0) > 0, 30_000, "the export");
+      if ((args as readonly string[]).includes("--backup-profile")) await until(() => (world.emulator.stats().requests.byMethod.POST ?? 0) > 0, 30_000, "the export");
       run.child.kill(signal);
       const end = await run.exit;
       expect(end.code, run.stderr()).toBe(1);
