@@ -88,6 +88,7 @@ export class GitBackend implements StateBackend {
         // Its own process group: Ctrl-C in a terminal (or a CI runner's signal to the group)
         // reaches pimctl, which decides; a state or lock push is never cut in half by it.
         detached: true,
+        windowsHide: true,
       });
       let stdout = "";
       let stderr = "";
