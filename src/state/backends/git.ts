@@ -140,7 +140,8 @@ export class GitBackend implements StateBackend {
     const url = await this.git(["remote", "get-url", this.remote]);
     if (url.code === 0) {
       return new PimctlError("io", `${what} remote "${this.remote}" (${redactUrls(url.stdout.trim())}): remote path not found`, {
-        details: ["the repository is not at that path or URL any more (moved or deleted); check: git remote -v"],
+        // GitHub answers "Repository not found" also to credentials that cannot see a private repository.
+        details: ["the repository is not at that path or URL (moved or deleted), or, on a hosted remote, the credentials cannot see it; check: git remote -v"],
       });
     }
     if (/[/:\\]/.test(this.remote)) return new PimctlError("io", `${what} ${redactUrls(this.remote)}: remote path not found`);
