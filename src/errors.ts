@@ -38,6 +38,7 @@ export type ErrorCode =
   | "plan_integrity"
   | "policy_refused"
   | "ledger_locked"
+  | "interrupted"
   | "apply_failed"
   | "usage"
   | "internal";

@@ -17,6 +17,8 @@ export interface Io {
   ask: (question: string) => Promise<string>;
   env: NodeJS.ProcessEnv;
   cwd: string;
+  /** Aborted when the process is asked to stop (SIGINT, SIGTERM, SIGHUP); see signals.ts. */
+  interrupt?: AbortSignal;
 }
 
 export function processIo(): Io {

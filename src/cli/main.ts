@@ -1,10 +1,19 @@
 #!/usr/bin/env node
 import { run } from "./run.js";
 import { processIo } from "./io.js";
+import { installSignalHandlers } from "./signals.js";
 
-// The only place that exits the process.
+// The only place that exits the process. Signals are handled from here on: a run that
+// holds a lock is asked to stop and releases it; one that holds nothing ends at once.
 let settled = false;
-run(process.argv.slice(2), processIo()).then(
+const guard = installSignalHandlers({
+  write: (t) => void process.stderr.write(t),
+  exit: (code) => {
+    settled = true;
+    process.exit(code);
+  },
+});
+run(process.argv.slice(2), { ...processIo(), interrupt: guard.signal }).then(
   (code) => {
     settled = true;
     process.exitCode = code;

@@ -61,6 +61,7 @@ export function projectOptions(args: GlobalArgs, io: Io): ProjectOptions {
     ...(args.tenant ? { tenant: args.tenant } : {}),
     ...(args.parallelism ? { parallelism: args.parallelism } : {}),
     ...(args.refresh ? { refresh: args.refresh } : {}),
+    ...(io.interrupt ? { signal: io.interrupt } : {}),
     ...(logHttp ? { logHttp: (line: string) => io.stderr(`http: ${escapeControls(line)}\n`), log: (line: string) => io.stderr(`debug: ${escapeControls(line)}\n`) } : {}),
   };
 }

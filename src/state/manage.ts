@@ -3,11 +3,12 @@
  * Every change to the stored ledger takes the apply lock first and writes with
  * compare-and-swap, like apply does.
  */
-import { PimctlError } from "../errors.js";
+import { PimctlError, PimctlErrors } from "../errors.js";
+import { interruptedBy } from "../holdings.js";
 import { connect } from "../tenant.js";
 import { openProjectState, type ProjectOptions } from "../workflows.js";
 import { forgetRecord, ledgerEntries, mergeLedger, emptyLedger, parseLedger, serialiseLedger, type LedgerEntry } from "./ledger.js";
-import { acquireLock, describeHolder, openBackend, readLedger, saveLedger, type HeldLock, type LockInfo, type StateBackend } from "./backends/index.js";
+import { acquireLock, describeHolder, openBackend, readLedger, saveLedger, unlockCommand, type HeldLock, type LockInfo, type StateBackend } from "./backends/index.js";
 import { addressOf, parseRecordRef, recordNames, resolveRef, type RecordKind, type RecordNames } from "./records.js";
 
 export interface StateOptions extends ProjectOptions {
@@ -22,11 +23,29 @@ async function withLock<T>(opts: StateOptions, backend: StateBackend, tenant: st
     ...(opts.lockTimeoutMs ? { timeoutMs: opts.lockTimeoutMs } : {}),
     ...(multiTenant ? { tenantFlag: tenant } : {}),
     ...(opts.warn ? { warn: opts.warn } : {}),
+    ...(opts.signal ? { signal: opts.signal } : {}),
   });
+  let failure: unknown;
   try {
+    if (opts.signal?.aborted) throw new PimctlError("interrupted", `interrupted (${interruptedBy(opts.signal)}) before ${why} wrote anything: nothing was written`);
     return await fn();
+  } catch (e) {
+    failure = e;
+    throw e;
   } finally {
-    await lock.release();
+    // A lock that cannot be released is reported beside the command's own failure, never instead of it.
+    const unlockError = await lock.release().then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    if (unlockError !== undefined) {
+      const notReleased = new PimctlError("io", `the lock of tenant "${tenant}" could not be released: ${(unlockError as Error).message ?? String(unlockError)}`, {
+        details: [`break it with: ${unlockCommand(lock.info.id, multiTenant ? tenant : undefined)}`],
+      });
+      if (failure === undefined) throw notReleased;
+      if (failure instanceof PimctlError || failure instanceof PimctlErrors) throw new PimctlErrors([...(failure instanceof PimctlErrors ? failure.errors : [failure]), notReleased]);
+      opts.warn?.(notReleased.format());
+    }
   }
 }
 

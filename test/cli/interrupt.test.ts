@@ -1,6 +1,6 @@
 /**
- * Ctrl-C (SIGINT) and SIGTERM (what CI runners send on cancel, before SIGKILL)
- * during apply, in a real child process: stop starting actions, let in-flight
+ * Ctrl-C (SIGINT), SIGTERM (what CI runners send on cancel, before SIGKILL) and
+ * SIGHUP (the terminal or SSH session closed) during apply, in a real child process: stop starting actions, let in-flight
  * ones finish, save the ledger, release the lock, write the report, exit 4;
  * a re-run converges without duplicates.
  */
@@ -17,7 +17,7 @@ beforeEach(async () => {
 });
 afterEach(async () => p.close());
 
-describe.each(["SIGINT", "SIGTERM"] as const)("%s during apply", (signal) => {
+describe.each(["SIGINT", "SIGTERM", "SIGHUP"] as const)("%s during apply", (signal) => {
   it("finishes what is in flight, saves the ledger and the report, releases the lock, exits 4; a re-run converges", async () => {
     const child = spawn(process.execPath, [path.join(repoRoot, "dist/cli/main.js"), "apply", "--auto-approve", "--report", "report.json"], {
       cwd: p.dir,

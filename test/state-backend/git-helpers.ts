@@ -3,7 +3,7 @@
  * remote, clones of it as pipeline checkouts, and a runner environment with
  * no Git identity (HOME is an empty directory, no system config).
  */
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { cp, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -28,7 +28,11 @@ export interface GitWorld {
   close(): Promise<void>;
 }
 
-export async function gitWorld(opts: { config?: (url: string) => string; latencyMs?: number } = {}): Promise<GitWorld> {
+/**
+ * With `brands`, the catalogue is that many brands with a web id each (fast to apply, and
+ * every one leaves a ledger entry) instead of examples/catalogue.
+ */
+export async function gitWorld(opts: { config?: (url: string) => string; latencyMs?: number; brands?: number } = {}): Promise<GitWorld> {
   const token = `tok-${Math.random().toString(36).slice(2)}`;
   const emulator = await startEmulator({ port: 0, tenants: [{ hash: "demo", token }], ...(opts.latencyMs ? { latencyMs: opts.latencyMs } : {}) });
   const root = await mkdtemp(path.join(tmpdir(), "pimctl-git-"));
@@ -53,7 +57,13 @@ export async function gitWorld(opts: { config?: (url: string) => string; latency
     path.join(seed, "pimctl.yaml"),
     opts.config?.(url) ?? ["dir: catalogue", "state:", "  backend: git", "tenants:", "  demo:", `    base_url: ${url}`, "    token_env: PIMCTL_DEMO_TOKEN", ""].join("\n"),
   );
-  await cp(path.join(repoRoot, "examples/catalogue"), path.join(seed, "catalogue"), { recursive: true });
+  if (opts.brands) {
+    await mkdir(path.join(seed, "catalogue"));
+    const brands = Array.from({ length: opts.brands }, (_, i) => `  - name: Brand ${String(i).padStart(3, "0")}\n    web_ids: { Webshop: brand-${i} }\n`);
+    await writeFile(path.join(seed, "catalogue", "brands.yaml"), `brands:\n${brands.join("")}`);
+  } else {
+    await cp(path.join(repoRoot, "examples/catalogue"), path.join(seed, "catalogue"), { recursive: true });
+  }
   git(seed, "add", "-A");
   git(seed, "-c", "user.name=Test", "-c", "user.email=test@example.com", "commit", "--quiet", "-m", "catalogue");
   git(seed, "push", "--quiet", "origin", "HEAD:main");
@@ -87,4 +97,56 @@ export async function gitWorld(opts: { config?: (url: string) => string; latency
       await rm(root, { recursive: true, force: true });
     },
   };
+}
+
+export interface Running {
+  child: ChildProcess;
+  /** stderr so far. */
+  stderr(): string;
+  stdout(): string;
+  /** The exit code, or the signal's name when the process died by one. */
+  exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+/** `pimctl ...args` as a real process (dist/cli/main.js; build first), optionally through a wrapper (unshare, sh -c). */
+export function spawnPimctl(cwd: string, args: string[], env: NodeJS.ProcessEnv, opts: { wrap?: (node: string[]) => string[]; detached?: boolean } = {}): Running {
+  const node = [process.execPath, path.join(repoRoot, "dist/cli/main.js"), ...args];
+  const argv = opts.wrap ? opts.wrap(node) : node;
+  const child = spawn(argv[0]!, argv.slice(1), { cwd, env, stdio: ["ignore", "pipe", "pipe"], ...(opts.detached ? { detached: true } : {}) });
+  let out = "";
+  let err = "";
+  child.stdout!.on("data", (d: Buffer) => (out += d.toString()));
+  child.stderr!.on("data", (d: Buffer) => (err += d.toString()));
+  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once("close", (code, signal) => resolve({ code, signal })));
+  return { child, stderr: () => err, stdout: () => out, exit };
+}
+
+/** Poll until cond() holds; throws after ms (generous: the machine is shared). */
+export async function until(cond: () => boolean, ms = 30_000, what = "a condition"): Promise<void> {
+  const t0 = Date.now();
+  while (!cond()) {
+    if (Date.now() - t0 > ms) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/**
+ * A directory holding `git`: the real git, slowed down (sleep, then exec) for the pushes whose
+ * arguments contain PIMCTL_TEST_SLOW_PUSH, after appending its pid to PIMCTL_TEST_MARK. Latency
+ * for git, like the emulator's for HTTP: it lets a test act while that push is in flight.
+ */
+export async function slowGitDir(root: string): Promise<string> {
+  const dir = path.join(root, "slow-git");
+  await mkdir(dir, { recursive: true });
+  const realGit = execFileSync("sh", ["-c", "command -v git"], { encoding: "utf8" }).trim();
+  const script = [
+    "#!/bin/sh",
+    'case " $* " in',
+    `  *" push "*"$PIMCTL_TEST_SLOW_PUSH"*) echo $$ >> "$PIMCTL_TEST_MARK"; sleep "\${PIMCTL_TEST_SLOW_S:-1}";;`,
+    "esac",
+    `exec ${realGit} "$@"`,
+    "",
+  ].join("\n");
+  await writeFile(path.join(dir, "git"), script, { mode: 0o755 });
+  return dir;
 }

@@ -4,6 +4,7 @@ import { hostname, tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { LocalBackend, readLedger, saveLedger } from "../../src/state/backends/index.js";
+import { pidScope } from "../../src/state/backends/types.js";
 import { repoRoot } from "./git-helpers.js";
 
 let dir: string;
@@ -66,10 +67,13 @@ describe("local backend", () => {
     }
   });
 
-  it("a lock whose process died on this host is stale; a live one is not; unlock removes only the given id", async () => {
+  it("a lock whose process died in this pid namespace of this host is stale; a live one is not; unlock removes only the given id", async () => {
     dir = await mkdtemp(path.join(tmpdir(), "pimctl-local-"));
     const b = new LocalBackend(dir, "demo");
-    const mine = { id: "live", who: "me", where: "here", since: new Date().toISOString(), why: "apply", host: hostname(), pid: process.pid };
+    const { pid_ns, boot_id } = pidScope();
+    expect(pid_ns).toMatch(/^pid:\[\d+\]$/);
+    expect(boot_id).toMatch(/^[0-9a-f-]{36}$/);
+    const mine = { id: "live", who: "me", where: "here", since: new Date().toISOString(), why: "apply", host: hostname(), pid: process.pid, pid_ns, boot_id };
     expect(await b.lock(mine, { staleMs: 3600_000 })).toEqual({ acquired: true });
     expect(await b.lock({ ...mine, id: "second" }, { staleMs: 3600_000 })).toMatchObject({ acquired: false, holder: { id: "live" } });
     expect(await b.unlock("second")).toBe(false);
@@ -78,6 +82,18 @@ describe("local backend", () => {
     await new Promise((r) => dead.once("exit", r));
     await writeFile(path.join(dir, "demo.lock"), JSON.stringify({ ...mine, id: "dead", pid: dead.pid }));
     expect(await b.lock({ ...mine, id: "next" }, { staleMs: 3600_000 })).toMatchObject({ acquired: true, tookOver: { id: "dead" } });
+    await b.unlock("next");
+    // The same hostname and a pid not alive here, but another pid namespace (another container),
+    // another boot, or a lock that does not say (an older pimctl): the pid says nothing.
+    for (const [other, elsewhere] of [
+      ["ns", { pid_ns: "pid:[1]" }],
+      ["boot", { boot_id: "00000000-0000-0000-0000-000000000000" }],
+      ["unsaid", { pid_ns: undefined, boot_id: undefined }],
+    ] as const) {
+      await writeFile(path.join(dir, "demo.lock"), JSON.stringify({ ...mine, ...elsewhere, id: `other-${other}`, pid: dead.pid }));
+      expect(await b.lock({ ...mine, id: "next" }, { staleMs: 3600_000 }), other).toMatchObject({ acquired: false, holder: { id: `other-${other}` } });
+      await rm(path.join(dir, "demo.lock"));
+    }
   });
 
   it("writes are compare-and-swap on the content, and a lost race merges instead of overwriting", async () => {

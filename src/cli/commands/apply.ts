@@ -1,7 +1,7 @@
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { CommandModule } from "yargs";
-import { apply } from "../../workflows.js";
+import { apply, restoreCommand, type ApplyResult } from "../../workflows.js";
 import { renderPlan } from "../../render/index.js";
 import { createProgress } from "../../render/progress.js";
 import { hasChanges, type Plan } from "../../plan/types.js";
@@ -14,7 +14,7 @@ import { renderApplySummary } from "../../render/apply-summary.js";
 import { colorFor, projectOptions, say, warnLine, withProjectOptions, withRefresh, type GlobalArgs } from "../options.js";
 import { escapeControls, jsonText } from "../../render/controls.js";
 import { publicPlan } from "../../plan/file.js";
-import { parseDuration } from "../../state/backends/index.js";
+import { parseDuration, unlockCommand } from "../../state/backends/index.js";
 
 interface ApplyArgs extends GlobalArgs {
   plan?: string;
@@ -68,26 +68,8 @@ export function applyCommand(io: Io): CommandModule<object, ApplyArgs> {
         const answer = await io.ask("\nApply these changes? Only 'yes' is accepted: ");
         return answer.trim() === "yes";
       };
-      // Ctrl-C, and SIGTERM (what CI runners send on cancel), stop starting new actions;
-      // what is in flight finishes, the ledger is saved, the lock released, the report written.
-      const stop = new AbortController();
-      const onInterrupt = (signal: NodeJS.Signals) => {
-        io.stderr(`\nInterrupted (${signal}): finishing the requests in flight, then stopping (again to quit at once).\n`);
-        stop.abort();
-      };
-      const STOP_SIGNALS: NodeJS.Signals[] = ["SIGINT", "SIGTERM"];
-      // SIGTERM from the start (a cancelled pipeline may stop us while the lock is held for the
-      // backup); Ctrl-C once writing starts (at the question, Ctrl-C is a "no").
-      process.once("SIGTERM", onInterrupt);
-      const hooks = {
-        ...progress.hooks,
-        onStart: (total: number) => {
-          process.once("SIGINT", onInterrupt);
-          progress.hooks.onStart?.(total);
-        },
-      };
+      // SIGINT, SIGTERM and SIGHUP reach apply through projectOptions (io.interrupt, src/cli/signals.ts).
       const result = await apply({
-        signal: stop.signal,
         ...projectOptions(args, io),
         ...(args.plan ? { planFile: path.resolve(io.cwd, args.plan) } : {}),
         ...(args.target ? { targets: args.target } : {}),
@@ -98,10 +80,8 @@ export function applyCommand(io: Io): CommandModule<object, ApplyArgs> {
         dryRun: args["dry-run"] === true,
         failFast: args["fail-fast"] === true,
         ...(args["backup-profile"] !== undefined ? { backupProfile: args["backup-profile"] } : {}),
-        hooks,
+        hooks: progress.hooks,
         confirm,
-      }).finally(() => {
-        for (const sig of STOP_SIGNALS) process.off(sig, onInterrupt);
       });
       progress.finish();
       if (result.aborted) {
@@ -110,6 +90,7 @@ export function applyCommand(io: Io): CommandModule<object, ApplyArgs> {
       }
       if (!hasChanges(result.plan)) {
         say(args, io, "No changes. The tenant matches the manifests.");
+        if (reportStateProblems(result, io, args.tenant)) throw new ExitWith(EXIT.error);
         return;
       }
       const report = result.report!;
@@ -138,12 +119,41 @@ export function applyCommand(io: Io): CommandModule<object, ApplyArgs> {
           `Stopped: ${escapeControls(report.stopped_by.message)}\nNo action was started after the 401; ${report.stopped_by.not_attempted} action(s) were not attempted and the tenant was not verified. Fix the token, then run apply again: it finishes the job without duplicates.\n`,
         );
       }
+      if (result.stopped) {
+        io.stderr(`Stopped: ${result.stopped}${report.counts.skipped ? ". No action was started after it and" : " after every action was done;"} the tenant was not verified (exit 4).\n`);
+      }
+      reportStateProblems(result, io, args.tenant);
       const c = report.counts;
       say(args, io, `Apply: ${c.done} done, ${c.failed} failed, ${c.skipped} skipped, ${c.unsupported} not possible through API v1 (${(report.duration_ms / 1000).toFixed(1)} s).`);
       appendStepSummary(io, () => renderApplySummary(result.plan.tenant, report, v));
-      if (args.report) await writeFile(path.resolve(io.cwd, args.report), `${JSON.stringify({ plan_summary: result.plan.summary, ...report, verification: v }, null, 2)}\n`);
+      if (args.report) await writeFile(path.resolve(io.cwd, args.report), `${JSON.stringify({ plan_summary: result.plan.summary, ...report, verification: v, ...stateProblems(result) }, null, 2)}\n`);
       // Failed, skipped, interrupted or not verified: the run did not do all it was asked to.
       if (c.failed > 0 || c.skipped > 0 || (v && (v.mismatches.length > 0 || v.error !== undefined))) throw new ExitWith(EXIT.partial);
+      if (result.stopped || result.stateNotSaved || result.lockNotReleased) throw new ExitWith(EXIT.partial);
     },
   };
+}
+
+/** What the report file says about the run's end besides its actions: why it stopped, a ledger not saved, a lock not released. */
+function stateProblems(r: ApplyResult): Record<string, unknown> {
+  return {
+    ...(r.stopped ? { stopped: r.stopped } : {}),
+    ...(r.stateNotSaved ? { state_not_saved: { error: r.stateNotSaved.error, rescue_file: r.stateNotSaved.rescueFile, rescue_error: r.stateNotSaved.rescueError } } : {}),
+    ...(r.lockNotReleased ? { lock_not_released: { error: r.lockNotReleased.error, lock_id: r.lockNotReleased.id } } : {}),
+  };
+}
+
+/** Each failure on its own: the ledger's fate first (it holds what was written), then the lock. True when there was one. */
+function reportStateProblems(result: ApplyResult, io: Io, tenantFlag: string | undefined): boolean {
+  const { stateNotSaved: state, lockNotReleased: lock } = result;
+  if (state?.rescueFile) {
+    io.stderr(`error: the state of tenant "${result.plan.tenant}" could not be saved: ${state.error}\n  What this run wrote is in ${state.rescueFile}; restore it with: ${restoreCommand(state.rescueFile, io.cwd, tenantFlag)}\n`);
+  } else if (state) {
+    // The last place left: the output. Saved to a file, it restores like a rescue file.
+    io.stderr(`error: the state of tenant "${result.plan.tenant}" could not be saved: ${state.error}\n  nor written to a rescue file: ${state.rescueError}\n  Save the ledger below to a file and restore it with: pimctl state push FILE\n${state.ledger}`);
+  }
+  if (lock) io.stderr(`error: ${lock.error}\n`);
+  // state push takes the lock: the lock of this run, which is gone, is broken first.
+  if (state?.rescueFile && lock) io.stderr(`To recover once the remote answers: ${unlockCommand(lock.id, tenantFlag)}, then ${restoreCommand(state.rescueFile, io.cwd, tenantFlag)}\n`);
+  return state !== undefined || lock !== undefined;
 }

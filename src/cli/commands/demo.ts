@@ -66,7 +66,7 @@ export async function runDemo(io: Io, args: DemoArgs): Promise<{ finalPlanHasCha
       ].join("\n"),
     );
     const env = { ...io.env, PIMCTL_DEMO_TOKEN: token };
-    const opts = { cwd: work, env, configPath: configFile, tenant: "demo" };
+    const opts = { cwd: work, env, configPath: configFile, tenant: "demo", ...(io.interrupt ? { signal: io.interrupt } : {}) };
     io.stdout(`${c.bold("pimctl demo")}: a local PIM tenant is running at ${emulator.tenantUrl("demo")} (an emulator of API v1, in this process).\n`);
 
     step(1, "validate the manifests", `pimctl validate --dir ${path.relative(io.cwd, dir) || "."}   (offline: schema, duplicates, references)`);

@@ -3,6 +3,7 @@ import path from "node:path";
 import type { CommandModule } from "yargs";
 import type { EmulatorSwitches, FaultMode, SeedFile } from "../../emulator/index.js";
 import { PimctlError } from "../../errors.js";
+import { hold } from "../../holdings.js";
 import type { Io } from "../io.js";
 
 interface EmulatorArgs {
@@ -138,6 +139,8 @@ export function emulatorCommand(io: Io): CommandModule<object, EmulatorArgs> {
       io.stdout(`pimctl emulator listening on ${emu.url} (tenants: ${args.tenant.map((t) => parseTenantSpec(t).hash).join(", ")})\n`);
       // close() stops accepting, lets a running save finish and saves once more if dirty; a failed
       // final save rejects, so the command fails instead of exiting 0 with stale data on disk.
+      // Held while it serves: the CLI's signal handler leaves the first signal to it (a clean stop, data saved).
+      const released = hold({ what: "the emulator", stopsItself: true, release: async () => [] });
       await new Promise<void>((resolve, reject) => {
         const stop = () => {
           process.off("SIGINT", stop);
@@ -146,7 +149,7 @@ export function emulatorCommand(io: Io): CommandModule<object, EmulatorArgs> {
         };
         process.on("SIGINT", stop);
         process.on("SIGTERM", stop);
-      });
+      }).finally(released);
     },
   };
 }

@@ -12,13 +12,27 @@ import type { Config } from "../../config/index.js";
 import { cloneLedger, emptyLedger, mergeLedger, parseLedger, serialiseLedger, type Ledger } from "../ledger.js";
 import { GitBackend } from "./git.js";
 import { LocalBackend } from "./local.js";
-import type { LockInfo, StateBackend } from "./types.js";
+import { GIVE_UP_PERIODS, LEASE_PERIODS, pidScope, type LockInfo, type StateBackend } from "./types.js";
+import { hold, interruptedBy } from "../../holdings.js";
 
 export type { LockInfo, StateBackend } from "./types.js";
 export { LocalBackend } from "./local.js";
 export { GitBackend } from "./git.js";
 
 export const DEFAULT_STALE_MS = 6 * 3600_000;
+
+/** How often a lock's lease is renewed (git backend), unless PIMCTL_LOCK_RENEW says otherwise. */
+export const DEFAULT_RENEW_MS = 30_000;
+export const RENEW_ENV = "PIMCTL_LOCK_RENEW";
+
+/** The renewal period: PIMCTL_LOCK_RENEW (30s, 500ms, ...) or 30 s. */
+export function renewPeriod(env: NodeJS.ProcessEnv): number {
+  const text = env[RENEW_ENV];
+  if (!text) return DEFAULT_RENEW_MS;
+  const ms = parseDuration(text);
+  if (ms < 100) throw new PimctlError("usage", `${RENEW_ENV}=${text}: the lock renewal period must be at least 100ms`);
+  return ms;
+}
 
 export function openBackend(config: Config, tenant: string, env: NodeJS.ProcessEnv, kind: "local" | "git" = config.state.backend): StateBackend {
   if (kind === "git") return new GitBackend(config.file ? path.dirname(config.file) : config.dir, config.state.remote, tenant, env);
@@ -81,7 +95,8 @@ export function lockInfo(why: string, env: NodeJS.ProcessEnv): LockInfo {
   const who = env.GITHUB_ACTOR ?? env.GITLAB_USER_LOGIN ?? `${user}@${host}`;
   const gh = env.GITHUB_SERVER_URL && env.GITHUB_REPOSITORY && env.GITHUB_RUN_ID ? `${env.GITHUB_SERVER_URL}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}` : undefined;
   const where = gh ?? env.CI_JOB_URL ?? `${host} (pid ${process.pid})`;
-  return { id: randomUUID(), who, where, since: new Date().toISOString(), why, host, pid: process.pid };
+  const { pid_ns, boot_id } = pidScope();
+  return { id: randomUUID(), who, where, since: new Date().toISOString(), why, host, pid: process.pid, ...(pid_ns ? { pid_ns } : {}), ...(boot_id ? { boot_id } : {}) };
 }
 
 function ago(since: string): string {
@@ -110,28 +125,149 @@ export function lockedError(tenant: string, backend: StateBackend, holder: LockI
 
 export interface HeldLock {
   info: LockInfo;
+  /** Stops renewing, then removes the lock (only if it still carries our id). Throws when the backend cannot be reached. */
   release(): Promise<void>;
 }
 
-/** Take the lock, or fail at once naming the holder; with timeoutMs, wait for it first. */
+function interruptedWaiting(signal: AbortSignal | undefined, tenant: string): PimctlError {
+  return new PimctlError("interrupted", `interrupted (${interruptedBy(signal)}) while taking the lock of tenant "${tenant}": nothing was written`);
+}
+
+/**
+ * Take the lock, or fail at once naming the holder; with timeoutMs, wait for it first.
+ * While held: the lease is renewed (backends that have one), and the lock is registered as
+ * held by this process, so a forced end (a second Ctrl-C) still removes it. `onLost` is called
+ * once when the lock cannot be kept: taken over or broken, or not renewed for
+ * GIVE_UP_PERIODS periods (before the lease runs out for others); the caller stops writing.
+ */
 export async function acquireLock(
   backend: StateBackend,
   tenant: string,
-  opts: { why: string; env: NodeJS.ProcessEnv; timeoutMs?: number; staleMs?: number; tenantFlag?: string; warn?: (line: string) => void; pollMs?: number },
+  opts: {
+    why: string;
+    env: NodeJS.ProcessEnv;
+    timeoutMs?: number;
+    staleMs?: number;
+    tenantFlag?: string;
+    warn?: (line: string) => void;
+    pollMs?: number;
+    signal?: AbortSignal;
+    onLost?: (why: string) => void;
+  },
 ): Promise<HeldLock> {
-  const info = lockInfo(opts.why, opts.env);
+  const renewMs = backend.renew ? renewPeriod(opts.env) : undefined;
+  const info: LockInfo = { ...lockInfo(opts.why, opts.env), ...(renewMs ? { renew_ms: renewMs } : {}) };
+  if (renewMs) info.renewed = info.since;
+  const what = `the lock of tenant "${tenant}"`;
+  let acquiring: Promise<unknown> = Promise.resolve();
+  let renewing: Promise<unknown> | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  const stopRenewing = async () => {
+    clearInterval(timer);
+    timer = undefined;
+    await renewing?.catch(() => undefined);
+  };
+  // Registered before the first push: a push in flight may create the lock after a forced end began.
+  const released = hold({
+    what,
+    release: async () => {
+      await acquiring.catch(() => undefined);
+      await stopRenewing();
+      try {
+        const removed = await backend.unlock(info.id);
+        return removed ? [`Released ${what} (${backend.lockLocation}).`] : [];
+      } catch (e) {
+        return [`${what} could not be released: ${(e as Error).message}`, `break it with: ${unlockCommand(info.id, opts.tenantFlag)}`];
+      }
+    },
+  });
   const started = Date.now();
-  for (;;) {
-    const r = await backend.lock(info, { staleMs: opts.staleMs ?? DEFAULT_STALE_MS });
-    if (r.acquired) {
-      if (r.tookOver) opts.warn?.(`took over a stale lock of tenant "${tenant}" (${describeHolder(r.tookOver)})`);
-      return { info, release: async () => void (await backend.unlock(info.id)) };
+  let announced = false;
+  try {
+    for (;;) {
+      if (opts.signal?.aborted) throw interruptedWaiting(opts.signal, tenant);
+      const attempt = backend.lock(info, { staleMs: opts.staleMs ?? DEFAULT_STALE_MS });
+      acquiring = attempt;
+      const r = await attempt;
+      if (r.acquired) {
+        if (r.tookOver) opts.warn?.(`took over a stale lock of tenant "${tenant}" (${describeHolder(r.tookOver)})`);
+        break;
+      }
+      const waited = Date.now() - started;
+      const timeout = opts.timeoutMs ?? 0;
+      if (waited >= timeout) throw lockedError(tenant, backend, r.holder, opts.tenantFlag, timeout ? waited : undefined);
+      // Once: a job that sits silent in a CI log looks hung.
+      if (!announced) opts.warn?.(`${what} is ${describeHolder(r.holder)}; waiting up to ${Math.round(timeout / 1000)} s (--lock-timeout)`);
+      announced = true;
+      await sleep(Math.min(opts.pollMs ?? 1000, timeout - waited), opts.signal);
     }
-    const waited = Date.now() - started;
-    const timeout = opts.timeoutMs ?? 0;
-    if (waited >= timeout) throw lockedError(tenant, backend, r.holder, opts.tenantFlag, timeout ? waited : undefined);
-    await new Promise((res) => setTimeout(res, Math.min(opts.pollMs ?? 1000, timeout - waited)));
+  } catch (e) {
+    released();
+    // Interrupted while a push was in flight: it may have created the lock after all.
+    if (opts.signal?.aborted) await backend.unlock(info.id).catch(() => undefined);
+    throw e;
   }
+  if (renewMs) {
+    let lastRenewed = Date.now();
+    let lost = false;
+    let failing = false;
+    const lose = (why: string) => {
+      if (lost) return;
+      lost = true;
+      clearInterval(timer);
+      opts.onLost?.(why);
+    };
+    timer = setInterval(() => {
+      const silentMs = Date.now() - lastRenewed;
+      if (silentMs > GIVE_UP_PERIODS * renewMs) {
+        lose(`${what} could not be renewed for ${Math.round(silentMs / 1000)} s (its lease runs out after ${Math.round((LEASE_PERIODS * renewMs) / 1000)} s, then another run may take it over)`);
+        return;
+      }
+      if (renewing) return;
+      const at = new Date().toISOString();
+      renewing = backend
+        .renew!({ ...info, renewed: at })
+        .then(
+          (ours) => {
+            if (!ours) return lose(`${what} was taken over or broken (pimctl state unlock) while this run held it`);
+            info.renewed = at;
+            lastRenewed = Date.parse(at);
+            failing = false;
+          },
+          (e: unknown) => {
+            // Once per run of failures: a remote that is down would repeat it every period.
+            if (!failing) opts.warn?.(`${what} could not be renewed (trying again every ${renewMs / 1000} s): ${(e as Error).message}`);
+            failing = true;
+          },
+        )
+        .finally(() => (renewing = undefined));
+    }, renewMs);
+    timer.unref();
+  }
+  return {
+    info,
+    release: async () => {
+      await stopRenewing();
+      try {
+        await backend.unlock(info.id);
+      } finally {
+        released();
+      }
+    },
+  };
+}
+
+/** Wait ms, or less when the signal aborts. */
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(t);
+      signal?.removeEventListener("abort", done);
+      resolve();
+    };
+    const t = setTimeout(done, ms);
+    signal?.addEventListener("abort", done, { once: true });
+  });
 }
 
 /** "5m", "30s", "1h", "500ms", or a number of seconds -> milliseconds. */

@@ -11,13 +11,14 @@
  *   exclusively: of several processes that see the same stale lock, exactly
  *   one creates the claim; it then replaces the lock only if the lock still
  *   carries that id. Losers report the new holder.
+ * - stale: the holder's process is gone (judged only within one pid namespace of
+ *   one boot of one host, see isStale), or the lock is older than staleMs.
  */
 import { createHash } from "node:crypto";
-import { hostname } from "node:os";
 import path from "node:path";
 import { mkdir, open, readFile, readdir, rename, rm, writeFile } from "node:fs/promises";
 import { PimctlError } from "../../errors.js";
-import { isStale, processAlive, type LockInfo, type LockResult, type StateBackend, type StoredState, type WriteResult } from "./types.js";
+import { isStale, pidScope, processAlive, type LockInfo, type LockResult, type StateBackend, type StoredState, type WriteResult } from "./types.js";
 
 const hash = (text: string) => createHash("sha256").update(text).digest("hex");
 
@@ -95,7 +96,7 @@ export class LocalBackend implements StateBackend {
     if (await this.createExclusive(this.lockFile, JSON.stringify(info))) return { acquired: true };
     const holder = await this.readLock();
     if (!holder) return this.lock(info, opts); // released in between: try again
-    if (!isStale(holder, { staleMs: opts.staleMs, host: hostname(), alive: processAlive })) return { acquired: false, holder };
+    if (!isStale(holder, { staleMs: opts.staleMs, here: pidScope(), alive: processAlive })) return { acquired: false, holder };
     // Only one process can create the claim for this stale lock's id.
     const claim = `${this.lockFile}.takeover-${safeId(holder.id)}`;
     if (!(await this.createExclusive(claim, String(process.pid)))) return { acquired: false, holder: (await this.readLock()) ?? holder };
@@ -142,6 +143,10 @@ export function parseLock(text: string): LockInfo {
       why: String(v.why ?? v.command ?? "?"),
       host,
       pid: Number(v.pid ?? 0),
+      ...(typeof v.renew_ms === "number" && v.renew_ms > 0 ? { renew_ms: v.renew_ms } : {}),
+      ...(typeof v.renewed === "string" ? { renewed: v.renewed } : {}),
+      ...(typeof v.pid_ns === "string" ? { pid_ns: v.pid_ns } : {}),
+      ...(typeof v.boot_id === "string" ? { boot_id: v.boot_id } : {}),
     };
   } catch {
     return { id: "", who: "?", where: "?", since: "", why: "unreadable lock", host: "?", pid: 0 };
