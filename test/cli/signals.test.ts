@@ -6,6 +6,7 @@
  * it can; after writes began, the ledger is never lost (a rescue file).
  */
 import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { chmod, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { gitWorld, slowGitDir, spawnPimctl, until, type GitWorld } from "../state-backend/git-helpers.js";
@@ -74,6 +75,11 @@ describe("a second signal", () => {
   it("before the first write: ends at once, and still removes the lock ref", async () => {
     w = await gitWorld({ latencyMs: 3000 });
     const world = w;
+    // The remote takes a second to delete the lock ref, so the first signal's release is still
+    // running when the second arrives (otherwise a fast release may end the run before it).
+    const hook = path.join(w.bare, "hooks", "pre-receive");
+    await writeFile(hook, ["#!/bin/sh", "while read old new ref; do", '  case "$new:$ref" in 0000000000000000000000000000000000000000:refs/pimctl/lock/*) sleep 1;; esac', "done", ""].join("\n"));
+    await chmod(hook, 0o755);
     const a = await w.clone("a");
     const run = spawnPimctl(a, ["apply", "--auto-approve"], w.env);
     await until(() => "refs/pimctl/lock/demo" in world.remoteRefs(), 30_000, "the lock ref");
