@@ -21,6 +21,8 @@ export interface RenderOptions {
   color: boolean;
   /** One line per action, no field details. */
   compact?: boolean;
+  /** Counts per kind and the lines a reviewer must see (destructive, blocked, hints) only: no line per action. */
+  summary?: boolean;
   /** List unmanaged records one by one instead of counting them. */
   showUnmanaged?: boolean;
   /** html: facts the plan does not hold (when, which commit), passed in by the CLI. */
