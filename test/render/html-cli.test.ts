@@ -28,8 +28,8 @@ describe("pimctl plan / diff --format html", () => {
     return Object.fromEntries([...document.querySelectorAll(".facts > div")].map((d) => [d.querySelector("dt")!.textContent, d.querySelector("dd")!.textContent]));
   };
 
-  it("plan --format html --out FILE writes the page there and nothing on stdout", async () => {
-    const r = await p.cli(["plan", "--format", "html", "--out", "plan.html"], { env });
+  it("plan --format html --print-to FILE writes the page there and nothing on stdout", async () => {
+    const r = await p.cli(["plan", "--format", "html", "--print-to", "plan.html"], { env });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toBe("");
     const html = await readFile(path.join(p.dir, "plan.html"), "utf8");
