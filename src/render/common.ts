@@ -12,6 +12,8 @@ export interface PageFacts {
   generatedAt?: string;
   /** The commit the manifests come from (GITHUB_SHA, CI_COMMIT_SHA, git rev-parse HEAD). */
   commit?: string;
+  /** Paths with uncommitted changes in the working tree (git status): the plan is not only the commit. */
+  uncommitted?: string[];
   /** What was compared: "plan" or "diff from staging to prod". */
   source?: string;
 }
