@@ -94,6 +94,7 @@ export function actionNotes(a: Action): string[] {
 function describePrevious(p: PreviousAddress): string {
   const key = lastKey(p.address) ?? p.address;
   if (p.via === "previous_paths") return `moved from "${key}" (previous_paths)`;
+  if (p.via === "ledger") return `renamed back from "${key}" (renamed in the tenant; the ledger knows its id)`;
   const name = addressKind(p.address) === "category" && p.via === "previous_names" ? (parsePathKey(key).at(-1) ?? key) : key;
   return `renamed from "${name}" (${p.via})`;
 }
