@@ -117,9 +117,18 @@ export function mergeLedger(base: Ledger, mine: Ledger, theirs: Ledger): Ledger 
   return out;
 }
 
-/** Remember the names pimctl applied, by record id (see Ledger.names). */
+/**
+ * Remember the names pimctl applied, by record id (see Ledger.names). A name is
+ * unique within its kind, so an older id under the same name (a record deleted
+ * by hand and created again) is forgotten: it would make the name ambiguous.
+ */
 export function recordNames(ledger: Ledger, names: Partial<Record<string, Record<string, string>>>): void {
-  for (const [kind, byId] of Object.entries(names)) Object.assign((ledger.names[kind] ??= {}), byId);
+  for (const [kind, byId] of Object.entries(names)) {
+    const known = (ledger.names[kind] ??= {});
+    const applied = new Set(Object.values(byId ?? {}));
+    for (const [id, name] of Object.entries(known)) if (applied.has(name) && byId?.[id] === undefined) delete known[id];
+    Object.assign(known, byId);
+  }
 }
 
 /** Forget ownership of records that are gone. */

@@ -13,6 +13,12 @@ describe("ledger names", () => {
     recordNames(theirs, { brands: { "4": "Theirs" }, attributes: { "9": "Colour" } });
     expect(mergeLedger(base, mine, theirs).names).toEqual({ brands: { "1": "Acme Tools", "3": "New", "4": "Theirs" }, attributes: { "9": "Colour" } });
   });
+  it("a name is kept for one id: the newer id under the same name replaces the older one", () => {
+    const l = emptyLedger("t", "http://x/api/v1");
+    recordNames(l, { brands: { "1": "Acme", "2": "Zenith" } });
+    recordNames(l, { brands: { "5": "Acme" } });
+    expect(l.names).toEqual({ brands: { "2": "Zenith", "5": "Acme" } });
+  });
   it("round-trips through the file, and an older file without names reads as none", () => {
     const l = emptyLedger("t", "http://x/api/v1");
     recordNames(l, { attributes: { "12": "Size" } });
