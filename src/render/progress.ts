@@ -1,8 +1,9 @@
 /**
  * Progress of an apply, from the engine's hooks: a live line redrawn in place
- * on a terminal, plain lines every 10% (or every 5 s) in CI logs. Done, failed,
- * skipped and not possible are counted apart, each from the action's result, so
- * the last progress line says what the result line says ("done" means done).
+ * on a terminal, plain lines every 10% (at most two a second, at least one
+ * every 5 s) in CI logs. Done, failed, skipped and not possible are counted
+ * apart, each from the action's result, so the last progress line says what
+ * the result line says ("done" means done).
  */
 import type { Action } from "../plan/types.js";
 import type { ActionResult, ApplyHooks } from "../apply/index.js";
@@ -47,8 +48,10 @@ export function createProgress(opts: { write: (text: string) => void; live: bool
       }
       return;
     }
+    // A new tenth, but not more than twice a second: the actions a stopped run never started are
+    // counted in one burst, and a log needs their total (finish() prints it), not a line per tenth.
     const decile = Math.floor((finished() / total) * 10);
-    if (force || decile > lastDecile || now() - lastPrint > 5000) {
+    if (force || (decile > lastDecile && now() - lastPrint >= 500) || now() - lastPrint > 5000) {
       print(line());
       lastDecile = decile;
       lastPrint = now();
