@@ -130,7 +130,7 @@ export function applyCommand(io: Io): CommandModule<object, ApplyArgs> {
       const report = result.report!;
       if (args["dry-run"]) {
         for (const r of report.results) if (r.request) io.stdout(`${r.request.method} ${r.request.path}${r.request.body === undefined ? "" : ` ${JSON.stringify(r.request.body)}`}\n`);
-        say(args, io, `Dry run: ${plural(report.results.filter((r) => r.request).length, "request")} built, none sent.`);
+        io.stderr(`Dry run: ${plural(report.results.filter((r) => r.request).length, "request")} built, none sent.\n`);
         const blocked = result.plan.actions.filter((a) => a.flags.blocked).length;
         if (blocked) say(args, io, `Note: the plan has ${plural(blocked, "blocked delete")}; a real apply refuses it (make the plan with --allow-delete).`);
         return;
