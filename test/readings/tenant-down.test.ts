@@ -62,7 +62,7 @@ describe("the tenant goes down mid-apply (a real process, the server closed)", (
     expect(stderr).toContain(`Stopped: the tenant stopped answering: ${BREAKER_THRESHOLD} actions in a row failed`);
     expect(stderr).toMatch(/connection failed/);
     expect(stderr).toMatch(/^\d+ actions not attempted: the tenant stopped answering \((\w+ \d+(, )?)+\)$/m);
-    expect(stderr).toContain("run `pimctl apply` again to finish");
+    expect(stderr).toContain("Wait until it answers again (pimctl ping).\nRun `pimctl apply` again to finish");
     // Counts, never one line per action left.
     expect(stderr).not.toMatch(/^skipped: /m);
     expect(stdout).toBe("");

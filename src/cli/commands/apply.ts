@@ -149,13 +149,14 @@ export function applyCommand(io: Io): CommandModule<object, ApplyArgs> {
       const stoppedBy = report.stopped_by;
       if (stoppedBy?.code === "api_unauthorized") {
         io.stderr(
-          `Stopped: ${stoppedBy.message}\nNo action was started after the 401; ${stoppedBy.not_attempted} action(s) were not attempted and the tenant was not verified. Fix the token, then run \`pimctl apply\` again to finish: it creates nothing twice.\n`,
+          `Stopped: ${stoppedBy.message}\nNo action was started after the 401; ${stoppedBy.not_attempted} action(s) were not attempted and the tenant was not verified. Fix the token first.\n`,
         );
       } else if (stoppedBy?.code === "tenant_unreachable") {
         io.stderr(
-          `Stopped: the tenant stopped answering: ${BREAKER_THRESHOLD} actions in a row failed on the connection or with a server error (the last: ${stoppedBy.message}).\nNo action was started after that; ${stoppedBy.not_attempted} action(s) were not attempted and the tenant was not verified. When the tenant answers again (pimctl ping), run \`pimctl apply\` again to finish: it creates nothing twice.\n`,
+          `Stopped: the tenant stopped answering: ${BREAKER_THRESHOLD} actions in a row failed on the connection or with a server error (the last: ${stoppedBy.message}).\nNo action was started after that; ${stoppedBy.not_attempted} action(s) were not attempted and the tenant was not verified. Wait until it answers again (pimctl ping).\n`,
         );
-      } else if (notDone.next) say(args, io, notDone.next);
+      }
+      if (notDone.next) say(args, io, notDone.next);
       const c = report.counts;
       // The result line, even with --quiet: a log always says how the run ended.
       io.stderr(`Apply: ${c.done} done, ${c.failed} failed, ${c.skipped} skipped, ${c.unsupported} not possible through API v1 (${(report.duration_ms / 1000).toFixed(1)} s).\n`);
