@@ -13,7 +13,8 @@ import { readState, startReads, startVersionLists, type StartedReads } from "./s
 import { openRefresh, type Refresh, type RefreshMode, type RefreshReport } from "./state/changelog/index.js";
 import { scanManifests } from "./manifest/kinds-scan.js";
 import { readScope } from "./plan/read-scope.js";
-import { forgetOwned, recordOwned, serialiseLedger, type Ledger } from "./state/ledger.js";
+import { forgetOwned, recordNames, recordOwned, serialiseLedger, type Ledger } from "./state/ledger.js";
+import { lastKey } from "./plan/address.js";
 import { acquireLock, describeHolder, openBackend, readLedger, saveLedger, unlockCommand, type HeldLock, type LedgerState, type LockInfo, type StateBackend } from "./state/backends/index.js";
 import { rescueDir, writeRescueFile } from "./state/rescue.js";
 import { hold, interruptedBy } from "./holdings.js";
@@ -94,6 +95,8 @@ export interface PlanResult {
   lockHeld?: LockInfo;
   /** Declared records found in the tenant, by prune kind: apply records them as pimctl's (prune "owned"). */
   declared: PlanOutcome["declared"];
+  /** The names of those records (named kinds), by id: apply records them in the ledger (renamed by hand, renamed back). */
+  names: PlanOutcome["names"];
   /** How the tenant's state was read (in full, or through the changelog). */
   refresh: RefreshReport;
 }
@@ -149,7 +152,7 @@ async function planAgainst(
   prune: PrunePolicy,
   opts: ProjectOptions,
   read: { listAll?: boolean; rebuildSnapshot?: boolean; refresh?: Refresh; started?: StartedReads; searchBrands?: boolean; alsoBrands?: string[] } = {},
-): Promise<{ plan: Plan; remote: RemoteCatalogue; declared: PlanOutcome["declared"]; refresh: RefreshReport }> {
+): Promise<{ plan: Plan; remote: RemoteCatalogue; declared: PlanOutcome["declared"]; names: PlanOutcome["names"]; refresh: RefreshReport }> {
   // The reads started early went through this refresh already; otherwise open one now.
   const refresh = read.refresh ?? (await openRefreshFor(config, connection, opts, read.rebuildSnapshot ? "the snapshot is read again after an apply" : undefined));
   const listed = read.listAll ? Object.fromEntries(KINDS.map((k) => [k, true])) : prunedKinds(prune);
@@ -166,9 +169,9 @@ async function planAgainst(
     ...(opts.log ? { log: opts.log } : {}),
   });
   await refresh.commit();
-  const { plan, errors, declared } = buildPlan({ tenant: connection.name, desired, remote, ledger, prune });
+  const { plan, errors, declared, names } = buildPlan({ tenant: connection.name, desired, remote, ledger, prune });
   if (errors.length) throw new PimctlErrors(errors);
-  return { plan, remote, declared, refresh: refresh.report };
+  return { plan, remote, declared, names, refresh: refresh.report };
 }
 
 /**
@@ -184,11 +187,11 @@ async function makePlan(
   policy: PlanPolicy,
   opts: ProjectOptions,
   early?: { started?: StartedReads; refresh?: Refresh },
-): Promise<{ plan: Plan; remote: RemoteCatalogue; declared: PlanOutcome["declared"]; refresh: RefreshReport }> {
+): Promise<{ plan: Plan; remote: RemoteCatalogue; declared: PlanOutcome["declared"]; names: PlanOutcome["names"]; refresh: RefreshReport }> {
   // Targets, excludes and ignore rules narrow the read itself: the plan of the narrowed
   // catalogue, narrowed by the same selectors, is the full plan narrowed (src/plan/read-scope.ts).
   const scope = readScope(desired, { targets: policy.targets, excludes: policy.excludes, ignore: config.scope.ignore ?? [] });
-  const { plan: full, remote, declared, refresh } = await planAgainst(connection, config, scope?.desired ?? desired, ledger, policy.prune, opts, {
+  const { plan: full, remote, declared, names, refresh } = await planAgainst(connection, config, scope?.desired ?? desired, ledger, policy.prune, opts, {
     ...(early?.started ? { started: early.started } : {}),
     ...(early?.refresh ? { refresh: early.refresh } : {}),
     // max_deletes as a percentage counts the tenant's brands: they must be listed.
@@ -200,7 +203,7 @@ async function makePlan(
   // A rule can match nothing only in a kind whose every record was read: not a narrowed read, nor brands found by search.
   const readWhole = new Set(scope ? [] : remote.read.filter((k) => k !== "brands" || prunedKinds(policy.prune).brands));
   checkScope(narrowed, config.scope, remote, { desired, readWhole });
-  return { plan: narrowed, remote, declared, refresh };
+  return { plan: narrowed, remote, declared, names, refresh };
 }
 
 /** --target / --exclude, each checked to match something in the manifests or the tenant first. */
@@ -285,10 +288,10 @@ export async function planOpen(opts: PlanOptions): Promise<PlanResult> {
 /** Plan against a tenant with the ledger already read (apply reads it under the lock). */
 async function planWithState(opts: PlanOptions, config: Config, desired: Catalogue, connection: Connection, state: LedgerState, early?: { started?: StartedReads; refresh?: Refresh }): Promise<PlanResult> {
   const policy: PlanPolicy = { prune: prunePolicy(config), targets: opts.targets ?? [], excludes: opts.excludes ?? [], allowDelete: opts.allowDelete === true };
-  const { plan: planned, remote, declared, refresh } = await makePlan(connection, config, desired, state.ledger, policy, opts, early);
+  const { plan: planned, remote, declared, names, refresh } = await makePlan(connection, config, desired, state.ledger, policy, opts, early);
   planned.warnings.push(...unknownWarnings(planned, state.existed, connection.name));
   planned.basis = basisOf(desired, policy, connection.baseUrl);
-  return { plan: planned, desired, remote, declared, refresh, ledger: state.ledger, ledgerExisted: state.existed, connection, config };
+  return { plan: planned, desired, remote, declared, names, refresh, ledger: state.ledger, ledgerExisted: state.existed, connection, config };
 }
 
 /** Unknown write-only values, once per field kind, and why they are unknown. */
@@ -361,7 +364,7 @@ async function checkSavedPlan(saved: Plan & { basis: PlanBasis }, file: string, 
       details: differences.slice(0, 50).concat(differences.length > 50 ? [`... and ${differences.length - 50} more`] : []),
     });
   }
-  return { plan: saved, desired: basis.desired, remote: current.remote, declared: current.declared, refresh: current.refresh, ledger: state.ledger, ledgerExisted: state.existed, connection, config };
+  return { plan: saved, desired: basis.desired, remote: current.remote, declared: current.declared, names: current.names, refresh: current.refresh, ledger: state.ledger, ledgerExisted: state.existed, connection, config };
 }
 
 export interface ApplyOptions extends PlanOptions, LockOptions {
@@ -518,6 +521,9 @@ export async function apply(opts: ApplyOptions): Promise<ApplyResult> {
       // What pimctl now owns: the declared records it found, and those it created (prune "owned" may delete them later).
       recordOwned(state.ledger, { ...planned.declared });
       recordOwned(state.ledger, createdByKind(thePlan, report));
+      // The names pimctl applied, by id: a record renamed by hand later is found and renamed back.
+      recordNames(state.ledger, { ...planned.names });
+      recordNames(state.ledger, createdNames(thePlan, report));
       // A deleted record's id is no longer pimctl's: a tenant that reuses ids must not make a hand-made record look owned.
       forgetOwned(state.ledger, deletedByKind(thePlan, report, goneWith));
       stateNotSaved = await saveLedger(backend, state, opts.warn ? { warn: opts.warn } : {}).then(
@@ -607,6 +613,22 @@ function createdByKind(p: Plan, report: ApplyReport): Partial<Record<PruneKind, 
   }
   return out;
 }
+
+/** Names of the named kinds' records this run created, by prune kind and id. */
+function createdNames(p: Plan, report: ApplyReport): Partial<Record<PruneKind, Record<string, string>>> {
+  const byAddress = new Map(p.actions.map((a) => [a.address, a]));
+  const out: Partial<Record<PruneKind, Record<string, string>>> = {};
+  for (const r of report.results) {
+    const a = r.created_id === undefined ? undefined : byAddress.get(r.address);
+    const kind = a && NAMED_TYPES.has(a.type) ? OWNED_KIND[a.type] : undefined;
+    const name = a && lastKey(a.address);
+    if (kind && name !== undefined) (out[kind] ??= {})[String(r.created_id)] = name;
+  }
+  return out;
+}
+
+/** The resource types whose identity is a unique name (the ledger remembers it per id). */
+const NAMED_TYPES: ReadonlySet<string> = new Set(["display_group", "attribute", "attribute_set", "brand"]);
 
 type IdsByKind = Partial<Record<PruneKind, number[]>>;
 

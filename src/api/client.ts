@@ -256,6 +256,8 @@ export class PimClient implements T.PimApi {
   pageLimit: number;
   /** Set by the first 401: the token is refused, so no further request is sent. */
   private refusedWith: PimctlError | undefined;
+  /** Set by stopRetrying(): a failed attempt is final (the tenant is down; retries only add minutes). */
+  private retriesStopped = false;
   /** Which id DELETE /attribute_sets/<S>/attributes/<ID> takes on this tenant, once seen. */
   setAttributeDeleteId: "attribute" | "assignment" | undefined;
   private readonly counters: ClientStats = { requests: 0, byMethod: {}, byRoute: {}, retries: 0, adopted: 0, bytesIn: 0, bytesOut: 0, timeMs: 0 };
@@ -302,6 +304,10 @@ export class PimClient implements T.PimApi {
 
   async close(): Promise<void> {
     await this.pool.close().catch(() => undefined);
+  }
+
+  stopRetrying(): void {
+    this.retriesStopped = true;
   }
 
   // ----------------------------------------------------------- transport
@@ -396,7 +402,7 @@ export class PimClient implements T.PimApi {
           retryAfter = Array.isArray(ra) ? ra[0] : ra;
         }
         if (ambiguous) mayHaveActed = true;
-        if (attempt >= this.policy.max) throw failure!;
+        if (attempt >= this.policy.max || this.retriesStopped) throw failure!;
         if (!safe && ambiguous) {
           // The first attempt may have created the record: look before trying again.
           if (!opts.adopt) throw failure!;
@@ -421,7 +427,7 @@ export class PimClient implements T.PimApi {
       } catch (e) {
         const code = (e as PimctlError).code;
         const transient = code === "api_server" || code === "api_rate_limited" || code === "api_timeout" || code === "api_connection";
-        if (!transient || attempt >= this.policy.max) throw e;
+        if (!transient || attempt >= this.policy.max || this.retriesStopped) throw e;
         this.counters.retries++;
         await new Promise((r) => setTimeout(r, backoffMs(attempt + 1, this.policy, this.random)));
       }

@@ -279,6 +279,12 @@ export type CategoryWrite = Partial<{
  */
 export interface PimApi {
   ping(): Promise<{ time: string }>;
+  /**
+   * The applier's circuit breaker opened (the tenant stopped answering): requests
+   * in flight end at their next failure instead of retrying (a lost create is
+   * adopted by the next run, never duplicated). Later successes are still returned.
+   */
+  stopRetrying?(): void;
 
   listAttributes(versionId?: number): Promise<ApiAttribute[]>;
   getAttribute(id: number, versionId?: number): Promise<ApiAttribute>;

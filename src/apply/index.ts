@@ -21,7 +21,19 @@ export interface ApplyHooks {
   postAction?(a: Action, r: ActionResult): void;
 }
 
-export type SkipCause = "dependency_failed" | "fail_fast" | "token_refused";
+export type SkipCause = "dependency_failed" | "fail_fast" | "interrupted" | "token_refused" | "tenant_unreachable";
+
+/**
+ * The circuit breaker: this many failures in a row that say the tenant stopped
+ * answering (connection refused or reset, no answer in time, 5xx after the
+ * client's retries), with no success and no other answer between, stop the run
+ * like a 401 does. Each such failure already cost the client's retries (about
+ * 3 s), so 5 is a few seconds of evidence, not one unlucky request, and never
+ * the whole plan failing one action at a time.
+ */
+export const BREAKER_THRESHOLD = 5;
+/** Failures that mean the tenant is not answering, as opposed to answering "no" (4xx). */
+const OUTAGE_CODES: ReadonlySet<string> = new Set(["api_connection", "api_timeout", "api_server"]);
 
 export interface ActionResult {
   address: string;
@@ -39,10 +51,13 @@ export interface ActionResult {
 export interface ApplyReport {
   results: ActionResult[];
   /**
-   * Set when the tenant refused the token (401) mid-run: every further request
-   * would fail too, so no action was started after it; in-flight ones ended.
+   * Set when the run stopped starting actions because every further request
+   * would fail too: the tenant refused the token (401), or it stopped answering
+   * (BREAKER_THRESHOLD outage failures in a row: `tenant_unreachable`, the
+   * message is the last failure's). In-flight actions ended; `not_attempted`
+   * actions were never started.
    */
-  stopped_by?: { code: "api_unauthorized"; message: string; not_attempted: number };
+  stopped_by?: { code: "api_unauthorized" | "tenant_unreachable"; message: string; not_attempted: number };
   counts: { done: number; failed: number; skipped: number; unsupported: number };
   duration_ms: number;
 }
@@ -59,6 +74,8 @@ export interface ApplyOptions {
   /** Updated in memory for confirmed writes only; the caller saves it. */
   ledger?: Ledger;
   signal?: AbortSignal;
+  /** Outage failures in a row that stop the run (default BREAKER_THRESHOLD). */
+  breakerThreshold?: number;
 }
 
 export async function applyPlan(opts: ApplyOptions): Promise<ApplyReport> {
@@ -102,6 +119,10 @@ export async function applyPlan(opts: ApplyOptions): Promise<ApplyReport> {
 
   let stopped = false;
   let refused: PimctlError | undefined;
+  // Outage failures since the last action the tenant answered; at the threshold the breaker opens.
+  let outagesInARow = 0;
+  let unreachable: PimctlError | undefined;
+  const threshold = Math.max(1, opts.breakerThreshold ?? BREAKER_THRESHOLD);
   const ready = new ReadyQueue(chainLengths(dependents));
   for (let i = 0; i < actions.length; i++) if (waitingOn[i] === 0) ready.push(i);
 
@@ -138,6 +159,7 @@ export async function applyPlan(opts: ApplyOptions): Promise<ApplyReport> {
         if (id !== undefined) createdIds[i] = id;
         recordInLedger(opts.ledger, a, id, idOf);
         finish(i, { address: a.address, status: "done", ...(id !== undefined ? { created_id: id } : {}) });
+        outagesInARow = 0;
       }
       complete(i);
     } catch (e) {
@@ -154,6 +176,15 @@ export async function applyPlan(opts: ApplyOptions): Promise<ApplyReport> {
         stopped = true;
         return;
       }
+      if (!opts.dryRun && OUTAGE_CODES.has(err.code)) {
+        if (++outagesInARow >= threshold && !unreachable) {
+          // The tenant stopped answering: what is left would fail one by one, each after its retries.
+          unreachable = err;
+          stopped = true;
+          opts.api.stopRetrying?.();
+        }
+      } else outagesInARow = 0;
+      if (unreachable) return;
       skipDependents(i, a.address);
       if (opts.failFast) stopped = true;
     }
@@ -194,8 +225,16 @@ export async function applyPlan(opts: ApplyOptions): Promise<ApplyReport> {
     if (refused) {
       notAttempted++;
       finish(i, { address: a.address, status: "skipped", skip_cause: "token_refused", reason: "not attempted: the tenant refused the token (401) earlier in the run" });
+    } else if (unreachable) {
+      notAttempted++;
+      finish(i, { address: a.address, status: "skipped", skip_cause: "tenant_unreachable", reason: `not attempted: the tenant stopped answering (${threshold} failures in a row)` });
     } else {
-      finish(i, { address: a.address, status: "skipped", skip_cause: "fail_fast", reason: stopped ? "not started: --fail-fast stopped the run" : "not started: the run was interrupted" });
+      finish(
+        i,
+        stopped
+          ? { address: a.address, status: "skipped", skip_cause: "fail_fast", reason: "not started: --fail-fast stopped the run" }
+          : { address: a.address, status: "skipped", skip_cause: "interrupted", reason: "not started: the run was interrupted" },
+      );
     }
   }
   const ordered = results as ActionResult[];
@@ -205,7 +244,11 @@ export async function applyPlan(opts: ApplyOptions): Promise<ApplyReport> {
     results: ordered,
     counts,
     duration_ms: Date.now() - t0,
-    ...(refused ? { stopped_by: { code: "api_unauthorized" as const, message: refused.message, not_attempted: notAttempted } } : {}),
+    ...(refused
+      ? { stopped_by: { code: "api_unauthorized" as const, message: refused.message, not_attempted: notAttempted } }
+      : unreachable
+        ? { stopped_by: { code: "tenant_unreachable" as const, message: unreachable.format(), not_attempted: notAttempted } }
+        : {}),
   };
 }
 

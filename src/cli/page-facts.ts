@@ -1,6 +1,8 @@
 /**
- * Facts for the HTML page that the plan does not hold: when it was made and
- * from which commit. The renderer stays pure; the CLI looks these up here.
+ * Facts for the HTML page that the plan does not hold: when it was made,
+ * from which commit, and whether the working tree had uncommitted changes (a
+ * page that says "commit X" but was made from edited files misleads a review).
+ * The renderer stays pure; the CLI looks these up here.
  * SOURCE_DATE_EPOCH (seconds) fixes the time, for reproducible artifacts.
  */
 import { execFile } from "node:child_process";
@@ -14,7 +16,27 @@ export async function pageFacts(io: Io, source: string): Promise<PageFacts> {
   const epoch = Number(io.env.SOURCE_DATE_EPOCH);
   const when = Number.isFinite(epoch) && io.env.SOURCE_DATE_EPOCH ? new Date(epoch * 1000) : new Date();
   const commit = io.env.GITHUB_SHA || io.env.CI_COMMIT_SHA || (await gitHead(io.cwd));
-  return { source, generatedAt: when.toISOString().replace(/\.\d{3}Z$/, "Z"), ...(commit ? { commit } : {}) };
+  const uncommitted = commit ? await gitUncommitted(io.cwd) : [];
+  return { source, generatedAt: when.toISOString().replace(/\.\d{3}Z$/, "Z"), ...(commit ? { commit } : {}), ...(uncommitted.length ? { uncommitted } : {}) };
+}
+
+/** Paths git reports as changed, staged or untracked (sorted), or none outside a checkout. */
+async function gitUncommitted(cwd: string): Promise<string[]> {
+  try {
+    const { stdout } = await run("git", ["status", "--porcelain=v1", "-z", "--untracked-files=all"], { cwd, timeout: 5000, maxBuffer: 16 * 1024 * 1024 });
+    // -z: "XY path\0", a rename adds "orig\0" after it; paths are raw bytes, never quoted.
+    const out: string[] = [];
+    const fields = stdout.split("\0");
+    for (let i = 0; i < fields.length; i++) {
+      const f = fields[i]!;
+      if (f.length < 4) continue;
+      out.push(f.slice(3));
+      if (f[0] === "R" || f[0] === "C") i++;
+    }
+    return out.sort();
+  } catch {
+    return [];
+  }
 }
 
 /** The working directory's commit, or nothing outside a git checkout (or without git). */

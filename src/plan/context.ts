@@ -9,7 +9,7 @@ import type { Catalogue, Kind, SourceLocation } from "../model/catalogue.js";
 import type { RemoteCatalogue } from "../model/remote.js";
 import { PimctlError, closeNames } from "../errors.js";
 import { fingerprint } from "./fingerprint.js";
-import { matchBy, type Matched } from "./match.js";
+import { matchBy, matchByLedger, type Matched } from "./match.js";
 import type { PruneKind, PrunePolicy } from "./policy.js";
 import type { Action, ActionFlags, Ref, UnmanagedRecord } from "./types.js";
 
@@ -20,6 +20,8 @@ export interface LedgerView {
   brand_attribute_sets: Record<string, string[]>;
   /** Prune kind -> ids pimctl created or adopted: all prune "owned" may delete. */
   owned?: Record<string, number[]>;
+  /** Prune kind -> record id -> the name pimctl last applied (finds records renamed by hand). */
+  names?: Record<string, Record<string, string>>;
 }
 
 export interface PlanInput {
@@ -69,6 +71,8 @@ export class PlanContext {
   private readonly ownedSets = new Map<PruneKind, Set<number>>();
   /** Prune kind -> ids of declared records found in the tenant (adopted by apply). */
   readonly declared = new Map<PruneKind, Set<number>>();
+  /** Prune kind -> id -> declared name, for the named kinds: what the ledger remembers once applied. */
+  readonly declaredNames = new Map<PruneKind, Map<number, string>>();
 
   constructor(readonly input: PlanInput) {
     this.managed = new Set(input.desired.managed);
@@ -103,10 +107,14 @@ export class PlanContext {
   }
 
   /** A declared record matched in the tenant: applying this plan adopts it (prune "owned" may delete it once undeclared). */
-  own(kind: PruneKind, id: number): void {
+  own(kind: PruneKind, id: number, name?: string): void {
     let ids = this.declared.get(kind);
     if (!ids) this.declared.set(kind, (ids = new Set()));
     ids.add(id);
+    if (name === undefined) return;
+    let names = this.declaredNames.get(kind);
+    if (!names) this.declaredNames.set(kind, (names = new Map()));
+    names.set(id, name);
   }
 
   /** Add an action; references to records this plan creates become dependencies. */
@@ -193,13 +201,19 @@ export class PlanContext {
     return { id };
   }
 
-  /** Match desired records to remote ones by name, then by previous_names. */
-  match<D extends { name: string; previous_names?: string[]; source?: SourceLocation }, R extends { name: string }>(
+  /**
+   * Match desired records to remote ones by name, then by previous_names, then
+   * (with `kind`) by the id the ledger remembers under the name: a record renamed
+   * by hand in the PIM is renamed back, keeping its id.
+   */
+  match<D extends { name: string; previous_names?: string[]; source?: SourceLocation }, R extends { id: number; name: string }>(
     label: string,
     desired: readonly D[],
     remote: readonly R[],
+    kind?: PruneKind,
   ): { pairs: Matched<D, R>[]; leftover: R[] } {
-    return matchBy(this.errors, label, "previous_names", desired, remote, (d) => d.name, (r) => r.name, (d) => d.previous_names);
+    const matched = matchBy(this.errors, label, "previous_names", desired, remote, (d) => d.name, (r) => r.name, (d) => d.previous_names);
+    return kind ? matchByLedger(matched, this.input.ledger?.names?.[kind]) : matched;
   }
 
   /** The name a remote reference has after this plan's renames. */

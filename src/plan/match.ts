@@ -11,8 +11,37 @@ import type { SourceLocation } from "../model/catalogue.js";
 export interface Matched<D, R> {
   desired: D;
   remote?: R;
-  /** The remote identity this record is renamed from (previous_names / previous_values). */
+  /** The remote identity this record is renamed from (previous_names / previous_values, or the ledger). */
   renamedFrom?: string;
+  /** Set when the ledger, not a manifest field, said which record this is (renamed by hand in the PIM). */
+  renamedVia?: "ledger";
+}
+
+/**
+ * Records renamed by hand in the PIM: a desired record that matched nothing by
+ * name or previous names takes the undeclared remote record whose id the ledger
+ * remembers under its name (the name pimctl applied to it). A name the ledger
+ * holds for two ids is ambiguous and matches neither.
+ */
+export function matchByLedger<D extends { name: string }, R extends { id: number; name: string }>(
+  matched: { pairs: Matched<D, R>[]; leftover: R[] },
+  names: Readonly<Record<string, string>> | undefined,
+): { pairs: Matched<D, R>[]; leftover: R[] } {
+  if (!names || !matched.leftover.length) return matched;
+  const idOf = new Map<string, number | null>();
+  for (const [id, name] of Object.entries(names)) idOf.set(name, idOf.has(name) ? null : Number(id));
+  const free = new Map(matched.leftover.map((r) => [r.id, r]));
+  for (const p of matched.pairs) {
+    if (p.remote) continue;
+    const id = idOf.get(p.desired.name);
+    const r = id == null ? undefined : free.get(id);
+    if (!r) continue;
+    free.delete(r.id);
+    p.remote = r;
+    p.renamedFrom = r.name;
+    p.renamedVia = "ledger";
+  }
+  return { pairs: matched.pairs, leftover: matched.leftover.filter((r) => free.has(r.id)) };
 }
 
 export function matchBy<D extends { source?: SourceLocation }, R>(

@@ -26,6 +26,8 @@ export interface PlanOutcome {
   plan: Plan;
   /** Prune kind -> ids of declared records found in the tenant: applying the plan adopts them (prune "owned"). */
   declared: Partial<Record<PruneKind, number[]>>;
+  /** Prune kind -> id -> declared name of the named kinds' records found in the tenant: apply records them in the ledger. */
+  names: Partial<Record<PruneKind, Record<string, string>>>;
   /** Problems that make the plan unusable (unknown references, refused moves). */
   errors: PimctlError[];
 }
@@ -54,5 +56,6 @@ export function buildPlan(input: PlanInput): PlanOutcome {
   const coverage = translationCoverage(ordered, input.desired);
   if (coverage.length) plan.translations = coverage;
   const declared = Object.fromEntries([...ctx.declared].map(([kind, ids]) => [kind, [...ids].sort((a, b) => a - b)]));
-  return { plan, errors: ctx.errors, declared };
+  const names = Object.fromEntries([...ctx.declaredNames].map(([kind, byId]) => [kind, Object.fromEntries([...byId].sort(([a], [b]) => a - b).map(([id, name]) => [String(id), name]))]));
+  return { plan, errors: ctx.errors, declared, names };
 }

@@ -36,7 +36,7 @@ export function upsert<D extends { name: string; source?: SourceLocation }, R ex
       op: m.renamedFrom !== undefined ? "rename" : "update",
       changes,
       refs: { ...(o.refs ?? {}), self: { id: m.remote.id } },
-      ...(m.renamedFrom !== undefined ? { previous: { address: withLastKey(o.address, m.renamedFrom), via: "previous_names" as const } } : {}),
+      ...(m.renamedFrom !== undefined ? { previous: { address: withLastKey(o.address, m.renamedFrom), via: m.renamedVia ?? ("previous_names" as const) } } : {}),
       ...source,
     },
     m.remote,

@@ -78,7 +78,8 @@ export interface ActionFlags {
  */
 export interface PreviousAddress {
   address: string;
-  via: "previous_names" | "previous_values" | "previous_paths";
+  /** What said it is the same record: a manifest field, or the ledger (the record was renamed by hand in the PIM). */
+  via: "previous_names" | "previous_values" | "previous_paths" | "ledger";
 }
 
 export interface Action {

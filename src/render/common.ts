@@ -14,6 +14,8 @@ export interface PageFacts {
   generatedAt?: string;
   /** The commit the manifests come from (GITHUB_SHA, CI_COMMIT_SHA, git rev-parse HEAD). */
   commit?: string;
+  /** Paths with uncommitted changes in the working tree (git status): the plan is not only the commit. */
+  uncommitted?: string[];
   /** What was compared: "plan" or "diff from staging to prod". */
   source?: string;
 }
@@ -23,6 +25,8 @@ export interface RenderOptions {
   color: boolean;
   /** One line per action, no field details. */
   compact?: boolean;
+  /** Counts per kind and the lines a reviewer must see (destructive, blocked, hints) only: no line per action. */
+  summary?: boolean;
   /** List unmanaged records one by one instead of counting them. */
   showUnmanaged?: boolean;
   /** html: facts the plan does not hold (when, which commit), passed in by the CLI. */
@@ -92,6 +96,7 @@ export function actionNotes(a: Action): string[] {
 function describePrevious(p: PreviousAddress): string {
   const key = lastKey(p.address) ?? p.address;
   if (p.via === "previous_paths") return `moved from "${key}" (previous_paths)`;
+  if (p.via === "ledger") return `renamed back from "${key}" (renamed in the tenant; the ledger knows its id)`;
   const name = addressKind(p.address) === "category" && p.via === "previous_names" ? (parsePathKey(key).at(-1) ?? key) : key;
   return `renamed from "${name}" (${p.via})`;
 }

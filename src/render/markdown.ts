@@ -32,6 +32,7 @@ export const MARKDOWN_LIMIT = 60_000;
  * per kind with a pointer to the saved plan, so a pipeline can always post it.
  */
 export function renderMarkdown(plan: Plan, opts: RenderOptions): string {
+  if (opts.summary) return renderMarkdownBody(plan, opts, "counts");
   const full = renderMarkdownBody(plan, opts, "full");
   if (full.length <= MARKDOWN_LIMIT) return full;
   const compact = renderMarkdownBody(plan, { ...opts, compact: true }, "compact");
@@ -64,7 +65,7 @@ function renderMarkdownBody(plan: Plan, opts: RenderOptions, detail: "full" | "c
     if (shown.length < hints.length) out.push(`> - ... and ${hints.length - shown.length} more (every hint is in the saved plan's \`hints\`)`);
     out.push("");
   }
-  if (detail !== "full") {
+  if (detail !== "full" && !opts.summary) {
     out.push(
       detail === "compact"
         ? "_The plan is too long for a comment with every field: one line per action below; the saved plan file has the details._"

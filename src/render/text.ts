@@ -31,11 +31,13 @@ export function renderText(plan: Plan, opts: RenderOptions): string {
   for (const [kind, actions] of groupByKind(plan.actions)) {
     const counts = countOps(actions);
     out.push(c.bold(`${KIND_TITLES[kind]}`) + c.dim(` (${counts})`));
+    if (opts.summary) continue;
     const { listed, collapsed } = collapseUnknown(actions);
     for (const a of listed) out.push(...renderAction(a, opts, c));
     for (const u of collapsed) out.push(`  ${c.yellow("~")} ${escapeControls(u.label)} unknown${c.dim("  (write-only: written once, then remembered; --format json lists each)")}`);
     out.push("");
   }
+  if (opts.summary && plan.actions.length) out.push("");
 
   const destructive = plan.actions.filter((a) => a.flags.destructive);
   if (destructive.length) {

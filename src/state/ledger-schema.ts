@@ -43,6 +43,13 @@ export const ledgerSchema = Type.Object(
     owned: Type.Optional(
       mapOf(Type.Array(Type.Integer()), { enum: [...PRUNE_KINDS] }, 'Prune kind -> ids of records pimctl created or adopted (what prune "owned" may delete).'),
     ),
+    names: Type.Optional(
+      mapOf(
+        mapOf(Type.String(), { pattern: "^\\d+$" }, "Record id -> the name pimctl last applied to it."),
+        { enum: [...PRUNE_KINDS] },
+        "Prune kind (named kinds: display groups, attributes, attribute sets, brands) -> the names pimctl applied, by record id: a record renamed by hand in the PIM is renamed back on its id.",
+      ),
+    ),
   },
   {
     $schema: "http://json-schema.org/draft-07/schema#",

@@ -23,7 +23,9 @@ export { LEDGER_FORMAT } from "./ledger-schema.js";
  * present. web_ids: "brand:<id>" | "category:<id>" -> channel -> web id;
  * assets: the same keys -> asset id -> the image_url it was written from;
  * brand_attribute_sets: brand id -> set names; owned: prune kind -> ids of
- * records pimctl created or adopted (what prune "owned" may delete).
+ * records pimctl created or adopted (what prune "owned" may delete); names:
+ * prune kind -> record id -> the name pimctl last applied (a record renamed by
+ * hand in the PIM is found by its id and renamed back, never deleted and created again).
  */
 export type Ledger = Required<Omit<LedgerFile, "format" | "min_pimctl_version">>;
 
@@ -34,7 +36,7 @@ export const SECTIONS = ["web_ids", "assets", "brand_attribute_sets"] as const;
 export type Section = (typeof SECTIONS)[number];
 
 export function emptyLedger(tenant: string, baseUrl: string): Ledger {
-  return { tenant, base_url: baseUrl, web_ids: {}, assets: {}, brand_attribute_sets: {}, owned: {} };
+  return { tenant, base_url: baseUrl, web_ids: {}, assets: {}, brand_attribute_sets: {}, owned: {}, names: {} };
 }
 
 /** Parse a ledger's text; `where` names it in errors (a file, a Git ref). */
@@ -57,7 +59,7 @@ export function parseLedger(text: string, where: string, tenant: string, baseUrl
   if (data.base_url && normaliseBaseUrl(data.base_url) !== normaliseBaseUrl(baseUrl)) {
     throw new PimctlError("config", `the ledger ${where} belongs to ${normaliseBaseUrl(data.base_url)}, not ${baseUrl}; use a separate ledger per tenant (tenant name or ledger_dir)`);
   }
-  return { ...emptyLedger(tenant, baseUrl), web_ids: data.web_ids ?? {}, assets: data.assets ?? {}, brand_attribute_sets: data.brand_attribute_sets ?? {}, owned: data.owned ?? {} };
+  return { ...emptyLedger(tenant, baseUrl), web_ids: data.web_ids ?? {}, assets: data.assets ?? {}, brand_attribute_sets: data.brand_attribute_sets ?? {}, owned: data.owned ?? {}, names: data.names ?? {} };
 }
 
 function refuseNewerFormat(data: unknown, where: string): void {
@@ -119,7 +121,32 @@ export function mergeLedger(base: Ledger, mine: Ledger, theirs: Ledger): Ledger 
     for (const id of was) if (!now.has(id)) ids.delete(id);
     out.owned[kind] = [...ids].sort((a, b) => a - b);
   }
+  // Names: per record, what this run changed since it read `base` wins; the rest is theirs.
+  for (const kind of new Set([...Object.keys(base.names), ...Object.keys(mine.names)])) {
+    const b = base.names[kind] ?? {};
+    const m = mine.names[kind] ?? {};
+    const o = (out.names[kind] ??= {});
+    for (const id of new Set([...Object.keys(b), ...Object.keys(m)])) {
+      if (b[id] === m[id]) continue;
+      if (m[id] === undefined) delete o[id];
+      else o[id] = m[id]!;
+    }
+  }
   return out;
+}
+
+/**
+ * Remember the names pimctl applied, by record id (see Ledger.names). A name is
+ * unique within its kind, so an older id under the same name (a record deleted
+ * by hand and created again) is forgotten: it would make the name ambiguous.
+ */
+export function recordNames(ledger: Ledger, names: Partial<Record<string, Record<string, string>>>): void {
+  for (const [kind, byId] of Object.entries(names)) {
+    const known = (ledger.names[kind] ??= {});
+    const applied = new Set(Object.values(byId ?? {}));
+    for (const [id, name] of Object.entries(known)) if (applied.has(name) && byId?.[id] === undefined) delete known[id];
+    Object.assign(known, byId);
+  }
 }
 
 /** Forget ownership of records that are gone. */
@@ -127,6 +154,8 @@ export function forgetOwned(ledger: Ledger, gone: Partial<Record<string, Iterabl
   for (const [kind, ids] of Object.entries(gone)) {
     const drop = new Set(ids ?? []);
     if (ledger.owned[kind]) ledger.owned[kind] = ledger.owned[kind]!.filter((id) => !drop.has(id));
+    const names = ledger.names[kind];
+    if (names) for (const id of drop) delete names[String(id)];
   }
 }
 

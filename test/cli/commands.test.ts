@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -54,11 +55,27 @@ describe("pimctl init", () => {
     const config = readFileSync(path.join(p.dir, "fresh/pimctl.yaml"), "utf8");
     expect(config).toContain("token_env: PIMCTL_STAGING_TOKEN");
     expect(readFileSync(path.join(p.dir, "fresh/catalogue/catalogue.yaml"), "utf8")).toMatch(/^# yaml-language-server: \$schema=.*schemas\/manifest\.schema\.json/);
+    expect(readFileSync(path.join(p.dir, "fresh/.gitignore"), "utf8")).toMatch(/^\.pimctl\/$/m);
+    expect(io.err.join("")).toContain("; wrote .gitignore.");
     const again = memoryIo({ cwd: path.join(p.dir, "fresh"), env: {} });
     expect(await run(["init"], again)).toBe(1);
     expect(again.err.join("")).toContain("pimctl.yaml exists; pass --force to overwrite");
     const validate = memoryIo({ cwd: path.join(p.dir, "fresh"), env: {} });
     expect(await run(["validate"], validate)).toBe(0);
+  });
+  it("adds .pimctl/ to an existing .gitignore once, keeping what it holds", async () => {
+    await p.write("ignored/.gitignore", "node_modules/\ndist");
+    const io = memoryIo({ cwd: path.join(p.dir, "ignored"), env: {} });
+    expect(await run(["init"], io)).toBe(0);
+    expect(readFileSync(path.join(p.dir, "ignored/.gitignore"), "utf8")).toBe("node_modules/\ndist\n# pimctl's local state (ledger, lock, caches): see README \"State\"\n.pimctl/\n");
+    expect(io.err.join("")).toContain("added .pimctl/ to .gitignore");
+    const again = memoryIo({ cwd: path.join(p.dir, "ignored"), env: {} });
+    expect(await run(["init", "--force"], again)).toBe(0);
+    expect(readFileSync(path.join(p.dir, "ignored/.gitignore"), "utf8").match(/\.pimctl\//g)).toHaveLength(1);
+    // git itself ignores the ledger directory.
+    execFileSync("git", ["init", "--quiet"], { cwd: path.join(p.dir, "ignored") });
+    await p.write("ignored/.pimctl/demo.json", "{}");
+    expect(execFileSync("git", ["status", "--porcelain", "--untracked-files=all"], { cwd: path.join(p.dir, "ignored"), encoding: "utf8" })).not.toContain(".pimctl");
   });
   it("asks on a terminal", async () => {
     await p.write("asked/.keep", "");

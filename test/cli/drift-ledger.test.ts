@@ -4,7 +4,7 @@
  * differ only in the display group they name (a group renamed by hand, which
  * the feed does not cover). A known history, with pinned entry times.
  */
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { Ajv } from "ajv";
 import { afterAll, beforeAll, expect, it } from "vitest";
@@ -45,6 +45,17 @@ it("a brand deleted by hand is attributed to its delete entry through the ledger
   deletion.updated_at = "2026-11-22T16:45:10Z";
   await api.updateDisplayGroup(groups.find((g) => g.name === "Basics")!.id, { name: "Essentials" });
   expect(entries.length, "display groups are not in the feed").toBe(before + 1);
+
+  // The ledger knows the group's id under the name pimctl applied: the group is renamed back, so
+  // the attributes that name it do not differ at all.
+  const withNames = JSON.parse((await project.cli(["drift", "-q", "--format", "json"])).stdout) as DriftReport;
+  expect(withNames.items.find((i) => i.address === 'display_group["Basics"]')).toMatchObject({ op: "rename" });
+  expect(withNames.items.filter((i) => i.address.startsWith("attribute["))).toEqual([]);
+  // A ledger written before it remembered names: the group is new to pimctl, and its attributes differ.
+  const ledgerFile = path.join(project.dir, ".pimctl", "demo.json");
+  const ledger = JSON.parse(readFileSync(ledgerFile, "utf8")) as { names?: unknown };
+  delete ledger.names;
+  writeFileSync(ledgerFile, JSON.stringify(ledger));
 
   const r = await project.cli(["drift", "-q", "--format", "json", "--detailed-exitcode"]);
   expect(r.code, r.stderr).toBe(2);

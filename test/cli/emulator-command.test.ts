@@ -5,7 +5,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { repoRoot } from "../helpers/project.js";
 
-function startCli(args: string[]): Promise<{ line: string; stop: () => Promise<number | null> }> {
+function startCli(args: string[]): Promise<{ line: string; out: () => string; stop: () => Promise<number | null> }> {
   const child = spawn(process.execPath, [path.join(repoRoot, "dist/cli/main.js"), "emulator", ...args], { stdio: ["ignore", "pipe", "pipe"] });
   return new Promise((resolve, reject) => {
     let out = "";
@@ -14,6 +14,7 @@ function startCli(args: string[]): Promise<{ line: string; stop: () => Promise<n
       if (out.includes("\n")) {
         resolve({
           line: out.split("\n")[0]!,
+          out: () => out,
           stop: () =>
             new Promise((r) => {
               child.once("exit", (code) => r(code));
@@ -35,6 +36,9 @@ describe("pimctl emulator (the built CLI, as a process)", () => {
       const m = first.line.match(/^pimctl emulator listening on (http:\/\/127\.0\.0\.1:\d+) \(tenants: demo, prod\)$/);
       expect(m, first.line).not.toBeNull();
       const base = m![1]!;
+      // Then each tenant's base URL, ready for pimctl.yaml.
+      await new Promise((r) => setTimeout(r, 50));
+      expect(first.out()).toContain(`\n  demo: ${base}/demo/api/v1\n  prod: ${base}/prod/api/v1\n`);
       const call = (tenant: string, token: string, method = "GET", p = "/ping", body?: unknown) =>
         fetch(`${base}/${tenant}/api/v1${p}`, { method, headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, ...(body ? { body: JSON.stringify(body) } : {}) });
       expect((await call("demo", "TOKEN_A")).status).toBe(200);

@@ -1,11 +1,13 @@
 /// <reference lib="dom" />
 /// <reference lib="dom.iterable" />
 /**
- * The HTML page from the CLI against the emulator: plan --format html --out
- * writes the page (not a saved plan), --html writes it beside any format from
- * the same read, diff --format html --out writes it too; the commit and time
- * come from the environment the CLI passes in.
+ * The HTML page from the CLI against the emulator: plan --format html
+ * --print-to writes the page (--out is always the saved plan), --html writes it
+ * beside any format from the same read, diff --format html --out writes it too;
+ * the commit and time come from the environment the CLI passes in, and a
+ * working tree with uncommitted changes is said beside the commit.
  */
+import { execFileSync } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { parseHTML } from "linkedom";
@@ -28,8 +30,8 @@ describe("pimctl plan / diff --format html", () => {
     return Object.fromEntries([...document.querySelectorAll(".facts > div")].map((d) => [d.querySelector("dt")!.textContent, d.querySelector("dd")!.textContent]));
   };
 
-  it("plan --format html --out FILE writes the page there and nothing on stdout", async () => {
-    const r = await p.cli(["plan", "--format", "html", "--out", "plan.html"], { env });
+  it("plan --format html --print-to FILE writes the page there and nothing on stdout", async () => {
+    const r = await p.cli(["plan", "--format", "html", "--print-to", "plan.html"], { env });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toBe("");
     const html = await readFile(path.join(p.dir, "plan.html"), "utf8");
@@ -51,5 +53,23 @@ describe("pimctl plan / diff --format html", () => {
     const r = await p.cli(["diff", "--from", "catalogue", "--to", "demo", "--format", "html", "--out", "diff.html"], { env });
     expect(r.code, r.stderr).toBe(0);
     expect(facts(await readFile(path.join(p.dir, "diff.html"), "utf8"))).toMatchObject({ what: "diff from catalogue to demo", commit: "feedc0de" });
+  });
+
+  it("says beside the commit when the working tree has uncommitted changes (a real git checkout)", async () => {
+    const git = (...a: string[]) => execFileSync("git", ["-c", "user.name=T", "-c", "user.email=t@example.com", ...a], { cwd: p.dir, encoding: "utf8" });
+    git("init", "--quiet");
+    git("add", "-A");
+    git("commit", "--quiet", "-m", "catalogue");
+    const head = git("rev-parse", "HEAD").trim();
+    const clean = await p.cli(["plan", "--format", "html"], { env: { SOURCE_DATE_EPOCH: "1795000000" } });
+    const cleanDoc = parseHTML(clean.stdout).document;
+    expect(facts(clean.stdout).commit).toBe(head);
+    expect(cleanDoc.querySelector(".facts .dirty")).toBeNull();
+    await p.write("catalogue/extra.yaml", "brands:\n  - name: Uncommitted\n");
+    const dirty = await p.cli(["plan", "--format", "html"], { env: { SOURCE_DATE_EPOCH: "1795000000" } });
+    const mark = parseHTML(dirty.stdout).document.querySelector(".facts .dirty");
+    expect(mark?.textContent).toBe("+ uncommitted changes in 1 file");
+    expect(mark?.getAttribute("title")).toBe("catalogue/extra.yaml");
+    expect(facts(dirty.stdout).commit).toBe(`${head} + uncommitted changes in 1 file`);
   });
 });

@@ -225,6 +225,8 @@ describe("html page: what apply refuses and what looks like a move, called out f
     const blocked = document.querySelector("section.attention.blocked");
     expect(blocked).not.toBeNull();
     expect(text(blocked?.querySelector("h2"))).toMatch(/blocked deletes?: apply refuses this plan/);
+    // The marker is a plain symbol, never an emoji (pictographs render as colour images, or not at all).
+    expect(text(blocked?.querySelector("h2"))).not.toMatch(/\p{Extended_Pictographic}/u);
     expect(text(blocked)).toContain("pimctl plan --allow-delete");
     expect(blocked!.querySelectorAll("li").length).toBeGreaterThan(0);
     // Blocked comes before the destructive list.

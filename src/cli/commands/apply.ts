@@ -10,7 +10,8 @@ import { EXIT, ExitWith } from "../exit-codes.js";
 import { plural } from "../../plural.js";
 import type { Io } from "../io.js";
 import { appendStepSummary } from "../pipeline-output.js";
-import { renderApplySummary } from "../../render/apply-summary.js";
+import { notDoneLines, renderApplySummary } from "../../render/apply-summary.js";
+import { BREAKER_THRESHOLD } from "../../apply/index.js";
 import { colorFor, projectOptions, say, warnLine, withProjectOptions, withRefresh, type GlobalArgs } from "../options.js";
 import { escapeControls, jsonText } from "../../render/controls.js";
 import { publicPlan } from "../../plan/file.js";
@@ -27,7 +28,12 @@ interface ApplyArgs extends GlobalArgs {
   target?: string[];
   exclude?: string[];
   "lock-timeout"?: string;
+  compact?: boolean;
+  summary?: boolean;
 }
+
+/** Above this many actions the plan apply shows is the summary unless --compact asks for every line. */
+const FULL_PLAN_LIMIT = 200;
 
 export function applyCommand(io: Io): CommandModule<object, ApplyArgs> {
   return {
@@ -44,6 +50,8 @@ export function applyCommand(io: Io): CommandModule<object, ApplyArgs> {
         .option("backup-profile", { type: "number", describe: "Export profile id: run and download an export before the first write" })
         .option("target", { type: "string", array: true, describe: "Limit to this address (and what it needs); repeatable" })
         .option("exclude", { type: "string", array: true, describe: "Leave out an address or a whole kind; repeatable" })
+        .option("compact", { type: "boolean", describe: "Show the plan one line per action, no field details" })
+        .option("summary", { type: "boolean", describe: `Show the plan as counts per kind and the destructive lines only (the default above ${FULL_PLAN_LIMIT} actions)` })
         .option("lock-timeout", {
           type: "string",
           describe: "Wait this long (30s, 5m, 1h) for another run's state lock instead of failing at once",
@@ -58,13 +66,20 @@ export function applyCommand(io: Io): CommandModule<object, ApplyArgs> {
         throw new PimctlError("usage", "refusing to apply without confirmation: no terminal to ask on. Pass --auto-approve, or apply a saved plan file");
       }
       const progress = createProgress({ write: io.stderr, live: io.stderrIsTTY, color, quiet: args.quiet === true });
+      // The plan apply shows goes to stderr, always (with or without --report): stdout carries only
+      // what a program reads (the requests of --dry-run).
+      const showPlan = (p: Plan) => {
+        const summary = args.summary === true || (!args.compact && p.actions.length > FULL_PLAN_LIMIT);
+        io.stderr(renderPlan(publicPlan(p), "text", { color, ...(summary ? { summary: true } : args.compact ? { compact: true } : {}) }));
+        if (summary && !args.summary) io.stderr(`(${p.actions.length} actions: counts per kind above; --compact lists every one, 'pimctl plan' shows every field)\n`);
+      };
       const confirm = async (p: Plan): Promise<boolean> => {
         if (!hasChanges(p)) return true;
         if (args.plan || args["auto-approve"] || args["dry-run"]) {
-          if (!args.quiet) io.stderr(renderPlan(publicPlan(p), "text", { color, compact: p.actions.length > 200 }));
+          if (!args.quiet) showPlan(p);
           return true;
         }
-        io.stderr(renderPlan(publicPlan(p), "text", { color, compact: p.actions.length > 200 }));
+        showPlan(p);
         const answer = await io.ask("\nApply these changes? Only 'yes' is accepted: ");
         return answer.trim() === "yes";
       };
@@ -89,24 +104,25 @@ export function applyCommand(io: Io): CommandModule<object, ApplyArgs> {
         throw new ExitWith(EXIT.error);
       }
       if (!hasChanges(result.plan)) {
-        say(args, io, "No changes. The tenant matches the manifests.");
+        // The result line, even with --quiet.
+        io.stderr("No changes. The tenant matches the manifests.\n");
         if (reportStateProblems(result, io, args.tenant)) throw new ExitWith(EXIT.error);
         return;
       }
       const report = result.report!;
       if (args["dry-run"]) {
         for (const r of report.results) if (r.request) io.stdout(`${escapeControls(`${r.request.method} ${r.request.path}`)}${r.request.body === undefined ? "" : ` ${jsonText(r.request.body)}`}\n`);
-        say(args, io, `Dry run: ${plural(report.results.filter((r) => r.request).length, "request")} built, none sent.`);
+        io.stderr(`Dry run: ${plural(report.results.filter((r) => r.request).length, "request")} built, none sent.\n`);
         const blocked = result.plan.actions.filter((a) => a.flags.blocked).length;
         if (blocked) say(args, io, `Note: the plan has ${plural(blocked, "blocked delete")}; a real apply refuses it (make the plan with --allow-delete).`);
         return;
       }
       if (result.backupFile) say(args, io, `Backup export saved to ${result.backupFile}.`);
-      for (const r of report.results) {
-        // Addresses and the tenant's error messages: escaped (src/render/controls.ts).
-        if (r.status === "failed") io.stderr(`failed: ${escapeControls(`${r.address}: ${r.error?.message ?? "unknown error"}`)}\n`);
-        else if (r.status === "skipped" && r.skip_cause !== "token_refused") say(args, io, `skipped: ${escapeControls(`${r.address}: ${r.reason ?? ""}`)}`);
-      }
+      // Never one line per action not done: failures are listed (up to a cap), the rest counted per kind.
+      // Addresses and the tenant's error messages in them: escaped (src/render/controls.ts).
+      const notDone = notDoneLines(result.plan, report, { savedPlan: Boolean(args.plan) });
+      for (const line of notDone.failed) io.stderr(`${escapeControls(line)}\n`);
+      for (const line of notDone.skipped) say(args, io, escapeControls(line));
       const v = result.verification;
       // v.error is PimctlError.format(): its line breaks start its detail lines.
       if (v?.error) io.stderr(`Verification: the read after the writes failed, so nothing was checked (exit 4): ${escapeControls(v.error, { keepNewlines: true })}\n`);
@@ -114,18 +130,25 @@ export function applyCommand(io: Io): CommandModule<object, ApplyArgs> {
         io.stderr(`Verification: the tenant did not store ${plural(v.mismatches.length, "change")} as written (exit 4):\n`);
         for (const m of v.mismatches) io.stderr(`  ${escapeControls(`${m.address}: ${m.fields.join(", ")}`)}\n`);
       }
-      if (report.stopped_by) {
+      const stoppedBy = report.stopped_by;
+      if (stoppedBy?.code === "api_unauthorized") {
         io.stderr(
-          `Stopped: ${escapeControls(report.stopped_by.message)}\nNo action was started after the 401; ${report.stopped_by.not_attempted} action(s) were not attempted and the tenant was not verified. Fix the token, then run apply again: it finishes the job without duplicates.\n`,
+          `Stopped: ${escapeControls(stoppedBy.message)}\nNo action was started after the 401; ${stoppedBy.not_attempted} action(s) were not attempted and the tenant was not verified. Fix the token first.\n`,
+        );
+      } else if (stoppedBy?.code === "tenant_unreachable") {
+        io.stderr(
+          `Stopped: the tenant stopped answering: ${BREAKER_THRESHOLD} actions in a row failed on the connection or with a server error (the last: ${escapeControls(stoppedBy.message)}).\nNo action was started after that; ${stoppedBy.not_attempted} action(s) were not attempted and the tenant was not verified. Wait until it answers again (pimctl ping).\n`,
         );
       }
       if (result.stopped) {
         io.stderr(`Stopped: ${result.stopped}${report.counts.skipped ? ". No action was started after it and" : " after every action was done;"} the tenant was not verified (exit 4).\n`);
       }
       reportStateProblems(result, io, args.tenant);
+      if (notDone.next) say(args, io, notDone.next);
       const c = report.counts;
-      say(args, io, `Apply: ${c.done} done, ${c.failed} failed, ${c.skipped} skipped, ${c.unsupported} not possible through API v1 (${(report.duration_ms / 1000).toFixed(1)} s).`);
-      appendStepSummary(io, () => renderApplySummary(result.plan.tenant, report, v));
+      // The result line, even with --quiet: a log always says how the run ended.
+      io.stderr(`Apply: ${c.done} done, ${c.failed} failed, ${c.skipped} skipped, ${c.unsupported} not possible through API v1 (${(report.duration_ms / 1000).toFixed(1)} s).\n`);
+      appendStepSummary(io, () => renderApplySummary(result.plan.tenant, report, v, result.plan));
       if (args.report) await writeFile(path.resolve(io.cwd, args.report), `${JSON.stringify({ plan_summary: result.plan.summary, ...report, verification: v, ...stateProblems(result) }, null, 2)}\n`);
       // Failed, skipped, interrupted or not verified: the run did not do all it was asked to.
       if (c.failed > 0 || c.skipped > 0 || (v && (v.mismatches.length > 0 || v.error !== undefined))) throw new ExitWith(EXIT.partial);

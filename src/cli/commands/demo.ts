@@ -77,9 +77,9 @@ export async function runDemo(io: Io, args: DemoArgs): Promise<{ finalPlanHasCha
         `${desired.blocks.length} blocks, ${desired.brands.length} brands, ${desired.categories.length} categories; versions: ${desired.versions.join(", ") || "master only"}\n`,
     );
 
-    step(2, "plan against the empty tenant", "pimctl plan --tenant demo   (reads the tenant, prints what apply would do; compact here)");
+    step(2, "plan against the empty tenant", "pimctl plan --tenant demo --summary   (reads the tenant, prints what apply would do: counts per kind here; without --summary, every field)");
     const first = await plan(opts);
-    io.stdout(renderPlan(publicPlan(first.plan), "text", { color, compact: true }));
+    io.stdout(renderPlan(publicPlan(first.plan), "text", { color, summary: true }));
 
     step(3, "apply it", "pimctl apply --tenant demo --auto-approve   (dependency order, 8 requests at a time, progress on stderr)");
     const progress = createProgress({ write: io.stderr, live: io.stderrIsTTY, color, quiet: false });

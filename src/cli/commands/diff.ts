@@ -13,7 +13,7 @@ interface DiffArgs extends GlobalArgs {
   from: string;
   to: string;
   format: Format;
-  out?: string;
+  "print-to"?: string;
   "detailed-exitcode"?: boolean;
   compact?: boolean;
   target?: string[];
@@ -28,14 +28,15 @@ export function diffCommand(io: Io): CommandModule<object, DiffArgs> {
       withRefresh(withFormat(withProjectOptions(y)))
         .option("from", { type: "string", demandOption: true, describe: "The source: a tenant name, or a manifest directory" })
         .option("to", { type: "string", demandOption: true, describe: "The tenant that would be changed to look like --from" })
-        .option("out", { alias: "o", type: "string", describe: "Write the output to this file instead of stdout (e.g. --format html --out diff.html)" })
+        // A diff makes no plan to apply: --out (its older name) writes the same rendered output.
+        .option("print-to", { alias: ["out", "o"], type: "string", describe: "Write what --format renders to this file instead of stdout (e.g. --format html --print-to diff.html)" })
         .option("detailed-exitcode", { type: "boolean", describe: "Exit 0 when they match, 2 when they differ" })
         .option("compact", { type: "boolean", describe: "One line per difference" })
         .option("target", { type: "string", array: true, describe: "Limit to this address; repeatable" })
         .option("exclude", { type: "string", array: true, describe: "Leave out an address or a kind; repeatable" })
         .example("$0 diff --from staging --to prod", "What promoting staging would change in prod")
         .example("$0 diff --from ./catalogue --to prod --format markdown", "A directory against a tenant")
-        .example("$0 diff --from staging --to prod --format html --out diff.html", "A review page of the difference") as never,
+        .example("$0 diff --from staging --to prod --format html --print-to diff.html", "A review page of the difference") as never,
     handler: async (args) => {
       const p = await diff({
         ...projectOptions(args, io),
@@ -47,14 +48,14 @@ export function diffCommand(io: Io): CommandModule<object, DiffArgs> {
       const page = args.format === "html" ? await pageFacts(io, `diff from ${args.from} to ${args.to}`) : undefined;
       // Records only the target has are always listed: a diff that hides them would mislead a promotion.
       const rendered = renderPlan(p, args.format, {
-        color: args.format === "text" && !args.out && colorFor(args, io),
+        color: args.format === "text" && !args["print-to"] && colorFor(args, io),
         showUnmanaged: true,
         ...(args.compact ? { compact: true } : {}),
         ...(page ? { page } : {}),
       });
-      if (args.out) {
-        await writeFile(path.resolve(io.cwd, args.out), rendered);
-        say(args, io, `Wrote the ${args.format} output to ${args.out}.`);
+      if (args["print-to"]) {
+        await writeFile(path.resolve(io.cwd, args["print-to"]), rendered);
+        say(args, io, `Wrote the ${args.format} output to ${args["print-to"]}.`);
       } else {
         io.stdout(rendered);
       }

@@ -11,7 +11,7 @@ import { projectOptions, say, withProjectOptions, withRefresh, type GlobalArgs }
 
 export interface DriftArgs extends GlobalArgs {
   format: DriftFormat;
-  out?: string;
+  "print-to"?: string;
   "detailed-exitcode"?: boolean;
   target?: string[];
   exclude?: string[];
@@ -36,13 +36,14 @@ export function driftCommand(io: Io): CommandModule<object, DriftArgs> {
     builder: (y) =>
       withRefresh(withProjectOptions(y))
         .option("format", { alias: "f", choices: DRIFT_FORMATS, default: "text" as DriftFormat, describe: "text for logs, markdown for an issue, json for programs (schemas/drift.schema.json)", group: "Output and network:" })
-        .option("out", { alias: "o", type: "string", describe: "Write the report to this file instead of stdout" })
+        // Drift makes no plan to apply: --out (its older name) writes the same report.
+        .option("print-to", { alias: ["out", "o"], type: "string", describe: "Write the report (in --format) to this file instead of stdout" })
         .option("detailed-exitcode", { type: "boolean", describe: "Exit 0 when there is no drift, 2 when there is, 1 on error" })
         .option("since", { type: "string", describe: "Read changelog entries since this time only (ISO 8601, or 24h, 7d back from now); default: every entry" })
         .option("target", { type: "string", array: true, describe: "Only this address (and what it needs); repeatable" })
         .option("exclude", { type: "string", array: true, describe: "Leave out an address or a kind; repeatable" })
         .example("$0 drift --detailed-exitcode", "A nightly job: exit 2 when someone changed the tenant by hand")
-        .example("$0 drift --format markdown --out drift.md --detailed-exitcode", "The body of an issue to open on exit 2")
+        .example("$0 drift --format markdown --print-to drift.md --detailed-exitcode", "The body of an issue to open on exit 2")
         .example("$0 drift --since 7d --format json", "Attribute changes from the last week only") as never,
     handler: async (args) => {
       const report = await drift({
@@ -52,9 +53,9 @@ export function driftCommand(io: Io): CommandModule<object, DriftArgs> {
         ...(args.since ? { since: sinceTime(args.since) } : {}),
       });
       const rendered = renderDrift(report, args.format);
-      if (args.out) {
-        await writeFile(path.resolve(io.cwd, args.out), rendered);
-        say(args, io, `Wrote the drift report to ${args.out} (${report.items.length ? `${report.items.length} drifted` : "no drift"}).`);
+      if (args["print-to"]) {
+        await writeFile(path.resolve(io.cwd, args["print-to"]), rendered);
+        say(args, io, `Wrote the drift report to ${args["print-to"]} (${report.items.length ? `${report.items.length} drifted` : "no drift"}).`);
       } else {
         io.stdout(rendered);
       }

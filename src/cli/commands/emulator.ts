@@ -136,7 +136,12 @@ export function emulatorCommand(io: Io): CommandModule<object, EmulatorArgs> {
           exportDownload: args["export-download"],
         },
       });
-      io.stdout(`pimctl emulator listening on ${emu.url} (tenants: ${args.tenant.map((t) => parseTenantSpec(t).hash).join(", ")})\n`);
+      // Each tenant's base URL, as pimctl.yaml's base_url wants it (tokens are never printed).
+      const hashes = args.tenant.map((t) => parseTenantSpec(t).hash);
+      const width = Math.max(...hashes.map((h) => h.length));
+      io.stdout(
+        `pimctl emulator listening on ${emu.url} (tenants: ${hashes.join(", ")})\n` + hashes.map((h) => `  ${`${h}:`.padEnd(width + 1)} ${emu.tenantUrl(h)}\n`).join(""),
+      );
       // close() stops accepting, lets a running save finish and saves once more if dirty; a failed
       // final save rejects, so the command fails instead of exiting 0 with stale data on disk.
       // Held while it serves: the CLI's signal handler leaves the first signal to it (a clean stop, data saved).

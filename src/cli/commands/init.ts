@@ -1,6 +1,6 @@
 import { hasCredentials, redactUrl } from "../../config/index.js";
 import { existsSync } from "node:fs";
-import { mkdir, writeFile } from "node:fs/promises";
+import { appendFile, mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { CommandModule } from "yargs";
 import { schemaPath } from "../../workflows.js";
@@ -83,8 +83,29 @@ export function initCommand(io: Io): CommandModule<object, InitArgs> {
           "",
         ].join("\n"),
       );
-      say(args, io, `Wrote ${path.relative(io.cwd, configFile)} and ${path.relative(io.cwd, manifest)}.`);
+      const ignore = await ignoreStateDir(path.dirname(configFile));
+      say(args, io, `Wrote ${path.relative(io.cwd, configFile)} and ${path.relative(io.cwd, manifest)}${ignore === "kept" ? "" : `; ${ignore} ${path.relative(io.cwd, path.join(path.dirname(configFile), ".gitignore"))}`}.`);
       say(args, io, `Next: export ${tokenEnv}=<token>, then 'pimctl validate' and 'pimctl plan --tenant ${tenant}'.`);
     },
   };
+}
+
+const IGNORE_LINE = ".pimctl/";
+
+/**
+ * .pimctl/ beside the config holds the local ledger, lock and caches: machine
+ * state, never a manifest to commit. An existing .gitignore is added to, never
+ * rewritten; one that already ignores it is left alone.
+ */
+async function ignoreStateDir(dir: string): Promise<"wrote" | "added .pimctl/ to" | "kept"> {
+  const file = path.join(dir, ".gitignore");
+  const text = await readFile(file, "utf8").catch(() => undefined);
+  const block = `# pimctl's local state (ledger, lock, caches): see README "State"\n${IGNORE_LINE}\n`;
+  if (text === undefined) {
+    await writeFile(file, block);
+    return "wrote";
+  }
+  if (text.split(/\r?\n/).some((l) => /^\/?\.pimctl\/?(\*\*?)?$/.test(l.trim()))) return "kept";
+  await appendFile(file, `${text === "" || text.endsWith("\n") ? "" : "\n"}${block}`);
+  return "added .pimctl/ to";
 }

@@ -8,6 +8,7 @@ import { publicPlan, writePlanFile } from "../../plan/file.js";
 import { policyViolation } from "../../plan/policy.js";
 import { countsAsChanges, WRITE_ONLY_MODES, type WriteOnlyMode } from "../../plan/write-only.js";
 import { EXIT, ExitWith } from "../exit-codes.js";
+import { PimctlError } from "../../errors.js";
 import type { Io } from "../io.js";
 import { pageFacts } from "../page-facts.js";
 import { appendStepSummary } from "../pipeline-output.js";
@@ -16,6 +17,7 @@ import { colorFor, projectOptions, say, withFormat, withProjectOptions, withRefr
 export interface PlanArgs extends GlobalArgs {
   format: Format;
   out?: string;
+  "print-to"?: string;
   html?: string;
   "detailed-exitcode"?: boolean;
   "write-only": WriteOnlyMode;
@@ -24,6 +26,7 @@ export interface PlanArgs extends GlobalArgs {
   "fail-on-delete"?: boolean;
   "fail-on-destructive"?: boolean;
   compact?: boolean;
+  summary?: boolean;
   "show-unmanaged"?: boolean;
   "allow-delete"?: boolean;
 }
@@ -34,7 +37,8 @@ export function planCommand(io: Io): CommandModule<object, PlanArgs> {
     describe: "Show what apply would change in the tenant to match the manifests",
     builder: (y) =>
       withRefresh(withFormat(withProjectOptions(y)))
-        .option("out", { alias: "o", type: "string", describe: "Save the plan (JSON, with a fingerprint of the state) for 'pimctl apply FILE'; with --format html, write the page there instead" })
+        .option("out", { alias: "o", type: "string", describe: "Save the plan for 'pimctl apply FILE': always JSON (with a fingerprint of the state), whatever --format shows" })
+        .option("print-to", { type: "string", describe: "Write what --format renders to this file instead of stdout" })
         .option("html", { type: "string", describe: "Also write the HTML review page to this file (with any --format and --out)" })
         .option("detailed-exitcode", { type: "boolean", describe: "Exit 0 when there are no changes, 2 when there are, 1 on error" })
         .option("write-only", {
@@ -49,14 +53,16 @@ export function planCommand(io: Io): CommandModule<object, PlanArgs> {
         .option("fail-on-destructive", { type: "boolean", describe: "Exit 3 when the plan has destructive changes" })
         .option("allow-delete", { type: "boolean", describe: "Permit the plan's deletes (pruning). Recorded in the plan; without it deletes show as blocked and apply refuses the plan" })
         .option("compact", { type: "boolean", describe: "One line per action, no field details" })
+        .option("summary", { type: "boolean", describe: "Counts per kind and the destructive lines only (text, markdown)" })
         .option("show-unmanaged", { type: "boolean", describe: "List unmanaged records one by one" })
         .example("$0 plan --tenant staging", "Plan against the staging tenant")
         .example("$0 plan --format markdown --out plan.json", "A PR comment on stdout, the plan saved for apply")
         .example("$0 plan --detailed-exitcode --fail-on-destructive", "CI gate: 2 = changes, 3 = policy")
         .example("$0 plan --detailed-exitcode --write-only never", "Unknown web ids alone do not make exit 2")
-        .example("$0 plan --format html --out plan.html", "A self-contained review page (open it in a browser)")
+        .example("$0 plan --format html --print-to plan.html", "A self-contained review page (open it in a browser)")
         .example("$0 plan --format markdown --out plan.json --html plan.html", "CI: comment, saved plan and review page from one read") as never,
     handler: async (args) => {
+      if (args.out) refuseRenderedName(args.out);
       const t0 = Date.now();
       const result = await plan({
         ...projectOptions(args, io),
@@ -73,6 +79,7 @@ export function planCommand(io: Io): CommandModule<object, PlanArgs> {
       const rendered = renderPlan(shown, args.format, {
         color: args.format === "text" && colorFor(args, io),
         ...(args.compact ? { compact: true } : {}),
+        ...(args.summary ? { summary: true } : {}),
         ...(args["show-unmanaged"] ? { showUnmanaged: true } : {}),
         ...(page ? { page } : {}),
       });
@@ -80,14 +87,13 @@ export function planCommand(io: Io): CommandModule<object, PlanArgs> {
         await writeFile(path.resolve(io.cwd, args.html), renderPlan(shown, "html", { color: false, page: page! }));
         say(args, io, `Wrote the review page to ${args.html}.`);
       }
-      // A page is a file to open, not a plan to apply: with --format html, --out receives the page.
-      if (args.format === "html" && args.out) {
-        await writeFile(path.resolve(io.cwd, args.out), rendered);
-        say(args, io, `Wrote the review page to ${args.out}. Save a plan for apply with --format json|text|markdown --out FILE.`);
+      if (args["print-to"]) {
+        await writeFile(path.resolve(io.cwd, args["print-to"]), rendered);
+        say(args, io, `Wrote the ${args.format} plan to ${args["print-to"]}.`);
       } else {
         io.stdout(rendered);
       }
-      if (args.out && args.format !== "html") {
+      if (args.out) {
         const hmacKey = planHmacKey(io.env);
         await writePlanFile(path.resolve(io.cwd, args.out), p, hmacKey ? { hmacKey } : {});
         say(args, io, `Saved the plan to ${args.out}${hmacKey ? " (signed)" : ""}. Apply it with: pimctl apply ${args.out}`);
@@ -100,4 +106,19 @@ export function planCommand(io: Io): CommandModule<object, PlanArgs> {
       if (args["detailed-exitcode"] && countsAsChanges(p, args["write-only"], result.ledgerExisted)) throw new ExitWith(EXIT.changes);
     },
   };
+}
+
+/**
+ * `--out` saves the plan apply reads, always JSON. A name that says markdown,
+ * HTML or text is the mistake of expecting the rendered output there (and
+ * `--format html --out` once meant the page): refused before the tenant is read,
+ * with the option that does write it.
+ */
+export function refuseRenderedName(out: string): void {
+  const ext = path.extname(out).toLowerCase();
+  if (![".md", ".markdown", ".html", ".htm", ".txt"].includes(ext)) return;
+  throw new PimctlError(
+    "usage",
+    `--out saves the plan for 'pimctl apply FILE' and is always JSON, so ${out} would hold JSON; write what --format renders with --print-to ${out} (the HTML page also with --html ${out}), and save the plan with --out plan.json`,
+  );
 }

@@ -22,11 +22,11 @@ export const attributeSets: KindPlanner = {
   },
 
   plan(ctx: PlanContext): void {
-    const { pairs, leftover: undeclared } = ctx.match("attribute set", ctx.desired.attribute_sets, ctx.remote.attribute_sets);
+    const { pairs, leftover: undeclared } = ctx.match("attribute set", ctx.desired.attribute_sets, ctx.remote.attribute_sets, "attribute_sets");
     ctx.recordRenames("attribute_sets", pairs);
     for (const m of pairs) {
       ctx.refs.attribute_sets.set(m.desired.name, m.remote ? { id: m.remote.id } : { address: addr.attributeSet(m.desired.name) });
-      if (m.remote) ctx.own("attribute_sets", m.remote.id);
+      if (m.remote) ctx.own("attribute_sets", m.remote.id, m.desired.name);
     }
     for (const r of undeclared) ctx.refs.attribute_sets.set(r.name, { id: r.id });
 

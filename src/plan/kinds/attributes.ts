@@ -26,12 +26,12 @@ export const attributes: KindPlanner = {
   },
 
   plan(ctx: PlanContext): void {
-    const { pairs, leftover: undeclared } = ctx.match("attribute", ctx.desired.attributes, ctx.remote.attributes);
+    const { pairs, leftover: undeclared } = ctx.match("attribute", ctx.desired.attributes, ctx.remote.attributes, "attributes");
     ctx.recordRenames("attributes", pairs);
     // Refs first, so attributes referenced from anywhere resolve regardless of order.
     for (const m of pairs) {
       ctx.refs.attributes.set(m.desired.name, m.remote ? { id: m.remote.id } : { address: addr.attribute(m.desired.name) });
-      if (m.remote) ctx.own("attributes", m.remote.id);
+      if (m.remote) ctx.own("attributes", m.remote.id, m.desired.name);
     }
     for (const r of undeclared) ctx.refs.attributes.set(r.name, { id: r.id });
 

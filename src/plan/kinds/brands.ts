@@ -18,12 +18,12 @@ export const brands: KindPlanner = {
   kind: "brands",
 
   plan(ctx: PlanContext): void {
-    const { pairs, leftover: undeclared } = ctx.match("brand", ctx.desired.brands, ctx.remote.brands);
+    const { pairs, leftover: undeclared } = ctx.match("brand", ctx.desired.brands, ctx.remote.brands, "brands");
     for (const m of pairs) {
       const d = m.desired;
       const address = addr.brand(d.name);
       upsert(ctx, m, { kind: "brands", type: "brand", address, specs: FIELDS.brand });
-      if (m.remote) ctx.own("brands", m.remote.id);
+      if (m.remote) ctx.own("brands", m.remote.id, m.desired.name);
       const brandRef: Ref = m.remote ? { id: m.remote.id } : { address };
       const source = d.source ? { source: d.source } : {};
 

@@ -13,13 +13,13 @@ export const displayGroups: KindPlanner = {
   },
 
   plan(ctx: PlanContext): void {
-    const { pairs, leftover: undeclared } = ctx.match("display group", ctx.desired.display_groups, ctx.remote.display_groups);
+    const { pairs, leftover: undeclared } = ctx.match("display group", ctx.desired.display_groups, ctx.remote.display_groups, "display_groups");
     ctx.recordRenames("display_groups", pairs);
     for (const m of pairs) {
       const address = addr.displayGroup(m.desired.name);
       const a = upsert(ctx, m, { kind: "display_groups", type: "display_group", address, specs: FIELDS.display_group });
       ctx.refs.display_groups.set(m.desired.name, m.remote ? { id: m.remote.id } : { address: a!.address });
-      if (m.remote) ctx.own("display_groups", m.remote.id);
+      if (m.remote) ctx.own("display_groups", m.remote.id, m.desired.name);
     }
     for (const r of undeclared) {
       ctx.refs.display_groups.set(r.name, { id: r.id });

@@ -20,7 +20,7 @@ export function renderHeader(plan: Plan, facts: PageFacts, anchorOf: (address: s
     ["plan format", plan.format_version],
   ]
     .filter((x): x is [string, string] => typeof x[1] === "string" && x[1] !== "")
-    .map(([k, v]) => `<div><dt>${esc(k)}</dt><dd${k === "commit" ? ' class="mono"' : ""}>${esc(v)}</dd></div>`)
+    .map(([k, v]) => `<div><dt>${esc(k)}</dt><dd${k === "commit" ? ' class="mono"' : ""}>${esc(v)}${k === "commit" ? uncommitted(facts.uncommitted) : ""}</dd></div>`)
     .join("");
   return [
     `<header><h1>pimctl ${esc(facts.source ?? "plan")} for <span class="tenant">${esc(plan.tenant)}</span></h1><dl class="facts">${dl}</dl>`,
@@ -29,6 +29,14 @@ export function renderHeader(plan: Plan, facts: PageFacts, anchorOf: (address: s
     attention(plan, anchorOf),
     `</header>`,
   ].join("");
+}
+
+/** Beside the commit: the page shows more than that commit when the working tree had changes. */
+function uncommitted(paths: readonly string[] | undefined): string {
+  if (!paths?.length) return "";
+  const n = paths.length;
+  const title = paths.slice(0, 20).join("\n") + (n > 20 ? `\n… and ${n - 20} more` : "");
+  return ` <span class="dirty" title="${esc(title)}">+ uncommitted changes in ${n} ${n === 1 ? "file" : "files"}</span>`;
 }
 
 function countsTable(actions: readonly Action[]): string {
@@ -71,7 +79,7 @@ function attention(plan: Plan, anchorOf: (address: string) => string | undefined
   const blockedTotal = plan.actions.filter((a) => a.flags.blocked).length;
   if (blocked.length) {
     parts.push(
-      `<section class="attention blocked" id="blocked"><h2>⛔ ${blockedTotal} blocked ${blockedTotal === 1 ? "delete" : "deletes"}: apply refuses this plan</h2><p>The plan was made without <code>--allow-delete</code>. Make it again with <code>pimctl plan --allow-delete</code> to apply them, or leave them out (prune off for the kind, <code>--exclude</code>).</p>${capped(blocked, item)}</section>`,
+      `<section class="attention blocked" id="blocked"><h2><span class="mark" aria-hidden="true">✕</span> ${blockedTotal} blocked ${blockedTotal === 1 ? "delete" : "deletes"}: apply refuses this plan</h2><p>The plan was made without <code>--allow-delete</code>. Make it again with <code>pimctl plan --allow-delete</code> to apply them, or leave them out (prune off for the kind, <code>--exclude</code>).</p>${capped(blocked, item)}</section>`,
     );
   }
   const destructive = shown.filter((a) => a.flags.destructive);

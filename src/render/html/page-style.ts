@@ -16,6 +16,8 @@ table{border-collapse:collapse}th,td{border:1px solid var(--line);padding:2px 8p
 .attention{border-left:4px solid var(--update);padding:2px 12px;margin:10px 0;background:#fff8e6}
 .attention.destructive,.attention.blocked{border-color:var(--delete);background:#ffebe9}
 .tag.blocked{color:var(--delete);font-weight:600}
+.attention .mark{color:var(--delete);font-weight:700}
+.facts .dirty{color:var(--delete);font-family:inherit;font-weight:600}
 .attention ul{margin:4px 0;padding-left:20px;max-height:40vh;overflow:auto}
 nav.bar{position:sticky;top:0;background:var(--bg);border-bottom:1px solid var(--line);display:flex;gap:12px;align-items:center;padding-top:8px;padding-bottom:8px;z-index:2}
 nav.bar input{font:inherit;padding:4px 8px;width:min(420px,60vw)}nav.bar button{font:inherit}
