@@ -32,7 +32,7 @@ import { verifyApplied, type VerificationReport } from "./apply/verify.js";
 import { backupExport } from "./apply/backup.js";
 import { catalogueToFiles, remoteToCatalogue } from "./export/index.js";
 import { translateVariables } from "./export/translate.js";
-import { connect, pickTenant, tenantBaseUrl, type Connection } from "./tenant.js";
+import { connect, pickTenant, tenantBaseUrl, tenantProblemFirst, type Connection } from "./tenant.js";
 import { PimctlError, PimctlErrors } from "./errors.js";
 import { packagePath } from "./package.js";
 
@@ -101,14 +101,16 @@ export async function loadProject(opts: ProjectOptions): Promise<{ config: Confi
 }
 
 async function loadDesired(config: Config, opts: ProjectOptions): Promise<{ desired: Catalogue; files: string[] }> {
-  const tenant = opts.tenant ? config.tenants[opts.tenant] : Object.keys(config.tenants).length === 1 ? Object.values(config.tenants)[0] : undefined;
+  // A mistyped --tenant is reported (with did-you-mean) before any ${variable} error it would cause.
+  const tenant = opts.tenant !== undefined ? pickTenant(config, opts.tenant).tenant : Object.keys(config.tenants).length === 1 ? Object.values(config.tenants)[0] : undefined;
   // Version names are checked when planning, against the tenant's channels and the config's versions:.
   const result = await loadManifests(config.dir, {
     cwd: opts.cwd,
-    ...(tenant?.variables ? { variables: tenant.variables } : {}),
+    ...(tenant ? { variables: tenant.variables ?? {} } : {}),
+    listedVersions: Object.keys(versionMap(config, tenant)),
     ...(config.external ? { external: config.external } : {}),
   });
-  if (result.errors.length) throw new PimctlErrors(result.errors);
+  if (result.errors.length) throw new PimctlErrors(tenantProblemFirst(config, tenant !== undefined, result.errors));
   return { desired: result.catalogue, files: result.files };
 }
 
@@ -317,7 +319,15 @@ async function readSavedPlan(opts: ApplyOptions & { planFile: string }): Promise
  * read under the lock) equals it, action for action and fingerprint for
  * fingerprint. Throws before anything is written.
  */
-async function checkSavedPlan(saved: Plan & { basis: PlanBasis }, file: string, config: Config, connection: Connection, state: LedgerState, opts: ProjectOptions): Promise<PlanResult> {
+async function checkSavedPlan(
+  saved: Plan & { basis: PlanBasis },
+  file: string,
+  config: Config,
+  connection: Connection,
+  state: LedgerState,
+  opts: ProjectOptions,
+  ifApplied: "ok" | "fail",
+): Promise<PlanResult & { alreadyApplied?: string }> {
   const basis = saved.basis;
   const policy: PlanPolicy = {
     prune: basis.prune as PrunePolicy,
@@ -330,6 +340,11 @@ async function checkSavedPlan(saved: Plan & { basis: PlanBasis }, file: string, 
     throw new PimctlError("plan_format", `${file}: its basis cannot be planned again (${(e as Error).message}); make a new plan with 'pimctl plan --out FILE'`);
   });
   const differences = savedPlanDifferences({ saved, current: current.plan });
+  if (differences.length && alreadyApplied(saved, current.plan)) {
+    const message = `${file} was already applied: the tenant already looks as the plan leaves it (a plan made now from its basis has no changes)`;
+    if (ifApplied === "fail") throw new PimctlError("plan_stale", `${message}; nothing was applied`, { details: ["pass --if-applied=ok to treat a re-run of an applied plan as done (exit 0)"] });
+    return { plan: saved, desired: basis.desired, remote: current.remote, declared: current.declared, refresh: current.refresh, ledger: state.ledger, ledgerExisted: state.existed, connection, config, alreadyApplied: message };
+  }
   if (differences.length) {
     throw new PimctlError("plan_stale", `${file} is not what a plan made now from its own basis gives (the tenant changed, or the file was edited); nothing was applied. Plan again`, {
       details: differences.slice(0, 50).concat(differences.length > 50 ? [`... and ${differences.length - 50} more`] : []),
@@ -338,7 +353,23 @@ async function checkSavedPlan(saved: Plan & { basis: PlanBasis }, file: string, 
   return { plan: saved, desired: basis.desired, remote: current.remote, declared: current.declared, refresh: current.refresh, ledger: state.ledger, ledgerExisted: state.existed, connection, config };
 }
 
+/**
+ * A saved plan with changes whose basis, planned now, has none: the tenant is
+ * already as the plan leaves it (a re-run of the job that applied it, or the
+ * same change applied another way). Actions API v1 cannot carry out stay in
+ * every plan and say nothing about it.
+ */
+function alreadyApplied(saved: Plan, current: Plan): boolean {
+  const real = (p: Plan) => p.actions.filter((a) => a.op !== "unsupported");
+  return real(saved).length > 0 && real(current).length === 0;
+}
+
 export interface ApplyOptions extends PlanOptions, LockOptions {
+  /**
+   * A saved plan that is already applied: "ok" (the default) reports it and does nothing
+   * (exit 0: the tenant is as the plan leaves it, checked by planning again); "fail" refuses (exit 5).
+   */
+  ifApplied?: "ok" | "fail";
   /** Apply this saved plan (after checking it is not stale) instead of planning now. */
   planFile?: string;
   allowDelete?: boolean;
@@ -360,6 +391,8 @@ export interface ApplyResult {
   verification?: VerificationReport;
   aborted?: boolean;
   backupFile?: string;
+  /** A saved plan found already applied (--if-applied=ok): why nothing was done. */
+  alreadyApplied?: string;
 }
 
 /**
@@ -390,8 +423,10 @@ export async function apply(opts: ApplyOptions): Promise<ApplyResult> {
     }
     const state = await readLedger(backend, connection.name, connection.baseUrl);
     const planned = saved
-      ? await checkSavedPlan(saved, opts.planFile!, config, connection, state, opts)
+      ? await checkSavedPlan(saved, opts.planFile!, config, connection, state, opts, opts.ifApplied ?? "ok")
       : await planWithState(opts, config, project.desired, connection, state);
+    const applied = "alreadyApplied" in planned ? planned.alreadyApplied : undefined;
+    if (typeof applied === "string") return { plan: planned.plan, alreadyApplied: applied };
     const thePlan = planned.plan;
     // The prune policy the plan was made with: verification re-plans with the same one.
     const prune = (thePlan.basis?.prune ?? prunePolicy(config)) as PrunePolicy;

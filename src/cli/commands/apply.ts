@@ -26,6 +26,7 @@ interface ApplyArgs extends GlobalArgs {
   target?: string[];
   exclude?: string[];
   "lock-timeout"?: string;
+  "if-applied"?: "ok" | "fail";
 }
 
 export function applyCommand(io: Io): CommandModule<object, ApplyArgs> {
@@ -46,6 +47,10 @@ export function applyCommand(io: Io): CommandModule<object, ApplyArgs> {
         .option("lock-timeout", {
           type: "string",
           describe: "Wait this long (30s, 5m, 1h) for another run's state lock instead of failing at once",
+        })
+        .option("if-applied", {
+          choices: ["ok", "fail"] as const,
+          describe: "A saved plan the tenant already matches (a re-run of the job that applied it): ok says so and exits 0 (default); fail exits 5",
         })
         .example("$0 apply --tenant staging", "Plan, show, ask, apply")
         .example("$0 apply plan.json", "Apply a reviewed, saved plan (CI on merge)")
@@ -92,6 +97,7 @@ export function applyCommand(io: Io): CommandModule<object, ApplyArgs> {
         ...(args.target ? { targets: args.target } : {}),
         ...(args.exclude ? { excludes: args.exclude } : {}),
         ...(args["lock-timeout"] ? { lockTimeoutMs: parseDuration(args["lock-timeout"]) } : {}),
+        ...(args["if-applied"] ? { ifApplied: args["if-applied"] } : {}),
         warn: (line: string) => io.stderr(`warning: ${line}\n`),
         allowDelete: args["allow-delete"] === true,
         dryRun: args["dry-run"] === true,
@@ -106,6 +112,10 @@ export function applyCommand(io: Io): CommandModule<object, ApplyArgs> {
       if (result.aborted) {
         io.stderr("Apply cancelled; nothing was changed.\n");
         throw new ExitWith(EXIT.error);
+      }
+      if (result.alreadyApplied) {
+        say(args, io, `${result.alreadyApplied}. Nothing to do.`);
+        return;
       }
       if (!hasChanges(result.plan)) {
         say(args, io, "No changes. The tenant matches the manifests.");
