@@ -25,3 +25,29 @@ export function translateVariables(catalogue: Catalogue, from: Record<string, st
   };
   return walk(catalogue) as Catalogue;
 }
+
+/**
+ * The other way, for export: a string (value or key) equal to one of the
+ * tenant's variables is written as `${name}`, and a literal `${` as `$${`, so
+ * the exported manifests load back to the same values and plan against
+ * another tenant with its own values. Whole strings only: a short variable
+ * value ("EU") must not turn up inside every description that contains it.
+ */
+export function variableWriter(variables: Record<string, string>): (s: string) => string {
+  const byValue = new Map<string, string>();
+  // Two variables with one value: the first name in sorted order, so exports are stable.
+  for (const [name, value] of Object.entries(variables).sort(([a], [b]) => (a < b ? -1 : 1))) if (value.length && !byValue.has(value)) byValue.set(value, name);
+  return (s) => {
+    const name = byValue.get(s);
+    if (name !== undefined) return `\${${name}}`;
+    return s.includes("${") ? s.replace(/\$\{/g, "$$${") : s;
+  };
+}
+
+/** `variableWriter` over a whole value, keys included. */
+export function writeVariables(value: unknown, write: (s: string) => string): unknown {
+  if (typeof value === "string") return write(value);
+  if (Array.isArray(value)) return value.map((x) => writeVariables(x, write));
+  if (value !== null && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, x]) => [write(k), writeVariables(x, write)]));
+  return value;
+}

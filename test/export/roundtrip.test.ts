@@ -19,11 +19,25 @@ describe("export, round trips and diff between two tenants", () => {
   it("exports a tenant deterministically: byte-identical run after run", async () => {
     expect((await p.cli(["export", "--tenant", "a", "--out", "export-a"])).code).toBe(0);
     const first = readDir(path.join(p.dir, "export-a"));
-    expect((await p.cli(["export", "--tenant", "a", "--out", "export-a"])).code).toBe(0);
+    // Again into the same folder: refused without a flag; overwritten or merged, the same bytes.
+    expect((await p.cli(["export", "--tenant", "a", "--out", "export-a"])).code).toBe(1);
+    expect((await p.cli(["export", "--tenant", "a", "--out", "export-a", "--force"])).code).toBe(0);
+    expect(readDir(path.join(p.dir, "export-a"))).toEqual(first);
+    const merged = await p.cli(["export", "--tenant", "a", "--out", "export-a", "--merge"]);
+    expect(merged.code, merged.stderr).toBe(0);
+    expect(merged.stderr).toContain("nothing written");
     expect(readDir(path.join(p.dir, "export-a"))).toEqual(first);
     expect(Object.keys(first)).toEqual(["attribute_sets.yaml", "attributes.yaml", "blocks.yaml", "brands.yaml", "categories.yaml", "display_groups.yaml"]);
     expect(first["brands.yaml"]).toContain("image_url: https://cdn.example.com/brands/alpine-optics.png");
     expect(first["brands.yaml"]).toContain("Webshop: alpine-optics");
+  });
+
+  it("the hand-written examples merged with the tenant they were applied to: nothing to write", async () => {
+    const before = readDir(path.join(p.dir, "catalogue"));
+    const r = await p.cli(["export", "--tenant", "a", "--out", "catalogue", "--merge"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain("Merged into catalogue: the manifests already match the tenant; nothing written.");
+    expect(readDir(path.join(p.dir, "catalogue"))).toEqual(before);
   });
 
   it("export of A planned against A: no changes", async () => {

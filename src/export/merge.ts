@@ -1,0 +1,419 @@
+/**
+ * `export --merge`: bring a folder of manifests up to date with a tenant
+ * without rewriting it. Each changed value is edited in the file, at the
+ * place where its entry lives, as a splice of the file's text at the node's
+ * source range (the yaml library's parse keeps every node's range), so
+ * comments, `${variables}`, `previous_*`, order, quoting and file layout of
+ * everything else stay byte for byte. New entries go to the file where their
+ * kind already lives (or `<kind>.yaml`); nothing is removed but fields the
+ * tenant no longer has: entries only the folder has are reported, kept.
+ * Values API v1 cannot read back (web_ids, asset image_url, a brand's attribute
+ * sets) stay as the folder has them: the tenant holds no truth to merge.
+ * Pure: texts in, texts and a report out.
+ */
+import { isMap, isScalar, isSeq, parseDocument, stringify, type Document, type Node, type Pair, type YAMLMap, type YAMLSeq } from "yaml";
+import { comparePaths, pathKey, type Catalogue, type Category, type Kind } from "../model/catalogue.js";
+import { canonicalJson } from "../plan/canonical-json.js";
+import { clean, nestCategories, ownVersions, tidy } from "./index.js";
+import { variableWriter, writeVariables } from "./translate.js";
+
+export interface MergeInput {
+  /** Every manifest file of the folder: name (relative to the folder, as reported) -> text. */
+  files: Record<string, string>;
+  /** The tenant, as export sees it (remoteToCatalogue). */
+  exported: Catalogue;
+  /** The kinds to merge (the others are left alone). */
+  kinds: readonly Kind[];
+  /** The tenant's config variables: a value equal to one is written as `${name}`. */
+  variables: Record<string, string>;
+  /** The first lines of a new `<kind>.yaml`. */
+  header(kind: Kind): string;
+}
+
+export interface MergeResult {
+  /** Files whose text changed or that are new: name -> text. */
+  files: Record<string, string>;
+  /** `file:line: what`, one per changed value. */
+  updated: string[];
+  /** `file: what`, one per added entry. */
+  added: string[];
+  /** Entries the folder declares that the tenant does not have (kept). */
+  onlyInFolder: string[];
+}
+
+/** Fields merge never writes: identity, the folder's own history, and what API v1 cannot read back. */
+const SKIP: Record<Kind, readonly string[]> = {
+  display_groups: ["name", "previous_names"],
+  attributes: ["name", "previous_names", "values"],
+  attribute_sets: ["name", "previous_names"],
+  blocks: ["slug", "previous_names", "assets"],
+  brands: ["name", "previous_names", "web_ids", "assets", "attribute_sets"],
+  categories: ["name", "previous_names", "previous_paths", "children", "web_ids", "assets"],
+};
+const VALUE_SKIP = ["value", "previous_values"];
+const LABEL: Record<Kind, string> = {
+  display_groups: "display group",
+  attributes: "attribute",
+  attribute_sets: "attribute set",
+  blocks: "block",
+  brands: "brand",
+  categories: "category",
+};
+const VARIABLE = /\$\$\{|\$\{([^}]*)\}/g;
+
+interface Edit {
+  start: number;
+  end: number;
+  text: string;
+}
+
+type Json = Record<string, unknown>;
+const isObject = (v: unknown): v is Json => v !== null && typeof v === "object" && !Array.isArray(v);
+
+/** One file: its text, its parsed document and the splices to make. */
+class FileEdit {
+  readonly edits: Edit[] = [];
+  constructor(
+    readonly name: string,
+    public text: string,
+    readonly doc: Document | undefined,
+  ) {}
+  line(offset: number): number {
+    let n = 1;
+    for (let i = this.text.indexOf("\n"); i !== -1 && i < offset; i = this.text.indexOf("\n", i + 1)) n++;
+    return n;
+  }
+  lineStart(offset: number): number {
+    return this.text.lastIndexOf("\n", offset - 1) + 1;
+  }
+  column(offset: number): number {
+    return offset - this.lineStart(offset);
+  }
+  /** Just past the line `offset` is on (or `offset` itself when it is a line start after a newline). */
+  lineEnd(offset: number): number {
+    if (offset > 0 && this.text[offset - 1] === "\n") return offset;
+    const nl = this.text.indexOf("\n", offset);
+    return nl === -1 ? this.text.length : nl + 1;
+  }
+  /** Insert whole lines at a line end (a file without a final newline gets one first). */
+  insertLines(at: number, lines: string): void {
+    const needsNewline = at === this.text.length && this.text.length > 0 && !this.text.endsWith("\n");
+    this.edits.push({ start: at, end: at, text: `${needsNewline ? "\n" : ""}${lines}` });
+  }
+  result(): string {
+    let out = this.text;
+    // From the end, so earlier offsets stay valid; insertions at one place keep their order.
+    const sorted = this.edits.map((e, i) => ({ ...e, i })).sort((a, b) => b.start - a.start || b.i - a.i);
+    for (const e of sorted) out = out.slice(0, e.start) + e.text + out.slice(e.end);
+    return out;
+  }
+}
+
+export function mergeExport(input: MergeInput): MergeResult {
+  const { variables } = input;
+  const report: MergeResult = { files: {}, updated: [], added: [], onlyInFolder: [] };
+
+  const resolve = (s: string): string =>
+    s.replace(VARIABLE, (m, name: string | undefined) => (m === "$${" ? "${" : name !== undefined && Object.hasOwn(variables, name) ? variables[name]! : m));
+  const resolveDeep = (v: unknown): unknown => {
+    if (typeof v === "string") return resolve(v);
+    if (Array.isArray(v)) return v.map(resolveDeep);
+    if (isObject(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [resolve(k), resolveDeep(x)]));
+    return v;
+  };
+  const toVariables = variableWriter(variables);
+  const withVariables = (v: unknown): unknown => writeVariables(v, toVariables);
+  const render = (v: unknown, opts: { flow?: boolean } = {}) =>
+    stringify(withVariables(v), { lineWidth: 0, indent: 2, sortMapEntries: false, aliasDuplicateObjects: false, ...(opts.flow ? { collectionStyle: "flow" as const } : {}) });
+  /** Rendered lines moved right by `column` (the first one too when `first`). */
+  const indented = (text: string, column: number, first: boolean) => {
+    const pad = " ".repeat(column);
+    return text
+      .replace(/\n$/, "")
+      .split("\n")
+      .map((l, i) => (i === 0 && !first ? l : l === "" ? l : pad + l))
+      .join("\n")
+      .concat("\n");
+  };
+
+  const files = Object.keys(input.files)
+    .sort()
+    .map((name) => {
+      const text = input.files[name]!;
+      const doc = parseDocument(text, { keepSourceTokens: false });
+      return new FileEdit(name, text, doc.errors.length ? undefined : (doc as Document));
+    });
+  const js = (f: FileEdit, node: unknown): unknown => (node && typeof node === "object" && "toJS" in node ? resolveDeep((node as Node).toJS(f.doc!)) : node);
+  const keyOf = (p: Pair): string => resolve(String(isScalar(p.key) ? p.key.value : p.key));
+  const findPair = (map: YAMLMap, key: string): Pair | undefined => map.items.find((p) => keyOf(p as Pair) === key) as Pair | undefined;
+  const at = (f: FileEdit, offset: number) => `${f.name}:${f.line(offset)}`;
+
+  // ------------------------------------------------------------ edits
+
+  /** The scalar text for `v` where `old` stood, in its quoting; undefined when it needs a block. */
+  const scalarText = (v: unknown, old: Node | null, inFlow: boolean): string | undefined => {
+    if (typeof v !== "string") return v === null || typeof v === "object" ? undefined : String(v);
+    const s = toVariables(v);
+    if (s.includes("\n")) return inFlow ? JSON.stringify(s) : undefined;
+    const type = isScalar(old) ? old.type : undefined;
+    if (type === "BLOCK_LITERAL" || type === "BLOCK_FOLDED") return undefined;
+    if (type === "QUOTE_DOUBLE") return JSON.stringify(s);
+    if (type === "QUOTE_SINGLE") return `'${s.replace(/'/g, "''")}'`;
+    const plain = stringify(s, { lineWidth: 0 }).trimEnd();
+    return inFlow && /[,[\]{}]/.test(plain) && !/^["']/.test(plain) ? JSON.stringify(s) : plain;
+  };
+
+  const replaceValue = (f: FileEdit, map: YAMLMap, pair: Pair, v: unknown): void => {
+    const node = pair.value as Node | null;
+    const key = pair.key as Node;
+    const scalar = node === null || isScalar(node) ? scalarText(v, node, map.flow === true) : undefined;
+    if (scalar !== undefined && node?.range) {
+      f.edits.push({ start: node.range[0], end: node.range[1], text: scalar });
+    } else if (map.flow || (node && (isMap(node) || isSeq(node)) && node.flow)) {
+      if (!node?.range) throw new Error("a flow value without a source range");
+      f.edits.push({ start: node.range[0], end: node.range[1], text: render(v, { flow: true }).trimEnd() });
+    } else {
+      const start = key.range![0];
+      const end = f.lineEnd(node?.range ? node.range[1] : key.range![1]);
+      f.edits.push({ start, end, text: indented(render({ [keyOf(pair)]: v }), f.column(start), false) });
+    }
+  };
+
+  const addKey = (f: FileEdit, map: YAMLMap, key: string, v: unknown): void => {
+    const first = map.items[0]?.key as Node | undefined;
+    if (!first?.range || !map.range) throw new Error("a map without a source range");
+    f.insertLines(f.lineEnd(map.range[1]), indented(render({ [key]: v }), f.column(first.range[0]), true));
+  };
+
+  /** Appends block items to a block sequence; false when the sequence is not one (the caller replaces it). */
+  const appendItems = (f: FileEdit, seq: YAMLSeq, items: unknown[]): boolean => {
+    if (seq.flow || !seq.items.length || !seq.range) return false;
+    f.insertLines(f.lineEnd(seq.range[1]), indented(render(items), f.column(seq.range[0]), true));
+    return true;
+  };
+
+  // ------------------------------------------------------------ comparison
+
+  /** Equal as the plan sees it: empty values absent, lists of names in any order. */
+  const norm = (v: unknown): unknown => {
+    if (Array.isArray(v)) {
+      const items = v.map(norm);
+      return items.every((x) => typeof x !== "object") ? [...items].sort((a, b) => (String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0)) : items;
+    }
+    if (isObject(v)) return Object.fromEntries(Object.keys(v).sort().map((k) => [k, norm(v[k])]));
+    return v;
+  };
+  const same = (a: unknown, b: unknown) => canonicalJson(norm(a) as never) === canonicalJson(norm(b) as never);
+
+  /** A folder entry as export would write it: no empty fields, no version text that repeats the master. */
+  const asExported = (kind: Kind | "values", entry: Json): Json => {
+    const out = { ...entry };
+    if ((kind === "attributes" || kind === "brands" || kind === "categories") && isObject(out.versions)) {
+      const own = ownVersions(out.versions as Record<string, object>, out);
+      if (own) out.versions = own;
+      else delete out.versions;
+    }
+    if (kind === "values" && isObject(out.versions)) {
+      const own = Object.fromEntries(Object.entries(out.versions).filter(([, t]) => t !== out.value));
+      if (Object.keys(own).length) out.versions = own;
+      else delete out.versions;
+    }
+    return Object.fromEntries(Object.entries(out).map(([k, x]) => [k, tidy(x)]).filter(([, x]) => x !== undefined));
+  };
+
+  /**
+   * Merge one map's fields: change what differs, remove what the tenant no longer has, and add
+   * what is new inside a field the entry declares. An entry's own fields it does not declare
+   * are not its to manage (the plan leaves them alone too): tenant defaults stay out of the file.
+   */
+  const mergeMap = (f: FileEdit, map: YAMLMap, current: Json, desired: Json, skip: readonly string[], label: string, entry: boolean): void => {
+    const declared = map.items.map((p) => keyOf(p as Pair));
+    const keys = [...new Set([...declared, ...(entry ? [] : Object.keys(desired))])];
+    const whole: Json = {};
+    let rewriteFlow = false;
+    for (const key of keys) {
+      if (skip.includes(key)) continue;
+      const cur = current[key];
+      const want = desired[key];
+      if (same(cur, want)) continue;
+      const pair = findPair(map, key);
+      const where = pair ? at(f, (pair.key as Node).range![0]) : at(f, map.range![0]);
+      if (map.flow && (!pair || want === undefined)) {
+        rewriteFlow = true;
+        report.updated.push(`${where}: ${label}: ${key}`);
+        continue;
+      }
+      if (want === undefined) {
+        if (!pair) continue;
+        const keyNode = pair.key as Node;
+        const value = pair.value as Node | null;
+        // The first key of a list item shares its line with "- ": never remove that line.
+        if (/^\s*-\s/.test(f.text.slice(f.lineStart(keyNode.range![0]), keyNode.range![0] + 1))) continue;
+        f.edits.push({ start: f.lineStart(keyNode.range![0]), end: f.lineEnd(value?.range ? value.range[1] : keyNode.range![1]), text: "" });
+        report.updated.push(`${where}: ${label}: ${key} removed (the tenant has none)`);
+      } else if (!pair) {
+        addKey(f, map, key, want);
+        report.updated.push(`${where}: ${label}: ${key} added`);
+      } else if (isMap(pair.value) && !pair.value.flow && isObject(cur) && isObject(want)) {
+        mergeMap(f, pair.value, cur, want, [], `${label}.${key}`, false);
+      } else if (Array.isArray(cur) && Array.isArray(want) && want.every((x) => typeof x !== "object") && cur.every((x) => typeof x !== "object")) {
+        // A list of names keeps the folder's order: the names still there, then the new ones.
+        const kept = cur.filter((x) => want.includes(x));
+        replaceValue(f, map, pair, [...kept, ...want.filter((x) => !kept.includes(x))]);
+        report.updated.push(`${where}: ${label}: ${key}`);
+      } else {
+        replaceValue(f, map, pair, want);
+        report.updated.push(`${where}: ${label}: ${key}`);
+      }
+    }
+    if (rewriteFlow) {
+      for (const key of keys) {
+        if (skip.includes(key)) {
+          if (current[key] !== undefined) whole[key] = current[key];
+        } else if (desired[key] !== undefined) whole[key] = desired[key];
+      }
+      f.edits.push({ start: map.range![0], end: map.range![1], text: render(whole, { flow: true }).trimEnd() });
+    }
+  };
+
+  // ------------------------------------------------------------ entries
+
+  const wanted = new Map<Kind, Map<string, Json>>();
+  for (const kind of input.kinds) {
+    const byKey = new Map<string, Json>();
+    if (kind === "categories") for (const c of input.exported.categories) byKey.set(pathKey(c.path), clean(c));
+    else for (const e of input.exported[kind] as object[]) {
+      const entry = clean(e);
+      byKey.set(String(kind === "blocks" ? entry.slug : entry.name), entry);
+    }
+    wanted.set(kind, byKey);
+  }
+  const seen = new Set<string>();
+  const categoryMaps = new Map<string, { f: FileEdit; map: YAMLMap }>();
+
+  const mergeValues = (f: FileEdit, item: YAMLMap, attribute: string, desired: Json): void => {
+    const want = (desired.values as Json[] | undefined) ?? [];
+    const pair = findPair(item, "values");
+    const seq = pair && isSeq(pair.value) ? pair.value : undefined;
+    const have = new Set<string>();
+    for (const v of seq?.items ?? []) {
+      if (!isMap(v)) continue;
+      const current = js(f, v) as Json;
+      const id = String(current.value);
+      have.add(id);
+      const d = want.find((x) => x.value === id);
+      if (!d) report.onlyInFolder.push(`${at(f, v.range![0])}: value "${id}" of attribute "${attribute}"`);
+      else mergeMap(f, v, asExported("values", current), d, VALUE_SKIP, `attribute "${attribute}" value "${id}"`, true);
+    }
+    // Identity first, as people write a value (export's field order puts slug first).
+    const added = want.filter((x) => !have.has(String(x.value))).map(({ value, ...rest }) => ({ value, ...rest }));
+    if (!added.length) return;
+    for (const v of added) report.added.push(`${f.name}: value "${String(v.value)}" of attribute "${attribute}"`);
+    if (seq && appendItems(f, seq, added)) return;
+    if (pair) replaceValue(f, item, pair, [...((js(f, pair.value) as Json[] | null) ?? []), ...added]);
+    else addKey(f, item, "values", added);
+  };
+
+  const visitCategories = (f: FileEdit, seq: YAMLSeq, parent: string[]): void => {
+    for (const item of seq.items) {
+      if (!isMap(item)) continue;
+      const name = resolve(String(item.get("name")));
+      const p = [...parent, name];
+      const key = pathKey(p);
+      seen.add(`categories\0${key}`);
+      categoryMaps.set(key, { f, map: item });
+      const desired = wanted.get("categories")!.get(key);
+      if (!desired) report.onlyInFolder.push(`${at(f, item.range![0])}: category "${key}"`);
+      else mergeMap(f, item, asExported("categories", js(f, item) as Json), desired, SKIP.categories, `category "${key}"`, true);
+      const children = item.get("children");
+      if (isSeq(children)) visitCategories(f, children, p);
+    }
+  };
+
+  for (const f of files) {
+    if (!f.doc || !isMap(f.doc.contents)) continue;
+    for (const kind of input.kinds) {
+      const seq = f.doc.contents.get(kind);
+      if (!isSeq(seq)) continue;
+      if (kind === "categories") {
+        visitCategories(f, seq, []);
+        continue;
+      }
+      for (const item of seq.items) {
+        if (!isMap(item)) continue;
+        const current = js(f, item) as Json;
+        const id = String(kind === "blocks" ? current.slug : current.name);
+        seen.add(`${kind}\0${id}`);
+        const desired = wanted.get(kind)!.get(id);
+        const label = `${LABEL[kind]} "${id}"`;
+        if (!desired) {
+          report.onlyInFolder.push(`${at(f, item.range![0])}: ${label}`);
+          continue;
+        }
+        mergeMap(f, item, asExported(kind, current), desired, SKIP[kind], label, true);
+        if (kind === "attributes") mergeValues(f, item, id, desired);
+      }
+    }
+  }
+
+  // ------------------------------------------------------------ new entries
+
+  const created = new Map<string, FileEdit>();
+  /** Where a kind's new entries go: the first file that declares the kind, else `<kind>.yaml`. */
+  const appendToKind = (kind: Kind, items: unknown[]): void => {
+    for (const f of files) {
+      const seq = f.doc && isMap(f.doc.contents) ? f.doc.contents.get(kind) : undefined;
+      if (isSeq(seq) && appendItems(f, seq, items)) {
+        for (const e of items) report.added.push(`${f.name}: ${LABEL[kind]} "${entryName(kind, e as Json)}"`);
+        return;
+      }
+    }
+    const name = `${kind}.yaml`;
+    const existing = files.find((f) => f.name === name);
+    const body = render({ [kind]: items });
+    if (existing) existing.insertLines(existing.text.length, `\n${body}`);
+    else created.set(name, new FileEdit(name, `${input.header(kind)}${body}`, undefined));
+    for (const e of items) report.added.push(`${name}: ${LABEL[kind]} "${entryName(kind, e as Json)}"`);
+  };
+
+  for (const kind of input.kinds) {
+    if (kind === "categories") continue;
+    const fresh = [...wanted.get(kind)!.entries()].filter(([id]) => !seen.has(`${kind}\0${id}`)).map(([, e]) => e);
+    if (fresh.length) appendToKind(kind, fresh);
+  }
+  if (input.kinds.includes("categories")) {
+    const fresh = input.exported.categories.filter((c) => !seen.has(`categories\0${pathKey(c.path)}`)).sort((a, b) => comparePaths(a.path, b.path));
+    const freshKeys = new Set(fresh.map((c) => pathKey(c.path)));
+    // Each new subtree goes whole under its parent in the folder (or at the root).
+    const roots = fresh.filter((c) => !freshKeys.has(pathKey(c.path.slice(0, -1))));
+    const rootItems: unknown[] = [];
+    for (const root of roots) {
+      const rootKey = pathKey(root.path);
+      const subtree: Category[] = fresh.filter((c) => c.path.length >= root.path.length && pathKey(c.path.slice(0, root.path.length)) === rootKey);
+      const item = nestCategories(subtree)[0]!;
+      const parent = root.path.length > 1 ? categoryMaps.get(pathKey(root.path.slice(0, -1))) : undefined;
+      if (!parent) {
+        rootItems.push(item);
+        continue;
+      }
+      const { f, map } = parent;
+      report.added.push(`${f.name}: category "${rootKey}"`);
+      const pair = findPair(map, "children");
+      if (pair && isSeq(pair.value) && appendItems(f, pair.value, [item])) continue;
+      if (pair) replaceValue(f, map, pair, [...((js(f, pair.value) as unknown[] | null) ?? []), item]);
+      else addKey(f, map, "children", [item]);
+    }
+    if (rootItems.length) appendToKind("categories", rootItems);
+  }
+
+  for (const f of [...files, ...created.values()]) {
+    const text = f.result();
+    if (text !== input.files[f.name]) report.files[f.name] = text;
+  }
+  // In file order, then in the order of each file: where a person reads them.
+  return report;
+}
+
+function entryName(kind: Kind, e: Json): string {
+  return String(kind === "blocks" ? e.slug : e.name);
+}
