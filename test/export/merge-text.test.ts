@@ -1,0 +1,140 @@
+/**
+ * mergeExport on file texts (src/export/merge.ts): each case gives a folder,
+ * the tenant as export sees it, and the exact text expected, so every byte
+ * merge does not mean to change is compared.
+ */
+import { describe, expect, it } from "vitest";
+import { mergeExport, type MergeInput } from "../../src/export/merge.js";
+import { KINDS, emptyCatalogue, type Catalogue } from "../../src/model/catalogue.js";
+
+function merge(files: Record<string, string>, tenant: Partial<Catalogue>, variables: Record<string, string> = {}) {
+  const exported = { ...emptyCatalogue(), ...tenant, managed: [...KINDS] } as Catalogue;
+  const input: MergeInput = { files, exported, kinds: KINDS, variables, header: (kind) => `# new ${kind}\n` };
+  return mergeExport(input);
+}
+
+describe("merge edits values where they are", () => {
+  it("categories: a changed field in place, a new subtree under its parent, a new root at the end", () => {
+    const folder = [
+      "categories:",
+      "  - name: Apparel   # top",
+      "    attribute_sets: [Clothing]",
+      "    children:",
+      "      - name: Shirts",
+      "        desc: Old shirts",
+      "# the end",
+      "",
+    ].join("\n");
+    const r = merge(
+      { "cats.yaml": folder },
+      {
+        categories: [
+          { name: "Apparel", path: ["Apparel"], attribute_sets: ["Clothing"] },
+          { name: "Shirts", path: ["Apparel", "Shirts"], desc: "New shirts" },
+          { name: "Shoes", path: ["Apparel", "Shoes"] },
+          { name: "Boots", path: ["Apparel", "Shoes", "Boots"], desc: "Tall" },
+          { name: "Home", path: ["Home"] },
+        ] as Catalogue["categories"],
+      },
+    );
+    expect(r.files["cats.yaml"]).toBe(
+      [
+        "categories:",
+        "  - name: Apparel   # top",
+        "    attribute_sets: [Clothing]",
+        "    children:",
+        "      - name: Shirts",
+        "        desc: New shirts",
+        "      - name: Shoes",
+        "        children:",
+        "          - name: Boots",
+        "            desc: Tall",
+        "  - name: Home",
+        "# the end",
+        "",
+      ].join("\n"),
+    );
+    expect(r.updated).toEqual(['cats.yaml:6: category "Apparel/Shirts": desc']);
+    expect(r.added).toEqual(['cats.yaml: category "Apparel/Shoes"', 'cats.yaml: category "Home"']);
+  });
+
+  it("flow maps, block literals, quoting and a removed field", () => {
+    const folder = [
+      "attributes:",
+      "  - name: Colour",
+      "    type: selectbox",
+      "    note: 'kept: quoted'",
+      "    versions: { French: { name: Couleur }, German: { name: Farbe } }",
+      "blocks:",
+      "  - slug: footer",
+      "    content: |",
+      "      Hello",
+      "      World",
+      "  - slug: header",
+      '    content: "Hi"',
+      "brands:",
+      "  - name: Acme",
+      "    desc: gone in the tenant",
+      "    previous_names: [ACME]",
+      "",
+    ].join("\n");
+    const r = merge(
+      { "all.yaml": folder },
+      {
+        attributes: [{ name: "Colour", type: "selectbox", note: "kept: quoted", versions: { French: { name: "Teinte" }, German: { name: "Farbe" } } }] as Catalogue["attributes"],
+        blocks: [
+          { slug: "footer", content: "Hello\nEveryone\n" },
+          { slug: "header", content: "Hi there" },
+        ] as Catalogue["blocks"],
+        brands: [{ name: "Acme" }] as Catalogue["brands"],
+      },
+    );
+    expect(r.files["all.yaml"]).toBe(
+      [
+        "attributes:",
+        "  - name: Colour",
+        "    type: selectbox",
+        "    note: 'kept: quoted'",
+        "    versions: { French: { name: Teinte }, German: { name: Farbe } }",
+        "blocks:",
+        "  - slug: footer",
+        "    content: |",
+        "      Hello",
+        "      Everyone",
+        "  - slug: header",
+        '    content: "Hi there"',
+        "brands:",
+        "  - name: Acme",
+        "    previous_names: [ACME]",
+        "",
+      ].join("\n"),
+    );
+  });
+
+  it("variables: unchanged ${uses} stay, a changed value equal to a variable is written as one, a literal ${ is escaped", () => {
+    const folder = ["brands:", "  - name: Acme", "    desc: ${tagline}", "  - name: Zenith", "    desc: old", "  - name: Oldco", "    desc: x", ""].join("\n");
+    const r = merge(
+      { "b.yaml": folder },
+      {
+        brands: [
+          { name: "Acme", desc: "Tools since 1950" },
+          { name: "Zenith", desc: "Tools since 1950" },
+          { name: "Oldco", desc: "costs ${price}" },
+        ] as Catalogue["brands"],
+      },
+      { tagline: "Tools since 1950" },
+    );
+    expect(r.files["b.yaml"]).toBe(["brands:", "  - name: Acme", "    desc: ${tagline}", "  - name: Zenith", "    desc: ${tagline}", "  - name: Oldco", "    desc: costs $${price}", ""].join("\n"));
+  });
+
+  it("a kind no file declares goes to a new <kind>.yaml; entries only the folder has are reported, kept", () => {
+    const r = merge({ "a.yaml": "display_groups:\n  - name: Basics\n" }, { brands: [{ name: "Acme", desc: "Tools" }] as Catalogue["brands"] });
+    expect(r.files).toEqual({ "brands.yaml": "# new brands\nbrands:\n  - name: Acme\n    desc: Tools\n" });
+    expect(r.onlyInFolder).toEqual(['a.yaml:2: display group "Basics"']);
+  });
+
+  it("a file without a final newline gets one before what is appended", () => {
+    const r = merge({ "b.yaml": "brands:\n  - name: Acme" }, { brands: [{ name: "Acme" }, { name: "Zenith" }] as Catalogue["brands"] });
+    expect(r.files["b.yaml"]).toBe("brands:\n  - name: Acme\n  - name: Zenith\n");
+  });
+});
