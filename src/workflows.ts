@@ -538,6 +538,8 @@ export interface ExportResult {
   updated: string[];
   added: string[];
   onlyInFolder: string[];
+  /** --merge: values that differ but come from a YAML merge key, to edit by hand. */
+  byHand: string[];
   /** --force: manifest files left in the folder that declare an exported kind (they will clash). */
   clashes: string[];
 }
@@ -575,11 +577,12 @@ export async function exportTenant(opts: ExportOptions): Promise<ExportResult> {
   const { catalogue, connection } = await readTenantCatalogue(opts);
   const variables = Object.fromEntries(Object.entries(connection.tenant.variables ?? {}).map(([k, v]) => [k, String(v)]));
   const schemaRef = path.relative(outDir, schemaPath()) || "manifest.schema.json";
-  const result: ExportResult = { files: [], mode: existing.length ? opts.existing! : "new", updated: [], added: [], onlyInFolder: [], clashes: [] };
+  const result: ExportResult = { files: [], mode: existing.length ? opts.existing! : "new", updated: [], added: [], onlyInFolder: [], byHand: [], clashes: [] };
   let files: Record<string, string>;
   if (existing.length && opts.existing === "merge") {
     // The folder must load cleanly: a merge edits entries where they are declared.
-    const loaded = await loadManifests(outDir, { cwd: opts.cwd, variables });
+    const config = await projectConfig(opts);
+    const loaded = await loadManifests(outDir, { cwd: opts.cwd, variables, ...(config.external ? { external: config.external } : {}) });
     if (loaded.errors.length) throw new PimctlErrors(loaded.errors);
     const texts: Record<string, string> = {};
     for (const f of existing) texts[path.relative(outDir, f)] = await readFile(f, "utf8");
@@ -591,7 +594,7 @@ export async function exportTenant(opts: ExportOptions): Promise<ExportResult> {
       header: (kind) => exportHeader(kind, schemaRef),
     });
     files = merged.files;
-    Object.assign(result, { updated: merged.updated, added: merged.added, onlyInFolder: merged.onlyInFolder });
+    Object.assign(result, { updated: merged.updated, added: merged.added, onlyInFolder: merged.onlyInFolder, byHand: merged.byHand });
   } else {
     files = catalogueToFiles(catalogue, { tenant: connection.name, ...(opts.kinds ? { kinds: opts.kinds } : {}), schemaRef, variables });
     // Other files declaring an exported kind would now declare its entries twice.

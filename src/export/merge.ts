@@ -39,6 +39,8 @@ export interface MergeResult {
   added: string[];
   /** Entries the folder declares that the tenant does not have (kept). */
   onlyInFolder: string[];
+  /** Values that differ but are not written where the entry is (a YAML merge key `<<` gives them): to edit by hand. */
+  byHand: string[];
 }
 
 /** Fields merge never writes: identity, the folder's own history, and what API v1 cannot read back. */
@@ -111,7 +113,7 @@ class FileEdit {
 
 export function mergeExport(input: MergeInput): MergeResult {
   const { variables } = input;
-  const report: MergeResult = { files: {}, updated: [], added: [], onlyInFolder: [] };
+  const report: MergeResult = { files: {}, updated: [], added: [], onlyInFolder: [], byHand: [] };
 
   const resolve = (s: string): string =>
     s.replace(VARIABLE, (m, name: string | undefined) => (m === "$${" ? "${" : name !== undefined && Object.hasOwn(variables, name) ? variables[name]! : m));
@@ -140,7 +142,8 @@ export function mergeExport(input: MergeInput): MergeResult {
     .sort()
     .map((name) => {
       const text = input.files[name]!;
-      const doc = parseDocument(text, { keepSourceTokens: false });
+      // merge: as the loader reads them (src/manifest/yaml.ts), so `<<: *defaults` fields count as declared.
+      const doc = parseDocument(text, { merge: true });
       return new FileEdit(name, text, doc.errors.length ? undefined : (doc as Document));
     });
   const js = (f: FileEdit, node: unknown): unknown => (node && typeof node === "object" && "toJS" in node ? resolveDeep((node as Node).toJS(f.doc!)) : node);
@@ -229,6 +232,12 @@ export function mergeExport(input: MergeInput): MergeResult {
   const mergeMap = (f: FileEdit, map: YAMLMap, current: Json, desired: Json, skip: readonly string[], label: string, entry: boolean): void => {
     const declared = map.items.map((p) => keyOf(p as Pair));
     const keys = [...new Set([...declared, ...(entry ? [] : Object.keys(desired))])];
+    // A field from a merge key is shared with other entries: changing it here is a person's decision.
+    for (const key of Object.keys(current)) {
+      if (!declared.includes(key) && !skip.includes(key) && !same(current[key], desired[key])) {
+        report.byHand.push(`${at(f, map.range![0])}: ${label}: ${key} differs in the tenant, but comes from a merge key (<<): edit it by hand`);
+      }
+    }
     const whole: Json = {};
     let rewriteFlow = false;
     for (const key of keys) {

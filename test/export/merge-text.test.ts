@@ -133,6 +133,13 @@ describe("merge edits values where they are", () => {
     expect(r.onlyInFolder).toEqual(['a.yaml:2: display group "Basics"']);
   });
 
+  it("a field from a YAML merge key is left as written and named to edit by hand", () => {
+    const folder = ["x-text: &text { type: text, publish: true }", "attributes:", "  - <<: *text", "    name: Care", "    sort_order: 1", ""].join("\n");
+    const r = merge({ "a.yaml": folder }, { attributes: [{ name: "Care", type: "text", publish: false, sort_order: 2 }] as Catalogue["attributes"] });
+    expect(r.files["a.yaml"]).toBe(folder.replace("sort_order: 1", "sort_order: 2"));
+    expect(r.byHand).toEqual(['a.yaml:3: attribute "Care": publish differs in the tenant, but comes from a merge key (<<): edit it by hand']);
+  });
+
   it("a file without a final newline gets one before what is appended", () => {
     const r = merge({ "b.yaml": "brands:\n  - name: Acme" }, { brands: [{ name: "Acme" }, { name: "Zenith" }] as Catalogue["brands"] });
     expect(r.files["b.yaml"]).toBe("brands:\n  - name: Acme\n  - name: Zenith\n");

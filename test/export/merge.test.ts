@@ -161,5 +161,7 @@ describe("export into a folder that holds manifests", () => {
     expect(Object.keys(now)).toEqual(["attribute_sets.yaml", "attributes.yaml", "blocks.yaml", "brands/acme.yaml", "brands.yaml", "categories.yaml", "display_groups.yaml", "shop.yaml"]);
     // A fresh export writes variables too.
     expect(now["brands.yaml"]).toContain("desc: ${tagline}");
+    expect(now["brands.yaml"]).toContain("${shop}: acme-01");
+    expect(now["brands.yaml"]).not.toContain("Webshop");
   });
 });
