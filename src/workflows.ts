@@ -3,7 +3,7 @@
  * state -> plan -> apply -> render) and returns data; the CLI only parses
  * options, calls these and prints. Tests and other programs call them directly.
  */
-import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { KINDS, type Catalogue, type Kind } from "./model/catalogue.js";
 import type { RemoteCatalogue } from "./model/remote.js";
@@ -30,9 +30,7 @@ import { applyPlan, type ApplyHooks, type ApplyReport } from "./apply/index.js";
 import { savedPlanDifferences } from "./apply/stale.js";
 import { verifyApplied, type VerificationReport } from "./apply/verify.js";
 import { backupExport } from "./apply/backup.js";
-import { catalogueToFiles, exportHeader, remoteToCatalogue } from "./export/index.js";
-import { mergeExport } from "./export/merge.js";
-import { manifestFiles } from "./manifest/files.js";
+import { remoteToCatalogue } from "./export/index.js";
 import { translateVariables } from "./export/translate.js";
 import { connect, pickTenant, tenantBaseUrl, tenantProblemFirst, type Connection } from "./tenant.js";
 import { PimctlError, PimctlErrors } from "./errors.js";
@@ -105,7 +103,8 @@ export async function loadProject(opts: ProjectOptions): Promise<{ config: Confi
 async function loadDesired(config: Config, opts: ProjectOptions): Promise<{ desired: Catalogue; files: string[] }> {
   // A mistyped --tenant is reported (with did-you-mean) before any ${variable} error it would cause.
   const tenant = opts.tenant !== undefined ? pickTenant(config, opts.tenant).tenant : Object.keys(config.tenants).length === 1 ? Object.values(config.tenants)[0] : undefined;
-  // Version names are checked when planning, against the tenant's channels and the config's versions:.
+  // Version names are checked when planning, against the tenant's channels and the config's versions:
+  // (here only a typo of a name versions: lists).
   const result = await loadManifests(config.dir, {
     cwd: opts.cwd,
     ...(tenant ? { variables: tenant.variables ?? {} } : {}),
@@ -520,32 +519,8 @@ export async function openProjectState(opts: ProjectOptions & { backend?: "local
   return { config, backend: openBackend(config, name, opts.env, opts.backend), tenant: name, baseUrl: tenantBaseUrl(config, name, tenant) };
 }
 
-export interface ExportOptions extends ProjectOptions {
-  out: string;
-  kinds?: Kind[];
-  /**
-   * Into a folder that already holds manifests: "force" overwrites with freshly exported
-   * `<kind>.yaml` files, "merge" edits the files in place (src/export/merge.ts); neither refuses.
-   */
-  existing?: "force" | "merge";
-}
-
-export interface ExportResult {
-  /** Files written (relative to cwd as given in --out). */
-  files: string[];
-  mode: "new" | "force" | "merge";
-  /** --merge: one line per changed value, per added entry, per entry only the folder has. */
-  updated: string[];
-  added: string[];
-  onlyInFolder: string[];
-  /** --merge: values that differ but come from a YAML merge key, to edit by hand. */
-  byHand: string[];
-  /** --force: manifest files left in the folder that declare an exported kind (they will clash). */
-  clashes: string[];
-}
-
 /** Read a whole tenant (or some kinds) and return it as a catalogue, with the ledger's write-only values. */
-export async function readTenantCatalogue(opts: ProjectOptions & { kinds?: Kind[] }): Promise<{ catalogue: Catalogue; connection: Connection }> {
+export async function readTenantCatalogue(opts: ProjectOptions & { kinds?: Kind[] }): Promise<{ catalogue: Catalogue; connection: Connection; config: Config }> {
   const config = await projectConfig(opts);
   const connection = await connect(config, opts.tenant, connectOpts(opts));
   try {
@@ -556,73 +531,9 @@ export async function readTenantCatalogue(opts: ProjectOptions & { kinds?: Kind[
       ...(opts.log ? { log: opts.log } : {}),
     });
     const { ledger } = await readLedger(openBackend(config, connection.name, opts.env), connection.name, connection.baseUrl);
-    return { catalogue: remoteToCatalogue(remote, ledger), connection };
+    return { catalogue: remoteToCatalogue(remote, ledger), connection, config };
   } finally {
     await connection.api.close();
-  }
-}
-
-export async function exportTenant(opts: ExportOptions): Promise<ExportResult> {
-  const outDir = path.resolve(opts.cwd, opts.out);
-  const existing = await existingManifests(outDir);
-  if (existing.length && !opts.existing) {
-    const names = existing.map((f) => path.relative(opts.cwd, f) || f);
-    throw new PimctlError("usage", `${opts.out} already holds manifests: export would overwrite hand-written files (${names.slice(0, 8).join(", ")}${names.length > 8 ? `, and ${names.length - 8} more` : ""}); nothing was written`, {
-      details: [
-        "--merge: update only the values that changed, where each entry lives, keeping comments, ${variables}, previous_names and the file layout; add new entries",
-        "--force: overwrite with freshly exported <kind>.yaml files (edits, comments and variables in them are lost)",
-      ],
-    });
-  }
-  const { catalogue, connection } = await readTenantCatalogue(opts);
-  const variables = Object.fromEntries(Object.entries(connection.tenant.variables ?? {}).map(([k, v]) => [k, String(v)]));
-  const schemaRef = path.relative(outDir, schemaPath()) || "manifest.schema.json";
-  const result: ExportResult = { files: [], mode: existing.length ? opts.existing! : "new", updated: [], added: [], onlyInFolder: [], byHand: [], clashes: [] };
-  let files: Record<string, string>;
-  if (existing.length && opts.existing === "merge") {
-    // The folder must load cleanly: a merge edits entries where they are declared.
-    const config = await projectConfig(opts);
-    const loaded = await loadManifests(outDir, { cwd: opts.cwd, variables, ...(config.external ? { external: config.external } : {}) });
-    if (loaded.errors.length) throw new PimctlErrors(loaded.errors);
-    const texts: Record<string, string> = {};
-    for (const f of existing) texts[path.relative(outDir, f)] = await readFile(f, "utf8");
-    const merged = mergeExport({
-      files: texts,
-      exported: catalogue,
-      kinds: (opts.kinds ?? KINDS).filter((k) => catalogue.managed.includes(k)),
-      variables,
-      header: (kind) => exportHeader(kind, schemaRef),
-    });
-    files = merged.files;
-    Object.assign(result, { updated: merged.updated, added: merged.added, onlyInFolder: merged.onlyInFolder, byHand: merged.byHand });
-  } else {
-    files = catalogueToFiles(catalogue, { tenant: connection.name, ...(opts.kinds ? { kinds: opts.kinds } : {}), schemaRef, variables });
-    // Other files declaring an exported kind would now declare its entries twice.
-    const written = new Set(Object.keys(files).map((f) => path.join(outDir, f)));
-    for (const f of existing.filter((x) => !written.has(x))) {
-      const text = await readFile(f, "utf8");
-      // A kind is a top-level key: at column 0 (the same test as src/manifest/kinds-scan.ts).
-      if (Object.keys(files).some((name) => new RegExp(`^${name.replace(/\.yaml$/, "")}\\s*:`, "m").test(text))) result.clashes.push(path.relative(opts.cwd, f));
-    }
-  }
-  await mkdir(outDir, { recursive: true });
-  for (const [name, text] of Object.entries(files)) {
-    const target = path.join(outDir, name);
-    const tmp = path.join(path.dirname(target), `.${path.basename(name)}.tmp`);
-    await writeFile(tmp, text, "utf8");
-    await rename(tmp, target);
-  }
-  result.files = Object.keys(files).map((f) => path.join(opts.out, f));
-  return result;
-}
-
-/** The manifest files a folder holds (none when it does not exist). */
-async function existingManifests(dir: string): Promise<string[]> {
-  try {
-    return await manifestFiles(dir);
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === "ENOENT") return [];
-    throw new PimctlError("io", `cannot read ${dir}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
   }
 }
 
