@@ -171,7 +171,8 @@ export function mergeExport(input: MergeInput): MergeResult {
     const key = pair.key as Node;
     const scalar = node === null || isScalar(node) ? scalarText(v, node, map.flow === true) : undefined;
     if (scalar !== undefined && node?.range) {
-      f.edits.push({ start: node.range[0], end: node.range[1], text: scalar });
+      // An empty value (`desc:`) has an empty range right after the colon: the new one needs its space.
+      f.edits.push({ start: node.range[0], end: node.range[1], text: node.range[0] === node.range[1] ? ` ${scalar}` : scalar });
     } else if (map.flow || (node && (isMap(node) || isSeq(node)) && node.flow)) {
       if (!node?.range) throw new Error("a flow value without a source range");
       f.edits.push({ start: node.range[0], end: node.range[1], text: render(v, { flow: true }).trimEnd() });

@@ -127,6 +127,20 @@ describe("merge edits values where they are", () => {
     expect(r.files["b.yaml"]).toBe(["brands:", "  - name: Acme", "    desc: ${tagline}", "  - name: Zenith", "    desc: ${tagline}", "  - name: Oldco", "    desc: costs $${price}", ""].join("\n"));
   });
 
+  it("variableWriter: whole values and keys, URL variables at the start of a URL, never inside other text", async () => {
+    const { variableWriter } = await import("../../src/export/translate.js");
+    const write = variableWriter({ region: "EU", cdn: "https://cdn.example.com", shop: "Webshop EU" });
+    expect(["EU", "Webshop EU", "Made in the EU", "https://cdn.example.com/brands/acme.png", "https://cdn.example.com", "https://cdn.example.community/x", "costs ${x}"].map(write)).toEqual([
+      "${region}",
+      "${shop}",
+      "Made in the EU",
+      "${cdn}/brands/acme.png",
+      "${cdn}",
+      "https://cdn.example.community/x",
+      "costs $${x}",
+    ]);
+  });
+
   it("a kind no file declares goes to a new <kind>.yaml; entries only the folder has are reported, kept", () => {
     const r = merge({ "a.yaml": "display_groups:\n  - name: Basics\n" }, { brands: [{ name: "Acme", desc: "Tools" }] as Catalogue["brands"] });
     expect(r.files).toEqual({ "brands.yaml": "# new brands\nbrands:\n  - name: Acme\n    desc: Tools\n" });
@@ -138,6 +152,11 @@ describe("merge edits values where they are", () => {
     const r = merge({ "a.yaml": folder }, { attributes: [{ name: "Care", type: "text", publish: false, sort_order: 2 }] as Catalogue["attributes"] });
     expect(r.files["a.yaml"]).toBe(folder.replace("sort_order: 1", "sort_order: 2"));
     expect(r.byHand).toEqual(['a.yaml:3: attribute "Care": publish differs in the tenant, but comes from a merge key (<<): edit it by hand']);
+  });
+
+  it("an empty value gets the new one after a space", () => {
+    const r = merge({ "b.yaml": "brands:\n  - name: Acme\n    desc:\n    excluded: false\n" }, { brands: [{ name: "Acme", desc: "Tools", excluded: false }] as Catalogue["brands"] });
+    expect(r.files["b.yaml"]).toBe("brands:\n  - name: Acme\n    desc: Tools\n    excluded: false\n");
   });
 
   it("a file without a final newline gets one before what is appended", () => {
