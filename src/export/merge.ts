@@ -209,9 +209,14 @@ export function mergeExport(input: MergeInput): MergeResult {
   };
   const same = (a: unknown, b: unknown) => canonicalJson(norm(a) as never) === canonicalJson(norm(b) as never);
 
-  /** A folder entry as export would write it: no empty fields, no version text that repeats the master. */
+  /**
+   * A folder entry as export would write it: no empty fields, no version text that repeats the
+   * master. Fields merge never writes are left out first (a category's children, an attribute's
+   * values are merged entry by entry: tidying them here too would cost a walk per level).
+   */
   const asExported = (kind: Kind | "values", entry: Json): Json => {
-    const out = { ...entry };
+    const skip = kind === "values" ? VALUE_SKIP : SKIP[kind];
+    const out = Object.fromEntries(Object.entries(entry).filter(([k]) => !skip.includes(k) || k === "name" || k === "value"));
     if ((kind === "attributes" || kind === "brands" || kind === "categories") && isObject(out.versions)) {
       const own = ownVersions(out.versions as Record<string, object>, out);
       if (own) out.versions = own;
