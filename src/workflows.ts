@@ -347,8 +347,12 @@ async function checkSavedPlan(
     return { plan: saved, desired: basis.desired, remote: current.remote, declared: current.declared, refresh: current.refresh, ledger: state.ledger, ledgerExisted: state.existed, connection, config, alreadyApplied: message };
   }
   if (differences.length) {
+    const done = partlyApplied(saved, current.plan);
     throw new PimctlError("plan_stale", `${file} is not what a plan made now from its own basis gives (the tenant changed, or the file was edited); nothing was applied. Plan again`, {
-      details: differences.slice(0, 50).concat(differences.length > 50 ? [`... and ${differences.length - 50} more`] : []),
+      details: [
+        ...(done ? [`${done.done} of its ${done.of} actions are already done, and a plan made now has only the rest (a run that stopped part way?): make a new plan to finish`] : []),
+        ...differences.slice(0, 50).concat(differences.length > 50 ? [`... and ${differences.length - 50} more`] : []),
+      ],
     });
   }
   return { plan: saved, desired: basis.desired, remote: current.remote, declared: current.declared, refresh: current.refresh, ledger: state.ledger, ledgerExisted: state.existed, connection, config };
@@ -363,6 +367,15 @@ async function checkSavedPlan(
 function alreadyApplied(saved: Plan, current: Plan): boolean {
   const real = (p: Plan) => p.actions.filter((a) => a.op !== "unsupported");
   return real(saved).length > 0 && real(current).length === 0;
+}
+
+/** Some of a saved plan's actions are done and a plan made now holds only (some of) the others. */
+function partlyApplied(saved: Plan, current: Plan): { done: number; of: number } | undefined {
+  const real = (p: Plan) => p.actions.filter((a) => a.op !== "unsupported");
+  const savedAddresses = new Set(real(saved).map((a) => a.address));
+  const left = real(current);
+  if (!left.length || left.length >= savedAddresses.size || !left.every((a) => savedAddresses.has(a.address))) return undefined;
+  return { done: savedAddresses.size - left.length, of: savedAddresses.size };
 }
 
 export interface ApplyOptions extends PlanOptions, LockOptions {

@@ -146,7 +146,11 @@ describe("apply PLAN_FILE refuses anything but the reviewed plan, before any wri
 
 describe("a saved plan applied twice (a re-run of the job that applied it)", () => {
   it("says it was already applied and writes nothing: exit 0 by default, exit 5 with --if-applied=fail", async () => {
-    await savePlan("once.json");
+    const demo = p.emulator.store("demo");
+    const brand = (name: string) => [...demo.brands.values()].find((b) => b.name === name)!;
+    demo.updateBrand(brand("Acme").id, { desc: "old text" });
+    demo.updateBrand(brand("Zenith").id, { desc: "old clocks" });
+    expect((await savePlan("once.json")).actions).toHaveLength(2);
     const first = await p.cli(["apply", "once.json"]);
     expect(first.code, first.stderr).toBe(0);
     p.emulator.resetStats();
@@ -159,6 +163,13 @@ describe("a saved plan applied twice (a re-run of the job that applied it)", () 
     expect(strict.stderr).toContain("once.json was already applied");
     expect(strict.stderr).toContain("pass --if-applied=ok");
     expect(writes()).toBe(0);
+    // Half of it undone by hand: the rest is what a plan made now has, and the message says so.
+    const zen = [...p.emulator.store("demo").brands.values()].find((b) => b.name === "Zenith")!;
+    p.emulator.store("demo").updateBrand(zen.id, { desc: "old clocks" });
+    const half = await p.cli(["apply", "once.json"]);
+    expect(half.code).toBe(5);
+    expect(half.stderr).toContain("1 of its 2 actions are already done, and a plan made now has only the rest (a run that stopped part way?): make a new plan to finish");
+    p.emulator.store("demo").updateBrand(zen.id, { desc: "Clocks" });
     // A tenant changed since in another way is still stale, not "applied".
     const store = p.emulator.store("demo");
     const acme = [...store.brands.values()].find((b) => b.name === "Acme")!;
