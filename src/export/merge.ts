@@ -41,6 +41,8 @@ export interface MergeResult {
   onlyInFolder: string[];
   /** Values that differ but are not written where the entry is (a YAML merge key `<<` gives them): to edit by hand. */
   byHand: string[];
+  /** Entries whose rename (previous_names, previous_values, previous_paths) the tenant has not seen yet: left as they are. */
+  pendingRenames: string[];
 }
 
 /** Fields merge never writes: identity, the folder's own history, and what API v1 cannot read back. */
@@ -113,7 +115,7 @@ class FileEdit {
 
 export function mergeExport(input: MergeInput): MergeResult {
   const { variables } = input;
-  const report: MergeResult = { files: {}, updated: [], added: [], onlyInFolder: [], byHand: [] };
+  const report: MergeResult = { files: {}, updated: [], added: [], onlyInFolder: [], byHand: [], pendingRenames: [] };
 
   const resolve = (s: string): string =>
     s.replace(VARIABLE, (m, name: string | undefined) => (m === "$${" ? "${" : name !== undefined && Object.hasOwn(variables, name) ? variables[name]! : m));
@@ -305,6 +307,21 @@ export function mergeExport(input: MergeInput): MergeResult {
   }
   const seen = new Set<string>();
   const categoryMaps = new Map<string, { f: FileEdit; map: YAMLMap }>();
+  /**
+   * An entry the tenant does not have under its name may still have it under a previous one: a
+   * rename the next apply makes. The old record is then neither new nor to be merged into the
+   * entry (which says what it becomes): it is marked seen, and reported. False when no previous name matches.
+   */
+  const pendingRename = (seenKey: (old: string) => string, olds: string[], have: (old: string) => boolean, where: string, label: string): boolean => {
+    const old = olds.find(have);
+    if (old === undefined) return false;
+    seen.add(seenKey(old));
+    report.pendingRenames.push(`${where}: ${label} is "${old}" in the tenant (a rename the next apply makes; left as the folder has it)`);
+    return true;
+  };
+  /** Previous names the folder's entries list, by kind: entry that lists it. */
+  const claimed = new Map<string, string>();
+  const names = (v: unknown): string[] => (Array.isArray(v) ? v.map((x) => (Array.isArray(x) ? pathKey(x.map(String)) : String(x))) : []);
 
   const mergeValues = (f: FileEdit, item: YAMLMap, attribute: string, desired: Json): void => {
     const want = (desired.values as Json[] | undefined) ?? [];
@@ -317,8 +334,11 @@ export function mergeExport(input: MergeInput): MergeResult {
       const id = String(current.value);
       have.add(id);
       const d = want.find((x) => x.value === id);
-      if (!d) report.onlyInFolder.push(`${at(f, v.range![0])}: value "${id}" of attribute "${attribute}"`);
-      else mergeMap(f, v, asExported("values", current), d, VALUE_SKIP, `attribute "${attribute}" value "${id}"`, true);
+      const label = `value "${id}" of attribute "${attribute}"`;
+      if (!d) {
+        const renamed = pendingRename((old) => (have.add(old), old), names(current.previous_values), (old) => want.some((x) => x.value === old), at(f, v.range![0]), label);
+        if (!renamed) report.onlyInFolder.push(`${at(f, v.range![0])}: ${label}`);
+      } else mergeMap(f, v, asExported("values", current), d, VALUE_SKIP, `attribute "${attribute}" value "${id}"`, true);
     }
     // Identity first, as people write a value (export's field order puts slug first).
     const added = want.filter((x) => !have.has(String(x.value))).map(({ value, ...rest }) => ({ value, ...rest }));
@@ -338,8 +358,23 @@ export function mergeExport(input: MergeInput): MergeResult {
       seen.add(`categories\0${key}`);
       categoryMaps.set(key, { f, map: item });
       const desired = wanted.get("categories")!.get(key);
-      if (!desired) report.onlyInFolder.push(`${at(f, item.range![0])}: category "${key}"`);
-      else mergeMap(f, item, asExported("categories", js(f, item) as Json), desired, SKIP.categories, `category "${key}"`, true);
+      if (!desired) {
+        const current = js(f, item) as Json;
+        const olds = [...names(current.previous_names).map((n) => pathKey([...parent, n])), ...names(current.previous_paths)];
+        const tenant = wanted.get("categories")!;
+        const renamed = pendingRename(
+          (old) => {
+            // The old record's subtree moves with it: none of it is new.
+            for (const k of tenant.keys()) if (k.startsWith(`${old}/`)) seen.add(`categories\0${k}`);
+            return `categories\0${old}`;
+          },
+          olds,
+          (old) => tenant.has(old),
+          at(f, item.range![0]),
+          `category "${key}"`,
+        );
+        if (!renamed) report.onlyInFolder.push(`${at(f, item.range![0])}: category "${key}"`);
+      } else mergeMap(f, item, asExported("categories", js(f, item) as Json), desired, SKIP.categories, `category "${key}"`, true);
       const children = item.get("children");
       if (isSeq(children)) visitCategories(f, children, p);
     }
@@ -358,11 +393,14 @@ export function mergeExport(input: MergeInput): MergeResult {
         if (!isMap(item)) continue;
         const current = js(f, item) as Json;
         const id = String(kind === "blocks" ? current.slug : current.name);
-        seen.add(`${kind}\0${id}`);
-        const desired = wanted.get(kind)!.get(id);
         const label = `${LABEL[kind]} "${id}"`;
+        seen.add(`${kind}\0${id}`);
+        // A name the folder renames away from is never added back: the loader would refuse the folder.
+        for (const old of names(current.previous_names)) claimed.set(`${kind}\0${old}`, `${at(f, item.range![0])}: ${label}`);
+        const desired = wanted.get(kind)!.get(id);
         if (!desired) {
-          report.onlyInFolder.push(`${at(f, item.range![0])}: ${label}`);
+          const renamed = pendingRename((old) => `${kind}\0${old}`, names(current.previous_names), (old) => wanted.get(kind)!.has(old), at(f, item.range![0]), label);
+          if (!renamed) report.onlyInFolder.push(`${at(f, item.range![0])}: ${label}`);
           continue;
         }
         mergeMap(f, item, asExported(kind, current), desired, SKIP[kind], label, true);
@@ -393,7 +431,13 @@ export function mergeExport(input: MergeInput): MergeResult {
 
   for (const kind of input.kinds) {
     if (kind === "categories") continue;
-    const fresh = [...wanted.get(kind)!.entries()].filter(([id]) => !seen.has(`${kind}\0${id}`)).map(([, e]) => e);
+    const fresh = [...wanted.get(kind)!.entries()]
+      .filter(([id]) => {
+        const by = claimed.get(`${kind}\0${id}`);
+        if (by && !seen.has(`${kind}\0${id}`)) report.pendingRenames.push(`${by} lists "${id}" as a previous name, and the tenant has both: "${id}" is not added (the plan deletes or keeps it as your prune policy says)`);
+        return !seen.has(`${kind}\0${id}`) && !by;
+      })
+      .map(([, e]) => e);
     if (fresh.length) appendToKind(kind, fresh);
   }
   if (input.kinds.includes("categories")) {

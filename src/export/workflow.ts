@@ -34,6 +34,8 @@ export interface ExportResult {
   onlyInFolder: string[];
   /** --merge: values that differ but come from a YAML merge key, to edit by hand. */
   byHand: string[];
+  /** --merge: renames the folder makes that the tenant has not seen yet (left as the folder has them). */
+  pendingRenames: string[];
   /** --force: manifest files left in the folder that declare an exported kind (they will clash). */
   clashes: string[];
 }
@@ -53,7 +55,7 @@ export async function exportTenant(opts: ExportOptions): Promise<ExportResult> {
   const { catalogue, connection, config } = await readTenantCatalogue(opts);
   const variables = Object.fromEntries(Object.entries(connection.tenant.variables ?? {}).map(([k, v]) => [k, String(v)]));
   const schemaRef = path.relative(outDir, schemaPath()) || "manifest.schema.json";
-  const result: ExportResult = { files: [], mode: existing.length ? opts.existing! : "new", updated: [], added: [], onlyInFolder: [], byHand: [], clashes: [] };
+  const result: ExportResult = { files: [], mode: existing.length ? opts.existing! : "new", updated: [], added: [], onlyInFolder: [], byHand: [], pendingRenames: [], clashes: [] };
   let files: Record<string, string>;
   if (existing.length && opts.existing === "merge") {
     // The folder must load cleanly: a merge edits entries where they are declared.
@@ -69,7 +71,7 @@ export async function exportTenant(opts: ExportOptions): Promise<ExportResult> {
       header: (kind) => exportHeader(kind, schemaRef),
     });
     files = merged.files;
-    Object.assign(result, { updated: merged.updated, added: merged.added, onlyInFolder: merged.onlyInFolder, byHand: merged.byHand });
+    Object.assign(result, { updated: merged.updated, added: merged.added, onlyInFolder: merged.onlyInFolder, byHand: merged.byHand, pendingRenames: merged.pendingRenames });
   } else {
     files = catalogueToFiles(catalogue, { tenant: connection.name, ...(opts.kinds ? { kinds: opts.kinds } : {}), schemaRef, variables });
     // Other files declaring an exported kind would now declare its entries twice.

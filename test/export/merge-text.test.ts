@@ -159,6 +159,44 @@ describe("merge edits values where they are", () => {
     expect(r.files["b.yaml"]).toBe("brands:\n  - name: Acme\n    desc: Tools\n    excluded: false\n");
   });
 
+  it("a rename the tenant has not seen yet: the old record is neither added nor merged, and it is said", () => {
+    const folder = [
+      "attributes:",
+      "  - name: Colour",
+      "    previous_names: [Color]",
+      "    type: selectbox",
+      "    values:",
+      "      - value: Crimson",
+      "        previous_values: [Red]",
+      "categories:",
+      "  - name: Clothing",
+      "    previous_names: [Apparel]",
+      "    children:",
+      "      - name: Shirts",
+      "",
+    ].join("\n");
+    const r = merge(
+      { "a.yaml": folder },
+      {
+        attributes: [{ name: "Color", type: "selectbox", values: [{ value: "Red" }] }] as Catalogue["attributes"],
+        categories: [
+          { name: "Apparel", path: ["Apparel"] },
+          { name: "Shirts", path: ["Apparel", "Shirts"] },
+        ] as Catalogue["categories"],
+      },
+    );
+    expect(r.files).toEqual({});
+    expect(r.pendingRenames).toEqual([
+      'a.yaml:2: attribute "Colour" is "Color" in the tenant (a rename the next apply makes; left as the folder has it)',
+      'a.yaml:9: category "Clothing" is "Apparel" in the tenant (a rename the next apply makes; left as the folder has it)',
+    ]);
+    expect(r.onlyInFolder).toEqual(['a.yaml:12: category "Clothing/Shirts"']);
+    // Both names in the tenant: the old one is not added back (the folder would no longer load).
+    const both = merge({ "a.yaml": folder }, { attributes: [{ name: "Colour", type: "selectbox" }, { name: "Color", type: "selectbox" }] as Catalogue["attributes"] });
+    expect(both.files).toEqual({});
+    expect(both.pendingRenames).toEqual(['a.yaml:2: attribute "Colour" lists "Color" as a previous name, and the tenant has both: "Color" is not added (the plan deletes or keeps it as your prune policy says)']);
+  });
+
   it("a file without a final newline gets one before what is appended", () => {
     const r = merge({ "b.yaml": "brands:\n  - name: Acme" }, { brands: [{ name: "Acme" }, { name: "Zenith" }] as Catalogue["brands"] });
     expect(r.files["b.yaml"]).toBe("brands:\n  - name: Acme\n  - name: Zenith\n");

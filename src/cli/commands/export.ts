@@ -51,6 +51,7 @@ export function exportCommand(io: Io): CommandModule<object, ExportArgs> {
           : `Merged into ${args.out}: the manifests already match the tenant; nothing written.`,
       );
       for (const line of result.byHand) io.stderr(`warning: ${line}\n`);
+      for (const line of result.pendingRenames) say(args, io, `  not merged: ${line}`);
       if (result.onlyInFolder.length) {
         say(args, io, `In ${args.out} but not in the tenant (kept; remove them by hand if they are gone for good):`);
         for (const line of result.onlyInFolder) say(args, io, `  ${line}`);
