@@ -246,26 +246,33 @@ export function mergeExport(input: MergeInput): MergeResult {
         report.byHand.push(`${at(f, map.range![0])}: ${label}: ${key} differs in the tenant, but comes from a merge key (<<): edit it by hand`);
       }
     }
-    const whole: Json = {};
-    let rewriteFlow = false;
-    for (const key of keys) {
-      if (skip.includes(key)) continue;
+    const differs = keys.filter((key) => !skip.includes(key) && !same(current[key], desired[key]));
+    // A flow map (`{ a: 1, b: 2 }`) that gains or loses a key is written again whole, in flow style.
+    if (map.flow && differs.some((key) => desired[key] === undefined || !findPair(map, key))) {
+      const raw = js(f, map) as Json;
+      const whole: Json = {};
+      for (const key of keys) {
+        const value = skip.includes(key) ? raw[key] : desired[key];
+        if (value !== undefined) whole[key] = value;
+      }
+      f.edits.push({ start: map.range![0], end: map.range![1], text: render(whole, { flow: true }).trimEnd() });
+      for (const key of differs) report.updated.push(`${at(f, map.range![0])}: ${label}: ${key}`);
+      return;
+    }
+    for (const key of differs) {
       const cur = current[key];
       const want = desired[key];
-      if (same(cur, want)) continue;
       const pair = findPair(map, key);
       const where = pair ? at(f, (pair.key as Node).range![0]) : at(f, map.range![0]);
-      if (map.flow && (!pair || want === undefined)) {
-        rewriteFlow = true;
-        report.updated.push(`${where}: ${label}: ${key}`);
-        continue;
-      }
       if (want === undefined) {
         if (!pair) continue;
         const keyNode = pair.key as Node;
         const value = pair.value as Node | null;
-        // The first key of a list item shares its line with "- ": never remove that line.
-        if (/^\s*-\s/.test(f.text.slice(f.lineStart(keyNode.range![0]), keyNode.range![0] + 1))) continue;
+        // The first key of a list item shares its line with "- ": that line stays.
+        if (/^\s*-\s/.test(f.text.slice(f.lineStart(keyNode.range![0]), keyNode.range![0] + 1))) {
+          report.byHand.push(`${where}: ${label}: ${key} is gone in the tenant, but it starts the entry's line: remove it by hand`);
+          continue;
+        }
         f.edits.push({ start: f.lineStart(keyNode.range![0]), end: f.lineEnd(value?.range ? value.range[1] : keyNode.range![1]), text: "" });
         report.updated.push(`${where}: ${label}: ${key} removed (the tenant has none)`);
       } else if (!pair) {
@@ -282,14 +289,6 @@ export function mergeExport(input: MergeInput): MergeResult {
         replaceValue(f, map, pair, want);
         report.updated.push(`${where}: ${label}: ${key}`);
       }
-    }
-    if (rewriteFlow) {
-      for (const key of keys) {
-        if (skip.includes(key)) {
-          if (current[key] !== undefined) whole[key] = current[key];
-        } else if (desired[key] !== undefined) whole[key] = desired[key];
-      }
-      f.edits.push({ start: map.range![0], end: map.range![1], text: render(whole, { flow: true }).trimEnd() });
     }
   };
 

@@ -197,6 +197,12 @@ describe("merge edits values where they are", () => {
     expect(both.pendingRenames).toEqual(['a.yaml:2: attribute "Colour" lists "Color" as a previous name, and the tenant has both: "Color" is not added (the plan deletes or keeps it as your prune policy says)']);
   });
 
+  it("a flow-style entry that loses a field is written again whole, its previous names kept", () => {
+    const folder = "brands:\n  - { name: Acme, desc: Tools, note: x, previous_names: [ACME] }   # one line\n";
+    const r = merge({ "b.yaml": folder }, { brands: [{ name: "Acme", desc: "Tools!" }] as Catalogue["brands"] });
+    expect(r.files["b.yaml"]).toBe('brands:\n  - { name: Acme, desc: Tools!, previous_names: [ ACME ] }   # one line\n');
+  });
+
   it("a file without a final newline gets one before what is appended", () => {
     const r = merge({ "b.yaml": "brands:\n  - name: Acme" }, { brands: [{ name: "Acme" }, { name: "Zenith" }] as Catalogue["brands"] });
     expect(r.files["b.yaml"]).toBe("brands:\n  - name: Acme\n  - name: Zenith\n");
