@@ -11,11 +11,12 @@
  * sets) stay as the folder has them: the tenant holds no truth to merge.
  * Pure: texts in, texts and a report out.
  */
-import { isMap, isScalar, isSeq, parseDocument, stringify, type Document, type Node, type Pair, type YAMLMap, type YAMLSeq } from "yaml";
+import { isMap, isSeq, type Node, type Pair, type YAMLMap, type YAMLSeq } from "yaml";
 import { comparePaths, pathKey, type Catalogue, type Category, type Kind } from "../model/catalogue.js";
 import { canonicalJson } from "../plan/canonical-json.js";
 import { clean, nestCategories, ownVersions, tidy } from "./index.js";
-import { variableWriter, writeVariables } from "./translate.js";
+import { variableWriter } from "./translate.js";
+import { YamlFileEdit, renderYaml, type VariableText } from "./yaml-edit.js";
 
 export interface MergeInput {
   /** Every manifest file of the folder: name (relative to the folder, as reported) -> text. */
@@ -63,140 +64,24 @@ const LABEL: Record<Kind, string> = {
   brands: "brand",
   categories: "category",
 };
-const VARIABLE = /\$\$\{|\$\{([^}]*)\}/g;
 
-interface Edit {
-  start: number;
-  end: number;
-  text: string;
-}
+/** `${name}` and the `$${` escape, as the loader reads them (src/manifest/yaml.ts). */
+const VARIABLE = /\$\$\{|\$\{([^}]*)\}/g;
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => v !== null && typeof v === "object" && !Array.isArray(v);
-
-/** One file: its text, its parsed document and the splices to make. */
-class FileEdit {
-  readonly edits: Edit[] = [];
-  constructor(
-    readonly name: string,
-    public text: string,
-    readonly doc: Document | undefined,
-  ) {}
-  line(offset: number): number {
-    let n = 1;
-    for (let i = this.text.indexOf("\n"); i !== -1 && i < offset; i = this.text.indexOf("\n", i + 1)) n++;
-    return n;
-  }
-  lineStart(offset: number): number {
-    return this.text.lastIndexOf("\n", offset - 1) + 1;
-  }
-  column(offset: number): number {
-    return offset - this.lineStart(offset);
-  }
-  /** Just past the line `offset` is on (or `offset` itself when it is a line start after a newline). */
-  lineEnd(offset: number): number {
-    if (offset > 0 && this.text[offset - 1] === "\n") return offset;
-    const nl = this.text.indexOf("\n", offset);
-    return nl === -1 ? this.text.length : nl + 1;
-  }
-  /** Insert whole lines at a line end (a file without a final newline gets one first). */
-  insertLines(at: number, lines: string): void {
-    const needsNewline = at === this.text.length && this.text.length > 0 && !this.text.endsWith("\n");
-    this.edits.push({ start: at, end: at, text: `${needsNewline ? "\n" : ""}${lines}` });
-  }
-  result(): string {
-    let out = this.text;
-    // From the end, so earlier offsets stay valid; insertions at one place keep their order.
-    const sorted = this.edits.map((e, i) => ({ ...e, i })).sort((a, b) => b.start - a.start || b.i - a.i);
-    for (const e of sorted) out = out.slice(0, e.start) + e.text + out.slice(e.end);
-    return out;
-  }
-}
 
 export function mergeExport(input: MergeInput): MergeResult {
   const { variables } = input;
   const report: MergeResult = { files: {}, updated: [], added: [], onlyInFolder: [], byHand: [], pendingRenames: [] };
 
-  const resolve = (s: string): string =>
-    s.replace(VARIABLE, (m, name: string | undefined) => (m === "$${" ? "${" : name !== undefined && Object.hasOwn(variables, name) ? variables[name]! : m));
-  const resolveDeep = (v: unknown): unknown => {
-    if (typeof v === "string") return resolve(v);
-    if (Array.isArray(v)) return v.map(resolveDeep);
-    if (isObject(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [resolve(k), resolveDeep(x)]));
-    return v;
+  const text: VariableText = {
+    resolve: (s) => s.replace(VARIABLE, (m, name: string | undefined) => (m === "$${" ? "${" : name !== undefined && Object.hasOwn(variables, name) ? variables[name]! : m)),
+    write: variableWriter(variables),
   };
-  const toVariables = variableWriter(variables);
-  const withVariables = (v: unknown): unknown => writeVariables(v, toVariables);
-  const render = (v: unknown, opts: { flow?: boolean } = {}) =>
-    stringify(withVariables(v), { lineWidth: 0, indent: 2, sortMapEntries: false, aliasDuplicateObjects: false, ...(opts.flow ? { collectionStyle: "flow" as const } : {}) });
-  /** Rendered lines moved right by `column` (the first one too when `first`). */
-  const indented = (text: string, column: number, first: boolean) => {
-    const pad = " ".repeat(column);
-    return text
-      .replace(/\n$/, "")
-      .split("\n")
-      .map((l, i) => (i === 0 && !first ? l : l === "" ? l : pad + l))
-      .join("\n")
-      .concat("\n");
-  };
-
   const files = Object.keys(input.files)
     .sort()
-    .map((name) => {
-      const text = input.files[name]!;
-      // merge: as the loader reads them (src/manifest/yaml.ts), so `<<: *defaults` fields count as declared.
-      const doc = parseDocument(text, { merge: true });
-      return new FileEdit(name, text, doc.errors.length ? undefined : (doc as Document));
-    });
-  const js = (f: FileEdit, node: unknown): unknown => (node && typeof node === "object" && "toJS" in node ? resolveDeep((node as Node).toJS(f.doc!)) : node);
-  const keyOf = (p: Pair): string => resolve(String(isScalar(p.key) ? p.key.value : p.key));
-  const findPair = (map: YAMLMap, key: string): Pair | undefined => map.items.find((p) => keyOf(p as Pair) === key) as Pair | undefined;
-  const at = (f: FileEdit, offset: number) => `${f.name}:${f.line(offset)}`;
-
-  // ------------------------------------------------------------ edits
-
-  /** The scalar text for `v` where `old` stood, in its quoting; undefined when it needs a block. */
-  const scalarText = (v: unknown, old: Node | null, inFlow: boolean): string | undefined => {
-    if (typeof v !== "string") return v === null || typeof v === "object" ? undefined : String(v);
-    const s = toVariables(v);
-    if (s.includes("\n")) return inFlow ? JSON.stringify(s) : undefined;
-    const type = isScalar(old) ? old.type : undefined;
-    if (type === "BLOCK_LITERAL" || type === "BLOCK_FOLDED") return undefined;
-    if (type === "QUOTE_DOUBLE") return JSON.stringify(s);
-    if (type === "QUOTE_SINGLE") return `'${s.replace(/'/g, "''")}'`;
-    const plain = stringify(s, { lineWidth: 0 }).trimEnd();
-    return inFlow && /[,[\]{}]/.test(plain) && !/^["']/.test(plain) ? JSON.stringify(s) : plain;
-  };
-
-  const replaceValue = (f: FileEdit, map: YAMLMap, pair: Pair, v: unknown): void => {
-    const node = pair.value as Node | null;
-    const key = pair.key as Node;
-    const scalar = node === null || isScalar(node) ? scalarText(v, node, map.flow === true) : undefined;
-    if (scalar !== undefined && node?.range) {
-      // An empty value (`desc:`) has an empty range right after the colon: the new one needs its space.
-      f.edits.push({ start: node.range[0], end: node.range[1], text: node.range[0] === node.range[1] ? ` ${scalar}` : scalar });
-    } else if (map.flow || (node && (isMap(node) || isSeq(node)) && node.flow)) {
-      if (!node?.range) throw new Error("a flow value without a source range");
-      f.edits.push({ start: node.range[0], end: node.range[1], text: render(v, { flow: true }).trimEnd() });
-    } else {
-      const start = key.range![0];
-      const end = f.lineEnd(node?.range ? node.range[1] : key.range![1]);
-      f.edits.push({ start, end, text: indented(render({ [keyOf(pair)]: v }), f.column(start), false) });
-    }
-  };
-
-  const addKey = (f: FileEdit, map: YAMLMap, key: string, v: unknown): void => {
-    const first = map.items[0]?.key as Node | undefined;
-    if (!first?.range || !map.range) throw new Error("a map without a source range");
-    f.insertLines(f.lineEnd(map.range[1]), indented(render({ [key]: v }), f.column(first.range[0]), true));
-  };
-
-  /** Appends block items to a block sequence; false when the sequence is not one (the caller replaces it). */
-  const appendItems = (f: FileEdit, seq: YAMLSeq, items: unknown[]): boolean => {
-    if (seq.flow || !seq.items.length || !seq.range) return false;
-    f.insertLines(f.lineEnd(seq.range[1]), indented(render(items), f.column(seq.range[0]), true));
-    return true;
-  };
+    .map((name) => new YamlFileEdit(name, input.files[name]!, text));
 
   // ------------------------------------------------------------ comparison
 
@@ -237,56 +122,49 @@ export function mergeExport(input: MergeInput): MergeResult {
    * what is new inside a field the entry declares. An entry's own fields it does not declare
    * are not its to manage (the plan leaves them alone too): tenant defaults stay out of the file.
    */
-  const mergeMap = (f: FileEdit, map: YAMLMap, current: Json, desired: Json, skip: readonly string[], label: string, entry: boolean): void => {
-    const declared = map.items.map((p) => keyOf(p as Pair));
+  const mergeMap = (f: YamlFileEdit, map: YAMLMap, current: Json, desired: Json, skip: readonly string[], label: string, entry: boolean): void => {
+    const declared = map.items.map((p) => f.keyOf(p as Pair));
     const keys = [...new Set([...declared, ...(entry ? [] : Object.keys(desired))])];
     // A field from a merge key is shared with other entries: changing it here is a person's decision.
     for (const key of Object.keys(current)) {
       if (!declared.includes(key) && !skip.includes(key) && !same(current[key], desired[key])) {
-        report.byHand.push(`${at(f, map.range![0])}: ${label}: ${key} differs in the tenant, but comes from a merge key (<<): edit it by hand`);
+        report.byHand.push(`${f.at(map.range![0])}: ${label}: ${key} differs in the tenant, but comes from a merge key (<<): edit it by hand`);
       }
     }
     const differs = keys.filter((key) => !skip.includes(key) && !same(current[key], desired[key]));
     // A flow map (`{ a: 1, b: 2 }`) that gains or loses a key is written again whole, in flow style.
-    if (map.flow && differs.some((key) => desired[key] === undefined || !findPair(map, key))) {
-      const raw = js(f, map) as Json;
+    if (map.flow && differs.some((key) => desired[key] === undefined || !f.findPair(map, key))) {
+      const raw = f.js(map) as Json;
       const whole: Json = {};
       for (const key of keys) {
         const value = skip.includes(key) ? raw[key] : desired[key];
         if (value !== undefined) whole[key] = value;
       }
-      f.edits.push({ start: map.range![0], end: map.range![1], text: render(whole, { flow: true }).trimEnd() });
-      for (const key of differs) report.updated.push(`${at(f, map.range![0])}: ${label}: ${key}`);
+      f.rewriteFlow(map, whole);
+      for (const key of differs) report.updated.push(`${f.at(map.range![0])}: ${label}: ${key}`);
       return;
     }
     for (const key of differs) {
       const cur = current[key];
       const want = desired[key];
-      const pair = findPair(map, key);
-      const where = pair ? at(f, (pair.key as Node).range![0]) : at(f, map.range![0]);
+      const pair = f.findPair(map, key);
+      const where = pair ? f.at((pair.key as Node).range![0]) : f.at(map.range![0]);
       if (want === undefined) {
         if (!pair) continue;
-        const keyNode = pair.key as Node;
-        const value = pair.value as Node | null;
-        // The first key of a list item shares its line with "- ": that line stays.
-        if (/^\s*-\s/.test(f.text.slice(f.lineStart(keyNode.range![0]), keyNode.range![0] + 1))) {
-          report.byHand.push(`${where}: ${label}: ${key} is gone in the tenant, but it starts the entry's line: remove it by hand`);
-          continue;
-        }
-        f.edits.push({ start: f.lineStart(keyNode.range![0]), end: f.lineEnd(value?.range ? value.range[1] : keyNode.range![1]), text: "" });
-        report.updated.push(`${where}: ${label}: ${key} removed (the tenant has none)`);
+        if (f.removePair(pair)) report.updated.push(`${where}: ${label}: ${key} removed (the tenant has none)`);
+        else report.byHand.push(`${where}: ${label}: ${key} is gone in the tenant, but it starts the entry's line: remove it by hand`);
       } else if (!pair) {
-        addKey(f, map, key, want);
+        f.addKey(map, key, want);
         report.updated.push(`${where}: ${label}: ${key} added`);
       } else if (isMap(pair.value) && !pair.value.flow && isObject(cur) && isObject(want)) {
         mergeMap(f, pair.value, cur, want, [], `${label}.${key}`, false);
       } else if (Array.isArray(cur) && Array.isArray(want) && want.every((x) => typeof x !== "object") && cur.every((x) => typeof x !== "object")) {
         // A list of names keeps the folder's order: the names still there, then the new ones.
         const kept = cur.filter((x) => want.includes(x));
-        replaceValue(f, map, pair, [...kept, ...want.filter((x) => !kept.includes(x))]);
+        f.replaceValue(map, pair, [...kept, ...want.filter((x) => !kept.includes(x))]);
         report.updated.push(`${where}: ${label}: ${key}`);
       } else {
-        replaceValue(f, map, pair, want);
+        f.replaceValue(map, pair, want);
         report.updated.push(`${where}: ${label}: ${key}`);
       }
     }
@@ -305,7 +183,7 @@ export function mergeExport(input: MergeInput): MergeResult {
     wanted.set(kind, byKey);
   }
   const seen = new Set<string>();
-  const categoryMaps = new Map<string, { f: FileEdit; map: YAMLMap }>();
+  const categoryMaps = new Map<string, { f: YamlFileEdit; map: YAMLMap }>();
   /**
    * An entry the tenant does not have under its name may still have it under a previous one: a
    * rename the next apply makes. The old record is then neither new nor to be merged into the
@@ -322,43 +200,43 @@ export function mergeExport(input: MergeInput): MergeResult {
   const claimed = new Map<string, string>();
   const names = (v: unknown): string[] => (Array.isArray(v) ? v.map((x) => (Array.isArray(x) ? pathKey(x.map(String)) : String(x))) : []);
 
-  const mergeValues = (f: FileEdit, item: YAMLMap, attribute: string, desired: Json): void => {
+  const mergeValues = (f: YamlFileEdit, item: YAMLMap, attribute: string, desired: Json): void => {
     const want = (desired.values as Json[] | undefined) ?? [];
-    const pair = findPair(item, "values");
+    const pair = f.findPair(item, "values");
     const seq = pair && isSeq(pair.value) ? pair.value : undefined;
     const have = new Set<string>();
     for (const v of seq?.items ?? []) {
       if (!isMap(v)) continue;
-      const current = js(f, v) as Json;
+      const current = f.js(v) as Json;
       const id = String(current.value);
       have.add(id);
       const d = want.find((x) => x.value === id);
       const label = `value "${id}" of attribute "${attribute}"`;
       if (!d) {
-        const renamed = pendingRename((old) => (have.add(old), old), names(current.previous_values), (old) => want.some((x) => x.value === old), at(f, v.range![0]), label);
-        if (!renamed) report.onlyInFolder.push(`${at(f, v.range![0])}: ${label}`);
+        const renamed = pendingRename((old) => (have.add(old), old), names(current.previous_values), (old) => want.some((x) => x.value === old), f.at(v.range![0]), label);
+        if (!renamed) report.onlyInFolder.push(`${f.at(v.range![0])}: ${label}`);
       } else mergeMap(f, v, asExported("values", current), d, VALUE_SKIP, `attribute "${attribute}" value "${id}"`, true);
     }
     // Identity first, as people write a value (export's field order puts slug first).
     const added = want.filter((x) => !have.has(String(x.value))).map(({ value, ...rest }) => ({ value, ...rest }));
     if (!added.length) return;
     for (const v of added) report.added.push(`${f.name}: value "${String(v.value)}" of attribute "${attribute}"`);
-    if (seq && appendItems(f, seq, added)) return;
-    if (pair) replaceValue(f, item, pair, [...((js(f, pair.value) as Json[] | null) ?? []), ...added]);
-    else addKey(f, item, "values", added);
+    if (seq && f.appendItems(seq, added)) return;
+    if (pair) f.replaceValue(item, pair, [...((f.js(pair.value) as Json[] | null) ?? []), ...added]);
+    else f.addKey(item, "values", added);
   };
 
-  const visitCategories = (f: FileEdit, seq: YAMLSeq, parent: string[]): void => {
+  const visitCategories = (f: YamlFileEdit, seq: YAMLSeq, parent: string[]): void => {
     for (const item of seq.items) {
       if (!isMap(item)) continue;
-      const name = resolve(String(item.get("name")));
+      const name = text.resolve(String(item.get("name")));
       const p = [...parent, name];
       const key = pathKey(p);
       seen.add(`categories\0${key}`);
       categoryMaps.set(key, { f, map: item });
       const desired = wanted.get("categories")!.get(key);
       if (!desired) {
-        const current = js(f, item) as Json;
+        const current = f.js(item) as Json;
         const olds = [...names(current.previous_names).map((n) => pathKey([...parent, n])), ...names(current.previous_paths)];
         const tenant = wanted.get("categories")!;
         const renamed = pendingRename(
@@ -369,11 +247,11 @@ export function mergeExport(input: MergeInput): MergeResult {
           },
           olds,
           (old) => tenant.has(old),
-          at(f, item.range![0]),
+          f.at(item.range![0]),
           `category "${key}"`,
         );
-        if (!renamed) report.onlyInFolder.push(`${at(f, item.range![0])}: category "${key}"`);
-      } else mergeMap(f, item, asExported("categories", js(f, item) as Json), desired, SKIP.categories, `category "${key}"`, true);
+        if (!renamed) report.onlyInFolder.push(`${f.at(item.range![0])}: category "${key}"`);
+      } else mergeMap(f, item, asExported("categories", f.js(item) as Json), desired, SKIP.categories, `category "${key}"`, true);
       const children = item.get("children");
       if (isSeq(children)) visitCategories(f, children, p);
     }
@@ -390,16 +268,16 @@ export function mergeExport(input: MergeInput): MergeResult {
       }
       for (const item of seq.items) {
         if (!isMap(item)) continue;
-        const current = js(f, item) as Json;
+        const current = f.js(item) as Json;
         const id = String(kind === "blocks" ? current.slug : current.name);
         const label = `${LABEL[kind]} "${id}"`;
         seen.add(`${kind}\0${id}`);
         // A name the folder renames away from is never added back: the loader would refuse the folder.
-        for (const old of names(current.previous_names)) claimed.set(`${kind}\0${old}`, `${at(f, item.range![0])}: ${label}`);
+        for (const old of names(current.previous_names)) claimed.set(`${kind}\0${old}`, `${f.at(item.range![0])}: ${label}`);
         const desired = wanted.get(kind)!.get(id);
         if (!desired) {
-          const renamed = pendingRename((old) => `${kind}\0${old}`, names(current.previous_names), (old) => wanted.get(kind)!.has(old), at(f, item.range![0]), label);
-          if (!renamed) report.onlyInFolder.push(`${at(f, item.range![0])}: ${label}`);
+          const renamed = pendingRename((old) => `${kind}\0${old}`, names(current.previous_names), (old) => wanted.get(kind)!.has(old), f.at(item.range![0]), label);
+          if (!renamed) report.onlyInFolder.push(`${f.at(item.range![0])}: ${label}`);
           continue;
         }
         mergeMap(f, item, asExported(kind, current), desired, SKIP[kind], label, true);
@@ -410,21 +288,21 @@ export function mergeExport(input: MergeInput): MergeResult {
 
   // ------------------------------------------------------------ new entries
 
-  const created = new Map<string, FileEdit>();
+  const created = new Map<string, YamlFileEdit>();
   /** Where a kind's new entries go: the first file that declares the kind, else `<kind>.yaml`. */
   const appendToKind = (kind: Kind, items: unknown[]): void => {
     for (const f of files) {
       const seq = f.doc && isMap(f.doc.contents) ? f.doc.contents.get(kind) : undefined;
-      if (isSeq(seq) && appendItems(f, seq, items)) {
+      if (isSeq(seq) && f.appendItems(seq, items)) {
         for (const e of items) report.added.push(`${f.name}: ${LABEL[kind]} "${entryName(kind, e as Json)}"`);
         return;
       }
     }
     const name = `${kind}.yaml`;
     const existing = files.find((f) => f.name === name);
-    const body = render({ [kind]: items });
+    const body = renderYaml({ [kind]: items }, text);
     if (existing) existing.insertLines(existing.text.length, `\n${body}`);
-    else created.set(name, new FileEdit(name, `${input.header(kind)}${body}`, undefined));
+    else created.set(name, new YamlFileEdit(name, `${input.header(kind)}${body}`, text, { parse: false }));
     for (const e of items) report.added.push(`${name}: ${LABEL[kind]} "${entryName(kind, e as Json)}"`);
   };
 
@@ -456,10 +334,10 @@ export function mergeExport(input: MergeInput): MergeResult {
       }
       const { f, map } = parent;
       report.added.push(`${f.name}: category "${rootKey}"`);
-      const pair = findPair(map, "children");
-      if (pair && isSeq(pair.value) && appendItems(f, pair.value, [item])) continue;
-      if (pair) replaceValue(f, map, pair, [...((js(f, pair.value) as unknown[] | null) ?? []), item]);
-      else addKey(f, map, "children", [item]);
+      const pair = f.findPair(map, "children");
+      if (pair && isSeq(pair.value) && f.appendItems(pair.value, [item])) continue;
+      if (pair) f.replaceValue(map, pair, [...((f.js(pair.value) as unknown[] | null) ?? []), item]);
+      else f.addKey(map, "children", [item]);
     }
     if (rootItems.length) appendToKind("categories", rootItems);
   }
