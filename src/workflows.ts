@@ -3,6 +3,7 @@
  * state -> plan -> apply -> render) and returns data; the CLI only parses
  * options, calls these and prints. Tests and other programs call them directly.
  */
+import { existsSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { KINDS, type Catalogue, type Kind } from "./model/catalogue.js";
@@ -33,7 +34,7 @@ import { backupExport } from "./apply/backup.js";
 import { remoteToCatalogue } from "./export/index.js";
 import { translateVariables } from "./export/translate.js";
 import { connect, pickTenant, tenantBaseUrl, tenantProblemFirst, type Connection } from "./tenant.js";
-import { PimctlError, PimctlErrors } from "./errors.js";
+import { PimctlError, PimctlErrors, closeNames } from "./errors.js";
 import { packagePath } from "./package.js";
 
 export interface ProjectOptions {
@@ -567,15 +568,22 @@ export interface DiffOptions extends ProjectOptions {
  */
 export async function diff(opts: DiffOptions): Promise<Plan> {
   const config = await projectConfig(opts);
-  const target = config.tenants[opts.to];
+  // A mistyped --to is reported (with did-you-mean) before the ${variable} errors its missing values would cause.
+  const target = pickTenant(config, opts.to).tenant;
   let desired: Catalogue;
   if (config.tenants[opts.from]) {
     const source = (await readTenantCatalogue({ ...opts, tenant: opts.from })).catalogue;
-    desired = translateVariables(source, config.tenants[opts.from]!.variables ?? {}, target?.variables ?? {});
+    desired = translateVariables(source, config.tenants[opts.from]!.variables ?? {}, target.variables ?? {});
   } else {
+    if (!existsSync(path.resolve(opts.cwd, opts.from))) {
+      const close = closeNames(opts.from, Object.keys(config.tenants));
+      throw new PimctlError("usage", `--from ${opts.from} is neither a configured tenant nor a directory`, {
+        details: [close.length ? `did you mean: ${close.join(", ")}?` : `configured tenants: ${Object.keys(config.tenants).sort().join(", ") || "(none)"}`],
+      });
+    }
     const result = await loadManifests(path.resolve(opts.cwd, opts.from), {
       cwd: opts.cwd,
-      ...(target?.variables ? { variables: target.variables } : {}),
+      variables: target.variables ?? {},
     });
     if (result.errors.length) throw new PimctlErrors(result.errors);
     desired = result.catalogue;

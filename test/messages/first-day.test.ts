@@ -75,6 +75,18 @@ describe("the tenant problem first, instead of one error per ${} use", () => {
     }
   });
 
+  it("diff: a mistyped --to or --from names the tenants, before any variable error", async () => {
+    const root = await project("typo-diff", twoTenants, { "brands.yaml": usesVariables });
+    const to = await cli(root, ["diff", "--from", "catalogue", "--to", "prd"]);
+    expect(to.code).toBe(1);
+    expect(to.stderr).toContain('tenant "prd" is not configured');
+    expect(to.stderr).toContain("did you mean: prod?");
+    expect(to.stderr).not.toContain("is not defined");
+    const from = await cli(root, ["diff", "--from", "stagng", "--to", "prod"]);
+    expect(from.code).toBe(1);
+    expect(from.stderr).toContain("--from stagng is neither a configured tenant nor a directory\n  did you mean: staging?");
+  });
+
   it("a tenant chosen: its variables resolve; one without the variable says 'for this tenant'", async () => {
     const root = await project("with-tenant", twoTenants.replace("    variables: { shop: Webshop }\n  prod:", "  prod:"), { "brands.yaml": usesVariables });
     expect((await cli(root, ["validate", "--tenant", "prod"])).code).toBe(0);
