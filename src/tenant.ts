@@ -79,3 +79,27 @@ export async function connect(config: Config, name: string | undefined, opts: Co
   if (api.proxy) opts.logHttp?.(`requests to ${baseUrl} go through the proxy ${api.proxy}`);
   return { name: picked.name, tenant: picked.tenant, baseUrl, api };
 }
+
+/**
+ * Manifests that use ${variables} need a tenant. When none is chosen (several
+ * are configured and --tenant is missing), that is the one problem to report,
+ * first, instead of one "not defined" error per ${} use.
+ */
+export function tenantProblemFirst(config: Config, tenantChosen: boolean, errors: PimctlError[]): PimctlError[] {
+  if (tenantChosen) return errors;
+  const uses = errors.filter((e) => e.code === "undefined_variable");
+  if (!uses.length) return errors;
+  const names = Object.keys(config.tenants).sort();
+  const first = uses[0]!.location;
+  const problem = new PimctlError(
+    "usage",
+    names.length
+      ? `the manifests use \${variables} (${uses.length} use${uses.length === 1 ? "" : "s"}), whose values come from a tenant: name one with --tenant (configured: ${names.join(", ")})`
+      : `the manifests use \${variables} (${uses.length} use${uses.length === 1 ? "" : "s"}), but no tenant is configured${config.file ? ` in ${config.file}` : ""}: add one with its variables: under tenants:`,
+    { details: first ? [`first use: ${first.file}:${first.line}:${first.column}`] : [] },
+  );
+  // Alone, so it is what a person reads first: the other checks ran without the tenant's values.
+  const others = errors.length - uses.length;
+  if (others) problem.details.push(`${others} more problem${others === 1 ? "" : "s"} found without a tenant: run again with --tenant to see them with its values`);
+  return [problem];
+}

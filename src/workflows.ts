@@ -3,7 +3,8 @@
  * state -> plan -> apply -> render) and returns data; the CLI only parses
  * options, calls these and prints. Tests and other programs call them directly.
  */
-import { mkdir, writeFile } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { KINDS, type Catalogue, type Kind } from "./model/catalogue.js";
 import type { RemoteCatalogue } from "./model/remote.js";
@@ -33,11 +34,11 @@ import { applyPlan, type ApplyHooks, type ApplyReport } from "./apply/index.js";
 import { savedPlanDifferences } from "./apply/stale.js";
 import { verifyApplied, type VerificationReport } from "./apply/verify.js";
 import { backupExport } from "./apply/backup.js";
-import { catalogueToFiles, remoteToCatalogue } from "./export/index.js";
+import { remoteToCatalogue } from "./export/index.js";
 import { translateVariables } from "./export/translate.js";
-import { connect, pickTenant, tenantBaseUrl, type Connection } from "./tenant.js";
+import { connect, pickTenant, tenantBaseUrl, tenantProblemFirst, type Connection } from "./tenant.js";
 import { normaliseBaseUrl } from "./api/base-url.js";
-import { PimctlError, PimctlErrors } from "./errors.js";
+import { PimctlError, PimctlErrors, closeNames } from "./errors.js";
 import { packagePath } from "./package.js";
 
 export interface ProjectOptions {
@@ -112,14 +113,17 @@ export async function loadProject(opts: ProjectOptions): Promise<{ config: Confi
 }
 
 async function loadDesired(config: Config, opts: ProjectOptions): Promise<{ desired: Catalogue; files: string[] }> {
-  const tenant = opts.tenant ? config.tenants[opts.tenant] : Object.keys(config.tenants).length === 1 ? Object.values(config.tenants)[0] : undefined;
-  // Version names are checked when planning, against the tenant's channels and the config's versions:.
+  // A mistyped --tenant is reported (with did-you-mean) before any ${variable} error it would cause.
+  const tenant = opts.tenant !== undefined ? pickTenant(config, opts.tenant).tenant : Object.keys(config.tenants).length === 1 ? Object.values(config.tenants)[0] : undefined;
+  // Version names are checked when planning, against the tenant's channels and the config's versions:
+  // (here only a typo of a name versions: lists).
   const result = await loadManifests(config.dir, {
     cwd: opts.cwd,
-    ...(tenant?.variables ? { variables: tenant.variables } : {}),
+    ...(tenant ? { variables: tenant.variables ?? {} } : {}),
+    listedVersions: Object.keys(versionMap(config, tenant)),
     ...(config.external ? { external: config.external } : {}),
   });
-  if (result.errors.length) throw new PimctlErrors(result.errors);
+  if (result.errors.length) throw new PimctlErrors(tenantProblemFirst(config, tenant !== undefined, result.errors));
   return { desired: result.catalogue, files: result.files };
 }
 
@@ -346,7 +350,15 @@ function refuseOtherTenant(saved: Plan & { basis: PlanBasis }, file: string, con
  * read under the lock) equals it, action for action and fingerprint for
  * fingerprint. Throws before anything is written.
  */
-async function checkSavedPlan(saved: Plan & { basis: PlanBasis }, file: string, config: Config, connection: Connection, state: LedgerState, opts: ProjectOptions): Promise<PlanResult> {
+async function checkSavedPlan(
+  saved: Plan & { basis: PlanBasis },
+  file: string,
+  config: Config,
+  connection: Connection,
+  state: LedgerState,
+  opts: ProjectOptions,
+  ifApplied: "ok" | "fail",
+): Promise<PlanResult & { alreadyApplied?: string }> {
   const basis = saved.basis;
   const policy: PlanPolicy = {
     prune: basis.prune,
@@ -359,15 +371,49 @@ async function checkSavedPlan(saved: Plan & { basis: PlanBasis }, file: string, 
     throw new PimctlError("plan_format", `${file}: its basis cannot be planned again (${(e as Error).message}); make a new plan with 'pimctl plan --out FILE'`);
   });
   const differences = savedPlanDifferences({ saved, current: current.plan });
+  if (differences.length && alreadyApplied(saved, current.plan)) {
+    const message = `${file} was already applied: the tenant already looks as the plan leaves it (a plan made now from its basis has no changes)`;
+    if (ifApplied === "fail") throw new PimctlError("plan_stale", `${message}; nothing was applied`, { details: ["pass --if-applied=ok to treat a re-run of an applied plan as done (exit 0)"] });
+    return { plan: saved, desired: basis.desired, remote: current.remote, declared: current.declared, names: current.names, refresh: current.refresh, ledger: state.ledger, ledgerExisted: state.existed, connection, config, alreadyApplied: message };
+  }
   if (differences.length) {
+    const done = partlyApplied(saved, current.plan);
     throw new PimctlError("plan_stale", `${file} is not what a plan made now from its own basis gives (the tenant changed, or the file was edited); nothing was applied. Plan again`, {
-      details: differences.slice(0, 50).concat(differences.length > 50 ? [`... and ${differences.length - 50} more`] : []),
+      details: [
+        ...(done ? [`${done.done} of its ${done.of} actions are already done, and a plan made now has only the rest (a run that stopped part way?): make a new plan to finish`] : []),
+        ...differences.slice(0, 50).concat(differences.length > 50 ? [`... and ${differences.length - 50} more`] : []),
+      ],
     });
   }
   return { plan: saved, desired: basis.desired, remote: current.remote, declared: current.declared, names: current.names, refresh: current.refresh, ledger: state.ledger, ledgerExisted: state.existed, connection, config };
 }
 
+/**
+ * A saved plan with changes whose basis, planned now, has none: the tenant is
+ * already as the plan leaves it (a re-run of the job that applied it, or the
+ * same change applied another way). Actions API v1 cannot carry out stay in
+ * every plan and say nothing about it.
+ */
+function alreadyApplied(saved: Plan, current: Plan): boolean {
+  const real = (p: Plan) => p.actions.filter((a) => a.op !== "unsupported");
+  return real(saved).length > 0 && real(current).length === 0;
+}
+
+/** Some of a saved plan's actions are done and a plan made now holds only (some of) the others. */
+function partlyApplied(saved: Plan, current: Plan): { done: number; of: number } | undefined {
+  const real = (p: Plan) => p.actions.filter((a) => a.op !== "unsupported");
+  const savedAddresses = new Set(real(saved).map((a) => a.address));
+  const left = real(current);
+  if (!left.length || left.length >= savedAddresses.size || !left.every((a) => savedAddresses.has(a.address))) return undefined;
+  return { done: savedAddresses.size - left.length, of: savedAddresses.size };
+}
+
 export interface ApplyOptions extends PlanOptions, LockOptions {
+  /**
+   * A saved plan that is already applied: "ok" (the default) reports it and does nothing
+   * (exit 0: the tenant is as the plan leaves it, checked by planning again); "fail" refuses (exit 5).
+   */
+  ifApplied?: "ok" | "fail";
   /** Apply this saved plan (after checking it is not stale) instead of planning now. */
   planFile?: string;
   allowDelete?: boolean;
@@ -387,6 +433,8 @@ export interface ApplyResult {
   verification?: VerificationReport;
   aborted?: boolean;
   backupFile?: string;
+  /** A saved plan found already applied (--if-applied=ok): why nothing was done. */
+  alreadyApplied?: string;
   /**
    * Why the run stopped starting actions after writes began: a process signal
    * ("interrupted (SIGINT)") or a lock it could not keep. The tenant was not verified.
@@ -469,10 +517,12 @@ export async function apply(opts: ApplyOptions): Promise<ApplyResult> {
     }
     const state = await unlessStopped(readLedger(backend, connection.name, connection.baseUrl), stop.signal, lost);
     const planned = await unlessStopped(
-      saved ? checkSavedPlan(saved, opts.planFile!, config, connection, state, opts) : planWithState(opts, config, project.desired, connection, state),
+      saved ? checkSavedPlan(saved, opts.planFile!, config, connection, state, opts, opts.ifApplied ?? "ok") : planWithState(opts, config, project.desired, connection, state),
       stop.signal,
       lost,
     );
+    const applied = "alreadyApplied" in planned ? planned.alreadyApplied : undefined;
+    if (typeof applied === "string") return (result = { plan: planned.plan, alreadyApplied: applied });
     const thePlan = planned.plan;
     // The prune policy the plan was made with: verification re-plans with the same one.
     const prune = thePlan.basis?.prune ?? prunePolicy(config);
@@ -679,13 +729,8 @@ export async function openProjectState(opts: ProjectOptions & { backend?: "local
   return { config, backend: openBackend(config, name, opts.env, opts.backend), tenant: name, baseUrl: tenantBaseUrl(config, name, tenant) };
 }
 
-export interface ExportOptions extends ProjectOptions {
-  out: string;
-  kinds?: Kind[];
-}
-
 /** Read a whole tenant (or some kinds) and return it as a catalogue, with the ledger's write-only values. */
-export async function readTenantCatalogue(opts: ProjectOptions & { kinds?: Kind[] }): Promise<{ catalogue: Catalogue; connection: Connection }> {
+export async function readTenantCatalogue(opts: ProjectOptions & { kinds?: Kind[] }): Promise<{ catalogue: Catalogue; connection: Connection; config: Config }> {
   const config = await projectConfig(opts);
   const connection = await connect(config, opts.tenant, connectOpts(opts));
   try {
@@ -696,27 +741,10 @@ export async function readTenantCatalogue(opts: ProjectOptions & { kinds?: Kind[
       ...(opts.log ? { log: opts.log } : {}),
     });
     const { ledger } = await readLedger(openBackend(config, connection.name, opts.env), connection.name, connection.baseUrl);
-    return { catalogue: remoteToCatalogue(remote, ledger), connection };
+    return { catalogue: remoteToCatalogue(remote, ledger), connection, config };
   } finally {
     await connection.api.close();
   }
-}
-
-export async function exportTenant(opts: ExportOptions): Promise<{ files: string[] }> {
-  const { catalogue, connection } = await readTenantCatalogue(opts);
-  const files = catalogueToFiles(catalogue, {
-    tenant: connection.name,
-    ...(opts.kinds ? { kinds: opts.kinds } : {}),
-    schemaRef: path.relative(path.resolve(opts.cwd, opts.out), schemaPath()) || "manifest.schema.json",
-  });
-  const outDir = path.resolve(opts.cwd, opts.out);
-  await mkdir(outDir, { recursive: true });
-  for (const [name, text] of Object.entries(files)) {
-    const tmp = path.join(outDir, `.${name}.tmp`);
-    await writeFile(tmp, text, "utf8");
-    await import("node:fs/promises").then((fs) => fs.rename(tmp, path.join(outDir, name)));
-  }
-  return { files: Object.keys(files).map((f) => path.join(opts.out, f)) };
 }
 
 export interface DiffOptions extends ProjectOptions {
@@ -736,15 +764,22 @@ export interface DiffOptions extends ProjectOptions {
  */
 export async function diff(opts: DiffOptions): Promise<Plan> {
   const config = await projectConfig(opts);
-  const target = config.tenants[opts.to];
+  // A mistyped --to is reported (with did-you-mean) before the ${variable} errors its missing values would cause.
+  const target = pickTenant(config, opts.to).tenant;
   let desired: Catalogue;
   if (config.tenants[opts.from]) {
     const source = (await readTenantCatalogue({ ...opts, tenant: opts.from })).catalogue;
-    desired = translateVariables(source, config.tenants[opts.from]!.variables ?? {}, target?.variables ?? {});
+    desired = translateVariables(source, config.tenants[opts.from]!.variables ?? {}, target.variables ?? {});
   } else {
+    if (!existsSync(path.resolve(opts.cwd, opts.from))) {
+      const close = closeNames(opts.from, Object.keys(config.tenants));
+      throw new PimctlError("usage", `--from ${opts.from} is neither a configured tenant nor a directory`, {
+        details: [close.length ? `did you mean: ${close.join(", ")}?` : `configured tenants: ${Object.keys(config.tenants).sort().join(", ") || "(none)"}`],
+      });
+    }
     const result = await loadManifests(path.resolve(opts.cwd, opts.from), {
       cwd: opts.cwd,
-      ...(target?.variables ? { variables: target.variables } : {}),
+      variables: target.variables ?? {},
     });
     if (result.errors.length) throw new PimctlErrors(result.errors);
     desired = result.catalogue;

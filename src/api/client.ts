@@ -351,7 +351,11 @@ export class PimClient implements T.PimApi {
       this.log?.(`${method} ${path} ${timeout ? "timeout" : "connection error"} ${ms}ms`);
       const untrusted = untrustedCertificate(err.code);
       if (untrusted) throw new PimctlError("api_connection", untrusted, { request: this.info(method, path) });
-      throw new TransportError(timeout ? "api_timeout" : "api_connection", timeout ? `no answer within ${this.timeoutMs} ms` : `connection failed (${err.code ?? err.message ?? "error"})`, sent || !refused);
+      throw new TransportError(
+        timeout ? "api_timeout" : "api_connection",
+        timeout ? `no answer from ${this.hostPort()} within ${this.timeoutMs} ms` : `connection to ${this.hostPort()} failed (${err.code ?? err.message ?? "error"})`,
+        sent || !refused,
+      );
     }
   }
 
@@ -381,7 +385,7 @@ export class PimClient implements T.PimApi {
           result = await this.once(method, path, body);
         } catch (e) {
           if (!(e instanceof TransportError)) throw e;
-          failure = new PimctlError(e.code, e.message, { request: this.info(method, path) });
+          failure = new PimctlError(e.code, e.message, { request: this.info(method, path), details: this.connectionHelp(e.code) });
           ambiguous = e.sent;
         }
         if (result) {
@@ -432,6 +436,23 @@ export class PimClient implements T.PimApi {
         await new Promise((r) => setTimeout(r, backoffMs(attempt + 1, this.policy, this.random)));
       }
     }
+  }
+
+  /** host:port, the port spelled out even when the scheme implies it: that is what a firewall rule names. */
+  private hostPort(): string {
+    const url = new URL(this.origin);
+    return `${url.hostname}:${url.port || (url.protocol === "https:" ? "443" : "80")}`;
+  }
+
+  /** What to check when the tenant cannot be reached: the address in the config first, then the way there. */
+  private connectionHelp(code: "api_timeout" | "api_connection"): string[] {
+    return [
+      `check the base URL of tenant "${this.tenant}" in the config (${this.baseUrl}) and that the service is up`,
+      this.proxy
+        ? `requests go through the proxy ${this.proxy} (HTTPS_PROXY): check that it is reachable and allows ${this.hostPort()}`
+        : `check the network from this machine to ${this.hostPort()} (DNS, firewall; set HTTPS_PROXY if it needs a proxy)`,
+      ...(code === "api_timeout" ? ["a tenant that answers slowly under load: try a lower --parallelism"] : []),
+    ];
   }
 
   private info(method: string, path: string, status?: number) {

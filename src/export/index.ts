@@ -19,12 +19,13 @@ import {
 } from "../model/catalogue.js";
 import type { RemoteAsset, RemoteCatalogue } from "../model/remote.js";
 import type { LedgerView } from "../plan/context.js";
+import { variableWriter, writeVariables } from "./translate.js";
 
 /**
  * Version fields that only repeat the master text carry nothing (a tenant may
  * fall back to master where no translation exists): leave them out.
  */
-function ownVersions<T extends object>(versions: Record<string, T> | undefined, master: Record<string, unknown>): Record<string, T> | undefined {
+export function ownVersions<T extends object>(versions: Record<string, T> | undefined, master: Record<string, unknown>): Record<string, T> | undefined {
   if (!versions) return undefined;
   const out: Record<string, T> = {};
   for (const [v, fields] of Object.entries(versions)) {
@@ -130,24 +131,32 @@ export interface ExportOptions {
   kinds?: Kind[];
   /** The $schema reference editors use, relative to the output directory. */
   schemaRef?: string;
+  /** The tenant's config variables: a string equal to one is written as `${name}`. */
+  variables?: Record<string, string>;
 }
 
 /** One file per kind: `<kind>.yaml`. */
 export function catalogueToFiles(catalogue: Catalogue, opts: ExportOptions): Record<string, string> {
   const files: Record<string, string> = {};
   const kinds = (opts.kinds ?? KINDS).filter((k) => catalogue.managed.includes(k));
+  const write = variableWriter(opts.variables ?? {});
   for (const kind of KINDS) {
     if (!kinds.includes(kind)) continue;
     const entries = kind === "categories" ? nestCategories(catalogue.categories) : (catalogue[kind] as object[]).map(clean);
-    const header = [
-      `# yaml-language-server: $schema=${opts.schemaRef ?? "../schemas/manifest.schema.json"}`,
-      "# Exported by pimctl: names, not ids; regenerate with pimctl export.",
-      ...NOT_READABLE[kind].map((l) => `# ${l}`),
-    ];
-    const body = stringify({ [kind]: entries }, { lineWidth: 0, indent: 2, sortMapEntries: false, aliasDuplicateObjects: false });
-    files[`${kind}.yaml`] = `${header.join("\n")}\n${body}`;
+    const body = stringify({ [kind]: writeVariables(entries, write) }, { lineWidth: 0, indent: 2, sortMapEntries: false, aliasDuplicateObjects: false });
+    files[`${kind}.yaml`] = `${exportHeader(kind, opts.schemaRef)}${body}`;
   }
   return files;
+}
+
+/** The comment lines an exported file starts with: the editor's schema, where it came from, what API v1 cannot read. */
+export function exportHeader(kind: Kind, schemaRef: string | undefined): string {
+  const header = [
+    `# yaml-language-server: $schema=${schemaRef ?? "../schemas/manifest.schema.json"}`,
+    "# Exported by pimctl: names, not ids; regenerate with pimctl export.",
+    ...NOT_READABLE[kind].map((l) => `# ${l}`),
+  ];
+  return `${header.join("\n")}\n`;
 }
 
 const NOT_READABLE: Record<Kind, string[]> = {
@@ -170,7 +179,7 @@ const FIELD_ORDER = [
   "content", "attribute_sets", "attributes", "assigned_attributes", "web_ids", "assets", "versions", "values", "children",
 ];
 
-function clean(entry: object): Record<string, unknown> {
+export function clean(entry: object): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   const e = entry as Record<string, unknown>;
   const keys = Object.keys(e)
@@ -189,7 +198,7 @@ function rank(field: string): number {
 }
 
 /** Drop empty values (null, "", [], {}) recursively: exports carry no empty fields. */
-function tidy(v: unknown): unknown {
+export function tidy(v: unknown): unknown {
   if (v === null || v === undefined || v === "") return undefined;
   if (Array.isArray(v)) {
     const items = v.map((x) => (x !== null && typeof x === "object" ? clean(x) : x)).filter((x) => x !== undefined);
@@ -207,7 +216,7 @@ function tidy(v: unknown): unknown {
   return v;
 }
 
-function nestCategories(categories: Category[]): Record<string, unknown>[] {
+export function nestCategories(categories: Category[]): Record<string, unknown>[] {
   type Node = { entry: Record<string, unknown>; children: Node[] };
   const roots: Node[] = [];
   const byKey = new Map<string, Node>();

@@ -25,3 +25,34 @@ export function translateVariables(catalogue: Catalogue, from: Record<string, st
   };
   return walk(catalogue) as Catalogue;
 }
+
+/**
+ * The other way, for export: a string (value or key) equal to one of the
+ * tenant's variables is written as `${name}`, and so is a URL variable at the
+ * start of a longer URL (`${cdn}/brands/acme.png`); a literal `${` is written
+ * `$${`. The exported manifests then load back to the same values and plan
+ * against another tenant with its own values. No other substrings: a short
+ * value ("EU") must not turn up inside every description that contains it.
+ */
+export function variableWriter(variables: Record<string, string>): (s: string) => string {
+  const byValue = new Map<string, string>();
+  // Two variables with one value: the first name in sorted order, so exports are stable.
+  for (const [name, value] of Object.entries(variables).sort(([a], [b]) => (a < b ? -1 : 1))) if (value.length && !byValue.has(value)) byValue.set(value, name);
+  const urls = [...byValue.entries()].filter(([value]) => /^[a-z][a-z0-9+.-]*:\/\/\S+$/i.test(value)).sort((a, b) => b[0].length - a[0].length);
+  const escape = (s: string) => (s.includes("${") ? s.replace(/\$\{/g, "$$${") : s);
+  return (s) => {
+    const name = byValue.get(s);
+    if (name !== undefined) return `\${${name}}`;
+    const url = urls.find(([value]) => s.startsWith(value) && /^[/?#]/.test(s.slice(value.length)));
+    if (url) return `\${${url[1]}}${escape(s.slice(url[0].length))}`;
+    return escape(s);
+  };
+}
+
+/** `variableWriter` over a whole value, keys included. */
+export function writeVariables(value: unknown, write: (s: string) => string): unknown {
+  if (typeof value === "string") return write(value);
+  if (Array.isArray(value)) return value.map((x) => writeVariables(x, write));
+  if (value !== null && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, x]) => [write(k), writeVariables(x, write)]));
+  return value;
+}

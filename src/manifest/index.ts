@@ -36,6 +36,11 @@ export interface LoadOptions {
   variables?: Record<string, string>;
   /** Version names that exist (from config); unknown ones are errors. Undefined: checked at plan time. */
   knownVersions?: string[];
+  /**
+   * Version names the config lists (versions:). The tenant's channels may publish others, so only a
+   * name close to a listed one and not listed itself (a typo: "Frnech") is an error offline.
+   */
+  listedVersions?: string[];
   /** File names in errors are relative to this directory (default: the process's). */
   cwd?: string;
   /** Tenant-owned records manifests may refer to without declaring (config external:). */
@@ -147,7 +152,12 @@ export async function loadManifests(dir: string, opts: LoadOptions = {}): Promis
     const partial = builder.registered(kind);
     if (partial.length && external[kind] !== "*") external[kind] = [...(external[kind] ?? []), ...partial];
   }
-  errors.push(...checkReferences(catalogue, external));
+  // A file that could not be parsed declares names no one knows: a reference to them is not an error
+  // anyone can act on until the file reads again. Say how many checks wait for it instead.
+  const references = checkReferences(catalogue, external);
+  const syntax = errors.find((e) => e.code === "yaml_syntax");
+  if (syntax && references.length) syntax.details.push(`${references.length} more check${references.length === 1 ? "" : "s"} (references to what the files declare) skipped until the syntax error is fixed`);
+  else errors.push(...references);
   return { catalogue, errors, warnings, files };
 }
 
@@ -205,7 +215,21 @@ class CatalogueBuilder {
 
   /** `at` is called only for an error: finding a key's line for each of 60,000 version keys cost more than the rest of the check. */
   private version(name: string, at: () => SourceLocation): void {
+    const first = !this.versions.has(name);
     this.versions.add(name);
+    const listed = this.opts.listedVersions;
+    // Once per name, where it is first named: one typo is one error.
+    if (first && !this.opts.knownVersions && listed?.length && !listed.includes(name)) {
+      const close = closeNames(name, listed);
+      if (close.length) {
+        this.errors.push(
+          new PimctlError("unknown_version", `unknown language version "${name}": the config lists ${listed.map((v) => `"${v}"`).join(", ")}`, {
+            location: at(),
+            details: [`did you mean "${close[0]}"?`, "a version the tenant's channels publish needs no entry in versions:, but one this close to a listed name is a typo"],
+          }),
+        );
+      }
+    }
     if (this.opts.knownVersions && !this.opts.knownVersions.includes(name)) {
       const close = closeNames(name, this.opts.knownVersions);
       this.errors.push(
@@ -339,6 +363,30 @@ class CatalogueBuilder {
     }
   }
 
+  /**
+   * Names that differ only in case are two records to pimctl (names are identity), but
+   * usually one typo to a person, and a tenant that compares names without case may refuse one.
+   */
+  private warnCaseTwins(label: string, records: ReadonlyArray<{ name: string; source?: SourceLocation }>): void {
+    if (records.length < 2) return;
+    const first = new Map<string, { name: string; source?: SourceLocation }>();
+    for (const r of records) {
+      const key = r.name.toLowerCase();
+      const twin = first.get(key);
+      if (!twin) {
+        first.set(key, r);
+        continue;
+      }
+      const where = twin.source ? ` (at ${twin.source.file}:${twin.source.line})` : "";
+      this.warnings.push(
+        new PimctlError("duplicate", `${label} "${r.name}" differs only in case from "${twin.name}"${where}: two records, or one misspelt?`, {
+          ...(r.source ? { location: r.source } : {}),
+          details: ["names are identity and compared exactly: if they are one record, use one spelling (previous_names: renames the other)"],
+        }),
+      );
+    }
+  }
+
   build(): Catalogue {
     const c = this.catalogue;
     const byName = (a: { name: string }, b: { name: string }) => compareText(a.name, b.name);
@@ -357,6 +405,13 @@ class CatalogueBuilder {
       else byParent.set(key, [cat]);
     }
     for (const siblings of byParent.values()) this.checkPrevious("category", prev(siblings));
+    this.warnCaseTwins("display group", c.display_groups);
+    this.warnCaseTwins("attribute", c.attributes);
+    this.warnCaseTwins("attribute set", c.attribute_sets);
+    this.warnCaseTwins("brand", c.brands);
+    this.warnCaseTwins("block", c.blocks.map((b) => ({ name: b.slug, ...(b.source ? { source: b.source } : {}) })));
+    for (const siblings of byParent.values()) this.warnCaseTwins("category", siblings);
+    for (const a of c.attributes) if (a.values?.length) this.warnCaseTwins(`value of attribute "${a.name}"`, a.values.map((v) => ({ name: v.value, ...(v.source ? { source: v.source } : {}) })));
     const declaredPaths = new Set(c.categories.map((x) => pathKey(x.path)));
     // An old path names one tenant record: two categories cannot both have moved from it.
     const claimedPaths = new Map<string, string>();

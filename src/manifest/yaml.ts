@@ -79,7 +79,12 @@ export function parseYaml(text: string, file: string, variables?: Record<string,
     const first = { file, line: 1, column: 1 };
     return { data: undefined, errors: [new PimctlError("yaml_syntax", `YAML could not be read: ${(e as Error).message}`, { location: first })], at: () => first, atPath: () => first };
   }
+  let lastLine = 0;
   for (const e of doc.errors) {
+    // One indentation mistake makes the parser report several errors on one line: the first says it.
+    const line = linePos(e.pos[0]).line;
+    if (line === lastLine && e.code !== "MULTIPLE_DOCS") continue;
+    lastLine = line;
     if (e.code === "MULTIPLE_DOCS") {
       errors.push(
         new PimctlError("yaml_syntax", "this file holds several YAML documents (a '---' line); pimctl reads one document per file: put each document in a file of its own", {
@@ -91,7 +96,12 @@ export function parseYaml(text: string, file: string, variables?: Record<string,
     const message = e.message.split("\n")[0]!.replace(/ at line \d+, column \d+:?$/, "");
     // The parser reports an unterminated quote where the file ends; say where the quote opens.
     const open = e.code === "MISSING_CHAR" && /quote/.test(message) ? unclosedQuote(text) : undefined;
-    errors.push(new PimctlError("yaml_syntax", open === undefined ? `YAML syntax: ${message}` : `YAML syntax: this quoted string is never closed`, { location: loc(open ?? e.pos[0]) }));
+    errors.push(
+      new PimctlError("yaml_syntax", open === undefined ? `YAML syntax: ${message}` : `YAML syntax: this quoted string is never closed`, {
+        location: loc(open ?? e.pos[0]),
+        ...(INDENTATION_ERRORS.has(e.code) ? { details: [indentationHint(text, line)] } : {}),
+      }),
+    );
   }
   // Variables are substituted in place, in keys too; files without "${" skip the walk.
   const substituteAll = (node: Node | null | undefined): void => {
@@ -143,6 +153,29 @@ export function parseYaml(text: string, file: string, variables?: Record<string,
     return loc(best);
   };
   return { data, errors, at, atPath: (path) => at(pointer(path)) };
+}
+
+/** The yaml library's error codes that mean, in a hand-written manifest, a line indented wrongly. */
+const INDENTATION_ERRORS = new Set<string>(["BAD_INDENT", "MULTILINE_IMPLICIT_KEY", "BLOCK_AS_IMPLICIT_KEY", "TAB_AS_INDENT"]);
+
+/**
+ * What to look at for an indentation error: the parser reports it where the
+ * entry it cannot close starts, and the mistake is usually on the next line.
+ */
+function indentationHint(text: string, line: number): string {
+  const lines = text.split("\n");
+  const indentOf = (l: string) => l.length - l.trimStart().length;
+  const here = lines[line - 1] ?? "";
+  // The column a key of this entry starts at ("  - name: x": after the dash).
+  const keyColumn = /^\s*- /.test(here) ? here.indexOf("- ") + 2 : indentOf(here);
+  const nextIndex = lines.findIndex((l, i) => i >= line && l.trim() !== "" && !l.trimStart().startsWith("#"));
+  const next = nextIndex === -1 ? undefined : lines[nextIndex]!;
+  const tabs = /^\s*\t/.test(here) || (next !== undefined && /^\s*\t/.test(next));
+  if (tabs) return "indent with spaces: YAML does not allow tabs as indentation";
+  if (next !== undefined && indentOf(next) !== keyColumn && !next.trimStart().startsWith("- ")) {
+    return `an indentation mistake: line ${nextIndex + 1} is indented ${indentOf(next)} spaces, but the keys of this entry start at column ${keyColumn + 1} (${keyColumn} spaces); keys of one entry line up, and a value that goes on over several lines is quoted`;
+  }
+  return "an indentation mistake near here: keys of one entry start in the same column (spaces, not tabs), and a value that goes on over several lines is quoted";
 }
 
 /**

@@ -177,11 +177,13 @@ export class PlanContext {
     for (const v of this.input.desired.versions) {
       if (this.versionId(v) !== undefined) continue;
       const close = closeNames(v, known);
+      const at = firstUseOfVersion(this.input.desired, v);
       this.errors.push(
         new PimctlError(
           "unknown_version",
           `language version "${v}" is not published by any channel of tenant "${this.input.tenant}" and not mapped in the config`,
           {
+            ...(at ? { location: at } : {}),
             details: [
               ...(close.length ? [`did you mean: ${close.map((c) => `"${c}"`).join(", ")}?`] : []),
               `known versions: ${known.join(", ") || "(none)"}; map it under versions: in pimctl.yaml`,
@@ -231,4 +233,17 @@ export class PlanContext {
   recordRenames(kind: RenamedKind, pairs: ReadonlyArray<Matched<{ name: string }, { name: string }>>): void {
     for (const p of pairs) if (p.renamedFrom !== undefined) this.renamed[kind].set(p.renamedFrom, p.desired.name);
   }
+}
+
+/** The first entry that names a language version (its own versions, its values', a brand's attribute values'): where an unknown name is reported. */
+function firstUseOfVersion(c: Catalogue, version: string): SourceLocation | undefined {
+  const has = (versions: object | undefined) => versions !== undefined && Object.hasOwn(versions, version);
+  for (const a of c.attributes) {
+    if (has(a.versions)) return a.source;
+    const value = a.values?.find((x) => has(x.versions));
+    if (value) return value.source ?? a.source;
+  }
+  for (const b of c.brands) if (has(b.versions) || Object.values(b.attributes ?? {}).some((x) => has(x.versions))) return b.source;
+  for (const cat of c.categories) if (has(cat.versions)) return cat.source;
+  return undefined;
 }

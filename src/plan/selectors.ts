@@ -53,10 +53,12 @@ export function parseSelector(text: string): Selector {
   // The text before the first "[" (not the address parser: a typo'd kind must still be named).
   const prefix = text.split("[")[0]!;
   if (!text.includes("[") || !PREFIX_KIND[prefix]) {
-    const kinds = [...KINDS, ...Object.keys(PREFIX_KIND)];
-    const close = closeNames(prefix, kinds, 2);
+    // Suggest only what the flag accepts: a kind (`categories`), or an address form
+    // (`category["..."]`) when the text was meant as one; a bare prefix is neither.
+    const close = closeNames(prefix, [...KINDS, ...Object.keys(PREFIX_KIND)], 2);
+    const accepted = [...new Set(close.map((c) => ((KINDS as readonly string[]).includes(c) ? c : text.includes("[") ? `${c}${text.slice(prefix.length)}` : PREFIX_KIND[c]!)))];
     throw new PimctlError("usage", `"${text}" is neither a kind nor an address: unknown kind "${prefix}"`, {
-      details: [close.length ? `did you mean: ${close.join(", ")}?` : `kinds: ${KINDS.join(", ")}; addresses look like brand["Acme"] or category["Apparel/Shirts"]`],
+      details: [accepted.length ? `did you mean: ${accepted.join(", ")}?` : `kinds: ${KINDS.join(", ")}; addresses look like brand["Acme"] or category["Apparel/Shirts"]`],
     });
   }
   if (text.includes("*")) {

@@ -144,6 +144,44 @@ describe("apply PLAN_FILE refuses anything but the reviewed plan, before any wri
   });
 });
 
+describe("a saved plan applied twice (a re-run of the job that applied it)", () => {
+  it("says it was already applied and writes nothing: exit 0 by default, exit 5 with --if-applied=fail", async () => {
+    const demo = p.emulator.store("demo");
+    const brand = (name: string) => [...demo.brands.values()].find((b) => b.name === name)!;
+    demo.updateBrand(brand("Acme").id, { desc: "old text" });
+    demo.updateBrand(brand("Zenith").id, { desc: "old clocks" });
+    expect((await savePlan("once.json")).actions).toHaveLength(2);
+    const first = await p.cli(["apply", "once.json"]);
+    expect(first.code, first.stderr).toBe(0);
+    p.emulator.resetStats();
+    const again = await p.cli(["apply", "once.json"]);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toContain("once.json was already applied: the tenant already looks as the plan leaves it (a plan made now from its basis has no changes). Nothing to do.");
+    expect(again.stderr).not.toContain("the tenant changed, or the file was edited");
+    const strict = await p.cli(["apply", "once.json", "--if-applied", "fail"]);
+    expect(strict.code).toBe(5);
+    expect(strict.stderr).toContain("once.json was already applied");
+    expect(strict.stderr).toContain("pass --if-applied=ok");
+    expect(writes()).toBe(0);
+    // Half of it undone by hand: the rest is what a plan made now has, and the message says so.
+    const zen = [...p.emulator.store("demo").brands.values()].find((b) => b.name === "Zenith")!;
+    p.emulator.store("demo").updateBrand(zen.id, { desc: "old clocks" });
+    const half = await p.cli(["apply", "once.json"]);
+    expect(half.code).toBe(5);
+    expect(half.stderr).toContain("1 of its 2 actions are already done, and a plan made now has only the rest (a run that stopped part way?): make a new plan to finish");
+    p.emulator.store("demo").updateBrand(zen.id, { desc: "Clocks" });
+    // A tenant changed since in another way is still stale, not "applied".
+    const store = p.emulator.store("demo");
+    const acme = [...store.brands.values()].find((b) => b.name === "Acme")!;
+    store.updateBrand(acme.id, { desc: "edited by hand" });
+    const stale = await p.cli(["apply", "once.json"]);
+    expect(stale.code).toBe(5);
+    expect(stale.stderr).toContain("the tenant changed, or the file was edited");
+    store.updateBrand(acme.id, { desc: "old text" });
+    store.updateBrand([...store.brands.values()].find((b) => b.name === "Zenith")!.id, { desc: "old clocks" });
+  });
+});
+
 describe("signed plans (PIMCTL_PLAN_HMAC_KEY)", () => {
   const key = { PIMCTL_PLAN_HMAC_KEY: "pipeline-secret" };
   it("a signed plan applies with the key; resealed edits, a missing key or a wrong key are refused (exit 1)", async () => {

@@ -53,6 +53,16 @@ describe("selectors", () => {
     expect(r.stderr).toContain("2 errors");
   });
 
+  it("a typo'd kind suggests only what the flags accept: the kind, or the address form", async () => {
+    const r = await p.cli(["plan", "--exclude", "categry", "--target", 'categry["Apparel"]']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('"categry" is neither a kind nor an address: unknown kind "categry"\n  did you mean: categories?');
+    expect(r.stderr).toContain('unknown kind "categry"\n  did you mean: category["Apparel"]?');
+    // Every suggestion is accepted as written.
+    const ok = await p.cli(["plan", "--exclude", "categories", "--target", 'category["Apparel & Accessories"]']);
+    expect(ok.code, ok.stderr).toBe(0);
+  });
+
   it("a record only the tenant has is a valid selector", async () => {
     const r = await p.cli(["plan", "--exclude", 'brand["Tenant Only"]']);
     expect(r.code, r.stderr).toBe(0);

@@ -37,7 +37,8 @@ describe("versions: in pimctl.yaml against the tenant's channels", () => {
     expect(v.code, v.stderr).toBe(0);
     const r = await p.cli(["plan"]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain('language version "Klingon" is not published by any channel of tenant "demo" and not mapped in the config');
+    // At the entry that names it: a person finds the line to fix.
+    expect(r.stderr).toContain('catalogue/a.yaml:2:5: language version "Klingon" is not published by any channel of tenant "demo" and not mapped in the config');
     await p.write("catalogue/a.yaml", manifests);
   });
 });

@@ -19,11 +19,25 @@ describe("export, round trips and diff between two tenants", () => {
   it("exports a tenant deterministically: byte-identical run after run", async () => {
     expect((await p.cli(["export", "--tenant", "a", "--out", "export-a"])).code).toBe(0);
     const first = readDir(path.join(p.dir, "export-a"));
-    expect((await p.cli(["export", "--tenant", "a", "--out", "export-a"])).code).toBe(0);
+    // Again into the same folder: refused without a flag; overwritten or merged, the same bytes.
+    expect((await p.cli(["export", "--tenant", "a", "--out", "export-a"])).code).toBe(1);
+    expect((await p.cli(["export", "--tenant", "a", "--out", "export-a", "--force"])).code).toBe(0);
+    expect(readDir(path.join(p.dir, "export-a"))).toEqual(first);
+    const merged = await p.cli(["export", "--tenant", "a", "--out", "export-a", "--merge"]);
+    expect(merged.code, merged.stderr).toBe(0);
+    expect(merged.stderr).toContain("nothing written");
     expect(readDir(path.join(p.dir, "export-a"))).toEqual(first);
     expect(Object.keys(first)).toEqual(["attribute_sets.yaml", "attributes.yaml", "blocks.yaml", "brands.yaml", "categories.yaml", "display_groups.yaml"]);
     expect(first["brands.yaml"]).toContain("image_url: https://cdn.example.com/brands/alpine-optics.png");
     expect(first["brands.yaml"]).toContain("Webshop: alpine-optics");
+  });
+
+  it("the hand-written examples merged with the tenant they were applied to: nothing to write", async () => {
+    const before = readDir(path.join(p.dir, "catalogue"));
+    const r = await p.cli(["export", "--tenant", "a", "--out", "catalogue", "--merge"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain("Merged into catalogue: the manifests already match the tenant; nothing written.");
+    expect(readDir(path.join(p.dir, "catalogue"))).toEqual(before);
   });
 
   it("export of A planned against A: no changes", async () => {
@@ -129,6 +143,33 @@ describe("promotion: one set of manifests, tenants whose version ids and channel
       const r = await p.cli(["diff", "--from", from!, "--to", to!, "--detailed-exitcode"]);
       expect(r.code, `${from} -> ${to}: ${r.stdout}${r.stderr}`).toBe(0);
     }
+  });
+
+  it("the README's recipe: staging exported into a fresh folder writes the variables back and plans clean against prod", async () => {
+    const e = await p.cli(["export", "--tenant", "staging", "--out", "from-staging"]);
+    expect(e.code, e.stderr).toBe(0);
+    const brands = readFileSync(path.join(p.dir, "from-staging", "brands.yaml"), "utf8");
+    expect(brands).toContain("${shop_channel}: acme");
+    expect(brands).toContain("image_url: ${cdn}/brands/acme.png");
+    const r = await p.cli(["plan", "--tenant", "prod", "--dir", "from-staging", "--detailed-exitcode"]);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+  });
+
+  it("into the hand-written catalogue/ it refuses; --merge takes only staging's change, and prod's plan is that change", async () => {
+    const before = readFileSync(path.join(p.dir, "catalogue", "catalogue.yaml"), "utf8");
+    const staging = p.emulator.store("staging");
+    const acme = [...staging.brands.values()].find((b) => b.name === "Acme")!;
+    staging.updateBrand(acme.id, { desc: "Tools since 1951" });
+    expect((await p.cli(["export", "--tenant", "staging", "--out", "catalogue"])).code).toBe(1);
+    const m = await p.cli(["export", "--tenant", "staging", "--out", "catalogue", "--merge"]);
+    expect(m.code, m.stderr).toBe(0);
+    expect(readFileSync(path.join(p.dir, "catalogue", "catalogue.yaml"), "utf8")).toBe(before.replace("desc: Tools since 1950", "desc: Tools since 1951"));
+    expect((await p.cli(["plan", "--tenant", "staging", "--detailed-exitcode"])).code).toBe(0);
+    const prod = await p.cli(["plan", "--tenant", "prod", "--format", "json"]);
+    expect(prod.code, prod.stderr).toBe(0);
+    expect((JSON.parse(prod.stdout) as Plan).actions.map((a) => `${a.op} ${a.address} ${a.changes.map((c) => c.field).join(",")}`)).toEqual(['update brand["Acme"] desc']);
+    const applied = await p.cli(["apply", "--tenant", "prod", "--auto-approve"]);
+    expect(applied.code, applied.stderr).toBe(0);
   });
 
   it("records only the target has always show: as unmanaged, or as deletes where the prune policy would delete them", async () => {

@@ -30,6 +30,7 @@ interface ApplyArgs extends GlobalArgs {
   "lock-timeout"?: string;
   compact?: boolean;
   summary?: boolean;
+  "if-applied"?: "ok" | "fail";
 }
 
 /** Above this many actions the plan apply shows is the summary unless --compact asks for every line. */
@@ -55,6 +56,10 @@ export function applyCommand(io: Io): CommandModule<object, ApplyArgs> {
         .option("lock-timeout", {
           type: "string",
           describe: "Wait this long (30s, 5m, 1h) for another run's state lock instead of failing at once",
+        })
+        .option("if-applied", {
+          choices: ["ok", "fail"] as const,
+          describe: "A saved plan the tenant already matches (a re-run of the job that applied it): ok says so and exits 0 (default); fail exits 5",
         })
         .example("$0 apply --tenant staging", "Plan, show, ask, apply")
         .example("$0 apply plan.json", "Apply a reviewed, saved plan (CI on merge)")
@@ -90,6 +95,7 @@ export function applyCommand(io: Io): CommandModule<object, ApplyArgs> {
         ...(args.target ? { targets: args.target } : {}),
         ...(args.exclude ? { excludes: args.exclude } : {}),
         ...(args["lock-timeout"] ? { lockTimeoutMs: parseDuration(args["lock-timeout"]) } : {}),
+        ...(args["if-applied"] ? { ifApplied: args["if-applied"] } : {}),
         warn: warnLine(io),
         allowDelete: args["allow-delete"] === true,
         dryRun: args["dry-run"] === true,
@@ -102,6 +108,10 @@ export function applyCommand(io: Io): CommandModule<object, ApplyArgs> {
       if (result.aborted) {
         io.stderr("Apply cancelled; nothing was changed.\n");
         throw new ExitWith(EXIT.error);
+      }
+      if (result.alreadyApplied) {
+        say(args, io, `${result.alreadyApplied}. Nothing to do.`);
+        return;
       }
       if (!hasChanges(result.plan)) {
         // The result line, even with --quiet.

@@ -121,7 +121,7 @@ export async function runDemo(io: Io, args: DemoArgs): Promise<{ finalPlanHasCha
         "  1. pimctl init                       # writes pimctl.yaml and a manifest directory\n" +
         "  2. export PIMCTL_DEV_TOKEN=...       # the token stays in the environment, never in files\n" +
         "  3. pimctl ping --tenant dev          # checks address and token\n" +
-        "  4. pimctl export --tenant dev --out catalogue/   # start from what the tenant holds\n" +
+        "  4. pimctl export --tenant dev --out catalogue/ --merge   # add what the tenant holds to the files init wrote\n" +
         "  5. pimctl plan --tenant dev          # then edit the YAML, plan, review, apply\n" +
         `Total requests served by the local tenant: ${emulator.stats().requests.total}.\n`,
     );

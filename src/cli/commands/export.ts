@@ -1,5 +1,5 @@
 import type { CommandModule } from "yargs";
-import { exportTenant } from "../../workflows.js";
+import { exportTenant } from "../../export/workflow.js";
 import { KINDS, type Kind } from "../../model/catalogue.js";
 import type { Io } from "../io.js";
 import { plural } from "../../plural.js";
@@ -8,6 +8,8 @@ import { projectOptions, say, withProjectOptions, type GlobalArgs } from "../opt
 interface ExportArgs extends GlobalArgs {
   out: string;
   kinds?: Kind[];
+  force?: boolean;
+  merge?: boolean;
 }
 
 export function exportCommand(io: Io): CommandModule<object, ExportArgs> {
@@ -18,11 +20,42 @@ export function exportCommand(io: Io): CommandModule<object, ExportArgs> {
       withProjectOptions(y)
         .option("out", { alias: "o", type: "string", demandOption: true, describe: "Directory to write <kind>.yaml files into" })
         .option("kinds", { type: "string", array: true, choices: KINDS, describe: "Only these kinds (default: all)" })
+        .option("merge", {
+          type: "boolean",
+          describe: "Into a folder of manifests: change only the values that differ, where each entry lives (comments, ${variables}, previous_names, layout kept); add new entries; remove none",
+        })
+        .option("force", { type: "boolean", describe: "Into a folder of manifests: overwrite with freshly exported <kind>.yaml files" })
+        .conflicts("merge", "force")
         .example("$0 export --tenant prod --out exported/", "Snapshot production as manifests")
-        .example("$0 export --tenant prod --out brands/ --kinds brands", "Only brands") as never,
+        .example("$0 export --tenant prod --out brands/ --kinds brands", "Only brands")
+        .example("$0 export --tenant staging --out catalogue/ --merge", "Take what changed in staging into the hand-written manifests") as never,
     handler: async (args) => {
-      const { files } = await exportTenant({ ...projectOptions(args, io), out: args.out, ...(args.kinds ? { kinds: args.kinds } : {}) });
-      say(args, io, `Exported ${plural(files.length, "file")}: ${files.join(", ")}`);
+      const result = await exportTenant({
+        ...projectOptions(args, io),
+        out: args.out,
+        ...(args.kinds ? { kinds: args.kinds } : {}),
+        ...(args.merge ? { existing: "merge" as const } : args.force ? { existing: "force" as const } : {}),
+      });
+      if (result.mode !== "merge") {
+        say(args, io, `Exported ${plural(result.files.length, "file")}: ${result.files.join(", ")}`);
+        for (const f of result.clashes) io.stderr(`warning: ${f} declares kinds that were exported too: its entries are now declared twice; merge them by hand or remove it (or use --merge)\n`);
+        return;
+      }
+      for (const line of result.updated) say(args, io, `  updated: ${line}`);
+      for (const line of result.added) say(args, io, `  added: ${line}`);
+      say(
+        args,
+        io,
+        result.files.length
+          ? `Merged into ${args.out}: ${plural(result.updated.length, "value")} updated, ${plural(result.added.length, "entry")} added, in ${plural(result.files.length, "file")}: ${result.files.join(", ")}`
+          : `Merged into ${args.out}: the manifests already match the tenant; nothing written.`,
+      );
+      for (const line of result.byHand) io.stderr(`warning: ${line}\n`);
+      for (const line of result.pendingRenames) say(args, io, `  not merged: ${line}`);
+      if (result.onlyInFolder.length) {
+        say(args, io, `In ${args.out} but not in the tenant (kept; remove them by hand if they are gone for good):`);
+        for (const line of result.onlyInFolder) say(args, io, `  ${line}`);
+      }
     },
   };
 }

@@ -1,8 +1,8 @@
 import type { CommandModule } from "yargs";
-import { loadConfig } from "../../config/index.js";
+import { loadConfig, versionMap } from "../../config/index.js";
 import { loadManifests } from "../../manifest/index.js";
 import { PimctlErrors } from "../../errors.js";
-import { pickTenant } from "../../tenant.js";
+import { pickTenant, tenantProblemFirst } from "../../tenant.js";
 import { KINDS } from "../../model/catalogue.js";
 import type { Io } from "../io.js";
 import { reportProblems, type ProblemFormat } from "../pipeline-output.js";
@@ -37,14 +37,15 @@ export function validateCommand(io: Io): CommandModule<object, ValidateArgs> {
     handler: async (args) => {
       const config = await loadConfig({ cwd: io.cwd, ...(args.config ? { configPath: args.config } : {}), ...(args.directory ?? args.dir ? { dir: (args.directory ?? args.dir)! } : {}) });
       const tenant = args.tenant ? pickTenant(config, args.tenant).tenant : Object.keys(config.tenants).length === 1 ? Object.values(config.tenants)[0] : undefined;
-      // Offline, language version names cannot be checked (the tenant's channels publish them): plan checks them.
+      // Offline, only a typo of a name the config lists can be caught (the tenant's channels publish others): plan checks the rest.
       const result = await loadManifests(config.dir, {
         cwd: io.cwd,
-        ...(tenant?.variables ? { variables: tenant.variables } : {}),
+        ...(tenant ? { variables: tenant.variables ?? {} } : {}),
+        listedVersions: Object.keys(versionMap(config, tenant)),
         ...(config.external ? { external: config.external } : {}),
       });
       // Errors and the warnings of the same run are reported together, sorted, by the CLI's one error path.
-      if (result.errors.length) throw new PimctlErrors(result.errors, result.warnings);
+      if (result.errors.length) throw new PimctlErrors(tenantProblemFirst(config, tenant !== undefined, result.errors), result.warnings);
       // The config's translations rule (required versions, fail_under): a policy, exit 3.
       const untranslated = await translationRuleProblems(config, result.catalogue, io.cwd);
       if (untranslated.length) throw new PimctlErrors(untranslated, result.warnings);

@@ -1,0 +1,176 @@
+/**
+ * Edits to one YAML file's text, made at its nodes' source ranges (the yaml
+ * library's parse keeps each node's [start, value end, node end]): a changed
+ * scalar is spliced in its own quoting, a changed collection is written again
+ * at its key's column, new keys and list items are inserted as whole lines in
+ * the file's indentation. Everything not edited stays byte for byte, comments
+ * included. `resolve` reads `${variables}` the way the loader does; `write`
+ * puts them back into what is written (src/export/translate.ts).
+ */
+import { isMap, isScalar, isSeq, parseDocument, stringify, type Document, type Node, type Pair, type YAMLMap, type YAMLSeq } from "yaml";
+import { writeVariables } from "./translate.js";
+
+interface Edit {
+  start: number;
+  end: number;
+  text: string;
+}
+
+export interface VariableText {
+  /** `${name}` -> the tenant's value, `$${` -> `${`. */
+  resolve(s: string): string;
+  /** The other way, for what is written. */
+  write(s: string): string;
+}
+
+/** `v` as YAML text (block style unless `flow`), with variables written back. */
+export function renderYaml(v: unknown, text: VariableText, opts: { flow?: boolean } = {}): string {
+  return stringify(writeVariables(v, text.write), { lineWidth: 0, indent: 2, sortMapEntries: false, aliasDuplicateObjects: false, ...(opts.flow ? { collectionStyle: "flow" as const } : {}) });
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
+
+export class YamlFileEdit {
+  private readonly edits: Edit[] = [];
+  /** Undefined when the text does not parse (or for a new file): nothing in it is edited. */
+  readonly doc: Document | undefined;
+
+  constructor(
+    readonly name: string,
+    readonly text: string,
+    private readonly variables: VariableText,
+    opts: { parse: boolean } = { parse: true },
+  ) {
+    // merge: as the loader reads files (src/manifest/yaml.ts), so `<<: *defaults` fields count.
+    const doc = opts.parse ? parseDocument(text, { merge: true }) : undefined;
+    this.doc = doc && !doc.errors.length ? (doc as Document) : undefined;
+  }
+
+  // ------------------------------------------------------------ reading
+
+  /** A node's value as the loader sees it: plain data, variables resolved (keys too). */
+  js(node: unknown): unknown {
+    const resolveDeep = (v: unknown): unknown => {
+      if (typeof v === "string") return this.variables.resolve(v);
+      if (Array.isArray(v)) return v.map(resolveDeep);
+      if (isRecord(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [this.variables.resolve(k), resolveDeep(x)]));
+      return v;
+    };
+    return node && typeof node === "object" && "toJS" in node ? resolveDeep((node as Node).toJS(this.doc!)) : node;
+  }
+  keyOf(p: Pair): string {
+    return this.variables.resolve(String(isScalar(p.key) ? p.key.value : p.key));
+  }
+  findPair(map: YAMLMap, key: string): Pair | undefined {
+    return map.items.find((p) => this.keyOf(p as Pair) === key) as Pair | undefined;
+  }
+  /** `file:line` of an offset, for reports. */
+  at(offset: number): string {
+    let n = 1;
+    for (let i = this.text.indexOf("\n"); i !== -1 && i < offset; i = this.text.indexOf("\n", i + 1)) n++;
+    return `${this.name}:${n}`;
+  }
+  lineStart(offset: number): number {
+    return this.text.lastIndexOf("\n", offset - 1) + 1;
+  }
+  column(offset: number): number {
+    return offset - this.lineStart(offset);
+  }
+  /** Just past the line `offset` is on (or `offset` itself when it is a line start after a newline). */
+  lineEnd(offset: number): number {
+    if (offset > 0 && this.text[offset - 1] === "\n") return offset;
+    const nl = this.text.indexOf("\n", offset);
+    return nl === -1 ? this.text.length : nl + 1;
+  }
+
+  // ------------------------------------------------------------ editing
+
+  /** Replace a range of the text (offsets of the original). */
+  splice(start: number, end: number, text: string): void {
+    this.edits.push({ start, end, text });
+  }
+  /** Insert whole lines at a line end (a file without a final newline gets one first). */
+  insertLines(at: number, lines: string): void {
+    const needsNewline = at === this.text.length && this.text.length > 0 && !this.text.endsWith("\n");
+    this.edits.push({ start: at, end: at, text: `${needsNewline ? "\n" : ""}${lines}` });
+  }
+
+  /** Rendered lines moved right by `column` (the first one too when `first`). */
+  private indented(text: string, column: number, first: boolean): string {
+    const pad = " ".repeat(column);
+    return text
+      .replace(/\n$/, "")
+      .split("\n")
+      .map((l, i) => (i === 0 && !first ? l : l === "" ? l : pad + l))
+      .join("\n")
+      .concat("\n");
+  }
+
+  /** The scalar text for `v` where `old` stood, in its quoting; undefined when it needs a block. */
+  private scalarText(v: unknown, old: Node | null, inFlow: boolean): string | undefined {
+    if (typeof v !== "string") return v === null || typeof v === "object" ? undefined : String(v);
+    const s = this.variables.write(v);
+    if (s.includes("\n")) return inFlow ? JSON.stringify(s) : undefined;
+    const type = isScalar(old) ? old.type : undefined;
+    if (type === "BLOCK_LITERAL" || type === "BLOCK_FOLDED") return undefined;
+    if (type === "QUOTE_DOUBLE") return JSON.stringify(s);
+    if (type === "QUOTE_SINGLE") return `'${s.replace(/'/g, "''")}'`;
+    const plain = stringify(s, { lineWidth: 0 }).trimEnd();
+    return inFlow && /[,[\]{}]/.test(plain) && !/^["']/.test(plain) ? JSON.stringify(s) : plain;
+  }
+
+  /** A pair's value becomes `v`: in place for a scalar, in flow style inside flow, else the pair written again. */
+  replaceValue(map: YAMLMap, pair: Pair, v: unknown): void {
+    const node = pair.value as Node | null;
+    const key = pair.key as Node;
+    const scalar = node === null || isScalar(node) ? this.scalarText(v, node, map.flow === true) : undefined;
+    if (scalar !== undefined && node?.range) {
+      // An empty value (`desc:`) has an empty range right after the colon: the new one needs its space.
+      this.splice(node.range[0], node.range[1], node.range[0] === node.range[1] ? ` ${scalar}` : scalar);
+    } else if (map.flow || (node && (isMap(node) || isSeq(node)) && node.flow)) {
+      if (!node?.range) throw new Error("a flow value without a source range");
+      this.splice(node.range[0], node.range[1], renderYaml(v, this.variables, { flow: true }).trimEnd());
+    } else {
+      const start = key.range![0];
+      const end = this.lineEnd(node?.range ? node.range[1] : key.range![1]);
+      this.splice(start, end, this.indented(renderYaml({ [this.keyOf(pair)]: v }, this.variables), this.column(start), false));
+    }
+  }
+
+  /** A flow collection written again whole. */
+  rewriteFlow(node: YAMLMap | YAMLSeq, v: unknown): void {
+    this.splice(node.range![0], node.range![1], renderYaml(v, this.variables, { flow: true }).trimEnd());
+  }
+
+  /** A new key after a block map's last one, in its column. */
+  addKey(map: YAMLMap, key: string, v: unknown): void {
+    const first = map.items[0]?.key as Node | undefined;
+    if (!first?.range || !map.range) throw new Error("a map without a source range");
+    this.insertLines(this.lineEnd(map.range[1]), this.indented(renderYaml({ [key]: v }, this.variables), this.column(first.range[0]), true));
+  }
+
+  /** Removes a pair's lines; false when its key starts a list item's line (`- name: x`), which stays. */
+  removePair(pair: Pair): boolean {
+    const key = pair.key as Node;
+    const value = pair.value as Node | null;
+    if (/^\s*-\s/.test(this.text.slice(this.lineStart(key.range![0]), key.range![0] + 1))) return false;
+    this.splice(this.lineStart(key.range![0]), this.lineEnd(value?.range ? value.range[1] : key.range![1]), "");
+    return true;
+  }
+
+  /** Appends items to a block sequence; false when it is not one (the caller writes the value again). */
+  appendItems(seq: YAMLSeq, items: unknown[]): boolean {
+    if (seq.flow || !seq.items.length || !seq.range) return false;
+    this.insertLines(this.lineEnd(seq.range[1]), this.indented(renderYaml(items, this.variables), this.column(seq.range[0]), true));
+    return true;
+  }
+
+  /** The edited text. */
+  result(): string {
+    let out = this.text;
+    // From the end, so earlier offsets stay valid; insertions at one place keep their order.
+    const sorted = this.edits.map((e, i) => ({ ...e, i })).sort((a, b) => b.start - a.start || b.i - a.i);
+    for (const e of sorted) out = out.slice(0, e.start) + e.text + out.slice(e.end);
+    return out;
+  }
+}
