@@ -278,10 +278,20 @@ describe("github-actions.yml, job apply: the reviewed plan, or a reason", () => 
     expect(step(r, "Fetch the reviewed plan").env.PIMCTL_PROD_TOKEN).toBeUndefined();
     expect((await p.cli(["plan", "--tenant", "prod", "--detailed-exitcode"], { env: { PIMCTL_PROD_TOKEN: token } })).code).toBe(0);
     await restore();
-    // Reviewed, then the tenant changed before the merge.
+    // Reviewed, then applied by someone else before the merge: the job's apply finds it done (exit 0).
     await outcome("changes");
     await reviewedPlan();
     expect((await p.cli(["apply", "--tenant", "prod", "--auto-approve"], { env: { PIMCTL_PROD_TOKEN: token } })).code).toBe(0);
+    const again = await run();
+    expect(again.ok).toBe(true);
+    expect(step(again, "Apply the reviewed plan").output).toContain("was already applied");
+    await restore();
+    // Reviewed, then the tenant changed by hand before the merge: stale.
+    await outcome("changes");
+    await reviewedPlan();
+    const store = p.emulator.store("prod");
+    const acme = [...store.brands.values()].find((b) => b.name === "Acme")!;
+    store.updateBrand(acme.id, { desc: "Changed by hand" });
     const stale = await run();
     expect(stale.ok).toBe(true);
     expect(stale.outputs.apply).toEqual({ stale: "true" });

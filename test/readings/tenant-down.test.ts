@@ -60,7 +60,7 @@ describe("the tenant goes down mid-apply (a real process, the server closed)", (
     const seconds = (Date.now() - downAt) / 1000;
     expect(code, stderr).toBe(4);
     expect(stderr).toContain(`Stopped: the tenant stopped answering: ${BREAKER_THRESHOLD} actions in a row failed`);
-    expect(stderr).toMatch(/connection failed/);
+    expect(stderr).toMatch(/connection to 127\.0\.0\.1:\d+ failed/);
     expect(stderr).toMatch(/^\d+ actions not attempted: the tenant stopped answering \((\w+ \d+(, )?)+\)$/m);
     expect(stderr).toContain("Wait until it answers again (pimctl ping).\nRun `pimctl apply` again to finish");
     // Counts, never one line per action left.

@@ -23,6 +23,6 @@ describe("ledger names", () => {
     const l = emptyLedger("t", "http://x/api/v1");
     recordNames(l, { attributes: { "12": "Size" } });
     expect(parseLedger(serialiseLedger(l), "f", "t", "http://x/api/v1").names).toEqual({ attributes: { "12": "Size" } });
-    expect(parseLedger('{"format":1,"web_ids":{}}', "f", "t", "http://x/api/v1").names).toEqual({});
+    expect(parseLedger('{"format":1,"tenant":"t","base_url":"http://x/api/v1","web_ids":{}}', "f", "t", "http://x/api/v1").names).toEqual({});
   });
 });
