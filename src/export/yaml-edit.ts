@@ -9,12 +9,8 @@
  */
 import { isMap, isScalar, isSeq, parseDocument, stringify, type Document, type Node, type Pair, type YAMLMap, type YAMLSeq } from "yaml";
 import { writeVariables } from "./translate.js";
+import { applySplices, scalarText, type TextSplice } from "../manifest/yaml-text.js";
 
-interface Edit {
-  start: number;
-  end: number;
-  text: string;
-}
 
 export interface VariableText {
   /** `${name}` -> the tenant's value, `$${` -> `${`. */
@@ -31,7 +27,7 @@ export function renderYaml(v: unknown, text: VariableText, opts: { flow?: boolea
 const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
 
 export class YamlFileEdit {
-  private readonly edits: Edit[] = [];
+  private readonly edits: TextSplice[] = [];
   /** Undefined when the text does not parse (or for a new file): nothing in it is edited. */
   readonly doc: Document | undefined;
 
@@ -113,10 +109,7 @@ export class YamlFileEdit {
     if (s.includes("\n")) return inFlow ? JSON.stringify(s) : undefined;
     const type = isScalar(old) ? old.type : undefined;
     if (type === "BLOCK_LITERAL" || type === "BLOCK_FOLDED") return undefined;
-    if (type === "QUOTE_DOUBLE") return JSON.stringify(s);
-    if (type === "QUOTE_SINGLE") return `'${s.replace(/'/g, "''")}'`;
-    const plain = stringify(s, { lineWidth: 0 }).trimEnd();
-    return inFlow && /[,[\]{}]/.test(plain) && !/^["']/.test(plain) ? JSON.stringify(s) : plain;
+    return scalarText(s, { flow: inFlow, ...(type ? { like: type } : {}) });
   }
 
   /** A pair's value becomes `v`: in place for a scalar, in flow style inside flow, else the pair written again. */
@@ -167,10 +160,6 @@ export class YamlFileEdit {
 
   /** The edited text. */
   result(): string {
-    let out = this.text;
-    // From the end, so earlier offsets stay valid; insertions at one place keep their order.
-    const sorted = this.edits.map((e, i) => ({ ...e, i })).sort((a, b) => b.start - a.start || b.i - a.i);
-    for (const e of sorted) out = out.slice(0, e.start) + e.text + out.slice(e.end);
-    return out;
+    return applySplices(this.text, this.edits);
   }
 }

@@ -6,7 +6,8 @@
  * layout) stays byte for byte: the yaml library's source ranges say where each
  * node is, and the text is edited, never re-serialised.
  */
-import { isMap, isScalar, parseDocument, stringify, visit, type Scalar, type YAMLMap } from "yaml";
+import { isMap, isScalar, parseDocument, visit, type Scalar, type YAMLMap } from "yaml";
+import { applySplices, scalarText } from "../manifest/yaml-text.js";
 import { PimctlError } from "../errors.js";
 
 export interface TextEdit {
@@ -32,27 +33,17 @@ interface Op {
   order: number;
 }
 
-/** A scalar as YAML text: plain where that reads back the same, else in the quotes the old value used, else double quotes. */
-export function scalarText(value: string, flow: boolean, like?: Scalar["type"]): string {
-  if (like === "QUOTE_SINGLE" && !/[\n\r\t\p{Cc}]/u.test(value)) return `'${value.replace(/'/g, "''")}'`;
-  if (like !== "QUOTE_DOUBLE" && like !== "QUOTE_SINGLE") {
-    const plain = stringify(value, { lineWidth: 0 }).replace(/\n$/, "");
-    if (plain === value && !(flow && /[,[\]{}]/.test(value))) return value;
-  }
-  return JSON.stringify(value);
-}
-
 function renderFlow(tree: Tree): string {
-  return `{ ${[...tree].map(([k, v]) => `${scalarText(k, true)}: ${typeof v === "string" ? scalarText(v, true) : renderFlow(v)}`).join(", ")} }`;
+  return `{ ${[...tree].map(([k, v]) => `${scalarText(k, { flow: true })}: ${typeof v === "string" ? scalarText(v, { flow: true }) : renderFlow(v)}`).join(", ")} }`;
 }
 
 function renderBlock(tree: Tree, indent: string, flowValues: boolean): string[] {
   return [...tree].flatMap(([k, v]) =>
     typeof v === "string"
-      ? [`${indent}${scalarText(k, false)}: ${scalarText(v, false)}`]
+      ? [`${indent}${scalarText(k)}: ${scalarText(v)}`]
       : flowValues
-        ? [`${indent}${scalarText(k, false)}: ${renderFlow(v)}`]
-        : [`${indent}${scalarText(k, false)}:`, ...renderBlock(v, `${indent}  `, false)],
+        ? [`${indent}${scalarText(k)}: ${renderFlow(v)}`]
+        : [`${indent}${scalarText(k)}:`, ...renderBlock(v, `${indent}  `, false)],
   );
 }
 
@@ -99,7 +90,7 @@ export function editYaml(text: string, file: string, entries: readonly EntryEdit
           const tail = old.match(/(\r?\n)+$/)?.[0] ?? "";
           const flow = node.flow === true;
           const block = value.type === "BLOCK_LITERAL" || value.type === "BLOCK_FOLDED";
-          ops.push({ at: value.range[0], end: value.range[1], text: scalarText(edit.value, flow, block ? "QUOTE_DOUBLE" : value.type) + tail, order: 0 });
+          ops.push({ at: value.range[0], end: value.range[1], text: scalarText(edit.value, { flow, like: block ? "QUOTE_DOUBLE" : value.type }) + tail, order: 0 });
         } else if (isMap(value)) {
           node = value;
         } else {
@@ -124,8 +115,7 @@ export function editYaml(text: string, file: string, entries: readonly EntryEdit
       ops.push({ at: end, end, text: ends ? `${lines}${eol}` : `${eol}${lines}`, order: start });
     }
   }
-  ops.sort((a, b) => b.at - a.at || a.order - b.order);
-  let out = text;
-  for (const op of ops) out = out.slice(0, op.at) + op.text + out.slice(op.end);
-  return out;
+  // At one offset, an inner map's new lines go before its outer map's: the larger `order` is listed first.
+  ops.sort((a, b) => b.order - a.order);
+  return applySplices(text, ops.map((op) => ({ start: op.at, end: op.end, text: op.text })));
 }

@@ -1,0 +1,43 @@
+/**
+ * Writing into a YAML file's text without re-serialising it: the one way pimctl
+ * edits files people wrote (`export --merge`, `translations import`). A value is
+ * written in the quoting the old one used, and edits are spliced in at source
+ * offsets, so comments, order, quoting and layout of everything else stay byte
+ * for byte.
+ */
+import { stringify, type Scalar } from "yaml";
+
+export interface TextSplice {
+  start: number;
+  end: number;
+  text: string;
+}
+
+/**
+ * `value` as a YAML scalar's text where a scalar of type `like` stood: in its
+ * quotes (single quotes only while they can hold it), else plain where that
+ * reads back the same (the yaml library quotes what would not), else double
+ * quotes. Inside a flow collection a plain scalar may not hold `,[]{}`. A
+ * value with a line break is double-quoted: a caller that would rather write a
+ * block scalar checks for that first.
+ */
+export function scalarText(value: string, opts: { flow?: boolean; like?: Scalar["type"] } = {}): string {
+  if (/[\n\r]/.test(value)) return JSON.stringify(value);
+  if (opts.like === "QUOTE_DOUBLE") return JSON.stringify(value);
+  if (opts.like === "QUOTE_SINGLE" && !/[\t\p{Cc}]/u.test(value)) return `'${value.replace(/'/g, "''")}'`;
+  const plain = stringify(value, { lineWidth: 0 }).trimEnd();
+  if (opts.flow && /[,[\]{}]/.test(plain) && !/^["']/.test(plain)) return JSON.stringify(value);
+  return plain;
+}
+
+/**
+ * The text with every splice made, each at offsets of the original text. Made
+ * from the end, so earlier offsets stay valid; among splices at one offset,
+ * the one listed first ends up first in the text.
+ */
+export function applySplices(text: string, splices: readonly TextSplice[]): string {
+  const sorted = splices.map((s, i) => ({ ...s, i })).sort((a, b) => b.start - a.start || b.i - a.i);
+  let out = text;
+  for (const s of sorted) out = out.slice(0, s.start) + s.text + out.slice(s.end);
+  return out;
+}
