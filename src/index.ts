@@ -2,9 +2,9 @@
  * pimctl as a library: the same workflows the CLI runs, and each stage on its
  * own for programs that want to compose them (see README.md "How it works").
  */
-export { plan, apply, diff, ping, loadProject, readTenantCatalogue } from "./workflows.js";
+export { plan, apply, diff, ping, loadProject, readTenantCatalogue } from "./workflows/index.js";
 export { exportTenant, type ExportOptions, type ExportResult } from "./export/workflow.js";
-export type { ApplyOptions, ApplyResult, DiffOptions, PlanOptions, PlanResult, ProjectOptions } from "./workflows.js";
+export type { ApplyOptions, ApplyResult, DiffOptions, PlanOptions, PlanResult, ProjectOptions } from "./workflows/index.js";
 export { drift, type DriftOptions } from "./drift/workflow.js";
 export type { DriftItem, DriftReport } from "./drift/index.js";
 export type { RefreshMode, RefreshReport } from "./state/changelog/index.js";

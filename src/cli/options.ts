@@ -5,7 +5,7 @@
 import type { Argv } from "yargs";
 import { FORMATS, wantColor, type Format } from "../render/index.js";
 import { escapeControls } from "../render/controls.js";
-import type { ProjectOptions } from "../workflows.js";
+import type { ProjectOptions } from "../workflows/index.js";
 import { REFRESH_MODES, type RefreshMode } from "../state/changelog/index.js";
 import type { Io } from "./io.js";
 

@@ -1,5 +1,5 @@
 /** `pimctl drift` as a library call: plan, then read the feed for the drifted records. */
-import { planOpen, type PlanOptions } from "../workflows.js";
+import { planOpen, type PlanOptions } from "../workflows/index.js";
 import { DRIFT_FORMAT_VERSION, attribute, feedTypesOf, ledgerIds, readDriftFeed, type DriftReport } from "./index.js";
 
 export interface DriftOptions extends PlanOptions {

@@ -10,7 +10,7 @@ import { KINDS, type Kind } from "../model/catalogue.js";
 import { loadManifests } from "../manifest/index.js";
 import { manifestFiles } from "../manifest/files.js";
 import { PimctlError, PimctlErrors } from "../errors.js";
-import { readTenantCatalogue, schemaPath, type ProjectOptions } from "../workflows.js";
+import { readTenantCatalogue, schemaPath, type ProjectOptions } from "../workflows/index.js";
 import { catalogueToFiles, exportHeader } from "./index.js";
 import { mergeExport } from "./merge.js";
 

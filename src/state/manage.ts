@@ -6,7 +6,7 @@
 import { PimctlError, PimctlErrors } from "../errors.js";
 import { interruptedBy } from "../holdings.js";
 import { connect } from "../tenant.js";
-import { openProjectState, type ProjectOptions } from "../workflows.js";
+import { openProjectState, type ProjectOptions } from "../workflows/index.js";
 import { forgetRecord, ledgerEntries, mergeLedger, emptyLedger, parseLedger, serialiseLedger, type LedgerEntry } from "./ledger.js";
 import { acquireLock, describeHolder, openBackend, readLedger, saveLedger, unlockCommand, type HeldLock, type LockInfo, type StateBackend } from "./backends/index.js";
 import { addressOf, parseRecordRef, recordNames, resolveRef, type RecordKind, type RecordNames } from "./records.js";

@@ -11,7 +11,7 @@ import type { Config } from "../config/index.js";
 import { PimctlError } from "../errors.js";
 import { compareText, type Catalogue } from "../model/catalogue.js";
 import { isUnder, parseAddress } from "../plan/address.js";
-import { loadProject, type ProjectOptions } from "../workflows.js";
+import { loadProject, type ProjectOptions } from "../workflows/index.js";
 import { exportUnits, type UnitSelection } from "./export.js";
 import { languageCode, readUnits, writeUnits, type ExportFormat } from "./formats/index.js";
 import { liveLockEntries, planImport, type ImportReport } from "./import.js";

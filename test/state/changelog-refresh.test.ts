@@ -8,7 +8,7 @@ import { readdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createClient, type PimClient } from "../../src/api/client.js";
-import { plan } from "../../src/workflows.js";
+import { plan } from "../../src/workflows/index.js";
 import { prng } from "../helpers/random.js";
 import { repoRoot, testProject, type TestProject } from "../helpers/project.js";
 

@@ -1,7 +1,7 @@
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { CommandModule } from "yargs";
-import { apply, restoreCommand, type ApplyResult } from "../../workflows.js";
+import { apply, restoreCommand, type ApplyResult } from "../../workflows/index.js";
 import { renderPlan } from "../../render/index.js";
 import { createProgress } from "../../render/progress.js";
 import { hasChanges, type Plan } from "../../plan/types.js";

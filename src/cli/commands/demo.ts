@@ -3,7 +3,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { CommandModule } from "yargs";
-import { apply, loadProject, plan } from "../../workflows.js";
+import { apply, loadProject, plan } from "../../workflows/index.js";
 import { renderPlan, summaryLine } from "../../render/index.js";
 import { createProgress } from "../../render/progress.js";
 import { connect } from "../../tenant.js";

@@ -1,7 +1,7 @@
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { CommandModule } from "yargs";
-import { diff } from "../../workflows.js";
+import { diff } from "../../workflows/index.js";
 import { renderPlan, type Format } from "../../render/index.js";
 import { hasChanges } from "../../plan/types.js";
 import { EXIT, ExitWith } from "../exit-codes.js";

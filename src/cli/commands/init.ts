@@ -3,7 +3,7 @@ import { existsSync } from "node:fs";
 import { appendFile, mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { CommandModule } from "yargs";
-import { schemaPath } from "../../workflows.js";
+import { schemaPath } from "../../workflows/index.js";
 import { PimctlError } from "../../errors.js";
 import type { Io } from "../io.js";
 import { say, type GlobalArgs } from "../options.js";

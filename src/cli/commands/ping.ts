@@ -1,5 +1,5 @@
 import type { CommandModule } from "yargs";
-import { ping } from "../../workflows.js";
+import { ping } from "../../workflows/index.js";
 import type { Io } from "../io.js";
 import { projectOptions, withProjectOptions, type GlobalArgs } from "../options.js";
 import { escapeControls } from "../../render/controls.js";

@@ -1,7 +1,7 @@
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { CommandModule } from "yargs";
-import { plan, planHmacKey } from "../../workflows.js";
+import { plan, planHmacKey } from "../../workflows/index.js";
 import { renderPlan, type Format } from "../../render/index.js";
 import { describeRefresh } from "../../render/refresh.js";
 import { publicPlan, writePlanFile } from "../../plan/file.js";

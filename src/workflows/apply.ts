@@ -1,0 +1,254 @@
+/**
+ * The apply workflow: under the state lock, plan (or check the saved plan), write, record
+ * in the ledger what API v1 cannot read back, save it (or a rescue file), verify. Signals
+ * and a lock whose lease is lost stop it; before the first write nothing is written.
+ */
+import { mkdir } from "node:fs/promises";
+import path from "node:path";
+import { forgetOwned, recordNames, recordOwned, serialiseLedger } from "../state/ledger.js";
+import { acquireLock, openBackend, readLedger, saveLedger, unlockCommand, type HeldLock } from "../state/backends/index.js";
+import { rescueDir, writeRescueFile } from "../state/rescue.js";
+import { hold, interruptedBy } from "../holdings.js";
+import { ALLOW_DELETE_FLAG, refuseBlockedDeletes } from "../plan/delete-permission.js";
+import type { Plan } from "../plan/types.js";
+import { applyPlan, type ApplyHooks, type ApplyReport } from "../apply/index.js";
+import { verifyApplied, type VerificationReport } from "../apply/verify.js";
+import { backupExport } from "../apply/backup.js";
+import { connect } from "../tenant.js";
+import { PimctlError, PimctlErrors } from "../errors.js";
+import { createdByKind, createdNames, deletedByKind, removedWith } from "./ownership.js";
+import { type PlanOptions, planAgainst, planWithState } from "./plan.js";
+import { connectOpts, errorText, errorsOf, ledgerDir, loadProject, projectConfig, prunePolicy } from "./project.js";
+import { checkSavedPlan, readSavedPlan, refuseOtherTenant } from "./saved-plan.js";
+
+/** How apply waits for the state lock (plan never takes it). */
+export interface LockOptions {
+  /** Wait this long for a held lock instead of failing at once. */
+  lockTimeoutMs?: number;
+  /** Called with warnings (a stale lock taken over, a merged state write). */
+  warn?: (line: string) => void;
+}
+
+export interface ApplyOptions extends PlanOptions, LockOptions {
+  /**
+   * A saved plan that is already applied: "ok" (the default) reports it and does nothing
+   * (exit 0: the tenant is as the plan leaves it, checked by planning again); "fail" refuses (exit 5).
+   */
+  ifApplied?: "ok" | "fail";
+  /** Apply this saved plan (after checking it is not stale) instead of planning now. */
+  planFile?: string;
+  allowDelete?: boolean;
+  dryRun?: boolean;
+  failFast?: boolean;
+  hooks?: ApplyHooks;
+  /** Export profile id: back the tenant up before the first write. */
+  backupProfile?: number;
+  backupFile?: string;
+  /** Called with the plan before any write; return false to abort (confirmation). */
+  confirm?: (plan: Plan) => Promise<boolean>;
+}
+
+export interface ApplyResult {
+  plan: Plan;
+  report?: ApplyReport;
+  verification?: VerificationReport;
+  aborted?: boolean;
+  backupFile?: string;
+  /** A saved plan found already applied (--if-applied=ok): why nothing was done. */
+  alreadyApplied?: string;
+  /**
+   * Why the run stopped starting actions after writes began: a process signal
+   * ("interrupted (SIGINT)") or a lock it could not keep. The tenant was not verified.
+   */
+  stopped?: string;
+  /** The ledger could not be saved to its backend: it is in `rescueFile` (exit 4), or, when even that failed, in `ledger` with `rescueError`. */
+  stateNotSaved?: { error: string; rescueFile?: string; rescueError?: string; ledger?: string };
+  /** The lock could not be released (after the writes): break it with `pimctl state unlock id`. */
+  lockNotReleased?: { error: string; id: string };
+}
+
+/** Throws when the run was asked to stop before its first write: nothing was written. */
+export function stopIfAsked(signal: AbortSignal, lost: { why?: string }): void {
+  if (!signal.aborted) return;
+  if (lost.why) throw new PimctlError("ledger_locked", `${lost.why}; stopped before the first write: nothing was written`);
+  throw new PimctlError("interrupted", `interrupted (${interruptedBy(signal)}) before the first write: nothing was written`);
+}
+
+/** `work`, unless the run is asked to stop first: then stop at once (what is in flight is abandoned). */
+export function unlessStopped<T>(work: Promise<T>, signal: AbortSignal, lost: { why?: string }): Promise<T> {
+  work.catch(() => undefined);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => {
+      try {
+        stopIfAsked(signal, lost);
+      } catch (e) {
+        reject(e);
+      }
+    };
+    if (signal.aborted) return onAbort();
+    signal.addEventListener("abort", onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+  });
+}
+
+/**
+ * Apply: the state lock is taken first (before the ledger and the tenant are
+ * read) and held until the ledger is saved, so no other run reads a ledger
+ * that is about to change. A dry run takes no lock. A saved plan's file checks
+ * come before any of it.
+ *
+ * Stopping (opts.signal, or a lock whose lease cannot be kept): before the first
+ * write, the phase in progress is abandoned and the lock released (an error:
+ * nothing was written); after, no action is started, the ledger is saved and the
+ * result says why it stopped. A ledger that cannot be saved goes to a rescue
+ * file, and a lock that cannot be released is reported on its own: neither hides
+ * the other, and neither loses the report.
+ */
+export async function apply(opts: ApplyOptions): Promise<ApplyResult> {
+  const saved = opts.planFile ? await readSavedPlan({ ...opts, planFile: opts.planFile }) : undefined;
+  const project = saved ? { config: await projectConfig(opts), desired: saved.basis.desired } : await loadProject(opts);
+  const { config } = project;
+  if (saved) refuseOtherTenant(saved, opts.planFile!, config, opts.tenant);
+  const connection = await connect(config, opts.tenant ?? saved?.tenant, connectOpts(opts));
+  // One stop for both reasons: the caller's signal, and a lock this run cannot keep.
+  const stop = new AbortController();
+  const lost: { why?: string } = {};
+  const forward = () => stop.abort(opts.signal!.reason);
+  if (opts.signal?.aborted) forward();
+  else opts.signal?.addEventListener("abort", forward, { once: true });
+  const multiTenant = Object.keys(config.tenants).length > 1;
+  let lock: HeldLock | undefined;
+  let result: ApplyResult | undefined;
+  let failure: unknown;
+  try {
+    const backend = openBackend(config, connection.name, opts.env);
+    if (!opts.dryRun) {
+      lock = await acquireLock(backend, connection.name, {
+        why: saved ? `apply ${path.basename(opts.planFile!)}` : "apply",
+        env: opts.env,
+        ...(opts.lockTimeoutMs ? { timeoutMs: opts.lockTimeoutMs } : {}),
+        ...(multiTenant ? { tenantFlag: connection.name } : {}),
+        ...(opts.warn ? { warn: opts.warn } : {}),
+        signal: stop.signal,
+        onLost: (why) => {
+          lost.why = why;
+          stop.abort(new Error(why));
+        },
+      });
+    }
+    const state = await unlessStopped(readLedger(backend, connection.name, connection.baseUrl), stop.signal, lost);
+    const planned = await unlessStopped(
+      saved ? checkSavedPlan(saved, opts.planFile!, config, connection, state, opts, opts.ifApplied ?? "ok") : planWithState(opts, config, project.desired, connection, state),
+      stop.signal,
+      lost,
+    );
+    const applied = "alreadyApplied" in planned ? planned.alreadyApplied : undefined;
+    if (typeof applied === "string") return (result = { plan: planned.plan, alreadyApplied: applied });
+    const thePlan = planned.plan;
+    // The prune policy the plan was made with: verification re-plans with the same one.
+    const prune = thePlan.basis?.prune ?? prunePolicy(config);
+    if (!saved && !opts.dryRun) {
+      refuseBlockedDeletes(thePlan, "the plan", `Pass ${ALLOW_DELETE_FLAG} to apply them, or leave them out (prune off for the kind, --exclude).`);
+    }
+    if (opts.confirm && !(await opts.confirm(thePlan))) return (result = { plan: thePlan, aborted: true });
+    stopIfAsked(stop.signal, lost);
+    let backupFile: string | undefined;
+    if (opts.backupProfile !== undefined && !opts.dryRun) {
+      backupFile = opts.backupFile ?? path.join(ledgerDir(config, opts), `${connection.name}-backup-${Date.now()}.export`);
+      await mkdir(path.dirname(backupFile), { recursive: true });
+      await unlessStopped(backupExport({ api: connection.api, profileId: opts.backupProfile, outFile: backupFile }), stop.signal, lost);
+    }
+    stopIfAsked(stop.signal, lost);
+    // From here the tenant may be written to: the ledger is what remembers it, so a forced end
+    // (a second signal) writes it to a rescue file rather than lose it.
+    const rescue = (): string => writeRescueFile(rescueDir(config.file, opts.cwd), connection.name, serialiseLedger(state.ledger));
+    const writing = opts.dryRun
+      ? () => undefined
+      : hold({
+          what: `the state of tenant "${connection.name}"`,
+          writesBegan: true,
+          release: async () => {
+            const file = rescue();
+            return [`The state of tenant "${connection.name}" (what this run wrote) is in ${file}; restore it with: ${restoreCommand(file, opts.cwd, multiTenant ? connection.name : undefined)}`];
+          },
+        });
+    // Taken before the apply, which forgets a deleted brand's ledger entries (its assets among them).
+    const goneWith = removedWith(thePlan, planned.remote, state.ledger);
+    let report: ApplyReport;
+    let stateNotSaved: ApplyResult["stateNotSaved"];
+    try {
+      report = await applyPlan({
+        api: connection.api,
+        plan: thePlan,
+        allowDelete: thePlan.deletes_allowed === true,
+        dryRun: opts.dryRun === true,
+        parallelism: opts.parallelism ?? connection.tenant.parallelism ?? 8,
+        failFast: opts.failFast === true,
+        ledger: state.ledger,
+        ...(opts.hooks ? { hooks: opts.hooks } : {}),
+        signal: stop.signal,
+      });
+      if (opts.dryRun) return (result = { plan: thePlan, report });
+      // What pimctl now owns: the declared records it found, and those it created (prune "owned" may delete them later).
+      recordOwned(state.ledger, { ...planned.declared });
+      recordOwned(state.ledger, createdByKind(thePlan, report));
+      // The names pimctl applied, by id: a record renamed by hand later is found and renamed back.
+      recordNames(state.ledger, { ...planned.names });
+      recordNames(state.ledger, createdNames(thePlan, report));
+      // A deleted record's id is no longer pimctl's: a tenant that reuses ids must not make a hand-made record look owned.
+      forgetOwned(state.ledger, deletedByKind(thePlan, report, goneWith));
+      stateNotSaved = await saveLedger(backend, state, opts.warn ? { warn: opts.warn } : {}).then(
+        () => undefined,
+        (e: unknown) => {
+          try {
+            return { error: errorText(e), rescueFile: rescue() };
+          } catch (r) {
+            // Not even a local file: the text itself goes back to the caller, to be printed.
+            return { error: errorText(e), rescueError: errorText(r), ledger: serialiseLedger(state.ledger) };
+          }
+        },
+      );
+    } finally {
+      writing();
+    }
+    const stopped = stop.signal.aborted ? (lost.why ?? `interrupted (${interruptedBy(stop.signal)})`) : undefined;
+    result = { plan: thePlan, report, ...(backupFile ? { backupFile } : {}), ...(stopped ? { stopped } : {}), ...(stateNotSaved ? { stateNotSaved } : {}) };
+    // A refused token (401) would refuse the verification read too; a stopped run is not verified either.
+    if (report.stopped_by || stopped) return result;
+    // A verification read that fails leaves the writes unchecked: reported (exit 4), never a crash without a report.
+    // With the changelog refresh, the verification read is a full read that starts a new snapshot:
+    // the next plan does not re-read, one by one, every record this apply wrote.
+    result.verification = await planAgainst(connection, config, planned.desired, state.ledger, prune, opts, { rebuildSnapshot: true }).then(
+      (replanned) => verifyApplied(report, replanned.plan),
+      (e: unknown): VerificationReport => ({ checked: 0, mismatches: [], error: errorText(e) }),
+    );
+    return result;
+  } catch (e) {
+    failure = e;
+    throw e;
+  } finally {
+    // The one cleanup path: normal end, errors, and interruption all release the lock here.
+    opts.signal?.removeEventListener("abort", forward);
+    const unlockError = await lock?.release().then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    await connection.api.close();
+    if (unlockError !== undefined && lock) {
+      const notReleased = new PimctlError("io", `the lock of tenant "${connection.name}" could not be released: ${errorText(unlockError)}`, {
+        details: [`break it with: ${unlockCommand(lock.info.id, multiTenant ? connection.name : undefined)}`],
+      });
+      // After the writes: reported beside the ledger's fate, never instead of it.
+      if (result && !result.aborted) result.lockNotReleased = { error: notReleased.format(), id: lock.info.id };
+      else if (failure instanceof PimctlError || failure instanceof PimctlErrors) throw new PimctlErrors([...errorsOf(failure), notReleased]);
+      else if (failure === undefined) throw notReleased;
+      else opts.warn?.(notReleased.format());
+    }
+  }
+}
+
+/** The command that puts a rescue file back: its path as the person would type it from where pimctl ran. */
+export function restoreCommand(file: string, cwd: string, tenantFlag?: string): string {
+  const rel = path.relative(cwd, file);
+  return `pimctl state push ${rel && !rel.startsWith("..") ? rel : file}${tenantFlag ? ` --tenant ${tenantFlag}` : ""}`;
+}

@@ -1,0 +1,82 @@
+/**
+ * Reading a whole tenant as a catalogue, and the diff workflow (tenant or folder against tenant).
+ */
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { KINDS, type Catalogue, type Kind } from "../model/catalogue.js";
+import { versionMap, type Config } from "../config/index.js";
+import { loadManifests } from "../manifest/index.js";
+import { readState } from "../state/index.js";
+import { openBackend, readLedger } from "../state/backends/index.js";
+import type { Plan } from "../plan/types.js";
+import { remoteToCatalogue } from "../export/index.js";
+import { translateVariables } from "../export/translate.js";
+import { connect, pickTenant, type Connection } from "../tenant.js";
+import { PimctlError, PimctlErrors, closeNames } from "../errors.js";
+import { narrow, planAgainst } from "./plan.js";
+import { type ProjectOptions, connectOpts, projectConfig, prunePolicy } from "./project.js";
+
+/** Read a whole tenant (or some kinds) and return it as a catalogue, with the ledger's write-only values. */
+export async function readTenantCatalogue(opts: ProjectOptions & { kinds?: Kind[] }): Promise<{ catalogue: Catalogue; connection: Connection; config: Config }> {
+  const config = await projectConfig(opts);
+  const connection = await connect(config, opts.tenant, connectOpts(opts));
+  try {
+    const kinds = opts.kinds ?? [...KINDS];
+    const remote = await readState(connection.api, {
+      kinds,
+      versionMap: versionMap(config, connection.tenant),
+      ...(opts.log ? { log: opts.log } : {}),
+    });
+    const { ledger } = await readLedger(openBackend(config, connection.name, opts.env), connection.name, connection.baseUrl);
+    return { catalogue: remoteToCatalogue(remote, ledger), connection, config };
+  } finally {
+    await connection.api.close();
+  }
+}
+
+export interface DiffOptions extends ProjectOptions {
+  /** A tenant name, or a directory of manifests. */
+  from: string;
+  /** The tenant to compare against (made to look like `from`). */
+  to: string;
+  targets?: string[];
+  excludes?: string[];
+}
+
+/**
+ * What would change if `to` were made to look like `from`: a plan, never
+ * applied. A source tenant's catalogue is translated from its variables to the
+ * target's; the target is listed in full, so records only it has always show
+ * (unmanaged, or deletes where the prune policy would delete them).
+ */
+export async function diff(opts: DiffOptions): Promise<Plan> {
+  const config = await projectConfig(opts);
+  // A mistyped --to is reported (with did-you-mean) before the ${variable} errors its missing values would cause.
+  const target = pickTenant(config, opts.to).tenant;
+  let desired: Catalogue;
+  if (config.tenants[opts.from]) {
+    const source = (await readTenantCatalogue({ ...opts, tenant: opts.from })).catalogue;
+    desired = translateVariables(source, config.tenants[opts.from]!.variables ?? {}, target.variables ?? {});
+  } else {
+    if (!existsSync(path.resolve(opts.cwd, opts.from))) {
+      const close = closeNames(opts.from, Object.keys(config.tenants));
+      throw new PimctlError("usage", `--from ${opts.from} is neither a configured tenant nor a directory`, {
+        details: [close.length ? `did you mean: ${close.join(", ")}?` : `configured tenants: ${Object.keys(config.tenants).sort().join(", ") || "(none)"}`],
+      });
+    }
+    const result = await loadManifests(path.resolve(opts.cwd, opts.from), {
+      cwd: opts.cwd,
+      variables: target.variables ?? {},
+    });
+    if (result.errors.length) throw new PimctlErrors(result.errors);
+    desired = result.catalogue;
+  }
+  const connection = await connect(config, opts.to, connectOpts(opts));
+  try {
+    const { ledger } = await readLedger(openBackend(config, connection.name, opts.env), connection.name, connection.baseUrl);
+    const { plan: p, remote } = await planAgainst(connection, config, desired, ledger, prunePolicy(config), opts, { listAll: true });
+    return narrow(p, desired, remote, opts.targets ?? [], opts.excludes ?? []);
+  } finally {
+    await connection.api.close();
+  }
+}

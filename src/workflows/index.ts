@@ -1,0 +1,13 @@
+/**
+ * The library API: each workflow wires the stages together (manifest ->
+ * state -> plan -> apply -> render) and returns data; the CLI only parses
+ * options, calls these and prints. Tests and other programs call them directly.
+ * One file per workflow, over one project loader (project.ts); drift, export
+ * and translations keep theirs in their own folders.
+ */
+export { loadProject, schemaPath, type ProjectOptions } from "./project.js";
+export { plan, planOpen, planHmacKey, type PlanOptions, type PlanResult } from "./plan.js";
+export { apply, restoreCommand, type ApplyOptions, type ApplyResult, type LockOptions } from "./apply.js";
+export { diff, readTenantCatalogue, type DiffOptions } from "./diff.js";
+export { openProjectState } from "./state.js";
+export { ping } from "./ping.js";

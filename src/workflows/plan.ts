@@ -1,0 +1,235 @@
+/**
+ * The plan workflow: read the tenant the manifests need (early reads started beside the
+ * manifest load), plan against it, narrow it to --target/--exclude, and seal its basis.
+ */
+import { KINDS, type Catalogue } from "../model/catalogue.js";
+import type { RemoteCatalogue } from "../model/remote.js";
+import { versionMap, type Config } from "../config/index.js";
+import { readState, startReads, startVersionLists, type StartedReads } from "../state/index.js";
+import { openRefresh, type Refresh, type RefreshReport } from "../state/changelog/index.js";
+import { scanManifests } from "../manifest/kinds-scan.js";
+import { readScope } from "../plan/read-scope.js";
+import type { Ledger } from "../state/ledger.js";
+import { describeHolder, openBackend, readLedger, type LedgerState, type LockInfo } from "../state/backends/index.js";
+import { buildPlan, type PlanOutcome } from "../plan/planner.js";
+import type { PrunePolicy } from "../plan/policy.js";
+import { filterPlan } from "../plan/filter.js";
+import { checkSelectors, knownAddresses } from "../plan/selectors.js";
+import { unknownWriteOnly } from "../plan/write-only.js";
+import { PLAN_HMAC_ENV } from "../plan/integrity.js";
+import { decideDeletes } from "../plan/delete-permission.js";
+import { moveHints } from "../plan/hints.js";
+import { applyIgnore, checkScope } from "../plan/scope.js";
+import type { Plan, PlanBasis } from "../plan/types.js";
+import { connect, type Connection } from "../tenant.js";
+import { PimctlError, PimctlErrors } from "../errors.js";
+import { type ProjectOptions, connectOpts, loadDesired, projectConfig, prunePolicy, prunedKinds } from "./project.js";
+
+export interface PlanOptions extends ProjectOptions {
+  targets?: string[];
+  excludes?: string[];
+  /** The plan-time permission to delete, recorded in the plan (`plan --allow-delete`). */
+  allowDelete?: boolean;
+}
+
+/** Everything besides the tenant's state that decides a plan's actions: saved as its basis. */
+export interface PlanPolicy {
+  prune: PrunePolicy;
+  targets: string[];
+  excludes: string[];
+  allowDelete: boolean;
+}
+
+export interface PlanResult {
+  plan: Plan;
+  desired: Catalogue;
+  remote: RemoteCatalogue;
+  ledger: Ledger;
+  ledgerExisted: boolean;
+  /** Closed when plan() returns; its name, address and request counters stay readable. */
+  connection: Connection;
+  config: Config;
+  /** The lock another run holds on this tenant's state, if any (plan only reports it). */
+  lockHeld?: LockInfo;
+  /** Declared records found in the tenant, by prune kind: apply records them as pimctl's (prune "owned"). */
+  declared: PlanOutcome["declared"];
+  /** The names of those records (named kinds), by id: apply records them in the ledger (renamed by hand, renamed back). */
+  names: PlanOutcome["names"];
+  /** How the tenant's state was read (in full, or through the changelog). */
+  refresh: RefreshReport;
+}
+
+/** How this run reads the tenant (--refresh): in full, or through the changelog snapshot in the backend's cache. */
+export async function openRefreshFor(config: Config, connection: Connection, opts: ProjectOptions, rebuild?: string): Promise<Refresh> {
+  const mode = opts.refresh ?? "full";
+  return openRefresh(connection.api, {
+    mode,
+    cacheDir: mode === "full" ? "" : await openBackend(config, connection.name, opts.env).cacheDir(),
+    baseUrl: connection.baseUrl,
+    ...(rebuild ? { rebuild } : {}),
+  });
+}
+
+/** Read the state the desired catalogue needs and plan against it. */
+export async function planAgainst(
+  connection: Connection,
+  config: Config,
+  desired: Catalogue,
+  ledger: Ledger,
+  prune: PrunePolicy,
+  opts: ProjectOptions,
+  read: { listAll?: boolean; rebuildSnapshot?: boolean; refresh?: Refresh; started?: StartedReads; searchBrands?: boolean; alsoBrands?: string[] } = {},
+): Promise<{ plan: Plan; remote: RemoteCatalogue; declared: PlanOutcome["declared"]; names: PlanOutcome["names"]; refresh: RefreshReport }> {
+  // The reads started early went through this refresh already; otherwise open one now.
+  const refresh = read.refresh ?? (await openRefreshFor(config, connection, opts, read.rebuildSnapshot ? "the snapshot is read again after an apply" : undefined));
+  const listed = read.listAll ? Object.fromEntries(KINDS.map((k) => [k, true])) : prunedKinds(prune);
+  const remote = await readState(refresh.api, {
+    kinds: desired.managed,
+    desired,
+    versionMap: versionMap(config, connection.tenant),
+    // listAll (diff): read every record of the managed kinds, so records only the tenant has show.
+    // A targeted read searches the brands it names: deletes of other brands are not in its plan.
+    prune: read.searchBrands ? { ...listed, brands: false } : listed,
+    ...(read.started ? { started: read.started } : {}),
+    ...(read.searchBrands ? { searchBrands: true } : {}),
+    ...(read.alsoBrands?.length ? { alsoBrands: read.alsoBrands } : {}),
+    ...(opts.log ? { log: opts.log } : {}),
+  });
+  await refresh.commit();
+  const { plan, errors, declared, names } = buildPlan({ tenant: connection.name, desired, remote, ledger, prune });
+  if (errors.length) throw new PimctlErrors(errors);
+  return { plan, remote, declared, names, refresh: refresh.report };
+}
+
+/**
+ * The one way a plan is made, for `plan`, for `apply` and for re-planning a
+ * saved plan from its basis: read, plan, narrow, record the delete permission,
+ * add move hints. A saved plan is accepted only if this gives the same actions.
+ */
+export async function makePlan(
+  connection: Connection,
+  config: Config,
+  desired: Catalogue,
+  ledger: Ledger,
+  policy: PlanPolicy,
+  opts: ProjectOptions,
+  early?: { started?: StartedReads; refresh?: Refresh },
+): Promise<{ plan: Plan; remote: RemoteCatalogue; declared: PlanOutcome["declared"]; names: PlanOutcome["names"]; refresh: RefreshReport }> {
+  // Targets, excludes and ignore rules narrow the read itself: the plan of the narrowed
+  // catalogue, narrowed by the same selectors, is the full plan narrowed (src/plan/read-scope.ts).
+  const scope = readScope(desired, { targets: policy.targets, excludes: policy.excludes, ignore: config.scope.ignore ?? [] });
+  const { plan: full, remote, declared, names, refresh } = await planAgainst(connection, config, scope?.desired ?? desired, ledger, policy.prune, opts, {
+    ...(early?.started ? { started: early.started } : {}),
+    ...(early?.refresh ? { refresh: early.refresh } : {}),
+    // max_deletes as a percentage counts the tenant's brands: they must be listed.
+    ...(scope?.searchBrands && typeof config.scope.max_deletes !== "string" ? { searchBrands: true, alsoBrands: scope.alsoBrands } : {}),
+  });
+  const narrowed = narrow(applyIgnore(full, config.scope), desired, remote, policy.targets, policy.excludes);
+  decideDeletes(narrowed, policy.allowDelete);
+  narrowed.hints = moveHints(narrowed, desired, remote);
+  // A rule can match nothing only in a kind whose every record was read: not a narrowed read, nor brands found by search.
+  const readWhole = new Set(scope ? [] : remote.read.filter((k) => k !== "brands" || prunedKinds(policy.prune).brands));
+  checkScope(narrowed, config.scope, remote, { desired, readWhole });
+  return { plan: narrowed, remote, declared, names, refresh };
+}
+
+/** --target / --exclude, each checked to match something in the manifests or the tenant first. */
+export function narrow(full: Plan, desired: Catalogue, remote: RemoteCatalogue, targets: readonly string[], excludes: readonly string[]): Plan {
+  if (!targets.length && !excludes.length) return full;
+  const known = knownAddresses(desired, remote);
+  for (const a of full.actions) known.add(a.address);
+  for (const u of full.unmanaged) known.add(u.address);
+  const problems: PimctlError[] = [];
+  for (const [texts, flag] of [[targets, "--target"], [excludes, "--exclude"]] as const) {
+    try {
+      checkSelectors(texts, known, flag);
+    } catch (e) {
+      if (e instanceof PimctlErrors) problems.push(...e.errors);
+      else throw e;
+    }
+  }
+  if (problems.length) throw new PimctlErrors(problems);
+  return filterPlan(full, { targets: [...targets], excludes: [...excludes] });
+}
+
+export function basisOf(desired: Catalogue, policy: PlanPolicy, baseUrl: string): PlanBasis {
+  return {
+    desired,
+    prune: { ...policy.prune },
+    base_url: baseUrl,
+    targets: [...policy.targets],
+    excludes: [...policy.excludes],
+    allow_delete: policy.allowDelete,
+  };
+}
+
+/** Plan against the tenant; the connection it opens is closed before it returns. */
+export async function plan(opts: PlanOptions): Promise<PlanResult> {
+  const result = await planOpen(opts);
+  await result.connection.api.close();
+  return result;
+}
+
+/** plan(), leaving the connection open for the caller (drift reads the feed on it); the caller closes it. */
+export async function planOpen(opts: PlanOptions): Promise<PlanResult> {
+  const config = await projectConfig(opts);
+  // The tenant's lists that depend on no manifest are read while the manifests load; a
+  // manifest error still comes first, before a missing token or an unreachable tenant.
+  const early = await connect(config, opts.tenant, connectOpts(opts)).then(
+    async (connection) => {
+      // With targets, what to read depends on the parsed manifests: only the channels start.
+      const scan = opts.targets?.length ? { kinds: [], versions: () => [] } : await scanManifests(config.dir);
+      const left = new Set<string>([...(opts.excludes ?? []), ...(config.scope.ignore ?? [])]);
+      const dropped = new Set<string>([...left].filter((e) => e === "brands" || e === "blocks"));
+      // With --refresh=changelog the early reads go through the snapshot too.
+      const refresh = await openRefreshFor(config, connection, opts);
+      const started = scan ? startReads(refresh.api, scan.kinds.filter((k) => !dropped.has(k))) : undefined;
+      // The version names are scanned while the first lists are in flight.
+      if (started && scan?.kinds.includes("attributes") && !left.has("attributes")) startVersionLists(refresh.api, started, scan.versions(), versionMap(config, connection.tenant));
+      return { connection, started, refresh };
+    },
+    (e: unknown) => ({ error: e }),
+  );
+  let desired: Catalogue;
+  try {
+    desired = (await loadDesired(config, opts)).desired;
+  } catch (e) {
+    if ("connection" in early) await early.connection.api.close();
+    throw e;
+  }
+  if ("error" in early) throw early.error;
+  const { connection, started, refresh } = early;
+  try {
+    const backend = openBackend(config, connection.name, opts.env);
+    const lockHeld = await backend.readLock();
+    const state = await readLedger(backend, connection.name, connection.baseUrl);
+    const result = await planWithState(opts, config, desired, connection, state, { ...(started ? { started } : {}), refresh });
+    if (lockHeld) result.plan.warnings.push(`the state of tenant "${connection.name}" is locked: an apply is running or was killed (${describeHolder(lockHeld)}; lock id ${lockHeld.id})`);
+    return { ...result, ...(lockHeld ? { lockHeld } : {}) };
+  } catch (e) {
+    await connection.api.close();
+    throw e;
+  }
+}
+
+/** Plan against a tenant with the ledger already read (apply reads it under the lock). */
+export async function planWithState(opts: PlanOptions, config: Config, desired: Catalogue, connection: Connection, state: LedgerState, early?: { started?: StartedReads; refresh?: Refresh }): Promise<PlanResult> {
+  const policy: PlanPolicy = { prune: prunePolicy(config), targets: opts.targets ?? [], excludes: opts.excludes ?? [], allowDelete: opts.allowDelete === true };
+  const { plan: planned, remote, declared, names, refresh } = await makePlan(connection, config, desired, state.ledger, policy, opts, early);
+  planned.warnings.push(...unknownWarnings(planned, state.existed, connection.name));
+  planned.basis = basisOf(desired, policy, connection.baseUrl);
+  return { plan: planned, desired, remote, declared, names, refresh, ledger: state.ledger, ledgerExisted: state.existed, connection, config };
+}
+
+/** Unknown write-only values, once per field kind, and why they are unknown. */
+export function unknownWarnings(p: Plan, stateExisted: boolean, tenant: string): string[] {
+  const unknown = unknownWriteOnly(p.actions);
+  const why = stateExisted ? "no ledger entry for their records" : "no state for this tenant yet";
+  if (!unknown.length) return stateExisted ? [] : [`no state for tenant "${tenant}" yet: write-only values (web ids, asset image_url) will be recorded by the next apply`];
+  return unknown.map((u) => `${u.label} unknown: ${why} (API v1 cannot read them back; apply writes them once and remembers them)`);
+}
+
+/** The key that signs and verifies saved plans, when the pipeline sets one. */
+export function planHmacKey(env: NodeJS.ProcessEnv): string | undefined {
+  return env[PLAN_HMAC_ENV] || undefined;
+}

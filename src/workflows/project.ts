@@ -1,0 +1,93 @@
+/**
+ * The project every workflow starts from: pimctl.yaml and the manifests it names, the
+ * prune policy, and the small helpers each workflow shares (connection options, where the
+ * ledger directory is, errors as text).
+ */
+import path from "node:path";
+import { KINDS, type Catalogue, type Kind } from "../model/catalogue.js";
+import { loadConfig, versionMap, type Config } from "../config/index.js";
+import { loadManifests } from "../manifest/index.js";
+import type { RefreshMode } from "../state/changelog/index.js";
+import type { PrunePolicy } from "../plan/policy.js";
+import { pickTenant, tenantProblemFirst } from "../tenant.js";
+import { PimctlError, PimctlErrors } from "../errors.js";
+import { packagePath } from "../package.js";
+
+
+export interface ProjectOptions {
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  configPath?: string;
+  dir?: string;
+  tenant?: string;
+  parallelism?: number;
+  /** Debug lines: HTTP requests (redacted) and the state reader's choices. */
+  logHttp?: (line: string) => void;
+  log?: (line: string) => void;
+  /** How the tenant is read: in full (the default), or through the changelog feed and a snapshot. */
+  refresh?: RefreshMode;
+  /**
+   * Asks the run to stop (the CLI aborts it on SIGINT, SIGTERM, SIGHUP): before the first
+   * write, apply stops at once and releases the lock; after, it stops starting actions.
+   */
+  signal?: AbortSignal;
+}
+
+export function projectConfig(opts: ProjectOptions): Promise<Config> {
+  return loadConfig({ cwd: opts.cwd, ...(opts.configPath ? { configPath: opts.configPath } : {}), ...(opts.dir ? { dir: opts.dir } : {}) });
+}
+
+/** Load config and manifests for a tenant: all errors of the manifests at once. */
+export async function loadProject(opts: ProjectOptions): Promise<{ config: Config; desired: Catalogue; files: string[] }> {
+  const config = await projectConfig(opts);
+  return { config, ...(await loadDesired(config, opts)) };
+}
+
+export async function loadDesired(config: Config, opts: ProjectOptions): Promise<{ desired: Catalogue; files: string[] }> {
+  // A mistyped --tenant is reported (with did-you-mean) before any ${variable} error it would cause.
+  const tenant = opts.tenant !== undefined ? pickTenant(config, opts.tenant).tenant : Object.keys(config.tenants).length === 1 ? Object.values(config.tenants)[0] : undefined;
+  // Version names are checked when planning, against the tenant's channels and the config's versions:
+  // (here only a typo of a name versions: lists).
+  const result = await loadManifests(config.dir, {
+    cwd: opts.cwd,
+    ...(tenant ? { variables: tenant.variables ?? {} } : {}),
+    listedVersions: Object.keys(versionMap(config, tenant)),
+    ...(config.external ? { external: config.external } : {}),
+  });
+  if (result.errors.length) throw new PimctlErrors(tenantProblemFirst(config, tenant !== undefined, result.errors));
+  return { desired: result.catalogue, files: result.files };
+}
+
+export function prunePolicy(config: Config): PrunePolicy {
+  return { ...config.prune };
+}
+
+/** The kinds the state reader must list fully because pruning is on for them. */
+export function prunedKinds(prune: PrunePolicy): Partial<Record<Kind, boolean>> {
+  return Object.fromEntries(KINDS.map((k) => [k, prune[k as keyof PrunePolicy] === true || prune[k as keyof PrunePolicy] === "owned"]));
+}
+
+export function errorText(e: unknown): string {
+  return e instanceof PimctlError ? e.format() : e instanceof PimctlErrors ? e.errors.map((x) => x.format()).join("; ") : String((e as Error)?.message ?? e);
+}
+
+export function errorsOf(e: PimctlError | PimctlErrors): PimctlError[] {
+  return e instanceof PimctlErrors ? e.errors : [e];
+}
+
+export function connectOpts(opts: ProjectOptions) {
+  return {
+    env: opts.env,
+    ...(opts.parallelism ? { parallelism: opts.parallelism } : {}),
+    ...(opts.logHttp ? { logHttp: opts.logHttp } : {}),
+  };
+}
+
+export function ledgerDir(config: Config, opts: ProjectOptions): string {
+  return path.resolve(opts.cwd, config.ledger_dir);
+}
+
+/** The manifest schema shipped with pimctl (for the editor line in exported files). */
+export function schemaPath(): string {
+  return packagePath("schemas", "manifest.schema.json");
+}
