@@ -64,7 +64,8 @@ export function reportError(err: unknown, io: Io, format?: ProblemFormat): ExitC
     if (err instanceof PimctlErrors) io.stderr(`${errors.length} error${errors.length === 1 ? "" : "s"}\n`);
     if (errors.length === 1 && errors[0]!.code === "usage") io.stderr("Run 'pimctl --help' for usage.\n");
     reportProblems(io, problemsOf(errors, warnings), format);
-    const only = errors.length === 1 ? errors[0]!.code : undefined;
+    // One kind of refusal throughout (several versions under a translations rule, say) keeps its code.
+    const only = errors.length > 0 && errors.every((e) => e.code === errors[0]!.code) ? errors[0]!.code : undefined;
     return only === "plan_stale" ? EXIT.stale : only === "policy_refused" ? EXIT.policy : EXIT.error;
   }
   const message = err instanceof Error ? (err.stack ?? err.message) : String(err);

@@ -41,3 +41,13 @@ export function applySplices(text: string, splices: readonly TextSplice[]): stri
   for (const s of sorted) out = out.slice(0, s.start) + s.text + out.slice(s.end);
   return out;
 }
+
+/**
+ * A text that may hold `${name}` references, as it must be written into a
+ * manifest so the loader reads it back: a reference to one of `names` stays a
+ * reference; any other `${` is written `$${`, which the loader reads as a
+ * literal `${`.
+ */
+export function templateText(text: string, names: ReadonlySet<string>): string {
+  return text.includes("${") ? text.replace(/\$\{([^}]*)\}|\$\{/g, (m, name: string | undefined) => (name !== undefined && names.has(name) ? m : `$${m}`)) : text;
+}

@@ -9,7 +9,7 @@
 import { PimctlError, PimctlErrors } from "../errors.js";
 import { compareText } from "../model/catalogue.js";
 import { parseAddress, printAddress, type Segment } from "../plan/address.js";
-import type { ReadUnit } from "./formats/units.js";
+import { sameLineEnd, type ReadUnit } from "./formats/units.js";
 import { masterFingerprint, type TranslationLock } from "./lockfile.js";
 import { textId, unitId, type TranslatableText } from "./texts.js";
 import type { EntryEdits } from "./yaml-edit.js";
@@ -32,6 +32,8 @@ export interface ImportPlan {
   edits: Map<string, Array<Omit<EntryEdits, "offset"> & { line: number; column: number }>>;
   /** The lock's entries after the import. */
   lock: Map<string, string>;
+  /** Unit id -> the text written for it (what the manifests must read back). */
+  targets: Map<string, string>;
 }
 
 const recordKey = (record: Segment[], field: string | undefined) => `${printAddress({ segments: record as [Segment, ...Segment[]] })}|${field ?? ""}`;
@@ -59,6 +61,7 @@ export function planImport(units: readonly ReadUnit[], texts: readonly Translata
   const entries = new Map(lock.entries);
   const errors: PimctlError[] = [];
   const seen = new Set<string>();
+  const targets = new Map<string, string>();
   for (const u of units) {
     if (seen.has(u.id)) errors.push(new PimctlError("duplicate", `${fileName}: unit ${u.id} appears twice`));
     seen.add(u.id);
@@ -90,11 +93,18 @@ export function planImport(units: readonly ReadUnit[], texts: readonly Translata
       report.empty++;
       continue;
     }
+    // Control characters are no text a translator means (and no XML can carry them back out).
+    const control = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/u.exec(u.target);
+    if (control) {
+      errors.push(new PimctlError("invalid_value", `${fileName}: unit ${u.id}: its target holds the control character U+${control[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}; remove it`));
+      continue;
+    }
+    const target = sameLineEnd(u.target, t!.master);
     const text = t!;
     // Recorded under today's id; an entry under an earlier name of the record is replaced.
     for (const p of text.previous) entries.delete(unitId(p, text.field, parts.version));
     entries.set(u.id, masterFingerprint(text.master));
-    if (text.translations[parts.version] === u.target) {
+    if (text.translations[parts.version] === target) {
       report.unchanged++;
       continue;
     }
@@ -103,14 +113,15 @@ export function planImport(units: readonly ReadUnit[], texts: readonly Translata
       continue;
     }
     report.written.push(u.id);
+    targets.set(u.id, target);
     const list = edits.get(text.source.file) ?? edits.set(text.source.file, []).get(text.source.file)!;
-    list.push({ line: text.source.line, column: text.source.column, where: `${text.source.file}:${text.source.line}:${text.source.column}`, edits: [{ keys: text.keys(parts.version), value: u.target }] });
+    list.push({ line: text.source.line, column: text.source.column, where: `${text.source.file}:${text.source.line}:${text.source.column}`, edits: [{ keys: text.keys(parts.version), value: target }] });
   }
   if (errors.length) throw new PimctlErrors(errors);
   report.written.sort(compareText);
   report.not_reviewed.sort(compareText);
   report.stale.sort((a, b) => compareText(a.id, b.id));
-  return { report, edits, lock: entries };
+  return { report, edits, lock: entries, targets };
 }
 
 /** The lock's entries that still name a text (under its id or an earlier name of its record): the lock file keeps no others. */

@@ -111,8 +111,14 @@ export function editYaml(text: string, file: string, entries: readonly EntryEdit
       const column = first.range![0] - (text.lastIndexOf("\n", first.range![0] - 1) + 1);
       const flowValues = node.items.some((p) => isMap(p.value) && p.value.flow);
       const lines = renderBlock(tree, " ".repeat(column), flowValues).join(eol);
-      const ends = text[end - 1] === "\n";
-      ops.push({ at: end, end, text: ends ? `${lines}${eol}` : `${eol}${lines}`, order: start });
+      // After the line the last value ends on, not at the map's end: that may lie past comments
+      // below it, on the next entry's line (its "- " already written).
+      const last = node.items[node.items.length - 1]!;
+      const lastEnd = (last.value as { range?: number[] } | null)?.range?.[1] ?? (last.key as Scalar).range![1];
+      const nl = text.indexOf("\n", Math.max(lastEnd - 1, 0));
+      const at = nl === -1 || nl >= end ? Math.min(end, nl === -1 ? text.length : nl + 1) : nl + 1;
+      const ends = at > 0 && text[at - 1] === "\n";
+      ops.push({ at, end: at, text: ends ? `${lines}${eol}` : `${eol}${lines}`, order: start });
     }
   }
   // At one offset, an inner map's new lines go before its outer map's: the larger `order` is listed first.

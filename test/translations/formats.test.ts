@@ -76,10 +76,10 @@ describe("translations import refuses what it cannot place", () => {
     expect(await readFile(path.join(dir, "catalogue", "a.yaml"), "utf8")).toBe(MANIFEST);
   });
 
-  it("a unit whose source is no longer the master text is stale: reported, not written; the rest is", async () => {
+  it("a unit whose source is no longer the master text is stale: reported, not written (exit 4); the rest is", async () => {
     await writeFile(path.join(dir, "fr.csv"), 'id,source,target\r\n"attribute[""Colour""].version[""French""].field[""name""]",Color,Teinte\r\n"attribute[""Colour""].value[""Red""].version[""French""]",Red,Rouge vif\r\n');
     const r = await cli("translations", "import", "fr.csv");
-    expect(r.code, r.stderr).toBe(0);
+    expect(r.code, r.stderr).toBe(4);
     expect(r.stderr).toContain('stale, not written: attribute["Colour"].version["French"].field["name"]: the master text changed since the export: "Color" is now "Colour"');
     expect(await readFile(path.join(dir, "catalogue", "a.yaml"), "utf8")).toBe(MANIFEST.replace("Rouge }", "Rouge vif }"));
   });

@@ -179,7 +179,8 @@ describe.each([
     await writeFile(path.join(p.dir, `old-${file}`), format === "po" ? editPo(old, oldIds) : editXliff2(old, oldIds));
     const manifestsBefore = await readFile(attributesFile, "utf8");
     const stale = await p.cli(["translations", "import", `old-${file}`]);
-    expect(stale.code, stale.stderr).toBe(0);
+    // Units not written are work not done: exit 4.
+    expect(stale.code, stale.stderr).toBe(4);
     for (const name of renamed) expect(stale.stderr).toContain(`stale, not written: attribute[${JSON.stringify(name)}].version["Spanish"].field["name"]: the record is now attribute[${JSON.stringify(`${name} (2025)`)}]`);
     expect(stale.stderr).toContain("Wrote 0 translations");
     expect(await readFile(attributesFile, "utf8")).toBe(manifestsBefore);

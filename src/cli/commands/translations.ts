@@ -41,7 +41,16 @@ export function translationsCommand(io: Io, opts: { parseOnly?: boolean } = {}):
               b
                 .option("language", { type: "string", array: true, describe: "Only these language versions, by name (default: every version the manifests name, and translations.required)" })
                 .option("format", { alias: "f", choices: STATUS_FORMATS, default: "text" as StatusFormat, describe: "text for people, markdown for a pull request, json for programs" })
-                .option("fail-under", { type: "number", describe: "Exit 3 when a reported version has fewer than PERCENT of its texts translated" })
+                .option("fail-under", {
+                  type: "string",
+                  describe: "Exit 3 when a reported version has fewer than PERCENT (0 to 100) of its texts translated",
+                  // A gate that silently reads "abc" or "100%" as no gate would pass every pull request.
+                  coerce: (v: string) => {
+                    const n = Number(v);
+                    if (v.trim() === "" || !Number.isFinite(n) || n < 0 || n > 100) throw new PimctlError("usage", `--fail-under takes a number from 0 to 100 (a percentage, without %), not ${JSON.stringify(v)}`);
+                    return n;
+                  },
+                })
                 .example("$0 translations status --language German", "German's coverage, with every missing and outdated text by address")
                 .example("$0 translations status --fail-under 100 --format markdown", "A pipeline step that fails while a version is behind") as never,
             handler: run(async (args: TranslationsArgs) => {
@@ -109,6 +118,8 @@ export function translationsCommand(io: Io, opts: { parseOnly?: boolean } = {}):
                 io,
                 `${verb} ${plural(r.written.length, "translation")} into ${plural(r.files.length, "file")}${r.files.length ? ` (${r.files.join(", ")})` : ""}; ${r.unchanged} unchanged, ${r.empty} empty, ${r.stale.length} stale, ${r.not_reviewed.length} still marked for review${args["dry-run"] ? "" : `; ${r.lockFile} updated`}.`,
               );
+              // Units not written (stale, or still marked for review) are work not done: a pipeline must see it.
+              if (r.stale.length || r.not_reviewed.length) throw new ExitWith(EXIT.partial);
             }),
           }),
         )

@@ -47,7 +47,7 @@ export function validateCommand(io: Io): CommandModule<object, ValidateArgs> {
       // Errors and the warnings of the same run are reported together, sorted, by the CLI's one error path.
       if (result.errors.length) throw new PimctlErrors(tenantProblemFirst(config, tenant !== undefined, result.errors), result.warnings);
       // The config's translations rule (required versions, fail_under): a policy, exit 3.
-      const untranslated = await translationRuleProblems(config, result.catalogue, io.cwd);
+      const untranslated = await translationRuleProblems(config, io.cwd);
       if (untranslated.length) throw new PimctlErrors(untranslated, result.warnings);
       for (const w of result.warnings) say(args, io, `warning: ${w.format()}`);
       const c = result.catalogue;

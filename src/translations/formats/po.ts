@@ -7,7 +7,7 @@
 import gettext from "gettext-parser";
 import type { PoEntry } from "gettext-parser";
 import { PimctlError } from "../../errors.js";
-import type { ReadUnit, UnitFile } from "./units.js";
+import { sameLineEnd, type ReadUnit, type UnitFile } from "./units.js";
 
 const { po } = gettext as unknown as typeof import("gettext-parser");
 
@@ -18,7 +18,7 @@ export function writePo(file: UnitFile, now: Date = new Date()): string {
       [u.source]: {
         msgctxt: u.id,
         msgid: u.source,
-        msgstr: [u.target],
+        msgstr: [sameLineEnd(u.target, u.source)],
         comments: { extracted: u.notes.join("\n"), ...(u.state === "needs-review" ? { flag: "fuzzy" } : {}) },
       },
     };

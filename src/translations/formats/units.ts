@@ -55,3 +55,13 @@ export function languageCode(version: string): string {
   const key = version.trim().toLowerCase();
   return CODES[key] ?? `x-${key.replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 8) || "version"}`;
 }
+
+/**
+ * gettext requires msgid and msgstr to both end with a line break, or neither: a translation
+ * takes its master text's final line break (a YAML `|` block's), on the way out and back in.
+ */
+export function sameLineEnd(target: string, source: string): string {
+  if (target === "") return target;
+  const bare = target.replace(/\n+$/, "");
+  return source.endsWith("\n") ? `${bare}\n` : bare;
+}

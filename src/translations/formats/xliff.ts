@@ -85,6 +85,9 @@ function textOf(v: unknown, where: string): string {
 
 /** The units of an XLIFF 1.2 or 2.0 file (by its version attribute). */
 export function readXliff(text: string, name: string): ReadUnit[] {
+  // A document type declaration can define entities (an entity bomb, an external entity): XLIFF
+  // needs none, so a file with one is refused before any parser reads it.
+  if (/<!DOCTYPE/i.test(text)) throw new PimctlError("invalid_value", `${name} has a document type declaration (<!DOCTYPE ...>); XLIFF needs none and pimctl reads no file with one (entities are never expanded): remove it`);
   const valid = XMLValidator.validate(text);
   if (valid !== true) throw new PimctlError("invalid_value", `${name} is not well-formed XML: ${valid.err.msg} (line ${valid.err.line})`);
   const root = (parser.parse(text) as XmlNode).xliff as XmlNode | undefined;
