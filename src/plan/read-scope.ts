@@ -92,7 +92,9 @@ export function readScope(desired: Catalogue, opts: { targets?: readonly string[
         continue;
       }
       const root = rootOf(t);
-      const r = root === undefined ? undefined : byAddress.get(root);
+      // Not an address (brand[Zenith], unquoted): the full read, after which narrowing reports it with did-you-mean.
+      if (root === undefined) return undefined;
+      const r = byAddress.get(root);
       if (r) keep.add(r);
       else if (kind === "brands") alsoBrands.push(JSON.parse(root!.slice("brand[".length, -1)) as string);
       else if (kind !== "categories" && kind !== "blocks") return undefined;

@@ -42,6 +42,13 @@ describe("selectors", () => {
     const t = await p.cli(["plan", "--exclude", 'brand["Tenant Onyl"]']);
     expect(t.code).toBe(1);
     expect(t.stderr).toContain('did you mean: brand["Tenant Only"]');
+    // Without quotes: the same kind of error, never an internal one.
+    for (const unquoted of ["brand[Acme]", "brand[]"]) {
+      const u = await p.cli(["plan", "--target", unquoted]);
+      expect(u.code, unquoted).toBe(1);
+      expect(u.stderr).not.toContain("internal error");
+      expect(u.stderr).toContain(`--target ${unquoted}`);
+    }
   });
 
   it("an unknown kind is an error naming the close kind; all problems are reported at once", async () => {
