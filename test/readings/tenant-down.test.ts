@@ -60,6 +60,8 @@ describe("the tenant goes down mid-apply (a real process, the server closed)", (
     const seconds = (Date.now() - downAt) / 1000;
     expect(code, stderr).toBe(4);
     expect(stderr).toContain(`Stopped: the tenant stopped answering: ${BREAKER_THRESHOLD} actions in a row failed`);
+    // The last failure's first line, read as text: no escaped line break in a log.
+    expect(stderr).not.toContain("\\n");
     expect(stderr).toMatch(/connection to 127\.0\.0\.1:\d+ failed/);
     expect(stderr).toMatch(/^\d+ actions not attempted: the tenant stopped answering \((\w+ \d+(, )?)+\)$/m);
     expect(stderr).toContain("Wait until it answers again (pimctl ping).\nRun `pimctl apply` again to finish");

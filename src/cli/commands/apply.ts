@@ -143,11 +143,11 @@ export function applyCommand(io: Io): CommandModule<object, ApplyArgs> {
       const stoppedBy = report.stopped_by;
       if (stoppedBy?.code === "api_unauthorized") {
         io.stderr(
-          `Stopped: ${escapeControls(stoppedBy.message)}\nNo action was started after the 401; ${stoppedBy.not_attempted} action(s) were not attempted and the tenant was not verified. Fix the token first.\n`,
+          `Stopped: ${escapeControls(stoppedBy.message, { keepNewlines: true })}\nNo action was started after the 401; ${stoppedBy.not_attempted} action(s) were not attempted and the tenant was not verified. Fix the token first.\n`,
         );
       } else if (stoppedBy?.code === "tenant_unreachable") {
         io.stderr(
-          `Stopped: the tenant stopped answering: ${BREAKER_THRESHOLD} actions in a row failed on the connection or with a server error (the last: ${escapeControls(stoppedBy.message)}).\nNo action was started after that; ${stoppedBy.not_attempted} action(s) were not attempted and the tenant was not verified. Wait until it answers again (pimctl ping).\n`,
+          `Stopped: the tenant stopped answering: ${BREAKER_THRESHOLD} actions in a row failed on the connection or with a server error (the last: ${escapeControls(stoppedBy.message.split("\n")[0]!)}).\nNo action was started after that; ${stoppedBy.not_attempted} action(s) were not attempted and the tenant was not verified. Wait until it answers again (pimctl ping).\n`,
         );
       }
       if (result.stopped) {
