@@ -173,7 +173,9 @@ export class PlanContext {
 
   /** Every language version the manifests name must have an id in this tenant. */
   checkVersions(): void {
-    const known = Object.keys(this.input.remote.version_ids);
+    // The names the channels publish (every one, not only those the manifests asked for) and those the config maps.
+    const published = this.input.remote.channels.filter((c) => c.version_id !== 0 && c.version_name).map((c) => c.version_name!);
+    const known = [...new Set([...published, ...Object.keys(this.input.remote.version_ids)])].sort();
     for (const v of this.input.desired.versions) {
       if (this.versionId(v) !== undefined) continue;
       const close = closeNames(v, known);

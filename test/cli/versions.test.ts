@@ -39,6 +39,9 @@ describe("versions: in pimctl.yaml against the tenant's channels", () => {
     expect(r.code).toBe(1);
     // At the entry that names it: a person finds the line to fix.
     expect(r.stderr).toContain('catalogue/a.yaml:2:5: language version "Klingon" is not published by any channel of tenant "demo" and not mapped in the config');
+    // The names it could have been: every one the channels publish, not only those the manifests asked for.
+    expect(r.stderr).toMatch(/known versions: .*French.*; map it under versions:/);
+    expect(r.stderr).not.toContain("known versions: (none)");
     await p.write("catalogue/a.yaml", manifests);
   });
 });
