@@ -2,6 +2,8 @@
  * Facts for the HTML page that the plan does not hold: when it was made,
  * from which commit, and whether the working tree had uncommitted changes (a
  * page that says "commit X" but was made from edited files misleads a review).
+ * Only the files the plan was made from count (the manifests, pimctl.yaml):
+ * the files a pipeline writes beside them (plan.md, plan.html, a report) do not.
  * The renderer stays pure; the CLI looks these up here.
  * SOURCE_DATE_EPOCH (seconds) fixes the time, for reproducible artifacts.
  */
@@ -12,18 +14,19 @@ import type { Io } from "./io.js";
 
 const run = promisify(execFile);
 
-export async function pageFacts(io: Io, source: string): Promise<PageFacts> {
+/** `inputs`: the files and folders the page's plan was made from; without them, the whole working tree. */
+export async function pageFacts(io: Io, source: string, inputs: readonly string[] = []): Promise<PageFacts> {
   const epoch = Number(io.env.SOURCE_DATE_EPOCH);
   const when = Number.isFinite(epoch) && io.env.SOURCE_DATE_EPOCH ? new Date(epoch * 1000) : new Date();
   const commit = io.env.GITHUB_SHA || io.env.CI_COMMIT_SHA || (await gitHead(io.cwd));
-  const uncommitted = commit ? await gitUncommitted(io.cwd) : [];
+  const uncommitted = commit ? await gitUncommitted(io.cwd, inputs) : [];
   return { source, generatedAt: when.toISOString().replace(/\.\d{3}Z$/, "Z"), ...(commit ? { commit } : {}), ...(uncommitted.length ? { uncommitted } : {}) };
 }
 
 /** Paths git reports as changed, staged or untracked (sorted), or none outside a checkout. */
-async function gitUncommitted(cwd: string): Promise<string[]> {
+async function gitUncommitted(cwd: string, inputs: readonly string[]): Promise<string[]> {
   try {
-    const { stdout } = await run("git", ["status", "--porcelain=v1", "-z", "--untracked-files=all"], { cwd, timeout: 5000, maxBuffer: 16 * 1024 * 1024 });
+    const { stdout } = await run("git", ["status", "--porcelain=v1", "-z", "--untracked-files=all", "--", ...inputs], { cwd, timeout: 5000, maxBuffer: 16 * 1024 * 1024 });
     // -z: "XY path\0", a rename adds "orig\0" after it; paths are raw bytes, never quoted.
     const out: string[] = [];
     const fields = stdout.split("\0");

@@ -61,6 +61,9 @@ describe("pimctl plan / diff --format html", () => {
     git("add", "-A");
     git("commit", "--quiet", "-m", "catalogue");
     const head = git("rev-parse", "HEAD").trim();
+    // What a pipeline writes beside the manifests (the shell makes plan.md before pimctl starts) is not an input.
+    await p.write("plan.md", "");
+    await p.write("plan.html", "<html></html>");
     const clean = await p.cli(["plan", "--format", "html"], { env: { SOURCE_DATE_EPOCH: "1795000000" } });
     const cleanDoc = parseHTML(clean.stdout).document;
     expect(facts(clean.stdout).commit).toBe(head);

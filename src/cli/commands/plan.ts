@@ -75,7 +75,7 @@ export function planCommand(io: Io): CommandModule<object, PlanArgs> {
       say(args, io, `Read tenant "${result.connection.name}" in ${((Date.now() - t0) / 1000).toFixed(1)} s (${result.connection.api.stats().requests} requests${how ? `; ${how}` : ""}).`);
       const shown = publicPlan(p);
       appendStepSummary(io, () => renderPlan(shown, "markdown", { color: false }));
-      const page = args.format === "html" || args.html ? await pageFacts(io, "plan") : undefined;
+      const page = args.format === "html" || args.html ? await pageFacts(io, "plan", [result.config.dir, ...(result.config.file ? [result.config.file] : [])]) : undefined;
       const rendered = renderPlan(shown, args.format, {
         color: args.format === "text" && colorFor(args, io),
         ...(args.compact ? { compact: true } : {}),
