@@ -100,6 +100,8 @@ export function parseYaml(text: string, file: string, variables?: Record<string,
       new PimctlError("yaml_syntax", open === undefined ? `YAML syntax: ${message}` : `YAML syntax: this quoted string is never closed`, {
         location: loc(open ?? e.pos[0]),
         ...(INDENTATION_ERRORS.has(e.code) ? { details: [indentationHint(text, line)] } : {}),
+        // A key indented less than its entry's other keys (one space short): the parser sees a list item without its dash.
+        ...(e.code === "MISSING_CHAR" && /^Sequence item without - indicator/.test(message) ? { details: [shortIndentHint(text, line)] } : {}),
       }),
     );
   }
@@ -162,6 +164,21 @@ const INDENTATION_ERRORS = new Set<string>(["BAD_INDENT", "MULTILINE_IMPLICIT_KE
  * What to look at for an indentation error: the parser reports it where the
  * entry it cannot close starts, and the mistake is usually on the next line.
  */
+/** For a key indented less than the keys of the entry above it. */
+function shortIndentHint(text: string, line: number): string {
+  const lines = text.split("\n");
+  const indentOf = (l: string) => l.length - l.trimStart().length;
+  const here = lines[line - 1] ?? "";
+  let prev = line - 2;
+  while (prev >= 0 && (lines[prev]!.trim() === "" || lines[prev]!.trimStart().startsWith("#"))) prev--;
+  const above = prev >= 0 ? lines[prev]! : "";
+  const keyColumn = /^\s*- /.test(above) ? above.indexOf("- ") + 2 : indentOf(above);
+  if (prev >= 0 && indentOf(here) < keyColumn) {
+    return `an indentation mistake: line ${line} is indented ${indentOf(here)} spaces, but the keys of the entry above it start at column ${keyColumn + 1} (${keyColumn} spaces); keys of one entry line up`;
+  }
+  return indentationHint(text, line);
+}
+
 function indentationHint(text: string, line: number): string {
   const lines = text.split("\n");
   const indentOf = (l: string) => l.length - l.trimStart().length;

@@ -111,6 +111,14 @@ describe("one YAML syntax error, not the reference errors its lost entries cause
     expect(r.stderr).toContain("1 error");
   });
 
+  it("a key one space short (the commonest slip) names the line and the column its entry's keys start at", async () => {
+    const root = await project("short", "dir: catalogue\n", { "attributes.yaml": "attributes:\n  - name: Size\n    type: selectbox\n   values:\n      - value: S\n" });
+    const r = await cli(root, ["validate"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("catalogue/attributes.yaml:4:1: YAML syntax: Sequence item without - indicator");
+    expect(r.stderr).toContain("an indentation mistake: line 4 is indented 3 spaces, but the keys of the entry above it start at column 5 (4 spaces)");
+  });
+
   it("tabs as indentation say so", async () => {
     const root = await project("tabs", "dir: catalogue\n", { "brands.yaml": "brands:\n  - name: Acme\n\tdesc: x\n" });
     const r = await cli(root, ["validate"]);
