@@ -189,11 +189,11 @@ export function mergeExport(input: MergeInput): MergeResult {
    * rename the next apply makes. The old record is then neither new nor to be merged into the
    * entry (which says what it becomes): it is marked seen, and reported. False when no previous name matches.
    */
-  const pendingRename = (seenKey: (old: string) => string, olds: string[], have: (old: string) => boolean, where: string, label: string): boolean => {
+  const pendingRename = (seenKey: (old: string) => string, olds: string[], have: (old: string) => boolean, where: string, label: string, fieldsMerged = false): boolean => {
     const old = olds.find(have);
     if (old === undefined) return false;
     seen.add(seenKey(old));
-    report.pendingRenames.push(`${where}: ${label} is "${old}" in the tenant (a rename the next apply makes; left as the folder has it)`);
+    report.pendingRenames.push(`${where}: ${label} is "${old}" in the tenant (a rename the next apply makes; ${fieldsMerged ? "the name is left as the folder has it, its other fields merged" : "left as the folder has it"})`);
     return true;
   };
   /** Previous names the folder's entries list, by kind: entry that lists it. */
@@ -276,8 +276,17 @@ export function mergeExport(input: MergeInput): MergeResult {
         for (const old of names(current.previous_names)) claimed.set(`${kind}\0${old}`, `${f.at(item.range![0])}: ${label}`);
         const desired = wanted.get(kind)!.get(id);
         if (!desired) {
-          const renamed = pendingRename((old) => `${kind}\0${old}`, names(current.previous_names), (old) => wanted.get(kind)!.has(old), f.at(item.range![0]), label);
-          if (!renamed) report.onlyInFolder.push(`${f.at(item.range![0])}: ${label}`);
+          const olds = names(current.previous_names);
+          const renamed = pendingRename((old) => `${kind}\0${old}`, olds, (old) => wanted.get(kind)!.has(old), f.at(item.range![0]), label, true);
+          if (!renamed) {
+            report.onlyInFolder.push(`${f.at(item.range![0])}: ${label}`);
+            continue;
+          }
+          // The rename is the folder's; every other field is merged from the record it renames,
+          // so a change made in the tenant meanwhile is not reverted by the next apply unseen.
+          const before = wanted.get(kind)!.get(olds.find((o) => wanted.get(kind)!.has(o))!)!;
+          mergeMap(f, item, asExported(kind, current), before, SKIP[kind], label, true);
+          if (kind === "attributes") mergeValues(f, item, id, before);
           continue;
         }
         mergeMap(f, item, asExported(kind, current), desired, SKIP[kind], label, true);

@@ -187,7 +187,9 @@ describe("merge edits values where they are", () => {
     );
     expect(r.files).toEqual({});
     expect(r.pendingRenames).toEqual([
-      'a.yaml:2: attribute "Colour" is "Color" in the tenant (a rename the next apply makes; left as the folder has it)',
+      'a.yaml:2: attribute "Colour" is "Color" in the tenant (a rename the next apply makes; the name is left as the folder has it, its other fields merged)',
+      // The attribute's other fields and values are merged from the record it renames: its value rename shows too.
+      'a.yaml:6: value "Crimson" of attribute "Colour" is "Red" in the tenant (a rename the next apply makes; left as the folder has it)',
       'a.yaml:9: category "Clothing" is "Apparel" in the tenant (a rename the next apply makes; left as the folder has it)',
     ]);
     expect(r.onlyInFolder).toEqual(['a.yaml:12: category "Clothing/Shirts"']);
@@ -195,6 +197,13 @@ describe("merge edits values where they are", () => {
     const both = merge({ "a.yaml": folder }, { attributes: [{ name: "Colour", type: "selectbox" }, { name: "Color", type: "selectbox" }] as Catalogue["attributes"] });
     expect(both.files).toEqual({});
     expect(both.pendingRenames).toEqual(['a.yaml:2: attribute "Colour" lists "Color" as a previous name, and the tenant has both: "Color" is not added (the plan deletes or keeps it as your prune policy says)']);
+  });
+
+  it("an entry the folder renames, changed in the tenant under its old name: the name stays, the other fields are merged", () => {
+    const folder = "brands:\n  - name: Zenith SA # renamed here\n    previous_names: [Zenith]\n    desc: Acme Corp\n";
+    const r = merge({ "a.yaml": folder }, { brands: [{ name: "Zenith", desc: "Swiss watches" }] as Catalogue["brands"] });
+    expect(r.files["a.yaml"]).toBe(folder.replace("desc: Acme Corp", "desc: Swiss watches"));
+    expect(r.pendingRenames).toEqual(['a.yaml:2: brand "Zenith SA" is "Zenith" in the tenant (a rename the next apply makes; the name is left as the folder has it, its other fields merged)']);
   });
 
   it("a flow-style entry that loses a field is written again whole, its previous names kept", () => {
