@@ -7,90 +7,23 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { createServer as createHttpsServer } from "node:https";
 import { readFileSync, existsSync } from "node:fs";
-import { open, rename } from "node:fs/promises";
 import type { AddressInfo, Socket } from "node:net";
-import { DEFAULT_SWITCHES, matchRoute, type EmulatorSwitches, type RequestContext } from "./routes.js";
-import { HttpError, TenantStore, type TenantData } from "./store.js";
+import { matchRoute } from "./routes.js";
+import type { RequestContext } from "./request.js";
+import { DEFAULT_SWITCHES, type EmulatorSwitches } from "./switches.js";
+import { HttpError } from "./errors.js";
+import { TenantStore } from "./store.js";
+import type { TenantData } from "./records.js";
 import { UNPAGINATED_LISTS, paginateList, toWire } from "./wire-format.js";
-import { refuseControlRequest } from "./control-guard.js";
+import { handleControl } from "./control.js";
+import { startFileServing } from "./kinds/exports.js";
+import { createSaver } from "./persistence.js";
+import { largeList, readBody as readBodyUpTo, send, sendInChunks } from "./respond.js";
+import type { Emulator, EmulatorOptions, EmulatorStats, EmulatorTenantSpec, FaultMode, TargetedFault } from "./types.js";
 
-export type { EmulatorSwitches } from "./routes.js";
+export type { EmulatorSwitches } from "./switches.js";
 export { TenantStore } from "./store.js";
-
-export interface EmulatorTenantSpec {
-  hash: string;
-  token: string;
-}
-
-/** --seed FILE: per tenant, records to pre-load (TenantData shape), replacing or extending the defaults. */
-export interface SeedFile {
-  /** true: start from nothing but the seed (no default channels, entities, profiles). */
-  replace_defaults?: boolean;
-  /** Applied to every tenant. */
-  all?: Partial<TenantData>;
-  tenants?: Record<string, Partial<TenantData>>;
-}
-
-export interface EmulatorOptions {
-  host?: string;
-  port?: number;
-  tenants: EmulatorTenantSpec[];
-  seed?: SeedFile;
-  dataFile?: string;
-  latencyMs?: number;
-  failRate?: number;
-  rateLimit?: number;
-  faultSeed?: number;
-  exportStepMs?: number;
-  maxBodyBytes?: number;
-  /** What a random fault (failRate) does, picked uniformly; default error500 and drop. */
-  faultModes?: FaultMode[];
-  switches?: Partial<EmulatorSwitches>;
-  /** Serve HTTPS with this certificate and key (PEM text), as a tenant behind TLS would be. */
-  tls?: { cert: string; key: string };
-}
-
-export type FaultMode = "error500" | "rate429" | "drop" | "drop_after_commit" | "stall";
-export interface TargetedFault {
-  method?: string;
-  route?: string;
-  mode: FaultMode;
-  times?: number;
-  /** rate429: the Retry-After header's value (default "1"). */
-  retryAfter?: string;
-  /** Only requests to this tenant (default: any). */
-  tenant?: string;
-}
-
-/** Records produced (answers) and written (saves) between two yields to other requests. */
-const LIST_CHUNK = 250;
-const SAVE_CHUNK = 2000;
-
-export interface EmulatorStats {
-  requests: { total: number; byTenant: Record<string, number>; byMethod: Record<string, number>; byRoute: Record<string, number> };
-  faults: Record<string, number>;
-  /** With --data: saves written since the start, and the most that ever ran at once (one, by design). */
-  saves: { written: number; most_at_once: number; failed: number };
-}
-
-export interface Emulator {
-  url: string;
-  port: number;
-  tenantUrl(hash: string): string;
-  stats(): EmulatorStats;
-  resetStats(): void;
-  rotateToken(hash: string, newToken: string): void;
-  setFaults(f: { latencyMs?: number; failRate?: number; rateLimit?: number; faultSeed?: number; faultModes?: FaultMode[] }): void;
-  injectFaults(faults: TargetedFault[]): void;
-  clearFaults(): void;
-  /** Targeted faults not yet fired (for one tenant, or all). */
-  faultsLeft(tenant?: string): number;
-  store(hash: string): TenantStore;
-  addTenant(spec: EmulatorTenantSpec): void;
-  /** Replace a tenant's data with an empty (default-seeded) store. */
-  resetTenant(hash: string): void;
-  close(): Promise<void>;
-}
+export type { Emulator, EmulatorOptions, EmulatorStats, EmulatorTenantSpec, FaultMode, SeedFile, TargetedFault } from "./types.js";
 
 interface Tenant {
   token: string;
@@ -110,8 +43,6 @@ function prng(seed: number): () => number {
   };
 }
 
-const isLoopback = (addr: string | undefined) => !!addr && (addr === "::1" || addr.startsWith("127.") || addr === "::ffff:127.0.0.1" || addr.startsWith("::ffff:127."));
-
 export async function startEmulator(opts: EmulatorOptions): Promise<Emulator> {
   const host = opts.host ?? "127.0.0.1";
   const switches: EmulatorSwitches = { ...DEFAULT_SWITCHES, ...opts.switches };
@@ -126,11 +57,6 @@ export async function startEmulator(opts: EmulatorOptions): Promise<Emulator> {
   const tenants = new Map<string, Tenant>();
   const sockets = new Set<Socket>();
   let stats: EmulatorStats = freshStats();
-  let saveTimer: NodeJS.Timeout | undefined;
-  /** The save running now, if any; `dirty`: something changed since it started. */
-  let saving: Promise<void> | undefined;
-  let dirty = false;
-
   function freshStats(): EmulatorStats {
     return { requests: { total: 0, byTenant: {}, byMethod: {}, byRoute: {} }, faults: {}, saves: { written: 0, most_at_once: 0, failed: 0 } };
   }
@@ -138,91 +64,14 @@ export async function startEmulator(opts: EmulatorOptions): Promise<Emulator> {
   const persisted: { tenants?: Record<string, { token: string; data: TenantData }> } =
     opts.dataFile && existsSync(opts.dataFile) ? JSON.parse(readFileSync(opts.dataFile, "utf8")) : {};
 
-  /**
-   * Saves run one at a time: a change during a save marks the state dirty and one
-   * more save follows it, however many changes came in between (a timer per change
-   * used to queue a full save every 50 ms behind the running one).
-   */
-  function schedulePersist(): void {
-    if (!opts.dataFile) return;
-    dirty = true;
-    if (saveTimer || saving) return;
-    saveTimer = setTimeout(() => {
-      saveTimer = undefined;
-      // Nobody awaits a timed save: a failure (disk full, directory gone) left unhandled would end
-      // the process, taking every tenant down. It is counted, the state stays dirty, and the next
-      // change or close() tries again (close() reports it).
-      startSaving().catch(() => undefined);
-    }, 50);
-  }
-
-  function startSaving(): Promise<void> {
-    saving ??= (async () => {
-      try {
-        while (dirty) {
-          dirty = false;
-          try {
-            await persistNow();
-          } catch (e) {
-            stats.saves.failed++;
-            dirty = true; // what did not reach the file still has to
-            throw e;
-          }
-        }
-      } finally {
-        saving = undefined;
-      }
-    })();
-    return saving;
-  }
-
-  /** The whole state, written a collection chunk at a time (yielding between), then renamed into place. */
-  let savesRunning = 0;
-  async function persistNow(): Promise<void> {
-    if (!opts.dataFile) return;
-    stats.saves.most_at_once = Math.max(stats.saves.most_at_once, ++savesRunning);
-    try {
-      await writeState(opts.dataFile);
-      stats.saves.written++;
-    } finally {
-      savesRunning--;
-    }
-  }
-
-  async function writeState(dataFile: string): Promise<void> {
-    const tmp = `${dataFile}.${process.pid}.tmp`;
-    const file = await open(tmp, "w");
-    try {
-      let first = true;
-      await file.write('{"tenants":{');
-      for (const [hash, t] of tenants) {
-        await file.write(`${first ? "" : ","}${JSON.stringify(hash)}:{"token":${JSON.stringify(t.token)},"data":{`);
-        first = false;
-        const data = t.store.toData() as unknown as Record<string, unknown>;
-        let firstKey = true;
-        for (const [key, value] of Object.entries(data)) {
-          if (value === undefined) continue;
-          await file.write(`${firstKey ? "" : ","}${JSON.stringify(key)}:`);
-          firstKey = false;
-          if (!Array.isArray(value)) {
-            await file.write(JSON.stringify(value));
-            continue;
-          }
-          await file.write("[");
-          for (let i = 0; i < value.length; i += SAVE_CHUNK) {
-            await file.write(`${i ? "," : ""}${value.slice(i, i + SAVE_CHUNK).map((r) => JSON.stringify(r)).join(",")}`);
-            await new Promise((r) => setImmediate(r));
-          }
-          await file.write("]");
-        }
-        await file.write("}}");
-      }
-      await file.write("}}");
-    } finally {
-      await file.close();
-    }
-    await rename(tmp, dataFile); // atomic: readers see the old or the new file, never half of one
-  }
+  const saver = createSaver(
+    opts.dataFile,
+    function* () {
+      for (const [hash, t] of tenants) yield [hash, { token: t.token, data: () => t.store.toData() }];
+    },
+    () => stats.saves,
+  );
+  const schedulePersist = () => saver.schedule();
 
   function newStore(hash: string): TenantStore {
     const store = new TenantStore(hash);
@@ -248,13 +97,6 @@ export async function startEmulator(opts: EmulatorOptions): Promise<Emulator> {
     map[key] = (map[key] ?? 0) + 1;
   };
 
-  function send(res: ServerResponse, status: number, body?: unknown, headers: Record<string, string> = {}): void {
-    if (res.destroyed) return;
-    const text = body === undefined ? "" : JSON.stringify(body); // null is sent as "null"
-    res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text), ...headers });
-    res.end(text);
-  }
-
   let retryAfter = "1";
   function takeTargeted(method: string, route: string, hash: string): FaultMode | undefined {
     const i = targeted.findIndex((f) => (!f.method || f.method === method) && (!f.route || f.route === route) && (!f.tenant || f.tenant === hash) && f.left > 0);
@@ -266,51 +108,8 @@ export async function startEmulator(opts: EmulatorOptions): Promise<Emulator> {
     return f.mode;
   }
 
-  async function readBody(req: IncomingMessage): Promise<Buffer | "too_large"> {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of req) {
-      size += (chunk as Buffer).length;
-      if (size > maxBody) return "too_large";
-      chunks.push(chunk as Buffer);
-    }
-    return Buffer.concat(chunks);
-  }
-
-  async function handleControl(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
-    if (!isLoopback(req.socket.remoteAddress)) return send(res, 403, { message: "The control surface answers loopback clients only." });
-    // A web page on this machine must not reset data or rotate tokens (CSRF, DNS rebinding): control-guard.ts.
-    const refused = refuseControlRequest(req);
-    if (refused) return send(res, refused.status, { message: refused.message });
-    const raw = await readBody(req);
-    if (raw === "too_large") return send(res, 413, { message: `Payload Too Large (limit ${maxBody} bytes).` }, { connection: "close" });
-    let body: Record<string, unknown> = {};
-    try {
-      body = raw.length === 0 ? {} : JSON.parse(raw.toString("utf8"));
-    } catch {
-      return send(res, 400, { message: "The request body is not valid JSON." });
-    }
-    if (req.method === "GET" && path === "/__emulator/stats") return send(res, 200, api.stats());
-    if (req.method === "POST" && path === "/__emulator/reset") {
-      api.resetStats();
-      if (body.data === true) for (const h of tenants.keys()) api.resetTenant(h);
-      return send(res, 200, { reset: true });
-    }
-    const rotate = path.match(/^\/__emulator\/tenants\/([^/]+)\/rotate-token$/);
-    if (req.method === "POST" && rotate) {
-      if (!tenants.has(rotate[1]!)) return send(res, 404, { message: "Unknown tenant." });
-      if (typeof body.token !== "string" || !body.token) return send(res, 422, { message: "token is required." });
-      api.rotateToken(rotate[1]!, body.token);
-      return send(res, 200, { rotated: true });
-    }
-    if (req.method === "POST" && path === "/__emulator/faults") {
-      api.setFaults(body as never);
-      if (Array.isArray(body.inject)) api.injectFaults(body.inject as TargetedFault[]);
-      if (body.clear === true) api.clearFaults();
-      return send(res, 200, { ok: true });
-    }
-    return send(res, 404, { message: "Unknown control route." });
-  }
+  const readBody = (req: IncomingMessage) => readBodyUpTo(req, maxBody);
+  const controlDeps = () => ({ api, tenantNames: () => tenants.keys(), hasTenant: (h: string) => tenants.has(h), readBody, send, maxBody });
 
   /**
    * Injected latency, held for `ms` on average. Timers fire late (by up to a
@@ -330,7 +129,7 @@ export async function startEmulator(opts: EmulatorOptions): Promise<Emulator> {
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? "/", "http://localhost");
     const path = url.pathname;
-    if (path.startsWith("/__emulator/")) return handleControl(req, res, path);
+    if (path.startsWith("/__emulator/")) return handleControl(req, res, path, controlDeps());
     const file = path.match(/^\/(exports|assets)\/([^/]+)\/(.+)$/);
     if (req.method === "GET" && file) return serveFile(req, res, file[1]!, file[2]!, file[3]!);
     const m = path.match(/^\/([^/]+)\/api\/v1(\/.*)?$/);
@@ -430,97 +229,8 @@ export async function startEmulator(opts: EmulatorOptions): Promise<Emulator> {
     send(res, reply.status, out === undefined ? undefined : toWire(out, wire));
   }
 
-  /** The key of a list long enough that producing it in one go would hold up every other request. */
-  function largeList(body: unknown): string | undefined {
-    if (!body || typeof body !== "object" || Array.isArray(body)) return undefined;
-    return Object.entries(body).find(([, v]) => Array.isArray(v) && v.length > LIST_CHUNK)?.[0];
-  }
-
-  /**
-   * A large list (5 MB of attributes with their type values, a page of 1,000 categories)
-   * is converted and written LIST_CHUNK records at a time, yielding between chunks, so a
-   * small request arriving meanwhile is answered at once. The JSON is the same.
-   */
-  async function sendInChunks(res: ServerResponse, status: number, body: Record<string, unknown>, listKey: string, wire: Parameters<typeof toWire>[1]): Promise<void> {
-    res.writeHead(status, { "content-type": "application/json" });
-    const write = async (text: string) => {
-      if (res.destroyed) return;
-      if (!res.write(text)) await new Promise<void>((r) => res.once("drain", () => r()).once("close", () => r()));
-    };
-    const keys = Object.keys(body);
-    await write("{");
-    for (const [k, key] of keys.entries()) {
-      await write(`${k ? "," : ""}${JSON.stringify(key)}:`);
-      if (key !== listKey) {
-        await write(JSON.stringify(toWire(body[key], wire, key)) ?? "null");
-        continue;
-      }
-      const list = body[key] as unknown[];
-      await write("[");
-      for (let i = 0; i < list.length; i += LIST_CHUNK) {
-        if (i) await new Promise((r) => setImmediate(r));
-        const part = list.slice(i, i + LIST_CHUNK).map((x) => JSON.stringify(toWire(x, wire)));
-        await write(`${i ? "," : ""}${part.join(",")}`);
-      }
-      await write("]");
-    }
-    if (!res.destroyed) res.end("}");
-  }
-
-  function serveFile(req: IncomingMessage, res: ServerResponse, kind: string, hash: string, rest: string): void {
-    const tenant = tenants.get(hash);
-    if (!tenant) return send(res, 404, { message: "Not found." });
-    if (kind === "assets") {
-      res.writeHead(200, { "content-type": "image/png", "content-length": 0 });
-      return void res.end();
-    }
-    if (req.headers.authorization !== `Bearer ${tenant.token}`) return send(res, 401, { message: "Unauthenticated." });
-    if (switches.exportDownload === "redirect" && storageUrl) {
-      // Object storage: the file lives on another host, reached by a signed address.
-      res.writeHead(302, { location: `${storageUrl}/${hash}/${rest}?signature=${signature(hash, rest)}`, "content-length": 0 });
-      return void res.end();
-    }
-    serveExport(res, tenant, rest, false);
-  }
-
-  /** The file itself; `readyOr202`: the storage host answers 202 until the export is done. */
-  function serveExport(res: ServerResponse, tenant: Tenant, rest: string, readyOr202: boolean): void {
-    const id = Number(rest.split("/")[0]);
-    const e = tenant.store.exports.get(id);
-    if (!e) return send(res, 404, { message: "Export not found." });
-    if (Date.now() - e.created_ms < 2 * exportStepMs) {
-      if (readyOr202) return send(res, 202, { message: "The export file is being prepared." }, { "retry-after": "1" });
-      return send(res, 404, { message: "Export file not ready." });
-    }
-    const text = JSON.stringify(tenant.store.toData());
-    res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(text) });
-    res.end(text);
-  }
-
-  const signature = (hash: string, rest: string) => Buffer.from(`${hash}/${rest}`).toString("base64url");
-
-  /** `--export-download redirect`: a second address; it refuses any Authorization header (a tenant token must not reach it). */
-  let storageUrl: string | undefined;
-  let storage: Server | undefined;
-  if (switches.exportDownload === "redirect") {
-    storage = createServer((req, res) => {
-      const u = new URL(req.url ?? "/", "http://localhost");
-      const m = u.pathname.match(/^\/([^/]+)\/(.+)$/);
-      if (req.headers.authorization) return send(res, 400, { message: "Only one auth mechanism allowed; the signature is in the address." });
-      const tenant = m ? tenants.get(m[1]!) : undefined;
-      if (!m || !tenant || u.searchParams.get("signature") !== signature(m[1]!, m[2]!)) return send(res, 403, { message: "Signature does not match." });
-      serveExport(res, tenant, m[2]!, true);
-    });
-    storage.on("connection", (s) => {
-      sockets.add(s);
-      s.on("close", () => sockets.delete(s));
-    });
-    await new Promise<void>((resolve, reject) => {
-      storage!.once("error", reject);
-      storage!.listen(0, host, () => resolve());
-    });
-    storageUrl = `http://${host.includes(":") ? `[${host}]` : host}:${(storage.address() as AddressInfo).port}`;
-  }
+  const files = await startFileServing({ tenant: (hash) => tenants.get(hash), switches, exportStepMs, host, sockets });
+  const serveFile = files.serveFile;
 
   const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
     handle(req, res).catch((e: unknown) => send(res, 500, { message: "Server Error.", detail: (e as Error).message }));
@@ -584,18 +294,13 @@ export async function startEmulator(opts: EmulatorOptions): Promise<Emulator> {
       schedulePersist();
     },
     close: async () => {
-      if (saveTimer) {
-        clearTimeout(saveTimer);
-        saveTimer = undefined;
-      }
       // Stop taking requests first, so the state the last save writes is final.
       const stopped = new Promise<void>((r) => server.close(() => r()));
       for (const s of sockets) s.destroy();
       // The running save (if any) finishes, and at most one more writes what changed since.
-      await saving;
-      if (dirty) await startSaving();
+      await saver.flush();
       await stopped;
-      if (storage) await new Promise<void>((r) => storage!.close(() => r()));
+      await files.close();
     },
   };
   return api;
