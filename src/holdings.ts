@@ -22,6 +22,8 @@ export interface Holding {
   stopsItself?: boolean;
   /** Best-effort release when the process must end now; returns lines for the person (what was done, what remains). */
   release(): Promise<string[]>;
+  /** What the person does when the release fails or runs out of time (the command that breaks a lock). */
+  ifNotReleased?: string[];
 }
 
 const held = new Set<Holding>();
@@ -55,9 +57,9 @@ export async function releaseAll(timeoutMs: number): Promise<string[]> {
   for (const h of order) {
     let timer: NodeJS.Timeout | undefined;
     const out = await Promise.race([
-      h.release().catch((e: unknown) => [`${h.what}: not released: ${(e as Error).message ?? String(e)}`]),
+      h.release().catch((e: unknown) => [`${h.what}: not released: ${(e as Error).message ?? String(e)}`, ...(h.ifNotReleased ?? [])]),
       new Promise<string[]>((resolve) => {
-        timer = setTimeout(() => resolve([`${h.what}: not released within ${Math.round(timeoutMs / 1000)} s`]), timeoutMs);
+        timer = setTimeout(() => resolve([`${h.what}: not released within ${Math.round(timeoutMs / 1000)} s`, ...(h.ifNotReleased ?? [])]), timeoutMs);
       }),
     ]);
     clearTimeout(timer);

@@ -26,3 +26,33 @@ export function normaliseBaseUrl(url: string): string {
   }
   return `${u.protocol}//${u.host}${u.pathname.replace(/\/+$/, "")}${u.search}`;
 }
+
+/**
+ * The URL with any user name and password replaced, for messages: through the
+ * URL parser where it parses (it reads `http:/u:p@host` and `http:\\u:p@host`
+ * as credentials too), else everything from the scheme to the last "@" (a text
+ * that is no URL may still hold a password, and may hold a "/" inside it).
+ */
+export function redactUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.username || u.password) {
+      u.username = "";
+      u.password = "";
+      return u.href.replace(/^([a-z][a-z0-9+.-]*:\/\/)/i, "$1***@");
+    }
+    return url;
+  } catch {
+    return url.replace(/^([a-z][a-z0-9+.-]*:[\\/]*).*@/i, "$1***@");
+  }
+}
+
+/** A URL with a user name or password in it, in any spelling the URL parser reads; a text that is no URL, with an "@". */
+export function hasCredentials(url: string): boolean {
+  try {
+    const u = new URL(url);
+    return u.username !== "" || u.password !== "";
+  } catch {
+    return url.includes("@");
+  }
+}

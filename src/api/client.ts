@@ -12,7 +12,7 @@ import { PimctlError, type ErrorCode } from "../errors.js";
 import type * as T from "./types.js";
 import { removeAssignment } from "./set-assignments.js";
 import { canonical } from "./wire.js";
-import { fillUrlTemplate, normaliseBaseUrl } from "./base-url.js";
+import { fillUrlTemplate, normaliseBaseUrl, redactUrl } from "./base-url.js";
 
 export interface RetryPolicy {
   /** Retries after the first attempt. */
@@ -269,7 +269,7 @@ export class PimClient implements T.PimApi {
     try {
       url = new URL(this.baseUrl);
     } catch {
-      throw new PimctlError("config", `tenant "${opts.tenant}": base URL ${this.baseUrl} is not a valid URL`);
+      throw new PimctlError("config", `tenant "${opts.tenant}": base URL ${redactUrl(this.baseUrl)} is not a valid URL`);
     }
     if (url.protocol === "http:" && !isLoopbackHost(url.hostname) && !opts.allowInsecureHttp) {
       throw new PimctlError(

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-import { run } from "./run.js";
-import { processIo } from "./io.js";
+// Only the signal handling is loaded before the handlers are installed (a few small
+// modules): the rest of pimctl (half a second of module loading) comes after, so a
+// Ctrl-C or a CI cancel during start-up already ends with pimctl's message and exit code.
 import { installSignalHandlers } from "./signals.js";
 
 // The only place that exits the process. Signals are handled from here on: a run that
@@ -13,6 +14,8 @@ const guard = installSignalHandlers({
     process.exit(code);
   },
 });
+const { run } = await import("./run.js");
+const { processIo } = await import("./io.js");
 run(process.argv.slice(2), { ...processIo(), interrupt: guard.signal }).then(
   (code) => {
     settled = true;

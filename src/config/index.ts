@@ -11,7 +11,7 @@ import { configSchema } from "../manifest/schema-source.js";
 import { schemaErrors, validatorFor } from "../manifest/validate.js";
 import { parseYaml, pointer, type ParsedYaml } from "../manifest/yaml.js";
 import { decodeManifest } from "../manifest/encoding.js";
-import { fillUrlTemplate } from "../api/base-url.js";
+import { fillUrlTemplate, hasCredentials, redactUrl } from "../api/base-url.js";
 import type { ExternalRecords } from "../manifest/references.js";
 
 export interface TenantConfig {
@@ -176,6 +176,18 @@ function credentialErrors(data: Record<string, unknown>, parsed: ParsedYaml): Pi
         location: parsed.at(pointer(at)),
       }),
     );
+  // A token in a query string (?token=...) travels as far as a password in the URL: into saved plans and the ledger.
+  const refuseQuery = (at: string[], label: string, url: string) => {
+    let u: URL | undefined;
+    try {
+      u = new URL(url);
+    } catch {
+      return;
+    }
+    if (u.search || u.hash) {
+      out.push(new PimctlError("config", `${label} must not have a query or fragment (${redactUrl(url).replace(/[?#].*$/, "?...")}): a base URL is scheme, host, port and path; a token goes in token_env or token_file`, { location: parsed.at(pointer(at)) }));
+    }
+  };
   const topTemplate = typeof data.url_template === "string" ? data.url_template : undefined;
   if (topTemplate && hasCredentials(topTemplate)) refuse(["url_template"], "url_template", topTemplate);
   for (const [name, t] of Object.entries((data.tenants ?? {}) as Record<string, TenantConfig>)) {
@@ -183,6 +195,7 @@ function credentialErrors(data: Record<string, unknown>, parsed: ParsedYaml): Pi
     for (const key of ["base_url", "url_template"] as const) {
       const url = t[key];
       if (typeof url === "string" && hasCredentials(url)) refuse(["tenants", name, key], `tenant "${name}": ${key}`, url);
+      else if (typeof url === "string" && key === "base_url") refuseQuery(["tenants", name, key], `tenant "${name}": ${key}`, url);
     }
     const template = t.url_template ?? topTemplate;
     if (t.base_url || typeof t.hash !== "string" || typeof template !== "string" || hasCredentials(template)) continue;
@@ -195,21 +208,7 @@ function credentialErrors(data: Record<string, unknown>, parsed: ParsedYaml): Pi
   return out;
 }
 
-/** A URL with a user name or password in it (https://user:pass@host). */
-export function hasCredentials(url: string): boolean {
-  try {
-    const u = new URL(url);
-    return u.username !== "" || u.password !== "";
-  } catch {
-    return /\/\/[^/@]*@/.test(url);
-  }
-}
-
-/** The URL with any user name and password replaced, for messages. */
-export function redactUrl(url: string): string {
-  // Up to the last "@" before the path: a password may hold an "@" itself.
-  return url.replace(/(\/\/)[^/]*@/, "$1***@");
-}
+export { hasCredentials, redactUrl } from "../api/base-url.js";
 
 /** Version name -> id for a tenant: the config's mapping, the tenant's own winning. */
 export function versionMap(config: Config, tenant: TenantConfig | undefined): Record<string, number> {

@@ -235,8 +235,10 @@ export async function apply(opts: ApplyOptions): Promise<ApplyResult> {
     );
     await connection.api.close();
     if (unlockError !== undefined && lock) {
-      const notReleased = new PimctlError("io", `the lock of tenant "${connection.name}" could not be released: ${errorText(unlockError)}`, {
-        details: [`break it with: ${unlockCommand(lock.info.id, multiTenant ? connection.name : undefined)}`],
+      // The git error's own detail lines stay lines (a message holds one line; details the rest).
+      const [first, ...more] = errorText(unlockError).split("\n");
+      const notReleased = new PimctlError("io", `the lock of tenant "${connection.name}" could not be released: ${first}`, {
+        details: [...more.map((l) => l.trim()).filter(Boolean), `break it with: ${unlockCommand(lock.info.id, multiTenant ? connection.name : undefined)}`],
       });
       // After the writes: reported beside the ledger's fate, never instead of it.
       if (result && !result.aborted) result.lockNotReleased = { error: notReleased.format(), id: lock.info.id };

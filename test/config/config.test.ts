@@ -54,6 +54,17 @@ describe("pimctl.yaml", () => {
     expect(await refused("url_template: https://{region}.pim.example.com/{hash}/api/v1\ntenants:\n  prod:\n    hash: abc\n    region: 'admin:hunter2@evil'\n    token_env: T\n")).toEqual([
       `pimctl.yaml:5:13: tenant "prod": region must not hold credentials (https://***@evil.pim.example.com/abc/api/v1); ${fix}`,
     ]);
+    // Spellings the URL parser reads as credentials too, and one that is no URL at all: never printed.
+    for (const url of ["http:/u:secretpw@127.0.0.1:4611/demo/api/v1", "http:u:secretpw@127.0.0.1/x", "http:\\\\u:secretpw@127.0.0.1/x", "http://u:secret/pw@127.0.0.1:4611/x"]) {
+      const lines = await refused(`tenants:\n  prod:\n    base_url: '${url}'\n    token_env: T\n`);
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).not.toContain("secret");
+      expect(lines[0]).toContain('tenant "prod": base_url must not hold credentials (http://***@127.0.0.1');
+    }
+    // A token in the query string is refused the same way (it would reach saved plans and the ledger).
+    expect(await refused("tenants:\n  prod:\n    base_url: https://pim.example.com/api/v1?token=hunter2\n    token_env: T\n")).toEqual([
+      'pimctl.yaml:3:15: tenant "prod": base_url must not have a query or fragment (https://pim.example.com/api/v1?...): a base URL is scheme, host, port and path; a token goes in token_env or token_file',
+    ]);
     // A password with an @ in it is hidden whole.
     expect(await refused("tenants:\n  prod:\n    base_url: https://admin:hun@ter2@pim.example.com/api/v1\n    token_env: T\n")).toEqual([
       `pimctl.yaml:3:15: tenant "prod": base_url must not hold credentials (https://***@pim.example.com/api/v1); ${fix}`,

@@ -4,7 +4,7 @@
  * error at file:line:col; `pimctl validate` prints each (never an internal
  * error) and exits 1. Issue 23, item 8.
  */
-import { execFile } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
 import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -120,6 +120,18 @@ describe("symlinks in a manifest folder", () => {
     await symlink("../gone", path.join(dir, "shared"));
     const loaded = await loadManifests(dir, { cwd: p.dir });
     expect(loaded.errors.map((e) => e.message)).toEqual(["broken symlink: catalogue/shared -> ../gone points to nothing; remove the link or restore its target"]);
+  });
+
+  it("a FIFO or a link to a device named .yaml is refused by name: validate ends at once with exit 1, never blocks", async () => {
+    const dir = await catalogue({ "brands.yaml": "brands:\n  - name: Acme\n" });
+    execFileSync("mkfifo", [path.join(dir, "pipe.yaml")]);
+    await symlink("/dev/zero", path.join(dir, "zero.yaml"));
+    const t0 = Date.now();
+    const r = await validateProcess(p.dir);
+    expect(Date.now() - t0).toBeLessThan(10_000);
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).toContain("catalogue/pipe.yaml is not a regular file (a pipe, a device or a socket)");
+    expect(r.stderr).toContain("catalogue/zero.yaml is not a regular file (a pipe, a device or a socket, through a symlink)");
   });
 });
 

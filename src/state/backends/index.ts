@@ -170,6 +170,8 @@ export async function acquireLock(
   // Registered before the first push: a push in flight may create the lock after a forced end began.
   const released = hold({
     what,
+    // The lock's id is known before its first push: whatever happens to that push, the person can break it.
+    ifNotReleased: [`if it is still there, break it with: ${unlockCommand(info.id, opts.tenantFlag)}`],
     release: async () => {
       await acquiring.catch(() => undefined);
       await stopRenewing();
