@@ -64,12 +64,23 @@ export function parseLedger(text: string, where: string, tenant: string, baseUrl
 
 function refuseNewerFormat(data: unknown, where: string): void {
   const format = (data as { format?: unknown } | null)?.format;
-  if (typeof format !== "number" || format <= LEDGER_FORMAT) return;
+  // Not an integer (1.5): the schema refuses it as malformed, not as newer.
+  if (typeof format !== "number" || !Number.isInteger(format) || format <= LEDGER_FORMAT) return;
   const since = (data as { min_pimctl_version?: unknown }).min_pimctl_version;
-  const needs = typeof since === "string" && /^\d+\.\d+\.\d+/.test(since) ? `pimctl ${since} or later` : "a newer pimctl";
+  // Only a version newer than this one can be the one it needs; anything else says nothing.
+  const newer = typeof since === "string" && /^\d+\.\d+\.\d+/.test(since) && compareVersions(since, packageVersion()) > 0;
+  const needs = newer ? `pimctl ${since} or later` : "a newer pimctl";
   throw new PimctlError("io", `the ledger ${where} is in format ${format}, which needs ${needs}; this pimctl (${packageVersion()}) reads ledger format ${LEDGER_FORMAT}`, {
     details: [`upgrade pimctl (npm install pimctl@latest) on every machine that applies to this tenant; the ledger was left as it is`],
   });
+}
+
+/** Numeric comparison of "major.minor.patch" (anything after the patch is ignored). */
+function compareVersions(a: string, b: string): number {
+  const parts = (v: string) => v.split(/[.+-]/).slice(0, 3).map((n) => Number.parseInt(n, 10) || 0);
+  const [x, y] = [parts(a), parts(b)];
+  for (let i = 0; i < 3; i++) if (x[i] !== y[i]) return x[i]! - y[i]!;
+  return 0;
 }
 
 function sortDeep(v: unknown): unknown {

@@ -101,6 +101,11 @@ export async function pullState(opts: ProjectOptions): Promise<string> {
 export async function pushState(opts: StateOptions, text: string, source: string): Promise<{ entries: number; location: string }> {
   const { config, backend, tenant, baseUrl } = await openProjectState(opts);
   const incoming = parseLedger(text, source, tenant, baseUrl);
+  // A ledger pulled from another tenant of the same service (the same base URL) is still another tenant's.
+  const named = (JSON.parse(text) as { tenant?: unknown }).tenant;
+  if (typeof named === "string" && named !== tenant) {
+    throw new PimctlError("config", `${source} is the ledger of tenant "${named}", not "${tenant}"; push it with --tenant ${named}, or pull this tenant's ledger to repair`);
+  }
   return withLock(opts, backend, tenant, "state push", Object.keys(config.tenants).length > 1, async () => {
     const current = await readLedger(backend, tenant, baseUrl);
     current.ledger = incoming;

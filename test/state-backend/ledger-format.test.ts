@@ -80,6 +80,24 @@ describe("state push FILE checks the file against the ledger schema", () => {
     const newer = await p.cli(["state", "push", "push.json"]);
     expect(newer.code).toBe(1);
     expect(newer.stderr).toContain(`the ledger push.json is in format 3, which needs a newer pimctl; this pimctl (${packageVersion()}) reads ledger format 1`);
+    // A newer format that names a version no newer than this one (copied along from an old file): "a newer pimctl", never itself.
+    await p.write("push.json", JSON.stringify({ ...written, format: 2, min_pimctl_version: packageVersion() }));
+    expect((await p.cli(["state", "push", "push.json"])).stderr).toContain("is in format 2, which needs a newer pimctl;");
+    // Not an integer: a malformed file, not a newer one.
+    await p.write("push.json", JSON.stringify({ ...written, format: 1.5 }));
+    const half = await p.cli(["state", "push", "push.json"]);
+    expect(half.code).toBe(1);
+    expect(half.stderr).toContain("does not match the ledger schema");
+    // Another tenant's ledger (same service, same base URL) is not this tenant's.
+    await p.write("push.json", JSON.stringify({ ...written, tenant: "demo2" }));
+    const other = await p.cli(["state", "push", "push.json"]);
+    expect(other.code).toBe(1);
+    expect(other.stderr).toContain('push.json is the ledger of tenant "demo2", not "demo"');
+    // Bytes that are not UTF-8: an error with the place, never a U+FFFD stored.
+    await writeFile(path.join(p.dir, "push.json"), Buffer.concat([Buffer.from(JSON.stringify(written).slice(0, -1) + ', "x": "caf'), Buffer.from([0xe9]), Buffer.from('"}')]));
+    const latin1 = await p.cli(["state", "push", "push.json"]);
+    expect(latin1.code).toBe(1);
+    expect(latin1.stderr).toMatch(/push\.json:1:\d+: this file is not UTF-8/);
     await p.write("push.json", JSON.stringify(written));
     const ok = await p.cli(["state", "push", "push.json"]);
     expect(ok.code, ok.stderr).toBe(0);

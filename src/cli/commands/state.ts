@@ -1,4 +1,6 @@
 import { readFile, writeFile } from "node:fs/promises";
+import { decodeManifest } from "../../manifest/encoding.js";
+import { PimctlErrors } from "../../errors.js";
 import path from "node:path";
 import type { Argv, CommandModule } from "yargs";
 import { describeHolder, parseDuration } from "../../state/backends/index.js";
@@ -84,8 +86,10 @@ export function stateCommand(io: Io, opts: { parseOnly?: boolean } = {}): Comman
             describe: "Replace the stored ledger with a file (takes the lock, compare-and-swap write)",
             builder: (b) => lockTimeout(b.positional("file", { type: "string", demandOption: true })).example("$0 state push ledger.json", "Put a repaired ledger back") as never,
             handler: run(async (args: StateArgs) => {
-              const text = await readFile(path.resolve(io.cwd, args.file!), "utf8");
-              const r = await pushState(stateOptions(args, io), text, args.file!);
+              // UTF-8 only, as every file pimctl reads: a Latin-1 byte is an error with its place, never a U+FFFD stored.
+              const decoded = decodeManifest(await readFile(path.resolve(io.cwd, args.file!)), args.file!);
+              if ("error" in decoded) throw new PimctlErrors([decoded.error]);
+              const r = await pushState(stateOptions(args, io), decoded.text, args.file!);
               say(args, io, `Stored ${r.entries} record(s) from ${args.file} in ${r.location}.`);
             }),
           }),
