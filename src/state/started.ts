@@ -16,6 +16,9 @@ export function started<T>(p: Promise<T>): Promise<T> {
   return p;
 }
 
+/** One read per item, all at once (the client bounds how many run): every kind's per-record reads. */
+export const pmap = <T, R>(items: readonly T[], fn: (t: T) => Promise<R>): Promise<R[]> => Promise.all(items.map(fn));
+
 /**
  * The reads that depend on no manifest: started as soon as the kinds are known
  * (the manifests' top-level keys, src/manifest/kinds-scan.ts), so they run
