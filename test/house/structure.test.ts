@@ -14,7 +14,6 @@ const MAX_LINES = 400;
 
 /** Today's larger files and their line counts (wc -l) as ceilings; split them, then delete the line. */
 const ALLOWED_OVER: Record<string, number> = {
-  "src/api/client.ts": 1046, // request core + every endpoint method: issue 28's api/ split
   "src/manifest/fast-yaml.ts": 512, // the YAML fast path
   "src/state/index.ts": 485, // the state reader of every kind
   "src/manifest/index.ts": 464, // manifest loading and checks
