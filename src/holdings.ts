@@ -18,6 +18,8 @@ export interface Holding {
   what: string;
   /** True once the tenant has been written to: an end now is a partial apply (exit 4). */
   writesBegan?: boolean;
+  /** One write in flight that is not taken back half-way (a state push): a first signal lets it finish and says so. */
+  writeInFlight?: boolean;
   /** It listens for the signal itself (the emulator command): the CLI prints nothing for it on the first signal. */
   stopsItself?: boolean;
   /** Best-effort release when the process must end now; returns lines for the person (what was done, what remains). */

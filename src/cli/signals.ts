@@ -44,7 +44,11 @@ export function installSignalHandlers(opts: { write: (text: string) => void; exi
     if (!stop.signal.aborted) {
       stop.abort(new Interrupted(name));
       if (held.every((h) => h.stopsItself)) return;
-      const what = writesBegan() ? "finishing the requests in flight, then stopping" : "stopping before the first write, releasing the lock";
+      const what = writesBegan()
+        ? "finishing the requests in flight, then stopping"
+        : held.some((h) => h.writeInFlight)
+          ? "letting the write in flight finish (it is not taken back half-way), then releasing the lock"
+          : "stopping before the first write, releasing the lock";
       opts.write(`\nInterrupted (${name}): ${what} (again to quit at once).\n`);
       return;
     }

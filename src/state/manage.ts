@@ -4,7 +4,7 @@
  * compare-and-swap, like apply does.
  */
 import { PimctlError, PimctlErrors } from "../errors.js";
-import { interruptedBy } from "../holdings.js";
+import { hold, interruptedBy } from "../holdings.js";
 import { connect } from "../tenant.js";
 import { openProjectState, type ProjectOptions } from "../workflows/index.js";
 import { forgetRecord, ledgerEntries, mergeLedger, emptyLedger, parseLedger, serialiseLedger, type LedgerEntry } from "./ledger.js";
@@ -109,7 +109,12 @@ export async function pushState(opts: StateOptions, text: string, source: string
   return withLock(opts, backend, tenant, "state push", Object.keys(config.tenants).length > 1, async () => {
     const current = await readLedger(backend, tenant, baseUrl);
     current.ledger = incoming;
-    await saveLedger(backend, current, { force: true, ...(opts.warn ? { warn: opts.warn } : {}) });
+    const writing = hold({ what: `the ledger of tenant "${tenant}" being stored`, writeInFlight: true, release: async () => [] });
+    try {
+      await saveLedger(backend, current, { force: true, ...(opts.warn ? { warn: opts.warn } : {}) });
+    } finally {
+      writing();
+    }
     return { entries: ledgerEntries(incoming).length, location: backend.location };
   });
 }

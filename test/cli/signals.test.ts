@@ -163,4 +163,24 @@ describe("state commands that take the lock", () => {
     expect(run.stderr()).toContain("interrupted (SIGINT) before state push wrote anything: nothing was written");
     expect(Object.keys(world.remoteRefs())).toEqual([]);
   });
+
+  it("state push interrupted (SIGINT) while its one write is in flight: says the write finishes, stores it, releases the lock, exit 0", async () => {
+    w = await gitWorld({ brands: 3 });
+    const world = w;
+    const a = await w.clone("a");
+    const pulled = await w.cli(a, ["state", "pull"]);
+    expect(pulled.code, pulled.stderr).toBe(0);
+    writeFileSync(path.join(a, "ledger.json"), pulled.stdout);
+    const mark = path.join(w.root, "state-push.pids");
+    const env = { ...w.env, PATH: `${await slowGitDir(w.root)}:${w.env.PATH}`, PIMCTL_TEST_SLOW_PUSH: ":refs/pimctl/state/demo", PIMCTL_TEST_MARK: mark, PIMCTL_TEST_SLOW_S: "1" };
+    const run = spawnPimctl(a, ["state", "push", "ledger.json"], env);
+    await until(() => existsSync(mark), 30_000, "the state push");
+    run.child.kill("SIGINT");
+    const end = await run.exit;
+    expect(end.code, run.stderr()).toBe(0);
+    expect(run.stderr()).toContain("Interrupted (SIGINT): letting the write in flight finish (it is not taken back half-way), then releasing the lock");
+    expect(run.stderr()).not.toContain("before the first write");
+    expect(run.stderr() + run.stdout()).toContain("Stored ");
+    expect(Object.keys(world.remoteRefs())).not.toContain("refs/pimctl/lock/demo");
+  });
 });
