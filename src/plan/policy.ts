@@ -7,14 +7,9 @@ import type { Plan } from "./types.js";
 import { plural } from "../plural.js";
 
 export { PRUNE_KINDS, type PruneKind } from "../model/catalogue.js";
-import type { PruneKind } from "../model/catalogue.js";
 
-/**
- * Per prunable kind: true deletes undeclared records; "owned" deletes only
- * undeclared records pimctl created or adopted (the state remembers which,
- * like kubectl's ApplySet), never one someone made by hand; absent means false.
- */
-export type PrunePolicy = Partial<Record<PruneKind, boolean | "owned">>;
+// The policy is part of a saved plan's basis, so its type lives with the plan's (one direction of import).
+export type { PrunePolicy } from "./types.js";
 
 export interface PolicyGates {
   "fail-on-delete"?: boolean;

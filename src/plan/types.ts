@@ -14,7 +14,17 @@
  * everything that stops using the deleted record, children deleted before parents).
  */
 
+import type { PruneKind } from "../model/catalogue.js";
+
 export const PLAN_FORMAT_VERSION = "1.3";
+
+/**
+ * Per prunable kind: true deletes undeclared records; "owned" deletes only
+ * undeclared records pimctl created or adopted (the state remembers which,
+ * like kubectl's ApplySet), never one someone made by hand; absent means false.
+ * Part of a saved plan's basis, so it lives here; plan/policy.ts re-exports it.
+ */
+export type PrunePolicy = Partial<Record<PruneKind, boolean | "owned">>;
 
 export type Op = "create" | "update" | "rename" | "move" | "delete" | "unsupported";
 export const OPS: readonly Op[] = ["create", "update", "rename", "move", "delete", "unsupported"];
@@ -183,7 +193,7 @@ export interface TranslationCoverage {
 export interface PlanBasis {
   desired: import("../model/catalogue.js").Catalogue;
   /** The config's prune policy, in every form it accepts (true, false, "owned"). */
-  prune: import("./policy.js").PrunePolicy;
+  prune: PrunePolicy;
   /** Where the tenant was (never a token), to refuse applying to another tenant. */
   base_url: string;
   /** --target / --exclude the plan was narrowed with: apply re-plans with the same. */
