@@ -52,11 +52,16 @@ function child(script: string, args: string[], cwd: string): Promise<Run> {
     p.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
     p.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
     p.on("error", reject);
-    p.on("close", async (code) => {
+    // The listener's promise is nobody's: a failed rm must reject the run, not go unhandled.
+    p.on("close", (code) => {
       const ms = performance.now() - t0;
-      const rss = Number(await readFile(rssFile, "utf8").catch(() => "0"));
-      await rm(rssFile, { force: true });
-      resolve({ code: code ?? 1, ms, rss, stdout, stderr });
+      readFile(rssFile, "utf8")
+        .catch(() => "0")
+        .then(async (text) => {
+          await rm(rssFile, { force: true });
+          resolve({ code: code ?? 1, ms, rss: Number(text), stdout, stderr });
+        })
+        .catch(reject);
     });
   });
 }
