@@ -97,17 +97,24 @@ beforeAll(async () => {
   await chmod(path.join(bin, "gh"), 0o755);
   env = { PATH: `${bin}:${process.env.PATH}`, HOME: process.env.HOME, LANG: "C.UTF-8", NO_COLOR: "1" };
   const notes: string[] = [];
-  const server = createServer(async (req, res) => {
-    let body = "";
-    for await (const chunk of req) body += chunk;
-    res.setHeader("content-type", "application/json");
-    if (req.url === "/api/v4/user") res.end(JSON.stringify({ username: "pimctl-bot" }));
-    else if (req.method === "GET") res.end("[]");
-    else {
-      notes.push((JSON.parse(body) as { body: string }).body);
-      res.statusCode = 201;
-      res.end("{}");
-    }
+  const server = createServer((req, res) => {
+    // A failed answer is a 500 the test sees, never an unhandled rejection in the runner.
+    const answer = async () => {
+      let body = "";
+      for await (const chunk of req) body += chunk;
+      res.setHeader("content-type", "application/json");
+      if (req.url === "/api/v4/user") res.end(JSON.stringify({ username: "pimctl-bot" }));
+      else if (req.method === "GET") res.end("[]");
+      else {
+        notes.push((JSON.parse(body) as { body: string }).body);
+        res.statusCode = 201;
+        res.end("{}");
+      }
+    };
+    answer().catch((e: unknown) => {
+      res.statusCode = 500;
+      res.end(String(e));
+    });
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()));
   gitlab = { server, notes, url: `http://127.0.0.1:${(server.address() as { port: number }).port}/api/v4` };

@@ -24,26 +24,33 @@ function githubApi(comments: Array<{ id: number; body: string; user: { login: st
   const seen: Recorded[] = [];
   /** Answer writes with 403, as GitHub does for a token without pull-requests: write. */
   const state = { forbidWrites: false };
-  const server: Server = createServer(async (req, res) => {
-    let text = "";
-    for await (const chunk of req) text += chunk;
-    seen.push({ method: req.method!, url: req.url!, ...(text ? { body: JSON.parse(text) } : {}) });
-    const url = new URL(req.url!, "http://x");
-    res.setHeader("content-type", "application/json");
-    if (req.method === "GET" && url.pathname === "/repos/acme/catalogue/issues/7/comments") {
-      const page = Number(url.searchParams.get("page"));
-      const per = Number(url.searchParams.get("per_page"));
-      res.end(JSON.stringify(comments.slice((page - 1) * per, page * per)));
-    } else if ((req.method === "PATCH" || req.method === "POST") && state.forbidWrites) {
-      res.statusCode = 403;
-      res.end(JSON.stringify({ message: "Resource not accessible by integration" }));
-    } else if (req.method === "PATCH" || req.method === "POST") {
-      res.statusCode = req.method === "POST" ? 201 : 200;
-      res.end(JSON.stringify({ id: 999 }));
-    } else {
-      res.statusCode = 404;
-      res.end("{}");
-    }
+  const server: Server = createServer((req, res) => {
+    // A failed answer is a 500 the test sees, never an unhandled rejection in the runner.
+    const answer = async () => {
+      let text = "";
+      for await (const chunk of req) text += chunk;
+      seen.push({ method: req.method!, url: req.url!, ...(text ? { body: JSON.parse(text) } : {}) });
+      const url = new URL(req.url!, "http://x");
+      res.setHeader("content-type", "application/json");
+      if (req.method === "GET" && url.pathname === "/repos/acme/catalogue/issues/7/comments") {
+        const page = Number(url.searchParams.get("page"));
+        const per = Number(url.searchParams.get("per_page"));
+        res.end(JSON.stringify(comments.slice((page - 1) * per, page * per)));
+      } else if ((req.method === "PATCH" || req.method === "POST") && state.forbidWrites) {
+        res.statusCode = 403;
+        res.end(JSON.stringify({ message: "Resource not accessible by integration" }));
+      } else if (req.method === "PATCH" || req.method === "POST") {
+        res.statusCode = req.method === "POST" ? 201 : 200;
+        res.end(JSON.stringify({ id: 999 }));
+      } else {
+        res.statusCode = 404;
+        res.end("{}");
+      }
+    };
+    answer().catch((e: unknown) => {
+      res.statusCode = 500;
+      res.end(String(e));
+    });
   });
   return { server, seen, state };
 }
