@@ -112,9 +112,6 @@ export class PimctlErrors extends Error {
   }
 }
 
-export function isPimctlError(e: unknown): e is PimctlError {
-  return e instanceof PimctlError;
-}
 
 /** Edit distance, for "did you mean" suggestions. */
 export function levenshtein(a: string, b: string): number {

@@ -5,8 +5,8 @@
 import { notImplemented, ok, type Route, type RouteSpec } from "./request.js";
 import { KIND_ROUTES } from "./kinds/index.js";
 
-export { DEFAULT_SWITCHES, type EmulatorSwitches } from "./switches.js";
-export { MAX_LIMIT, type Reply, type RequestContext, type Route } from "./request.js";
+export { DEFAULT_SWITCHES } from "./switches.js";
+export type { RequestContext, Route } from "./request.js";
 
 const TABLE: RouteSpec[] = [["GET", "/ping", () => ok({ time: new Date().toISOString() })], ...KIND_ROUTES];
 

@@ -8,9 +8,8 @@
 import { KIND_RECORDS } from "./kinds/index.js";
 import { StoreCore, type AsMethods } from "./store-core.js";
 
-export { HttpError, notFound, unprocessable } from "./errors.js";
+export { HttpError } from "./errors.js";
 export * from "./records.js";
-export { slugify } from "./store-core.js";
 
 /** Every kind's rules as methods: declared here (declaration merging), installed on the prototype below. */
 export interface TenantStore extends AsMethods<typeof KIND_RECORDS> {}

@@ -11,7 +11,6 @@
 import {
   ATTRIBUTE_TYPES,
   CATEGORY_STATUSES,
-  type ATTRIBUTE,
   type BRAND,
   type CATEGORY,
   type ManifestAsset,
@@ -65,7 +64,6 @@ type Located<T> = T & { source?: SourceLocation };
 
 export type DisplayGroup = Located<ManifestDisplayGroup>;
 export type TypeValue = Located<ManifestTypeValue>;
-export type AttributeVersionFields = VersionFields<typeof ATTRIBUTE>;
 export type Attribute = Located<Omit<ManifestAttribute, "values"> & { values?: TypeValue[] }>;
 export type AttributeSet = Located<ManifestAttributeSet>;
 export type Block = Located<ManifestBlock>;
@@ -75,7 +73,6 @@ export type Block = Located<ManifestBlock>;
  * manifests and the ledger remembers which remote asset it became.
  */
 export type Asset = ManifestAsset;
-export type BrandAttributeValue = NonNullable<ManifestBrand["attributes"]>[string];
 export type BrandTextField = keyof VersionFields<typeof BRAND>;
 export type Brand = Located<Omit<ManifestBrand, "web_ids"> & { web_ids?: Record<ChannelName, string> }>;
 export type CategoryTextField = keyof VersionFields<typeof CATEGORY>;

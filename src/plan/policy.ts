@@ -6,7 +6,7 @@
 import type { Plan } from "./types.js";
 import { plural } from "../plural.js";
 
-export { PRUNE_KINDS, type PruneKind } from "../model/catalogue.js";
+export type { PruneKind } from "../model/catalogue.js";
 
 // The policy is part of a saved plan's basis, so its type lives with the plan's (one direction of import).
 export type { PrunePolicy } from "./types.js";

@@ -51,15 +51,6 @@ export const MARKERS: Record<Op, string> = {
   unsupported: "!",
 };
 
-export const VERBS: Record<Op, string> = {
-  create: "create",
-  update: "update",
-  rename: "rename",
-  move: "move",
-  delete: "delete",
-  unsupported: "cannot apply (API v1)",
-};
-
 export function palette(color: boolean): ChalkInstance {
   return new Chalk({ level: color ? 1 : 0 });
 }

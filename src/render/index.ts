@@ -8,7 +8,6 @@ import { renderText } from "./text.js";
 
 export type { RenderOptions } from "./common.js";
 export { summaryLine } from "./common.js";
-export { MARKDOWN_MARKER } from "./markdown.js";
 export type { PageFacts } from "./html/index.js";
 
 export const FORMATS = ["text", "markdown", "json", "html"] as const;

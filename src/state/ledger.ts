@@ -16,7 +16,6 @@ import { describeSchemaError } from "../plan/file.js";
 import { validatorFor } from "../manifest/validate.js";
 import { LEDGER_FORMAT, LEDGER_FORMAT_SINCE, ledgerSchema, type LedgerFile } from "./ledger-schema.js";
 
-export { LEDGER_FORMAT } from "./ledger-schema.js";
 
 /**
  * The ledger in memory: the file's sections (src/state/ledger-schema.ts), each

@@ -84,11 +84,6 @@ export const seed: Partial<TenantData> = {
 
 export const prune = { attributes: false, type_values: true, brands: true, categories: true, assets: true };
 
-export interface Reading {
-  name: string;
-  switches: Partial<EmulatorSwitches>;
-}
-
 export interface Tenant {
   emu: Emulator;
   api: PimClient;

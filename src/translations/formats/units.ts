@@ -37,9 +37,6 @@ export interface ReadUnit {
 export const EXPORT_FORMATS = ["xliff", "xliff2", "po", "csv"] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
-/** File extension per format, and the format of an extension (import). */
-export const EXTENSIONS: Record<ExportFormat, string> = { xliff: ".xlf", xliff2: ".xlf", po: ".po", csv: ".csv" };
-
 /**
  * Language version names are names ("French"); the files' headers want codes.
  * Common names map to their code; any other becomes a private-use tag
