@@ -1,0 +1,33 @@
+// ESLint runs typescript-eslint's type-aware promise rules: a promise nobody awaits or
+// catches becomes an unhandled rejection, which kills the process (one already failed a CI
+// run). The compiler's own checks stay in `npm run typecheck`; Prettier owns the layout, so
+// no stylistic rule lives here.
+import { defineConfig } from "eslint/config";
+import tseslint from "typescript-eslint";
+
+export default defineConfig(
+  // The rules need types: TypeScript only (the one script, scripts/build-if-stale.mjs, has none).
+  { ignores: ["dist/", "dist-check/", "coverage/", "node_modules/", "test/data/", "examples/", "**/*.js", "**/*.mjs"] },
+  {
+    files: ["**/*.ts"],
+    plugins: { "@typescript-eslint": tseslint.plugin },
+    languageOptions: {
+      parser: tseslint.parser,
+      parserOptions: {
+        // vitest.config.ts is outside tsconfig.json's include: typed by the default project.
+        projectService: { allowDefaultProject: ["vitest.config.ts"] },
+        tsconfigRootDir: import.meta.dirname,
+      },
+    },
+    linterOptions: { reportUnusedDisableDirectives: "error" },
+    rules: {
+      "@typescript-eslint/no-floating-promises": "error",
+      "@typescript-eslint/no-misused-promises": "error",
+      "@typescript-eslint/await-thenable": "error",
+      // Forwarding a caught value (typed unknown) to reject() is how a rethrow crosses a
+      // promise boundary; only rejecting with a value known not to be an Error is flagged.
+      "@typescript-eslint/prefer-promise-reject-errors": ["error", { allowThrowingUnknown: true }],
+      "@typescript-eslint/return-await": ["error", "in-try-catch"],
+    },
+  },
+);
