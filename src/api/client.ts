@@ -18,10 +18,9 @@ import { exportEndpoints } from "./kinds/exports.js";
 import { genericEntityEndpoints } from "./kinds/generic-entities.js";
 
 export { Semaphore } from "./semaphore.js";
-export { backoffMs, DEFAULT_RETRIES, parseRetryAfter, type RetryPolicy } from "./retry.js";
-export { buildBaseUrl, DEFAULT_PAGE_LIMIT, isLoopbackHost, resolveToken, type ClientOptions, type ClientStats } from "./options.js";
+export { backoffMs, parseRetryAfter } from "./retry.js";
+export { buildBaseUrl, resolveToken, type ClientOptions } from "./options.js";
 export { routeOf } from "./core.js";
-export { CHANGELOG_DEFAULT_PAGE } from "./kinds/changelogs.js";
 
 const endpoints = {
   ...attributeEndpoints,

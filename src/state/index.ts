@@ -16,10 +16,6 @@ import { resolveVersionIds } from "./versions.js";
 
 export { resolveVersionIds } from "./versions.js";
 export { startReads, startVersionLists, type StartedReads } from "./started.js";
-// The per-record steps, for reuse (README.md beside this file): each kind's reads live in its own file.
-export { readAttributeDetails, readSetAssignments } from "./attributes.js";
-export { readBrandDetails, type BrandDetailReads } from "./brands.js";
-export { readCategoryDetails, type CategoryDetailReads } from "./categories.js";
 
 export interface ReadStateOptions {
   kinds: Kind[];
