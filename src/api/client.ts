@@ -20,7 +20,7 @@ import { genericEntityEndpoints } from "./kinds/generic-entities.js";
 export { Semaphore } from "./semaphore.js";
 export { backoffMs, parseRetryAfter } from "./retry.js";
 export { buildBaseUrl, resolveToken, type ClientOptions } from "./options.js";
-export { routeOf } from "./core.js";
+export { routeOf } from "./attempt.js";
 
 const endpoints = {
   ...attributeEndpoints,

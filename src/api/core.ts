@@ -14,42 +14,7 @@ import { backoffMs, DEFAULT_RETRIES, type RetryPolicy } from "./retry.js";
 import { Semaphore } from "./semaphore.js";
 import { buildBaseUrl, DEFAULT_PAGE_LIMIT, isLoopbackHost, type ClientOptions, type ClientStats } from "./options.js";
 import { redactUrl } from "./base-url.js";
-
-export interface Attempt {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  text: string;
-}
-
-/** Failures where the server may have acted before the connection broke. */
-class TransportError extends Error {
-  constructor(
-    readonly code: "api_timeout" | "api_connection",
-    message: string,
-    readonly sent: boolean,
-  ) {
-    super(message);
-  }
-}
-
-/** TLS verification failures: never transient, and the fix is the CA, so say so (retrying would only repeat it). */
-function untrustedCertificate(code: string | undefined): string | undefined {
-  const codes = ["UNABLE_TO_VERIFY_LEAF_SIGNATURE", "SELF_SIGNED_CERT_IN_CHAIN", "DEPTH_ZERO_SELF_SIGNED_CERT", "UNABLE_TO_GET_ISSUER_CERT_LOCALLY", "UNABLE_TO_GET_ISSUER_CERT", "CERT_UNTRUSTED"];
-  if (code !== undefined && codes.includes(code)) {
-    return `the tenant's TLS certificate is not trusted (${code}): if a private CA or a TLS-inspecting proxy signs it, point NODE_EXTRA_CA_CERTS at that CA's PEM file`;
-  }
-  if (code === "CERT_HAS_EXPIRED" || code === "ERR_TLS_CERT_ALTNAME_INVALID") return `the tenant's TLS certificate is not valid for this address (${code})`;
-  return undefined;
-}
-
-/** "/brands/12/assets/3" -> "/brands/:id/assets/:id" (for accounting without ids). */
-export function routeOf(path: string): string {
-  return path
-    .split("?")[0]!
-    .split("/")
-    .map((s) => (/^\d+$/.test(s) ? ":id" : s))
-    .join("/");
-}
+import { routeOf, TransportError, untrustedCertificate, type Attempt } from "./attempt.js";
 
 /** What the endpoint methods of src/api/kinds/ see as `this`: the core, and the other endpoints. */
 export type ApiSelf = ApiCore & T.PimApi;
@@ -170,7 +135,9 @@ export class ApiCore {
       if (untrusted) throw new PimctlError("api_connection", untrusted, { request: this.info(method, path) });
       throw new TransportError(
         timeout ? "api_timeout" : "api_connection",
-        timeout ? `no answer from ${this.hostPort()} within ${this.timeoutMs} ms` : `connection to ${this.hostPort()} failed (${err.code ?? err.message ?? "error"})`,
+        timeout
+          ? `no answer from ${this.hostPort()} within ${this.timeoutMs} ms`
+          : `connection to ${this.hostPort()} failed (${err.code ?? err.message ?? "error"})`,
         sent || !refused,
       );
     }
@@ -291,7 +258,14 @@ export class ApiCore {
       message = r.text.slice(0, 200);
     }
     const req = { request: this.info(method, path, r.status) };
-    const codeFor: Record<number, ErrorCode> = { 400: "api_bad_request", 401: "api_unauthorized", 404: "api_not_found", 422: "api_unprocessable", 429: "api_rate_limited", 501: "api_not_implemented" };
+    const codeFor: Record<number, ErrorCode> = {
+      400: "api_bad_request",
+      401: "api_unauthorized",
+      404: "api_not_found",
+      422: "api_unprocessable",
+      429: "api_rate_limited",
+      501: "api_not_implemented",
+    };
     if (r.status === 401) {
       return new PimctlError(
         "api_unauthorized",
@@ -333,7 +307,13 @@ export class ApiCore {
     return this.parse<R>("GET", path, await this.request("GET", path), key);
   }
 
-  async send<R>(method: "POST" | "PUT", path: string, body: unknown, key: string | undefined, opts?: { retryPost?: boolean; adopt?: () => Promise<unknown | undefined> }): Promise<R> {
+  async send<R>(
+    method: "POST" | "PUT",
+    path: string,
+    body: unknown,
+    key: string | undefined,
+    opts?: { retryPost?: boolean; adopt?: () => Promise<unknown | undefined> },
+  ): Promise<R> {
     return this.parse<R>(method, path, await this.request(method, path, body, opts), key);
   }
 
@@ -357,7 +337,11 @@ export class ApiCore {
   }
 
   /** Adoption by exact name: the search answer only when its name is identical, else the full list. */
-  async adoptByName<R extends { name?: string }>(name: string | undefined, search: (n: string) => Promise<R | null>, list: () => Promise<R[]>): Promise<R | undefined> {
+  async adoptByName<R extends { name?: string }>(
+    name: string | undefined,
+    search: (n: string) => Promise<R | null>,
+    list: () => Promise<R[]>,
+  ): Promise<R | undefined> {
     if (!name) return undefined;
     const hit = await search(name);
     if (hit && hit.name === name) return hit;
@@ -382,8 +366,21 @@ export class ApiCore {
     return this.limiter.run(async () => {
       this.counters.requests++;
       const r = own
-        ? await this.pool.request({ origin: this.origin, method: "GET", path: url.pathname + url.search, headers, headersTimeout: this.timeoutMs, bodyTimeout: this.timeoutMs })
-        : await undiciRequest(url, { method: "GET", headers, headersTimeout: this.timeoutMs, bodyTimeout: this.timeoutMs, ...(this.proxy ? { dispatcher: this.pool } : {}) });
+        ? await this.pool.request({
+            origin: this.origin,
+            method: "GET",
+            path: url.pathname + url.search,
+            headers,
+            headersTimeout: this.timeoutMs,
+            bodyTimeout: this.timeoutMs,
+          })
+        : await undiciRequest(url, {
+            method: "GET",
+            headers,
+            headersTimeout: this.timeoutMs,
+            bodyTimeout: this.timeoutMs,
+            ...(this.proxy ? { dispatcher: this.pool } : {}),
+          });
       const buf = new Uint8Array(await r.body.arrayBuffer());
       this.counters.bytesIn += buf.byteLength;
       this.log?.(`GET ${own ? url.pathname : `${url.origin}${url.pathname}`} ${r.statusCode}`);
