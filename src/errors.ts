@@ -58,11 +58,7 @@ export class PimctlError extends Error {
   /** Extra lines shown under the message (suggestions, lists of records). */
   readonly details: string[];
 
-  constructor(
-    code: ErrorCode,
-    message: string,
-    opts: { location?: SourceLocation; request?: ApiRequestInfo; details?: string[]; cause?: unknown } = {},
-  ) {
+  constructor(code: ErrorCode, message: string, opts: { location?: SourceLocation; request?: ApiRequestInfo; details?: string[]; cause?: unknown } = {}) {
     super(message, opts.cause === undefined ? undefined : { cause: opts.cause });
     this.name = "PimctlError";
     this.code = code;
@@ -111,7 +107,6 @@ export class PimctlErrors extends Error {
     this.warnings = warnings;
   }
 }
-
 
 /** Edit distance, for "did you mean" suggestions. */
 export function levenshtein(a: string, b: string): number {

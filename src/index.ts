@@ -8,7 +8,15 @@ export type { ApplyOptions, ApplyResult, DiffOptions, PlanOptions, PlanResult, P
 export { drift, type DriftOptions } from "./drift/workflow.js";
 export type { DriftItem, DriftReport } from "./drift/index.js";
 export type { RefreshMode, RefreshReport } from "./state/changelog/index.js";
-export { translationsStatus, translationsExport, translationsImport, translationsMarkReviewed, translationRuleProblems, type ImportResult, type TranslationExportOptions } from "./translations/workflow.js";
+export {
+  translationsStatus,
+  translationsExport,
+  translationsImport,
+  translationsMarkReviewed,
+  translationRuleProblems,
+  type ImportResult,
+  type TranslationExportOptions,
+} from "./translations/workflow.js";
 export type { StatusReport, VersionCoverage } from "./translations/status.js";
 
 export { loadConfig, type Config, type TenantConfig, type PruneKind } from "./config/index.js";

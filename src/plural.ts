@@ -3,6 +3,9 @@ const IRREGULAR: Record<string, string> = { category: "categories", "destructive
 
 export function plural(n: number, singular: string, pluralForm?: string): string {
   if (n === 1) return `${n} ${singular}`;
-  const many = pluralForm ?? IRREGULAR[singular] ?? (/(s|x|ch|sh)$/.test(singular) ? `${singular}es` : /[^aeiou]y$/.test(singular) ? `${singular.slice(0, -1)}ies` : `${singular}s`);
+  const many =
+    pluralForm ??
+    IRREGULAR[singular] ??
+    (/(s|x|ch|sh)$/.test(singular) ? `${singular}es` : /[^aeiou]y$/.test(singular) ? `${singular.slice(0, -1)}ies` : `${singular}s`);
   return `${n} ${many}`;
 }

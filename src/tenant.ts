@@ -100,6 +100,7 @@ export function tenantProblemFirst(config: Config, tenantChosen: boolean, errors
   );
   // Alone, so it is what a person reads first: the other checks ran without the tenant's values.
   const others = errors.length - uses.length;
-  if (others) problem.details.push(`${others} more problem${others === 1 ? "" : "s"} found without a tenant: run again with --tenant to see them with its values`);
+  if (others)
+    problem.details.push(`${others} more problem${others === 1 ? "" : "s"} found without a tenant: run again with --tenant to see them with its values`);
   return [problem];
 }

@@ -18,7 +18,15 @@ export function pageMeta(v: unknown): T.PageMeta | undefined {
   const m = v as Record<string, unknown>;
   const n = (x: unknown) => (x === null || x === undefined ? null : Number(x));
   if (n(m.last_page) === null || n(m.total) === null) return undefined;
-  return { ...(m as object), current_page: n(m.current_page) ?? 1, last_page: n(m.last_page)!, total: n(m.total)!, per_page: n(m.per_page) ?? 0, from: n(m.from), to: n(m.to) } as T.PageMeta;
+  return {
+    ...(m as object),
+    current_page: n(m.current_page) ?? 1,
+    last_page: n(m.last_page)!,
+    total: n(m.total)!,
+    per_page: n(m.per_page) ?? 0,
+    from: n(m.from),
+    to: n(m.to),
+  } as T.PageMeta;
 }
 
 export function nextLink(v: unknown): string | undefined {
@@ -37,8 +45,6 @@ function dedupeById<R>(items: R[]): R[] {
     return true;
   });
 }
-
-
 
 /**
  * A list the document shows unpaginated. A tenant may page it anyway (links and
@@ -72,9 +78,13 @@ export async function getList<R>(core: ApiCore, path: string, key: string, opts:
   }
   const all = dedupeById(pages.flat() as R[]);
   if (meta && all.length < meta.total) {
-    throw new PimctlError("api_protocol", `${key}: the tenant reported ${meta.total} records but its pages held ${all.length}; refusing to work from a truncated list`, {
-      request: core.info("GET", path),
-    });
+    throw new PimctlError(
+      "api_protocol",
+      `${key}: the tenant reported ${meta.total} records but its pages held ${all.length}; refusing to work from a truncated list`,
+      {
+        request: core.info("GET", path),
+      },
+    );
   }
   return all;
 }
@@ -89,7 +99,9 @@ export function sameTenantPath(core: ApiCore, link: string, forPath: string): st
   }
   const base = new URL(core.baseUrl);
   if (next.origin !== base.origin || !next.pathname.startsWith(core.basePath)) {
-    throw new PimctlError("api_protocol", `the next-page address points outside the tenant (${next.origin}); refusing to follow it with the tenant's token`, { request: core.info("GET", forPath) });
+    throw new PimctlError("api_protocol", `the next-page address points outside the tenant (${next.origin}); refusing to follow it with the tenant's token`, {
+      request: core.info("GET", forPath),
+    });
   }
   return next.pathname.slice(core.basePath.length) + next.search;
 }
@@ -113,7 +125,8 @@ export async function page<R>(core: ApiCore, path: string, key: string, query: Q
     const data = core.parse<Record<string, unknown>>("GET", full, r);
     const items = data[key];
     const meta = pageMeta(data.meta);
-    if (!Array.isArray(items) || !meta) throw new PimctlError("api_protocol", `the page has no "${key}" list or meta`, { request: core.info("GET", path, r.status) });
+    if (!Array.isArray(items) || !meta)
+      throw new PimctlError("api_protocol", `the page has no "${key}" list or meta`, { request: core.info("GET", path, r.status) });
     return { items: items as R[], links: data.links as T.PageLinks, meta: meta as T.PageMeta, limit: Number(query.limit ?? meta.per_page) };
   }
 }
@@ -149,6 +162,9 @@ export async function readAll<R extends { id: number }>(core: ApiCore, path: str
 /** Every page as a plain array; throws when the list would not hold still. */
 export async function all<R extends { id: number }>(core: ApiCore, path: string, key: string, query: Query): Promise<R[]> {
   const read = await readAll<R>(core, path, key, query);
-  if (!read.complete) throw new PimctlError("api_protocol", `${read.problem}; three reads did not agree, try again when the tenant is quieter`, { request: core.info("GET", path) });
+  if (!read.complete)
+    throw new PimctlError("api_protocol", `${read.problem}; three reads did not agree, try again when the tenant is quieter`, {
+      request: core.info("GET", path),
+    });
   return read.items;
 }

@@ -67,4 +67,3 @@ export function isLoopbackHost(host: string): boolean {
   const h = host.replace(/^\[|\]$/g, "");
   return h === "localhost" || h === "::1" || /^127\.\d+\.\d+\.\d+$/.test(h);
 }
-

@@ -22,4 +22,3 @@ export function parseRetryAfter(v: string | null | undefined): number | undefine
   const t = Date.parse(v);
   return Number.isNaN(t) ? undefined : Math.max(0, t - Date.now());
 }
-

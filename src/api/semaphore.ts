@@ -24,7 +24,8 @@ export class Semaphore {
   }
   private release(): void {
     const next = this.waiting.shift();
-    if (next) next(); // the slot passes straight to the oldest waiter
+    if (next)
+      next(); // the slot passes straight to the oldest waiter
     else this.active--;
   }
   get queued(): number {

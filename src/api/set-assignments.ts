@@ -32,16 +32,22 @@ export async function removeAssignment(c: AssignmentRemover, setId: number, targ
   const learn = (reading: SetAttributeDeleteReading) => {
     if (c.setAttributeDeleteId === reading) return;
     c.setAttributeDeleteId = reading;
-    c.note(`tenant "${c.tenant}": DELETE /attribute_sets/<SET>/attributes/<ID> takes the ${reading === "attribute" ? "attribute id" : "assignment id"} (learned from its answer)`);
+    c.note(
+      `tenant "${c.tenant}": DELETE /attribute_sets/<SET>/attributes/<ID> takes the ${reading === "attribute" ? "attribute id" : "assignment id"} (learned from its answer)`,
+    );
   };
 
   const known = G === A ? "attribute" : c.setAttributeDeleteId;
   if (known) {
     const status = await c.deleteAllowing404(path(known === "attribute" ? A : G));
     if (status === 404 && (await stillThere())) {
-      throw new PimctlError("api_protocol", `removing attribute ${A} from set ${setId}: the tenant answered 404 for the ${known} id it took before, and the assignment is still there`, {
-        request: { method: "DELETE", path: path(known === "attribute" ? A : G), tenant: c.tenant, status },
-      });
+      throw new PimctlError(
+        "api_protocol",
+        `removing attribute ${A} from set ${setId}: the tenant answered 404 for the ${known} id it took before, and the assignment is still there`,
+        {
+          request: { method: "DELETE", path: path(known === "attribute" ? A : G), tenant: c.tenant, status },
+        },
+      );
     }
     return;
   }
@@ -70,8 +76,12 @@ export async function removeAssignment(c: AssignmentRemover, setId: number, targ
   learn(other);
   const status = await c.deleteAllowing404(path(other === "attribute" ? A : G));
   if (status === 404 && (await stillThere())) {
-    throw new PimctlError("api_protocol", `removing attribute ${A} from set ${setId}: the tenant answered 404 for both the attribute id and the assignment id`, {
-      request: { method: "DELETE", path: path(G), tenant: c.tenant, status },
-    });
+    throw new PimctlError(
+      "api_protocol",
+      `removing attribute ${A} from set ${setId}: the tenant answered 404 for both the attribute id and the assignment id`,
+      {
+        request: { method: "DELETE", path: path(G), tenant: c.tenant, status },
+      },
+    );
   }
 }

@@ -58,7 +58,10 @@ function bypassed(origin: URL, noProxy: string | undefined): boolean {
     .filter(Boolean)
     .some((entry) => {
       if (entry === "*") return true;
-      const [h, p] = entry.toLowerCase().replace(/^\*?\./, ".").split(":");
+      const [h, p] = entry
+        .toLowerCase()
+        .replace(/^\*?\./, ".")
+        .split(":");
       if (p && p !== port) return false;
       return h!.startsWith(".") ? host.endsWith(h!) || host === h!.slice(1) : host === h;
     });

@@ -62,7 +62,13 @@ export function coerceId(v: unknown): unknown {
  * other fields out: only the ids are a fact pimctl compares.
  */
 export function coerceIdList(v: unknown): unknown {
-  if (typeof v === "string") return v.split(",").map((s) => s.trim()).filter(Boolean).map(coerceId).filter((x): x is number => typeof x === "number");
+  if (typeof v === "string")
+    return v
+      .split(",")
+      .map((s) => s.trim())
+      .filter(Boolean)
+      .map(coerceId)
+      .filter((x): x is number => typeof x === "number");
   if (!Array.isArray(v)) return v;
   return v
     .map((x) => (x !== null && typeof x === "object" && "id" in x ? coerceId((x as { id: unknown }).id) : coerceId(x)))

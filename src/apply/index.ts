@@ -167,7 +167,13 @@ export async function applyPlan(opts: ApplyOptions): Promise<ApplyReport> {
       finish(i, {
         address: a.address,
         status: "failed",
-        error: { code: err.code, message: err.message, ...(err.request ? { request: { method: err.request.method, path: err.request.path, ...(err.request.status !== undefined ? { status: err.request.status } : {}) } } : {}) },
+        error: {
+          code: err.code,
+          message: err.message,
+          ...(err.request
+            ? { request: { method: err.request.method, path: err.request.path, ...(err.request.status !== undefined ? { status: err.request.status } : {}) } }
+            : {}),
+        },
       });
       if (err.code === "api_unauthorized") {
         // A refused token refuses everything after it: stop starting actions at once
@@ -224,10 +230,20 @@ export async function applyPlan(opts: ApplyOptions): Promise<ApplyReport> {
     const a = actions[i]!;
     if (refused) {
       notAttempted++;
-      finish(i, { address: a.address, status: "skipped", skip_cause: "token_refused", reason: "not attempted: the tenant refused the token (401) earlier in the run" });
+      finish(i, {
+        address: a.address,
+        status: "skipped",
+        skip_cause: "token_refused",
+        reason: "not attempted: the tenant refused the token (401) earlier in the run",
+      });
     } else if (unreachable) {
       notAttempted++;
-      finish(i, { address: a.address, status: "skipped", skip_cause: "tenant_unreachable", reason: `not attempted: the tenant stopped answering (${threshold} failures in a row)` });
+      finish(i, {
+        address: a.address,
+        status: "skipped",
+        skip_cause: "tenant_unreachable",
+        reason: `not attempted: the tenant stopped answering (${threshold} failures in a row)`,
+      });
     } else {
       finish(
         i,
@@ -257,7 +273,13 @@ function describe(built: { method: string; path: string; body?: Record<string, u
   const name = (n: number) => `<id of ${placeholders.get(n)}>`;
   const path = built.path.replace(/\/(-\d+)(?=\/|$)/g, (_m, n: string) => `/${name(Number(n))}`);
   const swap = (v: unknown): unknown =>
-    typeof v === "number" && placeholders.has(v) ? name(v) : Array.isArray(v) ? v.map(swap) : v && typeof v === "object" ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, swap(x)])) : v;
+    typeof v === "number" && placeholders.has(v)
+      ? name(v)
+      : Array.isArray(v)
+        ? v.map(swap)
+        : v && typeof v === "object"
+          ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, swap(x)]))
+          : v;
   return { method: built.method, path, ...(built.body !== undefined ? { body: swap(built.body) } : {}) };
 }
 

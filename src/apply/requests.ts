@@ -88,16 +88,22 @@ const assetRequests: Partial<Record<WriteOp, Builder>> = {
     const sid = self();
     const body = { image_url: a.identity?.image_url as string, ...pickFields(v, ASSET_FIELDS) };
     const brand = ownerPath(a) === "brands";
-    return req("PUT", `/${ownerPath(a)}/${owner}/assets/${sid}`, body, async (api) =>
-      void (brand ? await api.updateBrandAsset(owner, sid, body) : await api.updateCategoryAsset(owner, sid, body)),
+    return req(
+      "PUT",
+      `/${ownerPath(a)}/${owner}/assets/${sid}`,
+      body,
+      async (api) => void (brand ? await api.updateBrandAsset(owner, sid, body) : await api.updateCategoryAsset(owner, sid, body)),
     );
   },
   delete: ({ a, id, self }) => {
     const owner = id(a.refs.owner, "owner");
     const sid = self();
     const brand = ownerPath(a) === "brands";
-    return req("DELETE", `/${ownerPath(a)}/${owner}/assets/${sid}`, undefined, async (api) =>
-      void (brand ? await api.deleteBrandAsset(owner, sid) : await api.deleteCategoryAsset(owner, sid)),
+    return req(
+      "DELETE",
+      `/${ownerPath(a)}/${owner}/assets/${sid}`,
+      undefined,
+      async (api) => void (brand ? await api.deleteBrandAsset(owner, sid) : await api.deleteCategoryAsset(owner, sid)),
     );
   },
 };
@@ -108,8 +114,11 @@ const setWebId: Builder = ({ a, v, id }) => {
   const channel = id(a.refs.channel, "channel");
   const body = { web_id: v.web_id as string };
   const brand = ownerPath(a) === "brands";
-  return req("POST", `/${ownerPath(a)}/${owner}/channel/${channel}`, body, async (api) =>
-    void (brand ? await api.setBrandWebId(owner, channel, body.web_id) : await api.setCategoryWebId(owner, channel, body.web_id)),
+  return req(
+    "POST",
+    `/${ownerPath(a)}/${owner}/channel/${channel}`,
+    body,
+    async (api) => void (brand ? await api.setBrandWebId(owner, channel, body.web_id) : await api.setCategoryWebId(owner, channel, body.web_id)),
   );
 };
 
@@ -123,7 +132,12 @@ const putTypeValueVersion: Builder = ({ a, v, id }) => {
   const aid = id(a.refs.attribute, "attribute");
   const tid = id(a.refs.value, "type value");
   const body = { value: v.value as string };
-  return req("PUT", `/attributes/${aid}/type_values/${tid}/version/${a.version_id}`, body, async (api) => void (await api.updateTypeValueVersion(aid, tid, a.version_id!, body)));
+  return req(
+    "PUT",
+    `/attributes/${aid}/type_values/${tid}/version/${a.version_id}`,
+    body,
+    async (api) => void (await api.updateTypeValueVersion(aid, tid, a.version_id!, body)),
+  );
 };
 
 /**
@@ -208,7 +222,12 @@ const REQUESTS = {
       const setId = id(a.refs.attribute_set, "attribute set");
       const sid = self();
       const attributeId = id(a.refs.attribute, "attribute");
-      return req("DELETE", `/attribute_sets/${setId}/attributes/${sid}`, undefined, async (api) => void (await api.removeAttributeFromSet(setId, { assignmentId: sid, attributeId })));
+      return req(
+        "DELETE",
+        `/attribute_sets/${setId}/attributes/${sid}`,
+        undefined,
+        async (api) => void (await api.removeAttributeFromSet(setId, { assignmentId: sid, attributeId })),
+      );
     },
   },
   block: {
@@ -251,7 +270,12 @@ const REQUESTS = {
       const attr = id(a.refs.attribute, "attribute");
       const sid = self();
       const body = { attribute_id: attr, version_id: a.version_id ?? 0, values: [{ value: v.value as string }] };
-      return req("PUT", `/brands/${brand}/attributes/${attr}/values/${sid}`, body, async (api) => void (await api.updateBrandAttributeValue(brand, attr, sid, body)));
+      return req(
+        "PUT",
+        `/brands/${brand}/attributes/${attr}/values/${sid}`,
+        body,
+        async (api) => void (await api.updateBrandAttributeValue(brand, attr, sid, body)),
+      );
     },
   },
   brand_assigned_attribute: {
@@ -265,7 +289,12 @@ const REQUESTS = {
     create: ({ a, id }) => {
       const brand = id(a.refs.brand, "brand");
       const set = id(a.refs.attribute_set, "attribute set");
-      return req("POST", `/brands/${brand}/assigned-attribute-sets`, { attribute_set_id: set }, async (api) => void (await api.assignBrandAttributeSet(brand, set)));
+      return req(
+        "POST",
+        `/brands/${brand}/assigned-attribute-sets`,
+        { attribute_set_id: set },
+        async (api) => void (await api.assignBrandAttributeSet(brand, set)),
+      );
     },
   },
   category: {

@@ -89,7 +89,7 @@ export class ReadyQueue {
   push(i: number): void {
     const h = this.heap;
     h.push(i);
-    for (let k = h.length - 1; k > 0; ) {
+    for (let k = h.length - 1; k > 0;) {
       const parent = (k - 1) >> 1;
       if (!this.before(h[k]!, h[parent]!)) break;
       [h[k], h[parent]] = [h[parent]!, h[k]!];
@@ -104,7 +104,7 @@ export class ReadyQueue {
     const last = h.pop()!;
     if (h.length) {
       h[0] = last;
-      for (let k = 0; ; ) {
+      for (let k = 0; ;) {
         const l = 2 * k + 1;
         const r = l + 1;
         let best = k;

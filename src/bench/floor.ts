@@ -17,9 +17,11 @@ const agent = new Agent({ connections: Number(parallelism) });
 
 async function pool<T>(items: readonly T[], n: number, fn: (t: T) => Promise<void>): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: Math.min(n, items.length) }, async () => {
-    while (next < items.length) await fn(items[next++]!);
-  }));
+  await Promise.all(
+    Array.from({ length: Math.min(n, items.length) }, async () => {
+      while (next < items.length) await fn(items[next++]!);
+    }),
+  );
 }
 
 const t0 = performance.now();
@@ -29,7 +31,11 @@ for (const round of rounds) {
   await pool(round, Number(parallelism), async (p) => {
     const [pathname, query] = p.split("?") as [string, string | undefined];
     const method = pathname.endsWith("/search") ? "POST" : "GET";
-    const res = await request(`${baseUrl}${pathname}${query ? `?${query}` : ""}`, { method, dispatcher: agent, headers: { authorization: `Bearer ${token}`, accept: "application/json" } });
+    const res = await request(`${baseUrl}${pathname}${query ? `?${query}` : ""}`, {
+      method,
+      dispatcher: agent,
+      headers: { authorization: `Bearer ${token}`, accept: "application/json" },
+    });
     const text = await res.body.text();
     if (text) JSON.parse(text);
   });

@@ -28,7 +28,10 @@ async function generate(dir: string): Promise<void> {
   // 50 roots x 20 children x 49 grandchildren = 50,000 categories
   const categories = Array.from({ length: 50 }, (_, r) => ({
     name: `Root ${r}`,
-    children: Array.from({ length: 20 }, (_, c) => ({ name: `Child ${c}`, children: Array.from({ length: 49 }, (_, g) => ({ name: `Leaf ${g}`, is_visible: true })) })),
+    children: Array.from({ length: 20 }, (_, c) => ({
+      name: `Child ${c}`,
+      children: Array.from({ length: 49 }, (_, g) => ({ name: `Leaf ${g}`, is_visible: true })),
+    })),
   }));
   await writeFile(path.join(dir, "attributes.yaml"), stringify({ attributes }));
   await writeFile(path.join(dir, "categories.yaml"), stringify({ categories }));

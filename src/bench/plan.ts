@@ -57,7 +57,8 @@ function generate(changeEvery: number): { desired: Catalogue; remote: RemoteCata
 
 function run(label: string, changeEvery: number): void {
   const { desired, remote } = generate(changeEvery);
-  const objects = desired.attributes.length + desired.attributes.reduce((s, a) => s + (a.values?.length ?? 0), 0) + desired.brands.length + desired.categories.length;
+  const objects =
+    desired.attributes.length + desired.attributes.reduce((s, a) => s + (a.values?.length ?? 0), 0) + desired.brands.length + desired.categories.length;
   buildPlan({ tenant: "bench", desired, remote }); // warm-up
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();

@@ -27,7 +27,9 @@ export function readTaxonomy<T = unknown>(file: string = taxonomyFile()): T {
     try {
       bytes = readFileSync(file);
     } catch (err) {
-      throw new Error(`the Shopify taxonomy is not at ${file} (${(err as NodeJS.ErrnoException).code ?? String(err)}): it is part of the repository; set PIMCTL_TAXONOMY to use another copy`);
+      throw new Error(
+        `the Shopify taxonomy is not at ${file} (${(err as NodeJS.ErrnoException).code ?? String(err)}): it is part of the repository; set PIMCTL_TAXONOMY to use another copy`,
+      );
     }
     // gzip's magic bytes, so that $PIMCTL_TAXONOMY may name either form.
     const text = (bytes[0] === 0x1f && bytes[1] === 0x8b ? gunzipSync(bytes) : bytes).toString("utf8");

@@ -60,13 +60,21 @@ export async function writeTaxonomyProject(dir: string, o: TaxonomyProjectOption
     for (const c of n.children ?? []) collect(c);
   };
   if (o.roots) roots.forEach(collect);
-  const attributes = new Map<string, { name: string; type: string; versions: Record<string, { name: string }>; values: Array<{ value: string; versions: Record<string, string> }> }>();
+  const attributes = new Map<
+    string,
+    { name: string; type: string; versions: Record<string, { name: string }>; values: Array<{ value: string; versions: Record<string, string> }> }
+  >();
   for (const a of data.attributes) {
     if (attributes.has(a.name.en) || (o.roots && !usedIds.has(a.id))) continue;
     const seen = new Set<string>();
     const values = (a.values ?? []).filter((v) => !seen.has(v.name.en) && seen.add(v.name.en)).map((v) => ({ value: v.name.en, versions: versions(v.name) }));
     const names = versions(a.name);
-    attributes.set(a.name.en, { name: a.name.en, type: "selectbox", versions: Object.fromEntries(Object.entries(names).map(([v, name]) => [v, { name }])), values });
+    attributes.set(a.name.en, {
+      name: a.name.en,
+      type: "selectbox",
+      versions: Object.fromEntries(Object.entries(names).map(([v, name]) => [v, { name }])),
+      values,
+    });
   }
 
   const share = o.categoryShare ?? 1;
@@ -92,7 +100,10 @@ export async function writeTaxonomyProject(dir: string, o: TaxonomyProjectOption
     sets.push({ name: root.name.en, attributes: [...used].sort() });
     return { ...node, attribute_sets: [root.name.en] };
   });
-  const brands = Array.from({ length: o.brands }, (_, i) => ({ name: `Brand ${String(i + 1).padStart(3, "0")}`, desc: `Brand number ${i + 1}, made for the benchmark.` }));
+  const brands = Array.from({ length: o.brands }, (_, i) => ({
+    name: `Brand ${String(i + 1).padStart(3, "0")}`,
+    desc: `Brand number ${i + 1}, made for the benchmark.`,
+  }));
 
   const catalogue = path.join(dir, "catalogue");
   await mkdir(catalogue, { recursive: true });

@@ -75,7 +75,12 @@ const dir = await mkdtemp(path.join(tmpdir(), "pimctl-bench-wire-"));
 const rows: Array<[string, string, string]> = [];
 try {
   const urls = Object.fromEntries(tenants.map((t) => [t, emu.tenantUrl(t)]));
-  const summary = await writeTaxonomyProject(dir, { brands: 200, tenants: urls, tokenEnv: (t) => `PIMCTL_${t.toUpperCase()}_TOKEN`, ...(quick ? { categoryShare: 0.1 } : {}) });
+  const summary = await writeTaxonomyProject(dir, {
+    brands: 200,
+    tenants: urls,
+    tokenEnv: (t) => `PIMCTL_${t.toUpperCase()}_TOKEN`,
+    ...(quick ? { categoryShare: 0.1 } : {}),
+  });
   console.log(`catalogue: ${summary}`);
 
   // 1. Full apply to an empty tenant.
@@ -86,7 +91,11 @@ try {
   const applyRequests = emu.stats().requests.total;
   const bound = (applyRequests / PAR) * 5;
   console.log(`apply: ${applyRequests} requests in ${s(applied.ms)}; bound ${s(bound)}; ratio ${(applied.ms / bound).toFixed(2)}; peak ${mb(applied.rss)}`);
-  rows.push(["full apply to an empty tenant, parallelism 8, 5 ms latency", `${applyRequests} requests, ${s(applied.ms)}: **${(applied.ms / bound).toFixed(2)} ×** the bound (${s(bound)})`, "≤ 1.15 ×"]);
+  rows.push([
+    "full apply to an empty tenant, parallelism 8, 5 ms latency",
+    `${applyRequests} requests, ${s(applied.ms)}: **${(applied.ms / bound).toFixed(2)} ×** the bound (${s(bound)})`,
+    "≤ 1.15 ×",
+  ]);
 
   // 2. No-op plan against the floor, 20 ms latency.
   emu.setFaults({ latencyMs: 20 });
@@ -95,7 +104,14 @@ try {
   for (let i = 0; i < 3; i++) {
     emu.resetStats();
     const r = await child("measure.js", ["plan", "--tenant", "tax", "--detailed-exitcode", "--log-http", "--format", "json"], dir);
-    if (r.code !== 0) throw new Error(`the plan after apply is not empty (exit ${r.code}): ${r.stderr.split("\n").filter((l) => !l.startsWith("http:")).join("\n").slice(-2000)}`);
+    if (r.code !== 0)
+      throw new Error(
+        `the plan after apply is not empty (exit ${r.code}): ${r.stderr
+          .split("\n")
+          .filter((l) => !l.startsWith("http:"))
+          .join("\n")
+          .slice(-2000)}`,
+      );
     planRequests.push(emu.stats().requests.total);
     plans.push(r);
   }
@@ -119,9 +135,19 @@ try {
   const planMs = median(plans.map((p) => p.ms));
   const floorMs = median(floors);
   const planRss = median(plans.map((p) => p.rss));
-  console.log(`no-op plan: ${median(planRequests)} requests, ${s(planMs)} (median of 3); floor ${s(floorMs)} as a process, ${s(median(floorsInside))} timed inside (${gets.length} GETs); ratio ${(planMs / floorMs).toFixed(2)}; peak ${mb(planRss)}`);
-  rows.push(["no-op `plan`, 20 ms latency", `${median(planRequests)} requests, ${s(planMs)}: **${(planMs / floorMs).toFixed(2)} ×** the floor`, "≤ 1.3 × the floor"]);
-  rows.push(["the floor: a process that reads the manifest files and fetches and decodes the same GETs, two rounds", `${s(floorMs)} (${s(median(floorsInside))} of it after Node and undici started)`, "–"]);
+  console.log(
+    `no-op plan: ${median(planRequests)} requests, ${s(planMs)} (median of 3); floor ${s(floorMs)} as a process, ${s(median(floorsInside))} timed inside (${gets.length} GETs); ratio ${(planMs / floorMs).toFixed(2)}; peak ${mb(planRss)}`,
+  );
+  rows.push([
+    "no-op `plan`, 20 ms latency",
+    `${median(planRequests)} requests, ${s(planMs)}: **${(planMs / floorMs).toFixed(2)} ×** the floor`,
+    "≤ 1.3 × the floor",
+  ]);
+  rows.push([
+    "the floor: a process that reads the manifest files and fetches and decodes the same GETs, two rounds",
+    `${s(floorMs)} (${s(median(floorsInside))} of it after Node and undici started)`,
+    "–",
+  ]);
 
   // 3. The changelog refresh with nothing changed (the first run starts the snapshot).
   const first = await child("measure.js", ["plan", "--tenant", "tax", "--refresh", "changelog", "--quiet"], dir);
@@ -136,7 +162,7 @@ try {
   // 4. Targeted plans in tenants of 20,000 and 200,000 brands.
   emu.store("b20k").seedBrands(20_000);
   emu.store("b200k").seedBrands(200_000);
-  const targets = ["brand[\"Brand 001\"]", "brand[\"Brand 002\"]", "brand[\"Brand 003\"]"].flatMap((t) => ["--target", t]);
+  const targets = ['brand["Brand 001"]', 'brand["Brand 002"]', 'brand["Brand 003"]'].flatMap((t) => ["--target", t]);
   const targeted: string[] = [];
   for (const t of ["b20k", "b200k"]) {
     emu.resetStats();

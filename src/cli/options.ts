@@ -28,7 +28,9 @@ export function withProjectOptions<T>(y: Argv<T>): Argv<T & GlobalArgs> {
     .option("parallelism", { type: "number", describe: "Concurrent requests to the tenant (default 8)", group: "Output and network:" })
     .option("log-http", { type: "boolean", describe: "Log each HTTP request to stderr (token redacted); also PIMCTL_LOG_HTTP=1", group: "Output and network:" })
     .option("color", { type: "boolean", describe: "Colour output (--no-color turns it off; NO_COLOR is honoured)", group: "Output and network:" })
-    .option("quiet", { alias: "q", type: "boolean", describe: "No output but the result (plan, report)", group: "Output and network:" }) as Argv<T & GlobalArgs>;
+    .option("quiet", { alias: "q", type: "boolean", describe: "No output but the result (plan, report)", group: "Output and network:" }) as Argv<
+    T & GlobalArgs
+  >;
 }
 
 /** For the commands that read a tenant to plan against it (plan, apply, diff, drift). */
@@ -62,7 +64,9 @@ export function projectOptions(args: GlobalArgs, io: Io): ProjectOptions {
     ...(args.parallelism ? { parallelism: args.parallelism } : {}),
     ...(args.refresh ? { refresh: args.refresh } : {}),
     ...(io.interrupt ? { signal: io.interrupt } : {}),
-    ...(logHttp ? { logHttp: (line: string) => io.stderr(`http: ${escapeControls(line)}\n`), log: (line: string) => io.stderr(`debug: ${escapeControls(line)}\n`) } : {}),
+    ...(logHttp
+      ? { logHttp: (line: string) => io.stderr(`http: ${escapeControls(line)}\n`), log: (line: string) => io.stderr(`debug: ${escapeControls(line)}\n`) }
+      : {}),
   };
 }
 

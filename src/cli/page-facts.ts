@@ -26,7 +26,11 @@ export async function pageFacts(io: Io, source: string, inputs: readonly string[
 /** Paths git reports as changed, staged or untracked (sorted), or none outside a checkout. */
 async function gitUncommitted(cwd: string, inputs: readonly string[]): Promise<string[]> {
   try {
-    const { stdout } = await run("git", ["status", "--porcelain=v1", "-z", "--untracked-files=all", "--", ...inputs], { cwd, timeout: 5000, maxBuffer: 16 * 1024 * 1024 });
+    const { stdout } = await run("git", ["status", "--porcelain=v1", "-z", "--untracked-files=all", "--", ...inputs], {
+      cwd,
+      timeout: 5000,
+      maxBuffer: 16 * 1024 * 1024,
+    });
     // -z: "XY path\0", a rename adds "orig\0" after it; paths are raw bytes, never quoted.
     const out: string[] = [];
     const fields = stdout.split("\0");

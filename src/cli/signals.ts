@@ -57,7 +57,11 @@ export function installSignalHandlers(opts: { write: (text: string) => void; exi
     void releaseAll(FORCED_RELEASE_MS).then((lines) => {
       for (const line of lines) opts.write(`${line}\n`);
       const partial = writesBegan();
-      opts.write(partial ? "The apply was stopped part-way (exit 4): plan shows what remains; apply again finishes the job without duplicates.\n" : "Nothing was written to the tenant.\n");
+      opts.write(
+        partial
+          ? "The apply was stopped part-way (exit 4): plan shows what remains; apply again finishes the job without duplicates.\n"
+          : "Nothing was written to the tenant.\n",
+      );
       opts.exit(partial ? EXIT.partial : EXIT.error);
     });
   };

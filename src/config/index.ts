@@ -78,14 +78,26 @@ export async function loadConfig(opts: { configPath?: string; cwd: string; dir?:
     bytes = await readFile(file);
   } catch (e) {
     if (opts.configPath || (e as NodeJS.ErrnoException).code !== "ENOENT") {
-      throw new PimctlError("config", `cannot read the config file ${path.relative(opts.cwd, file) || file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+      throw new PimctlError(
+        "config",
+        `cannot read the config file ${path.relative(opts.cwd, file) || file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
+      );
     }
   }
   const base = bytes === undefined ? opts.cwd : path.dirname(file);
   if (bytes === undefined) {
     // Without a config, only an explicit directory is read: never scan the working directory.
     if (!opts.dir) throw noConfig(opts.cwd);
-    return { dir: path.resolve(opts.cwd, opts.dir), tenants: {}, versions: {}, prune: {}, ledger_dir: path.resolve(base, ".pimctl"), state: { ...DEFAULT_STATE }, external: {}, scope: {} };
+    return {
+      dir: path.resolve(opts.cwd, opts.dir),
+      tenants: {},
+      versions: {},
+      prune: {},
+      ledger_dir: path.resolve(base, ".pimctl"),
+      state: { ...DEFAULT_STATE },
+      external: {},
+      scope: {},
+    };
   }
   const rel = path.relative(opts.cwd, file) || file;
   // Read as the manifests are: UTF-8 only, so a Latin-1 byte never becomes U+FFFD in a base URL or a version name.
@@ -102,9 +114,13 @@ export async function loadConfig(opts: { configPath?: string; cwd: string; dir?:
         for (const secret of ["token", "api_token", "password"]) {
           if (t && typeof t === "object" && secret in t) {
             errors.push(
-              new PimctlError("config", `tenant "${name}": a token must never be written in the config; remove "${secret}" and name an environment variable with token_env (or a file with token_file)`, {
-                location: parsed.at(`${pointer(["tenants", name, secret])}#key`),
-              }),
+              new PimctlError(
+                "config",
+                `tenant "${name}": a token must never be written in the config; remove "${secret}" and name an environment variable with token_env (or a file with token_file)`,
+                {
+                  location: parsed.at(`${pointer(["tenants", name, secret])}#key`),
+                },
+              ),
             );
             delete t[secret];
           }
@@ -114,9 +130,12 @@ export async function loadConfig(opts: { configPath?: string; cwd: string; dir?:
     errors.push(...schemaErrors(validateConfig, parsed, data));
     for (const [name, t] of Object.entries((data.tenants ?? {}) as Record<string, TenantConfig>)) {
       const at = parsed.at(pointer(["tenants", name]));
-      if (!t.base_url && !t.hash) errors.push(new PimctlError("config", `tenant "${name}" needs base_url, or hash and region with a url_template`, { location: at }));
-      if (t.hash && !t.base_url && !t.url_template && !data.url_template) errors.push(new PimctlError("config", `tenant "${name}" gives a hash but no url_template is configured`, { location: at }));
-      if (!t.token_env && !t.token_file) errors.push(new PimctlError("config", `tenant "${name}" needs token_env (an environment variable) or token_file`, { location: at }));
+      if (!t.base_url && !t.hash)
+        errors.push(new PimctlError("config", `tenant "${name}" needs base_url, or hash and region with a url_template`, { location: at }));
+      if (t.hash && !t.base_url && !t.url_template && !data.url_template)
+        errors.push(new PimctlError("config", `tenant "${name}" gives a hash but no url_template is configured`, { location: at }));
+      if (!t.token_env && !t.token_file)
+        errors.push(new PimctlError("config", `tenant "${name}" needs token_env (an environment variable) or token_file`, { location: at }));
     }
     errors.push(...credentialErrors(data, parsed));
   }
@@ -158,7 +177,10 @@ function scopeOf(data: Record<string, unknown>, file: string): ScopeRules {
 
 function noConfig(cwd: string): PimctlError {
   return new PimctlError("config", `no ${CONFIG_FILE} found in ${cwd}`, {
-    details: ["create one with 'pimctl init' (it asks for the tenant's address and the token's environment variable), or name one with --config FILE", "to validate a directory without a config: pimctl validate DIR"],
+    details: [
+      "create one with 'pimctl init' (it asks for the tenant's address and the token's environment variable), or name one with --config FILE",
+      "to validate a directory without a config: pimctl validate DIR",
+    ],
   });
 }
 
@@ -172,9 +194,13 @@ function credentialErrors(data: Record<string, unknown>, parsed: ParsedYaml): Pi
   const out: PimctlError[] = [];
   const refuse = (at: string[], label: string, url: string) =>
     out.push(
-      new PimctlError("config", `${label} must not hold credentials (${redactUrl(url)}); name the token's environment variable with token_env, or a file with token_file`, {
-        location: parsed.at(pointer(at)),
-      }),
+      new PimctlError(
+        "config",
+        `${label} must not hold credentials (${redactUrl(url)}); name the token's environment variable with token_env, or a file with token_file`,
+        {
+          location: parsed.at(pointer(at)),
+        },
+      ),
     );
   // A token in a query string (?token=...) travels as far as a password in the URL: into saved plans and the ledger.
   const refuseQuery = (at: string[], label: string, url: string) => {
@@ -185,7 +211,13 @@ function credentialErrors(data: Record<string, unknown>, parsed: ParsedYaml): Pi
       return;
     }
     if (u.search || u.hash) {
-      out.push(new PimctlError("config", `${label} must not have a query or fragment (${redactUrl(url).replace(/[?#].*$/, "?...")}): a base URL is scheme, host, port and path; a token goes in token_env or token_file`, { location: parsed.at(pointer(at)) }));
+      out.push(
+        new PimctlError(
+          "config",
+          `${label} must not have a query or fragment (${redactUrl(url).replace(/[?#].*$/, "?...")}): a base URL is scheme, host, port and path; a token goes in token_env or token_file`,
+          { location: parsed.at(pointer(at)) },
+        ),
+      );
     }
   };
   const topTemplate = typeof data.url_template === "string" ? data.url_template : undefined;

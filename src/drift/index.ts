@@ -144,7 +144,8 @@ export function attribute(plan: Plan, entries: readonly ApiChangelog[], since?: 
     // A record deleted by hand (or a part of one) has no id in the tenant; the ledger may know the one it had.
     const ledgered = ref && "address" in ref ? fromLedger.get(ref.address) : !ref && how.ref === "self" ? fromLedger.get(a.address) : undefined;
     const id = ref && "id" in ref ? ref.id : ledgered;
-    if (id === undefined) return { ...item, note: a.op === "create" ? "no id to look up: the record is not in the tenant (deleted, or never created)" : "no id to look up" };
+    if (id === undefined)
+      return { ...item, note: a.op === "create" ? "no id to look up: the record is not in the tenant (deleted, or never created)" : "no id to look up" };
     const entity = { type: how.entity, id };
     // An attribute whose only difference is the display group it names (a group renamed by hand) did not change itself.
     const byReference = item.fields.length > 0 && item.fields.every((f) => UNLOGGED_REFERENCES.has(f));
@@ -155,7 +156,8 @@ export function attribute(plan: Plan, entries: readonly ApiChangelog[], since?: 
     ];
     const caveat = caveats.length ? caveats.join("; ") : undefined;
     const last = newest(byEntity.get(`${entity.type}:${entity.id}`) ?? []);
-    if (!last) return { ...item, entity, note: `no changelog entry${since ? ` since ${since}` : ""} for ${entity.type} ${entity.id}${caveat ? ` (${caveat})` : ""}` };
+    if (!last)
+      return { ...item, entity, note: `no changelog entry${since ? ` since ${since}` : ""} for ${entity.type} ${entity.id}${caveat ? ` (${caveat})` : ""}` };
     return { ...item, entity, changed_at: last.updated_at, changelog_id: last.id, change_type: last.change_type, ...(caveat ? { note: caveat } : {}) };
   });
 }

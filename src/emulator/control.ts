@@ -8,7 +8,8 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { refuseControlRequest } from "./control-guard.js";
 import type { Emulator, TargetedFault } from "./types.js";
 
-export const isLoopback = (addr: string | undefined) => !!addr && (addr === "::1" || addr.startsWith("127.") || addr === "::ffff:127.0.0.1" || addr.startsWith("::ffff:127."));
+export const isLoopback = (addr: string | undefined) =>
+  !!addr && (addr === "::1" || addr.startsWith("127.") || addr === "::ffff:127.0.0.1" || addr.startsWith("::ffff:127."));
 
 /** What the control surface acts on: the emulator's own methods and the server's body reader and sender. */
 export interface ControlDeps {

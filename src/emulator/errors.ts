@@ -9,5 +9,4 @@ export class HttpError extends Error {
 }
 
 export const notFound = (what: string): HttpError => new HttpError(404, { message: `${what} not found.` });
-export const unprocessable = (field: string, message: string): HttpError =>
-  new HttpError(422, { message, errors: { [field]: [message] } });
+export const unprocessable = (field: string, message: string): HttpError => new HttpError(422, { message, errors: { [field]: [message] } });

@@ -99,7 +99,9 @@ export async function startEmulator(opts: EmulatorOptions): Promise<Emulator> {
 
   let retryAfter = "1";
   function takeTargeted(method: string, route: string, hash: string): FaultMode | undefined {
-    const i = targeted.findIndex((f) => (!f.method || f.method === method) && (!f.route || f.route === route) && (!f.tenant || f.tenant === hash) && f.left > 0);
+    const i = targeted.findIndex(
+      (f) => (!f.method || f.method === method) && (!f.route || f.route === route) && (!f.tenant || f.tenant === hash) && f.left > 0,
+    );
     if (i === -1) return undefined;
     const f = targeted[i]!;
     f.left--;

@@ -23,7 +23,11 @@ export interface Saver {
 }
 
 /** `tenants()`: each tenant's name, token and data, read when a save starts; `counters()`: the stats to count into. */
-export function createSaver(dataFile: string | undefined, tenants: () => Iterable<[string, { token: string; data: () => TenantData }]>, counters: () => SaveCounters): Saver {
+export function createSaver(
+  dataFile: string | undefined,
+  tenants: () => Iterable<[string, { token: string; data: () => TenantData }]>,
+  counters: () => SaveCounters,
+): Saver {
   let saveTimer: NodeJS.Timeout | undefined;
   /** The save running now, if any; `dirty`: something changed since it started. */
   let saving: Promise<void> | undefined;
@@ -101,7 +105,12 @@ export function createSaver(dataFile: string | undefined, tenants: () => Iterabl
           }
           await out.write("[");
           for (let i = 0; i < value.length; i += SAVE_CHUNK) {
-            await out.write(`${i ? "," : ""}${value.slice(i, i + SAVE_CHUNK).map((r) => JSON.stringify(r)).join(",")}`);
+            await out.write(
+              `${i ? "," : ""}${value
+                .slice(i, i + SAVE_CHUNK)
+                .map((r) => JSON.stringify(r))
+                .join(",")}`,
+            );
             await new Promise((r) => setImmediate(r));
           }
           await out.write("]");

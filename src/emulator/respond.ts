@@ -38,7 +38,13 @@ export function largeList(body: unknown): string | undefined {
  * is converted and written LIST_CHUNK records at a time, yielding between chunks, so a
  * small request arriving meanwhile is answered at once. The JSON is the same.
  */
-export async function sendInChunks(res: ServerResponse, status: number, body: Record<string, unknown>, listKey: string, wire: Parameters<typeof toWire>[1]): Promise<void> {
+export async function sendInChunks(
+  res: ServerResponse,
+  status: number,
+  body: Record<string, unknown>,
+  listKey: string,
+  wire: Parameters<typeof toWire>[1],
+): Promise<void> {
   res.writeHead(status, { "content-type": "application/json" });
   const write = async (text: string) => {
     if (res.destroyed) return;

@@ -34,7 +34,6 @@ export function slugify(s: string): string {
     .replace(/^-+|-+$/g, "");
 }
 
-
 /** Record times: ISO 8601, Z, to the second. */
 export const now = (): string => new Date().toISOString().replace(/\.\d{3}Z$/, "Z");
 
@@ -247,8 +246,14 @@ export class StoreCore {
         if (r.id >= this.nextId) this.nextId = r.id + 1;
       }
     };
-    put(this.attributes, d.attributes?.map((a) => ({ ...a, versions: a.versions ?? {} })));
-    put(this.typeValues, d.typeValues?.map((t) => ({ ...t, versions: t.versions ?? {} })));
+    put(
+      this.attributes,
+      d.attributes?.map((a) => ({ ...a, versions: a.versions ?? {} })),
+    );
+    put(
+      this.typeValues,
+      d.typeValues?.map((t) => ({ ...t, versions: t.versions ?? {} })),
+    );
     this.tvByAttribute = null;
     // Loaded records carry their own ids: a started sequence moves above them (never back).
     for (const t of Object.keys(this.nextIds)) this.nextIds[t] = Math.max(this.nextIds[t]!, this.highestId(t as IdTable) + 1);
@@ -256,17 +261,33 @@ export class StoreCore {
     put(this.assignments, d.assignments);
     put(this.blocks, d.blocks);
     put(this.blockAssets, d.blockAssets);
-    put(this.brands, d.brands?.map((b) => ({ ...b, versions: b.versions ?? {}, product_count: b.product_count ?? 0 })));
+    put(
+      this.brands,
+      d.brands?.map((b) => ({ ...b, versions: b.versions ?? {}, product_count: b.product_count ?? 0 })),
+    );
     for (const b of d.brands ?? []) this.brandByName.set(b.name, b.id);
     put(this.brandAssets, d.brandAssets);
-    for (const w of d.brandWebIds ?? []) (this.brandWebIds.get(w.channel_id) ?? this.brandWebIds.set(w.channel_id, new Map()).get(w.channel_id)!).set(w.brand_id, w.web_id);
+    for (const w of d.brandWebIds ?? [])
+      (this.brandWebIds.get(w.channel_id) ?? this.brandWebIds.set(w.channel_id, new Map()).get(w.channel_id)!).set(w.brand_id, w.web_id);
     put(this.brandAttrValues, d.brandAttrValues);
-    for (const a of d.brandAssignedAttributes ?? []) (this.brandAssignedAttributes.get(a.brand_id) ?? this.brandAssignedAttributes.set(a.brand_id, new Set()).get(a.brand_id)!).add(a.attribute_id);
-    for (const a of d.brandAssignedSets ?? []) (this.brandAssignedSets.get(a.brand_id) ?? this.brandAssignedSets.set(a.brand_id, new Set()).get(a.brand_id)!).add(a.attribute_set_id);
-    put(this.categories, d.categories?.map((c) => ({ ...c, versions: c.versions ?? {}, protected: c.protected ?? false, attribute_sets: c.attribute_sets ?? [], parent_id: c.parent_id === 0 ? null : c.parent_id })));
+    for (const a of d.brandAssignedAttributes ?? [])
+      (this.brandAssignedAttributes.get(a.brand_id) ?? this.brandAssignedAttributes.set(a.brand_id, new Set()).get(a.brand_id)!).add(a.attribute_id);
+    for (const a of d.brandAssignedSets ?? [])
+      (this.brandAssignedSets.get(a.brand_id) ?? this.brandAssignedSets.set(a.brand_id, new Set()).get(a.brand_id)!).add(a.attribute_set_id);
+    put(
+      this.categories,
+      d.categories?.map((c) => ({
+        ...c,
+        versions: c.versions ?? {},
+        protected: c.protected ?? false,
+        attribute_sets: c.attribute_sets ?? [],
+        parent_id: c.parent_id === 0 ? null : c.parent_id,
+      })),
+    );
     for (const c of d.categories ?? []) this.link(c.id, c.parent_id === 0 ? null : c.parent_id);
     put(this.categoryAssets, d.categoryAssets);
-    for (const w of d.categoryWebIds ?? []) (this.categoryWebIds.get(w.channel_id) ?? this.categoryWebIds.set(w.channel_id, new Map()).get(w.channel_id)!).set(w.category_id, w.web_id);
+    for (const w of d.categoryWebIds ?? [])
+      (this.categoryWebIds.get(w.channel_id) ?? this.categoryWebIds.set(w.channel_id, new Map()).get(w.channel_id)!).set(w.category_id, w.web_id);
     put(this.channels, d.channels);
     put(this.displayGroups, d.displayGroups);
     put(this.genericEntities, d.genericEntities);
@@ -288,11 +309,45 @@ export class StoreCore {
         { id: 3, channel_name: "Shop DE", sync: false, price_base: "EUR", inventory_location: "BERLIN", version_id: 3, version_name: "German" },
       ],
       genericEntities: [
-        { id: 4, name: "Materials", description: "Material catalogue", is_tree: false, is_product_attribute: true, priority: 1, parent_id: null, publishable: true, display_on_navigation: false, options: [] },
-        { id: 5, name: "Collections", description: "Seasonal collections", is_tree: true, is_product_attribute: false, priority: 2, parent_id: null, publishable: true, display_on_navigation: true, options: [] },
-        { id: 6, name: "Summer", description: "Summer collection", is_tree: true, is_product_attribute: false, priority: 3, parent_id: 5, publishable: true, display_on_navigation: true, options: [] },
+        {
+          id: 4,
+          name: "Materials",
+          description: "Material catalogue",
+          is_tree: false,
+          is_product_attribute: true,
+          priority: 1,
+          parent_id: null,
+          publishable: true,
+          display_on_navigation: false,
+          options: [],
+        },
+        {
+          id: 5,
+          name: "Collections",
+          description: "Seasonal collections",
+          is_tree: true,
+          is_product_attribute: false,
+          priority: 2,
+          parent_id: null,
+          publishable: true,
+          display_on_navigation: true,
+          options: [],
+        },
+        {
+          id: 6,
+          name: "Summer",
+          description: "Summer collection",
+          is_tree: true,
+          is_product_attribute: false,
+          priority: 3,
+          parent_id: 5,
+          publishable: true,
+          display_on_navigation: true,
+          options: [],
+        },
       ],
       exportProfiles: [1, 2],
     });
     this.nextId = Math.max(this.nextId, 100);
-  }}
+  }
+}

@@ -53,22 +53,49 @@ type SwitchRow<K extends keyof EmulatorSwitches> = {
 };
 
 export const SWITCHES: { readonly [K in keyof EmulatorSwitches]: SwitchRow<K> } = {
-  categoryAttributeSetsRead: { default: "objects", readings: ["objects", "ids", "csv"], option: "--category-attribute-sets-read", consultedBy: "kinds/categories.ts" },
+  categoryAttributeSetsRead: {
+    default: "objects",
+    readings: ["objects", "ids", "csv"],
+    option: "--category-attribute-sets-read",
+    consultedBy: "kinds/categories.ts",
+  },
   assetUri: { default: "rehost", readings: ["rehost", "echo"], option: "--asset-uri", consultedBy: "kinds/assets.ts" },
   searchCase: { default: "sensitive", readings: ["sensitive", "insensitive"], option: "--search-case", consultedBy: "request.ts (same), kinds/brands.ts" },
-  versionFallback: { default: true, readings: [true, false], option: "--no-version-fallback", consultedBy: "kinds/attributes.ts, kinds/type-values.ts, kinds/brands.ts, kinds/categories.ts" },
-  categoryDeleteWithChildren: { default: "refuse", readings: ["refuse", "cascade"], option: "--category-delete-with-children", consultedBy: "kinds/categories.ts" },
+  versionFallback: {
+    default: true,
+    readings: [true, false],
+    option: "--no-version-fallback",
+    consultedBy: "kinds/attributes.ts, kinds/type-values.ts, kinds/brands.ts, kinds/categories.ts",
+  },
+  categoryDeleteWithChildren: {
+    default: "refuse",
+    readings: ["refuse", "cascade"],
+    option: "--category-delete-with-children",
+    consultedBy: "kinds/categories.ts",
+  },
   changelogSubtreeDeletes: { default: "each", readings: ["each", "root"], option: "--changelog-subtree-deletes", consultedBy: "kinds/categories.ts" },
   changelogPaging: { default: "links", readings: ["links", "capped"], option: "--changelog-paging", consultedBy: "kinds/changelogs.ts" },
   boolFormat: { default: "document", readings: ["document", "int", "string", "bool"], option: "--bool-format", consultedBy: "index.ts (wire-format.ts)" },
   idFormat: { default: "number", readings: ["number", "string"], option: "--id-format", consultedBy: "index.ts (wire-format.ts)" },
   idSequence: { default: "per-table", readings: ["per-table", "global"], option: "--id-sequence", consultedBy: "store-core.ts (id)" },
-  setAttributeDeleteId: { default: "assignment", readings: ["assignment", "attribute"], option: "--set-attribute-delete-id", consultedBy: "kinds/attribute-sets.ts" },
-  searchEmpty: { default: "empty-body", readings: ["empty-body", "404", "empty-array", "null"], option: "--search-empty", consultedBy: "request.ts (searchMiss)" },
+  setAttributeDeleteId: {
+    default: "assignment",
+    readings: ["assignment", "attribute"],
+    option: "--set-attribute-delete-id",
+    consultedBy: "kinds/attribute-sets.ts",
+  },
+  searchEmpty: {
+    default: "empty-body",
+    readings: ["empty-body", "404", "empty-array", "null"],
+    option: "--search-empty",
+    consultedBy: "request.ts (searchMiss)",
+  },
   maxPageSize: { default: undefined, option: "--max-page-size", consultedBy: "request.ts (pageParams)" },
   paginateAllLists: { default: false, readings: [false, true], option: "--paginate-all-lists", consultedBy: "index.ts (wire-format.ts paginateList)" },
   dateFormat: { default: "document", readings: ["document", "iso-z", "iso-offset", "sql"], option: "--date-format", consultedBy: "index.ts (wire-format.ts)" },
   exportDownload: { default: "direct", readings: ["direct", "redirect"], option: "--export-download", consultedBy: "kinds/exports.ts" },
 };
 
-export const DEFAULT_SWITCHES: EmulatorSwitches = Object.fromEntries(Object.entries(SWITCHES).map(([k, row]) => [k, row.default])) as unknown as EmulatorSwitches;
+export const DEFAULT_SWITCHES: EmulatorSwitches = Object.fromEntries(
+  Object.entries(SWITCHES).map(([k, row]) => [k, row.default]),
+) as unknown as EmulatorSwitches;

@@ -12,7 +12,19 @@ export type IdFormat = "number" | "string";
 export type DateFormat = "document" | "iso-z" | "iso-offset" | "sql";
 
 /** Fields the document types as boolean. */
-const BOOLEAN_FIELDS = new Set(["publish", "excluded", "is_visible", "is_smart", "in_navigation", "thumbnail", "sync", "is_tree", "is_product_attribute", "publishable", "display_on_navigation"]);
+const BOOLEAN_FIELDS = new Set([
+  "publish",
+  "excluded",
+  "is_visible",
+  "is_smart",
+  "in_navigation",
+  "thumbnail",
+  "sync",
+  "is_tree",
+  "is_product_attribute",
+  "publishable",
+  "display_on_navigation",
+]);
 /** Fields the document says are "returned as 1 or 0": `bool` leaves them so. */
 const DOCUMENTED_01 = new Set(["thumbnail", "is_tree", "is_product_attribute", "publishable", "display_on_navigation"]);
 const DATE_FIELDS = new Set(["created_at", "updated_at", "exclusion_start_date", "exclusion_end_date"]);
@@ -98,6 +110,14 @@ export function paginateList(body: unknown, key: string, query: URLSearchParams,
     ...(body as object),
     [key]: slice,
     links: { first: pageUrl(1), last: pageUrl(lastPage), prev: page > 1 ? pageUrl(page - 1) : null, next: page < lastPage ? pageUrl(page + 1) : null },
-    meta: { current_page: page, from: slice.length ? from + 1 : null, last_page: lastPage, path: pageUrl(1).split("?")[0], per_page: perPage, to: slice.length ? from + slice.length : null, total: items.length },
+    meta: {
+      current_page: page,
+      from: slice.length ? from + 1 : null,
+      last_page: lastPage,
+      path: pageUrl(1).split("?")[0],
+      per_page: perPage,
+      to: slice.length ? from + slice.length : null,
+      total: items.length,
+    },
   };
 }

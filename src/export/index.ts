@@ -173,10 +173,38 @@ const NOT_READABLE: Record<Kind, string[]> = {
 
 /** Field order in exported entries: identity first, then the API's order, then nested parts. */
 const FIELD_ORDER = [
-  "name", "slug", "value", "type", "display_group", "sort_order", "publish", "in_navigation", "note", "length",
-  "desc", "status", "is_visible", "excluded", "exclusion_start_date", "exclusion_end_date", "exclusion_reason",
-  "seo_title", "seo_meta_title", "seo_meta_desc", "seo_meta_keywords", "seo_search_keywords", "search_keywords",
-  "content", "attribute_sets", "attributes", "assigned_attributes", "web_ids", "assets", "versions", "values", "children",
+  "name",
+  "slug",
+  "value",
+  "type",
+  "display_group",
+  "sort_order",
+  "publish",
+  "in_navigation",
+  "note",
+  "length",
+  "desc",
+  "status",
+  "is_visible",
+  "excluded",
+  "exclusion_start_date",
+  "exclusion_end_date",
+  "exclusion_reason",
+  "seo_title",
+  "seo_meta_title",
+  "seo_meta_desc",
+  "seo_meta_keywords",
+  "seo_search_keywords",
+  "search_keywords",
+  "content",
+  "attribute_sets",
+  "attributes",
+  "assigned_attributes",
+  "web_ids",
+  "assets",
+  "versions",
+  "values",
+  "children",
 ];
 
 export function clean(entry: object): Record<string, unknown> {
@@ -226,7 +254,6 @@ export function nestCategories(categories: Category[]): Record<string, unknown>[
     const parent = c.path.length > 1 ? byKey.get(JSON.stringify(c.path.slice(0, -1))) : undefined;
     (parent ? parent.children : roots).push(node);
   }
-  const emit = (n: Node): Record<string, unknown> =>
-    n.children.length ? { ...n.entry, children: n.children.map(emit) } : n.entry;
+  const emit = (n: Node): Record<string, unknown> => (n.children.length ? { ...n.entry, children: n.children.map(emit) } : n.entry);
   return roots.map(emit);
 }

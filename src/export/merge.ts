@@ -76,7 +76,8 @@ export function mergeExport(input: MergeInput): MergeResult {
   const report: MergeResult = { files: {}, updated: [], added: [], onlyInFolder: [], byHand: [], pendingRenames: [] };
 
   const text: VariableText = {
-    resolve: (s) => s.replace(VARIABLE, (m, name: string | undefined) => (m === "$${" ? "${" : name !== undefined && Object.hasOwn(variables, name) ? variables[name]! : m)),
+    resolve: (s) =>
+      s.replace(VARIABLE, (m, name: string | undefined) => (m === "$${" ? "${" : name !== undefined && Object.hasOwn(variables, name) ? variables[name]! : m)),
     write: variableWriter(variables),
   };
   const files = Object.keys(input.files)
@@ -91,7 +92,12 @@ export function mergeExport(input: MergeInput): MergeResult {
       const items = v.map(norm);
       return items.every((x) => typeof x !== "object") ? [...items].sort((a, b) => (String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0)) : items;
     }
-    if (isObject(v)) return Object.fromEntries(Object.keys(v).sort().map((k) => [k, norm(v[k])]));
+    if (isObject(v))
+      return Object.fromEntries(
+        Object.keys(v)
+          .sort()
+          .map((k) => [k, norm(v[k])]),
+      );
     return v;
   };
   const same = (a: unknown, b: unknown) => canonicalJson(norm(a) as never) === canonicalJson(norm(b) as never);
@@ -114,7 +120,11 @@ export function mergeExport(input: MergeInput): MergeResult {
       if (Object.keys(own).length) out.versions = own;
       else delete out.versions;
     }
-    return Object.fromEntries(Object.entries(out).map(([k, x]) => [k, tidy(x)]).filter(([, x]) => x !== undefined));
+    return Object.fromEntries(
+      Object.entries(out)
+        .map(([k, x]) => [k, tidy(x)])
+        .filter(([, x]) => x !== undefined),
+    );
   };
 
   /**
@@ -176,10 +186,11 @@ export function mergeExport(input: MergeInput): MergeResult {
   for (const kind of input.kinds) {
     const byKey = new Map<string, Json>();
     if (kind === "categories") for (const c of input.exported.categories) byKey.set(pathKey(c.path), clean(c));
-    else for (const e of input.exported[kind] as object[]) {
-      const entry = clean(e);
-      byKey.set(String(kind === "blocks" ? entry.slug : entry.name), entry);
-    }
+    else
+      for (const e of input.exported[kind] as object[]) {
+        const entry = clean(e);
+        byKey.set(String(kind === "blocks" ? entry.slug : entry.name), entry);
+      }
     wanted.set(kind, byKey);
   }
   const seen = new Set<string>();
@@ -189,11 +200,20 @@ export function mergeExport(input: MergeInput): MergeResult {
    * rename the next apply makes. The old record is then neither new nor to be merged into the
    * entry (which says what it becomes): it is marked seen, and reported. False when no previous name matches.
    */
-  const pendingRename = (seenKey: (old: string) => string, olds: string[], have: (old: string) => boolean, where: string, label: string, fieldsMerged = false): boolean => {
+  const pendingRename = (
+    seenKey: (old: string) => string,
+    olds: string[],
+    have: (old: string) => boolean,
+    where: string,
+    label: string,
+    fieldsMerged = false,
+  ): boolean => {
     const old = olds.find(have);
     if (old === undefined) return false;
     seen.add(seenKey(old));
-    report.pendingRenames.push(`${where}: ${label} is "${old}" in the tenant (a rename the next apply makes; ${fieldsMerged ? "the name is left as the folder has it, its other fields merged" : "left as the folder has it"})`);
+    report.pendingRenames.push(
+      `${where}: ${label} is "${old}" in the tenant (a rename the next apply makes; ${fieldsMerged ? "the name is left as the folder has it, its other fields merged" : "left as the folder has it"})`,
+    );
     return true;
   };
   /** Previous names the folder's entries list, by kind: entry that lists it. */
@@ -213,7 +233,13 @@ export function mergeExport(input: MergeInput): MergeResult {
       const d = want.find((x) => x.value === id);
       const label = `value "${id}" of attribute "${attribute}"`;
       if (!d) {
-        const renamed = pendingRename((old) => (have.add(old), old), names(current.previous_values), (old) => want.some((x) => x.value === old), f.at(v.range![0]), label);
+        const renamed = pendingRename(
+          (old) => (have.add(old), old),
+          names(current.previous_values),
+          (old) => want.some((x) => x.value === old),
+          f.at(v.range![0]),
+          label,
+        );
         if (!renamed) report.onlyInFolder.push(`${f.at(v.range![0])}: ${label}`);
       } else mergeMap(f, v, asExported("values", current), d, VALUE_SKIP, `attribute "${attribute}" value "${id}"`, true);
     }
@@ -277,7 +303,14 @@ export function mergeExport(input: MergeInput): MergeResult {
         const desired = wanted.get(kind)!.get(id);
         if (!desired) {
           const olds = names(current.previous_names);
-          const renamed = pendingRename((old) => `${kind}\0${old}`, olds, (old) => wanted.get(kind)!.has(old), f.at(item.range![0]), label, true);
+          const renamed = pendingRename(
+            (old) => `${kind}\0${old}`,
+            olds,
+            (old) => wanted.get(kind)!.has(old),
+            f.at(item.range![0]),
+            label,
+            true,
+          );
           if (!renamed) {
             report.onlyInFolder.push(`${f.at(item.range![0])}: ${label}`);
             continue;
@@ -320,7 +353,10 @@ export function mergeExport(input: MergeInput): MergeResult {
     const fresh = [...wanted.get(kind)!.entries()]
       .filter(([id]) => {
         const by = claimed.get(`${kind}\0${id}`);
-        if (by && !seen.has(`${kind}\0${id}`)) report.pendingRenames.push(`${by} lists "${id}" as a previous name, and the tenant has both: "${id}" is not added (the plan deletes or keeps it as your prune policy says)`);
+        if (by && !seen.has(`${kind}\0${id}`))
+          report.pendingRenames.push(
+            `${by} lists "${id}" as a previous name, and the tenant has both: "${id}" is not added (the plan deletes or keeps it as your prune policy says)`,
+          );
         return !seen.has(`${kind}\0${id}`) && !by;
       })
       .map(([, e]) => e);

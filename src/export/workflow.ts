@@ -45,17 +45,30 @@ export async function exportTenant(opts: ExportOptions): Promise<ExportResult> {
   const existing = await existingManifests(outDir);
   if (existing.length && !opts.existing) {
     const names = existing.map((f) => path.relative(opts.cwd, f) || f);
-    throw new PimctlError("usage", `${opts.out} already holds manifests: export would overwrite hand-written files (${names.slice(0, 8).join(", ")}${names.length > 8 ? `, and ${names.length - 8} more` : ""}); nothing was written`, {
-      details: [
-        "--merge: update only the values that changed, where each entry lives, keeping comments, ${variables}, previous_names and the file layout; add new entries",
-        "--force: overwrite with freshly exported <kind>.yaml files (edits, comments and variables in them are lost)",
-      ],
-    });
+    throw new PimctlError(
+      "usage",
+      `${opts.out} already holds manifests: export would overwrite hand-written files (${names.slice(0, 8).join(", ")}${names.length > 8 ? `, and ${names.length - 8} more` : ""}); nothing was written`,
+      {
+        details: [
+          "--merge: update only the values that changed, where each entry lives, keeping comments, ${variables}, previous_names and the file layout; add new entries",
+          "--force: overwrite with freshly exported <kind>.yaml files (edits, comments and variables in them are lost)",
+        ],
+      },
+    );
   }
   const { catalogue, connection, config } = await readTenantCatalogue(opts);
   const variables = Object.fromEntries(Object.entries(connection.tenant.variables ?? {}).map(([k, v]) => [k, String(v)]));
   const schemaRef = path.relative(outDir, schemaPath()) || "manifest.schema.json";
-  const result: ExportResult = { files: [], mode: existing.length ? opts.existing! : "new", updated: [], added: [], onlyInFolder: [], byHand: [], pendingRenames: [], clashes: [] };
+  const result: ExportResult = {
+    files: [],
+    mode: existing.length ? opts.existing! : "new",
+    updated: [],
+    added: [],
+    onlyInFolder: [],
+    byHand: [],
+    pendingRenames: [],
+    clashes: [],
+  };
   let files: Record<string, string>;
   if (existing.length && opts.existing === "merge") {
     // The folder must load cleanly: a merge edits entries where they are declared.
@@ -71,7 +84,13 @@ export async function exportTenant(opts: ExportOptions): Promise<ExportResult> {
       header: (kind) => exportHeader(kind, schemaRef),
     });
     files = merged.files;
-    Object.assign(result, { updated: merged.updated, added: merged.added, onlyInFolder: merged.onlyInFolder, byHand: merged.byHand, pendingRenames: merged.pendingRenames });
+    Object.assign(result, {
+      updated: merged.updated,
+      added: merged.added,
+      onlyInFolder: merged.onlyInFolder,
+      byHand: merged.byHand,
+      pendingRenames: merged.pendingRenames,
+    });
   } else {
     files = catalogueToFiles(catalogue, { tenant: connection.name, ...(opts.kinds ? { kinds: opts.kinds } : {}), schemaRef, variables });
     // Other files declaring an exported kind would now declare its entries twice.
@@ -79,7 +98,8 @@ export async function exportTenant(opts: ExportOptions): Promise<ExportResult> {
     for (const f of existing.filter((x) => !written.has(x))) {
       const text = await readFile(f, "utf8");
       // A kind is a top-level key: at column 0 (the same test as src/manifest/kinds-scan.ts).
-      if (Object.keys(files).some((name) => new RegExp(`^${name.replace(/\.yaml$/, "")}\\s*:`, "m").test(text))) result.clashes.push(path.relative(opts.cwd, f));
+      if (Object.keys(files).some((name) => new RegExp(`^${name.replace(/\.yaml$/, "")}\\s*:`, "m").test(text)))
+        result.clashes.push(path.relative(opts.cwd, f));
     }
   }
   await mkdir(outDir, { recursive: true });

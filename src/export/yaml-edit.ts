@@ -11,7 +11,6 @@ import { isMap, isScalar, isSeq, parseDocument, stringify, type Document, type N
 import { writeVariables } from "./translate.js";
 import { applySplices, scalarText, type TextSplice } from "../manifest/yaml-text.js";
 
-
 export interface VariableText {
   /** `${name}` -> the tenant's value, `$${` -> `${`. */
   resolve(s: string): string;
@@ -21,7 +20,13 @@ export interface VariableText {
 
 /** `v` as YAML text (block style unless `flow`), with variables written back. */
 export function renderYaml(v: unknown, text: VariableText, opts: { flow?: boolean } = {}): string {
-  return stringify(writeVariables(v, text.write), { lineWidth: 0, indent: 2, sortMapEntries: false, aliasDuplicateObjects: false, ...(opts.flow ? { collectionStyle: "flow" as const } : {}) });
+  return stringify(writeVariables(v, text.write), {
+    lineWidth: 0,
+    indent: 2,
+    sortMapEntries: false,
+    aliasDuplicateObjects: false,
+    ...(opts.flow ? { collectionStyle: "flow" as const } : {}),
+  });
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);

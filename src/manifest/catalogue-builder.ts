@@ -66,7 +66,13 @@ export class CatalogueBuilder {
     const text = () => (typeof label === "string" ? label : label());
     // Leading or trailing whitespace in a name is usually a typo; an export of a tenant with such names must still load.
     const edge = edgeWhiteSpace(name);
-    if (edge) this.warnings.push(new PimctlError("invalid_value", `${text()}: the name ${JSON.stringify(name)} has leading or trailing whitespace (kept as written)`, { location: at, details: [`it ${edge}`] }));
+    if (edge)
+      this.warnings.push(
+        new PimctlError("invalid_value", `${text()}: the name ${JSON.stringify(name)} has leading or trailing whitespace (kept as written)`, {
+          location: at,
+          details: [`it ${edge}`],
+        }),
+      );
     const id = `${kind}\0${key}`;
     const first = this.seen.get(id);
     if (first) {
@@ -89,7 +95,10 @@ export class CatalogueBuilder {
         this.errors.push(
           new PimctlError("unknown_version", `unknown language version "${name}": the config lists ${listed.map((v) => `"${v}"`).join(", ")}`, {
             location: at(),
-            details: [`did you mean "${close[0]}"?`, "a version the tenant's channels publish needs no entry in versions:, but one this close to a listed name is a typo"],
+            details: [
+              `did you mean "${close[0]}"?`,
+              "a version the tenant's channels publish needs no entry in versions:, but one this close to a listed name is a typo",
+            ],
           }),
         );
       }
@@ -99,7 +108,11 @@ export class CatalogueBuilder {
       this.errors.push(
         new PimctlError("unknown_version", `unknown language version "${name}"`, {
           location: at(),
-          details: [close.length ? `did you mean "${close[0]}"?` : `known versions: ${this.opts.knownVersions.join(", ") || "(none)"}; map it under versions: in pimctl.yaml`],
+          details: [
+            close.length
+              ? `did you mean "${close[0]}"?`
+              : `known versions: ${this.opts.knownVersions.join(", ") || "(none)"}; map it under versions: in pimctl.yaml`,
+          ],
         }),
       );
     }
@@ -116,16 +129,19 @@ export class CatalogueBuilder {
         const at = parsed.atPath(parts);
         switch (kind) {
           case "display_groups":
-            if (this.unique(kind, raw.name as string, `display group "${raw.name}"`, at)) this.catalogue.display_groups.push({ ...(raw as unknown as Catalogue["display_groups"][number]), source: at });
+            if (this.unique(kind, raw.name as string, `display group "${raw.name}"`, at))
+              this.catalogue.display_groups.push({ ...(raw as unknown as Catalogue["display_groups"][number]), source: at });
             break;
           case "attributes":
             this.addAttribute(raw, parsed, parts, at);
             break;
           case "attribute_sets":
-            if (this.unique(kind, raw.name as string, `attribute set "${raw.name}"`, at)) this.catalogue.attribute_sets.push({ ...(raw as unknown as Catalogue["attribute_sets"][number]), source: at });
+            if (this.unique(kind, raw.name as string, `attribute set "${raw.name}"`, at))
+              this.catalogue.attribute_sets.push({ ...(raw as unknown as Catalogue["attribute_sets"][number]), source: at });
             break;
           case "blocks":
-            if (this.unique(kind, raw.slug as string, `block "${raw.slug}"`, at)) this.catalogue.blocks.push({ ...(raw as unknown as Catalogue["blocks"][number]), source: at });
+            if (this.unique(kind, raw.slug as string, `block "${raw.slug}"`, at))
+              this.catalogue.blocks.push({ ...(raw as unknown as Catalogue["blocks"][number]), source: at });
             break;
           case "brands":
             this.addBrand(raw, parsed, parts, at);
@@ -145,9 +161,13 @@ export class CatalogueBuilder {
     if (a.values) {
       if (a.values.length && !TYPES_WITH_VALUES.includes(a.type)) {
         this.errors.push(
-          new PimctlError("invalid_value", `attribute "${a.name}" has type ${a.type}, which has no selectable values; remove values: or use selectbox or multiselect`, {
-            location: parsed.at(`${pointer([...parts, "values"])}#key`),
-          }),
+          new PimctlError(
+            "invalid_value",
+            `attribute "${a.name}" has type ${a.type}, which has no selectable values; remove values: or use selectbox or multiselect`,
+            {
+              location: parsed.at(`${pointer([...parts, "values"])}#key`),
+            },
+          ),
         );
       }
       const values: TypeValue[] = [];
@@ -156,14 +176,21 @@ export class CatalogueBuilder {
         const vat = parsed.atPath([...parts, "values", j]);
         const first = seen.get(v.value);
         if (first) {
-          this.errors.push(new PimctlError("duplicate", `value "${v.value}" of attribute "${a.name}" is declared twice (first at line ${first.line})`, { location: vat }));
+          this.errors.push(
+            new PimctlError("duplicate", `value "${v.value}" of attribute "${a.name}" is declared twice (first at line ${first.line})`, { location: vat }),
+          );
           return;
         }
         seen.set(v.value, vat);
-        if (v.versions) for (const ver of Object.keys(v.versions)) this.version(ver, () => parsed.at(`${pointer([...parts, "values", j, "versions", ver])}#key`));
+        if (v.versions)
+          for (const ver of Object.keys(v.versions)) this.version(ver, () => parsed.at(`${pointer([...parts, "values", j, "versions", ver])}#key`));
         values.push({ ...v, source: vat });
       });
-      if (values.some((v) => v.previous_values?.length)) this.checkPrevious("value", values.map((v) => ({ name: v.value, previous: v.previous_values ?? [], at: v.source! })));
+      if (values.some((v) => v.previous_values?.length))
+        this.checkPrevious(
+          "value",
+          values.map((v) => ({ name: v.value, previous: v.previous_values ?? [], at: v.source! })),
+        );
       a.values = values;
     }
     this.catalogue.attributes.push(a);
@@ -186,19 +213,32 @@ export class CatalogueBuilder {
     const seen = new Set<string>();
     assets.forEach((a, i) => {
       if (seen.has(a.image_url)) {
-        this.errors.push(new PimctlError("duplicate", `${owner()} lists the asset ${a.image_url} twice`, { location: parsed.at(pointer([...parts, "assets", i])) }));
+        this.errors.push(
+          new PimctlError("duplicate", `${owner()} lists the asset ${a.image_url} twice`, { location: parsed.at(pointer([...parts, "assets", i])) }),
+        );
       }
       seen.add(a.image_url);
     });
   }
 
-  private addCategory(raw: Record<string, unknown>, parsed: ParsedYaml, parts: Array<string | number>, parentPath: string[], at: SourceLocation, parentKey?: string): void {
-    const { children, previous_paths, ...fields } = raw as Record<string, unknown> & { children?: Array<Record<string, unknown>>; previous_paths?: Array<string | string[]> };
+  private addCategory(
+    raw: Record<string, unknown>,
+    parsed: ParsedYaml,
+    parts: Array<string | number>,
+    parentPath: string[],
+    at: SourceLocation,
+    parentKey?: string,
+  ): void {
+    const { children, previous_paths, ...fields } = raw as Record<string, unknown> & {
+      children?: Array<Record<string, unknown>>;
+      previous_paths?: Array<string | string[]>;
+    };
     const name = fields.name as string;
     const p = [...parentPath, name];
     // The key is built from the parent's, not from the whole path again at every level.
     const key = parentKey === undefined ? pathKey(p) : `${parentKey}/${pathKey([name])}`;
-    if (!this.unique("categories", key, () => (parentPath.length ? `category "${name}" under "${pathKey(parentPath)}"` : `root category "${name}"`), at, name)) return;
+    if (!this.unique("categories", key, () => (parentPath.length ? `category "${name}" under "${pathKey(parentPath)}"` : `root category "${name}"`), at, name))
+      return;
     const c: Category = { ...(fields as never as Category), path: p, source: at };
     if (previous_paths) c.previous_paths = previous_paths.map((x) => (typeof x === "string" ? parsePathKey(x) : x));
     if (c.web_ids) c.web_ids = Object.fromEntries(Object.entries(c.web_ids).map(([k, v]) => [k, String(v)]));
@@ -219,9 +259,17 @@ export class CatalogueBuilder {
     for (const r of records) {
       for (const prev of r.previous) {
         if (declared.has(prev)) {
-          this.errors.push(new PimctlError("cycle", `${label} "${r.name}" lists "${prev}" as a previous name, but "${prev}" is declared too (a rename cannot keep the old record)`, { location: r.at }));
+          this.errors.push(
+            new PimctlError(
+              "cycle",
+              `${label} "${r.name}" lists "${prev}" as a previous name, but "${prev}" is declared too (a rename cannot keep the old record)`,
+              { location: r.at },
+            ),
+          );
         } else if (claimed.has(prev)) {
-          this.errors.push(new PimctlError("duplicate", `${label}s "${claimed.get(prev)}" and "${r.name}" both claim the previous name "${prev}"`, { location: r.at }));
+          this.errors.push(
+            new PimctlError("duplicate", `${label}s "${claimed.get(prev)}" and "${r.name}" both claim the previous name "${prev}"`, { location: r.at }),
+          );
         } else claimed.set(prev, r.name);
       }
     }
@@ -273,9 +321,17 @@ export class CatalogueBuilder {
     this.warnCaseTwins("attribute", c.attributes);
     this.warnCaseTwins("attribute set", c.attribute_sets);
     this.warnCaseTwins("brand", c.brands);
-    this.warnCaseTwins("block", c.blocks.map((b) => ({ name: b.slug, ...(b.source ? { source: b.source } : {}) })));
+    this.warnCaseTwins(
+      "block",
+      c.blocks.map((b) => ({ name: b.slug, ...(b.source ? { source: b.source } : {}) })),
+    );
     for (const siblings of byParent.values()) this.warnCaseTwins("category", siblings);
-    for (const a of c.attributes) if (a.values?.length) this.warnCaseTwins(`value of attribute "${a.name}"`, a.values.map((v) => ({ name: v.value, ...(v.source ? { source: v.source } : {}) })));
+    for (const a of c.attributes)
+      if (a.values?.length)
+        this.warnCaseTwins(
+          `value of attribute "${a.name}"`,
+          a.values.map((v) => ({ name: v.value, ...(v.source ? { source: v.source } : {}) })),
+        );
     const declaredPaths = new Set(c.categories.map((x) => pathKey(x.path)));
     // An old path names one tenant record: two categories cannot both have moved from it.
     const claimedPaths = new Map<string, string>();
@@ -284,13 +340,21 @@ export class CatalogueBuilder {
         const key = pathKey(p);
         const other = claimedPaths.get(key);
         if (other !== undefined && other !== pathKey(cat.path)) {
-          this.errors.push(new PimctlError("duplicate", `categories "${other}" and "${pathKey(cat.path)}" both claim the previous path "${key}"`, { location: cat.source! }));
+          this.errors.push(
+            new PimctlError("duplicate", `categories "${other}" and "${pathKey(cat.path)}" both claim the previous path "${key}"`, { location: cat.source! }),
+          );
         } else claimedPaths.set(key, pathKey(cat.path));
         if (declaredPaths.has(key)) {
-          this.errors.push(new PimctlError("cycle", `category "${pathKey(cat.path)}" lists "${key}" in previous_paths, but "${key}" is declared too`, { location: cat.source! }));
+          this.errors.push(
+            new PimctlError("cycle", `category "${pathKey(cat.path)}" lists "${key}" in previous_paths, but "${key}" is declared too`, {
+              location: cat.source!,
+            }),
+          );
         }
         if (key.startsWith(`${pathKey(cat.path)}/`)) {
-          this.errors.push(new PimctlError("cycle", `category "${pathKey(cat.path)}" cannot have moved from its own subtree ("${key}")`, { location: cat.source! }));
+          this.errors.push(
+            new PimctlError("cycle", `category "${pathKey(cat.path)}" cannot have moved from its own subtree ("${key}")`, { location: cat.source! }),
+          );
         }
       }
     }

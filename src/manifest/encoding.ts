@@ -11,7 +11,7 @@ const utf8 = new TextDecoder("utf-8", { fatal: true });
 
 /** Offset of the first byte that does not begin or continue a well-formed UTF-8 sequence (RFC 3629), or -1. */
 export function firstInvalidUtf8(bytes: Uint8Array): number {
-  for (let i = 0; i < bytes.length; ) {
+  for (let i = 0; i < bytes.length;) {
     const b = bytes[i]!;
     if (b < 0x80) {
       i++;
@@ -19,9 +19,9 @@ export function firstInvalidUtf8(bytes: Uint8Array): number {
     }
     let need: number;
     let min: number;
-    if (b >= 0xc2 && b <= 0xdf) (need = 1), (min = 0x80);
-    else if (b >= 0xe0 && b <= 0xef) (need = 2), (min = 0x800);
-    else if (b >= 0xf0 && b <= 0xf4) (need = 3), (min = 0x10000);
+    if (b >= 0xc2 && b <= 0xdf) ((need = 1), (min = 0x80));
+    else if (b >= 0xe0 && b <= 0xef) ((need = 2), (min = 0x800));
+    else if (b >= 0xf0 && b <= 0xf4) ((need = 3), (min = 0x10000));
     else return i;
     let code = b & (0x3f >> need);
     for (let k = 1; k <= need; k++) {
@@ -59,8 +59,16 @@ const hex = (b: number) => `0x${b.toString(16).toUpperCase().padStart(2, "0")}`;
 
 export function decodeManifest(bytes: Uint8Array, file: string): { text: string } | { error: PimctlError } {
   const start = { file, line: 1, column: 1 };
-  const utf16 = bytes[0] === 0xff && bytes[1] === 0xfe ? "UTF-16 little-endian (byte order mark FF FE)" : bytes[0] === 0xfe && bytes[1] === 0xff ? "UTF-16 big-endian (byte order mark FE FF)" : undefined;
-  if (utf16) return { error: new PimctlError("io", `this file is ${utf16}; pimctl reads UTF-8 only: save it as UTF-8 (a UTF-8 byte order mark is fine)`, { location: start }) };
+  const utf16 =
+    bytes[0] === 0xff && bytes[1] === 0xfe
+      ? "UTF-16 little-endian (byte order mark FF FE)"
+      : bytes[0] === 0xfe && bytes[1] === 0xff
+        ? "UTF-16 big-endian (byte order mark FE FF)"
+        : undefined;
+  if (utf16)
+    return {
+      error: new PimctlError("io", `this file is ${utf16}; pimctl reads UTF-8 only: save it as UTF-8 (a UTF-8 byte order mark is fine)`, { location: start }),
+    };
   const nul = bytes.indexOf(0);
   if (nul !== -1) {
     // UTF-16 without a byte order mark: every other byte of ASCII text is 0.
@@ -79,9 +87,13 @@ export function decodeManifest(bytes: Uint8Array, file: string): { text: string 
     const byte = bytes[at]!;
     const latin1 = asLatin1(byte);
     return {
-      error: new PimctlError("io", `this file is not UTF-8: the byte ${hex(byte)} here is not valid UTF-8${latin1 ? ` (in Latin-1 or Windows-1252 it is "${latin1}")` : ""}; pimctl reads UTF-8 only: save the file as UTF-8`, {
-        location: locate(bytes, at, file),
-      }),
+      error: new PimctlError(
+        "io",
+        `this file is not UTF-8: the byte ${hex(byte)} here is not valid UTF-8${latin1 ? ` (in Latin-1 or Windows-1252 it is "${latin1}")` : ""}; pimctl reads UTF-8 only: save the file as UTF-8`,
+        {
+          location: locate(bytes, at, file),
+        },
+      ),
     };
   }
 }

@@ -91,7 +91,13 @@ export function parseFastYaml(
     offset: (p) => {
       const wantKey = p.endsWith("#key");
       const ptr = wantKey ? p.slice(0, -4) : p;
-      const segments = ptr === "" ? [] : ptr.slice(1).split("/").map((x) => x.replace(/~1/g, "/").replace(/~0/g, "~"));
+      const segments =
+        ptr === ""
+          ? []
+          : ptr
+              .slice(1)
+              .split("/")
+              .map((x) => x.replace(/~1/g, "/").replace(/~0/g, "~"));
       return offsetOf(segments, wantKey);
     },
     offsetOf: (path, key = false) => offsetOf(path, key),
@@ -134,7 +140,7 @@ class FastParser {
     // mapping), and one inside as content. The loader strips the one at the start of a file before parsing.
     if (src.includes("\ufeff")) bail();
     // Walks the text by offsets: no array of every line, no copy of blank or comment lines.
-    for (let lineStart = 0; lineStart <= src.length; ) {
+    for (let lineStart = 0; lineStart <= src.length;) {
       let end = src.indexOf("\n", lineStart);
       if (end === -1) end = src.length;
       const stop = crlf && src.charCodeAt(end - 1) === 13 ? end - 1 : end;

@@ -62,7 +62,13 @@ export async function manifestFiles(dir: string, cwd = process.cwd()): Promise<M
       } else if (isManifest(entry.name)) {
         // A FIFO, a device (a link to /dev/zero) or a socket would block the read or never end: refused by name.
         if (kind.isFile()) files.push(p);
-        else errors.push(new PimctlError("io", `${show(p)} is not a regular file (a pipe, a device or a socket${entry.isSymbolicLink() ? ", through a symlink" : ""}); manifests are files: remove it or rename it so it does not end in .yaml`));
+        else
+          errors.push(
+            new PimctlError(
+              "io",
+              `${show(p)} is not a regular file (a pipe, a device or a socket${entry.isSymbolicLink() ? ", through a symlink" : ""}); manifests are files: remove it or rename it so it does not end in .yaml`,
+            ),
+          );
       }
     }
   };

@@ -84,7 +84,11 @@ export function parseManifestText(
   if (errors.length) return { parsed, errors };
   const data = parsed.data ?? {};
   if (typeof data !== "object" || Array.isArray(data) || data === null) {
-    errors.push(new PimctlError("schema", `a manifest file holds a mapping of kinds (${KINDS.join(", ")}), not ${Array.isArray(data) ? "a list" : typeof data}`, { location: parsed.at("") }));
+    errors.push(
+      new PimctlError("schema", `a manifest file holds a mapping of kinds (${KINDS.join(", ")}), not ${Array.isArray(data) ? "a list" : typeof data}`, {
+        location: parsed.at(""),
+      }),
+    );
     return { parsed, errors };
   }
   checkReadOnly(data, parsed, errors);
@@ -142,7 +146,10 @@ export async function loadManifests(dir: string, opts: LoadOptions = {}): Promis
   // anyone can act on until the file reads again. Say how many checks wait for it instead.
   const references = checkReferences(catalogue, external);
   const syntax = errors.find((e) => e.code === "yaml_syntax");
-  if (syntax && references.length) syntax.details.push(`${references.length} more check${references.length === 1 ? "" : "s"} (references to what the files declare) skipped until the syntax error is fixed`);
+  if (syntax && references.length)
+    syntax.details.push(
+      `${references.length} more check${references.length === 1 ? "" : "s"} (references to what the files declare) skipped until the syntax error is fixed`,
+    );
   else errors.push(...references);
   return { catalogue, errors, warnings, files };
 }

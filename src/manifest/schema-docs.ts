@@ -20,7 +20,14 @@ function typeOf(s: S, root: S): string {
 function table(title: string, s: S, root: S, anchor?: string): string[] {
   const props = (s.properties ?? {}) as Record<string, S>;
   const required = new Set((s.required as string[] | undefined) ?? []);
-  const out = [`### ${title}${anchor ? ` <a id="${anchor}"></a>` : ""}`, "", String(s.description ?? ""), "", "| field | type | required | meaning |", "|---|---|---|---|"];
+  const out = [
+    `### ${title}${anchor ? ` <a id="${anchor}"></a>` : ""}`,
+    "",
+    String(s.description ?? ""),
+    "",
+    "| field | type | required | meaning |",
+    "|---|---|---|---|",
+  ];
   for (const [k, v] of Object.entries(props)) {
     out.push(`| \`${k}\` | ${typeOf(v, root)} | ${required.has(k) ? "yes" : ""} | ${String(v.description ?? "").replace(/\|/g, "\\|")} |`);
   }

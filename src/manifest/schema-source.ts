@@ -28,12 +28,16 @@ export const configSchema: S = {
       propertyNames: { pattern: "^[A-Za-z0-9_.-]+$" },
       additionalProperties: { $ref: "#/definitions/tenant" },
     },
-    versions: { type: "object", description: "Language version name -> version id, for versions the channels do not publish (a tenant's own versions win).", additionalProperties: { type: "integer", minimum: 1 } },
+    versions: {
+      type: "object",
+      description: "Language version name -> version id, for versions the channels do not publish (a tenant's own versions win).",
+      additionalProperties: { type: "integer", minimum: 1 },
+    },
     prune: {
       type: "object",
       additionalProperties: false,
       description:
-        "Per kind: delete records the manifests do not declare (default false: they are listed as unmanaged); \"owned\": only those pimctl created or adopted (the state remembers which), never records someone made by hand. Deletes still need plan --allow-delete.",
+        'Per kind: delete records the manifests do not declare (default false: they are listed as unmanaged); "owned": only those pimctl created or adopted (the state remembers which), never records someone made by hand. Deletes still need plan --allow-delete.',
       properties: Object.fromEntries(
         PRUNE_KINDS.map((k) => [k, { oneOf: [{ type: "boolean" }, { const: "owned" }], description: `Prune ${k.replace("_", " ")}: true, false or "owned".` }]),
       ),
@@ -42,11 +46,12 @@ export const configSchema: S = {
     state: {
       type: "object",
       additionalProperties: false,
-      description: "Where the ledger (write-only values pimctl applied) and the apply lock live. See README \"State\".",
+      description: 'Where the ledger (write-only values pimctl applied) and the apply lock live. See README "State".',
       properties: {
         backend: {
           enum: ["local", "git"],
-          description: "local (default): files in ledger_dir on this machine. git: refs/pimctl/state/<tenant> and refs/pimctl/lock/<tenant> on a Git remote, shared by every pipeline runner.",
+          description:
+            "local (default): files in ledger_dir on this machine. git: refs/pimctl/state/<tenant> and refs/pimctl/lock/<tenant> on a Git remote, shared by every pipeline runner.",
         },
         remote: str("git backend: the remote of the repository that holds this file (default origin)."),
       },
@@ -55,7 +60,8 @@ export const configSchema: S = {
       type: "array",
       uniqueItems: true,
       items: { type: "string", minLength: 1 },
-      description: 'Records this repository never plans, as kinds, addresses or globs (category["Seasonal/**"], brand["Partner *"]): left out of every plan, never deleted, counted in the plan\'s warnings.',
+      description:
+        'Records this repository never plans, as kinds, addresses or globs (category["Seasonal/**"], brand["Partner *"]): left out of every plan, never deleted, counted in the plan\'s warnings.',
     },
     protect: {
       type: "array",
@@ -65,28 +71,45 @@ export const configSchema: S = {
         "Records never deleted, renamed or moved, whatever the prune setting (kinds, addresses or globs): a plan that would is refused, naming the rule. A rule follows a record the manifests moved or renamed (previous_paths, previous_names); a rule that matches nothing is a warning.",
     },
     max_deletes: {
-      oneOf: [{ type: "integer", minimum: 0 }, { type: "string", pattern: "^\\d+(\\.\\d+)?\\s*%$" }],
-      description: 'The most deletes one plan may hold: a number, or "N%" of a kind\'s records in the tenant. Above it the plan is refused (exit 3), so a manifest file removed by mistake cannot empty the tenant.',
+      oneOf: [
+        { type: "integer", minimum: 0 },
+        { type: "string", pattern: "^\\d+(\\.\\d+)?\\s*%$" },
+      ],
+      description:
+        'The most deletes one plan may hold: a number, or "N%" of a kind\'s records in the tenant. Above it the plan is refused (exit 3), so a manifest file removed by mistake cannot empty the tenant.',
     },
     external: {
       type: "object",
       additionalProperties: false,
       description:
-        "Records the tenant owns that manifests may refer to without declaring them (validate checks every other reference offline). Per kind: a list of names, or \"*\" for all. Channels are never declared in manifests: list them here to have validate check web_ids keys.",
+        'Records the tenant owns that manifests may refer to without declaring them (validate checks every other reference offline). Per kind: a list of names, or "*" for all. Channels are never declared in manifests: list them here to have validate check web_ids keys.',
       properties: Object.fromEntries(
         ["display_groups", "attributes", "attribute_sets", "channels"].map((k) => [
           k,
-          { oneOf: [{ const: "*" }, { type: "array", items: { type: "string", minLength: 1 }, uniqueItems: true }], description: `Tenant-owned ${k.replace("_", " ")}: names, or "*".` },
+          {
+            oneOf: [{ const: "*" }, { type: "array", items: { type: "string", minLength: 1 }, uniqueItems: true }],
+            description: `Tenant-owned ${k.replace("_", " ")}: names, or "*".`,
+          },
         ]),
       ),
     },
     translations: {
       type: "object",
       additionalProperties: false,
-      description: "A rule `pimctl validate` enforces so a pipeline refuses a change that leaves a language version behind (README \"Translations\").",
+      description: 'A rule `pimctl validate` enforces so a pipeline refuses a change that leaves a language version behind (README "Translations").',
       properties: {
-        required: { type: "array", uniqueItems: true, items: { type: "string", minLength: 1 }, description: "Language versions (by name) that must be translated." },
-        fail_under: { type: "number", minimum: 0, maximum: 100, description: "The least share of texts, in percent, each required version must have translated (not missing, not outdated); default 100." },
+        required: {
+          type: "array",
+          uniqueItems: true,
+          items: { type: "string", minLength: 1 },
+          description: "Language versions (by name) that must be translated.",
+        },
+        fail_under: {
+          type: "number",
+          minimum: 0,
+          maximum: 100,
+          description: "The least share of texts, in percent, each required version must have translated (not missing, not outdated); default 100.",
+        },
       },
     },
   },
@@ -103,7 +126,11 @@ export const configSchema: S = {
         token_env: str("Environment variable holding the token."),
         token_file: str("File holding the token (relative to the working directory)."),
         versions: { type: "object", description: "This tenant's version name -> id mapping.", additionalProperties: { type: "integer", minimum: 1 } },
-        variables: { type: "object", description: "Values for ${name} in manifests, for this tenant.", additionalProperties: { type: ["string", "number", "boolean"] } },
+        variables: {
+          type: "object",
+          description: "Values for ${name} in manifests, for this tenant.",
+          additionalProperties: { type: ["string", "number", "boolean"] },
+        },
         parallelism: { type: "integer", minimum: 1, maximum: 64, description: "Concurrent requests (default 8)." },
         allow_insecure_http: bool("Allow plain http:// to a non-loopback address (the token travels unencrypted)."),
       },

@@ -49,7 +49,19 @@ function where(instancePath: string): string {
 function describeType(t: unknown): string {
   const list = Array.isArray(t) ? t : [t];
   return list
-    .map((x) => (x === "integer" ? "a whole number" : x === "boolean" ? "true or false" : x === "null" ? "null" : x === "array" ? "a list" : x === "object" ? "a mapping" : `a ${x}`))
+    .map((x) =>
+      x === "integer"
+        ? "a whole number"
+        : x === "boolean"
+          ? "true or false"
+          : x === "null"
+            ? "null"
+            : x === "array"
+              ? "a list"
+              : x === "object"
+                ? "a mapping"
+                : `a ${x}`,
+    )
     .join(" or ");
 }
 
@@ -97,7 +109,12 @@ export function schemaErrors(validate: ValidateFunction, parsed: ParsedYaml, dat
         break;
       case "pattern": {
         const pattern = (e.params as { pattern: string }).pattern;
-        message = pattern === "\\S" ? `"${name}" must not be empty or only whitespace` : pattern.startsWith("^\\d{4}-") ? `"${name}" is ${JSON.stringify(e.data)}, which is not an ISO 8601 date (2025-03-01) or date-time (2025-03-01T08:00:00Z)` : `"${name}" ${e.message ?? "is invalid"}`;
+        message =
+          pattern === "\\S"
+            ? `"${name}" must not be empty or only whitespace`
+            : pattern.startsWith("^\\d{4}-")
+              ? `"${name}" is ${JSON.stringify(e.data)}, which is not an ISO 8601 date (2025-03-01) or date-time (2025-03-01T08:00:00Z)`
+              : `"${name}" ${e.message ?? "is invalid"}`;
         break;
       }
       case "minimum":

@@ -49,5 +49,7 @@ export function applySplices(text: string, splices: readonly TextSplice[]): stri
  * literal `${`.
  */
 export function templateText(text: string, names: ReadonlySet<string>): string {
-  return text.includes("${") ? text.replace(/\$\{([^}]*)\}|\$\{/g, (m, name: string | undefined) => (name !== undefined && names.has(name) ? m : `$${m}`)) : text;
+  return text.includes("${")
+    ? text.replace(/\$\{([^}]*)\}|\$\{/g, (m, name: string | undefined) => (name !== undefined && names.has(name) ? m : `$${m}`))
+    : text;
 }

@@ -60,7 +60,12 @@ export function parseYaml(text: string, file: string, variables?: Record<string,
       errors.push(
         new PimctlError("undefined_variable", `variable \${${name}} is not defined${variables ? " for this tenant" : " (no tenant selected: pass --tenant)"}`, {
           location: loc(offset),
-          details: [close.length ? `did you mean: ${close.map((c) => `\${${c}}`).join(", ")}?` : `define it under tenants.<name>.variables in pimctl.yaml${known.length ? ` (defined: ${known.join(", ")})` : ""}`, "write $${ for a literal ${"],
+          details: [
+            close.length
+              ? `did you mean: ${close.map((c) => `\${${c}}`).join(", ")}?`
+              : `define it under tenants.<name>.variables in pimctl.yaml${known.length ? ` (defined: ${known.join(", ")})` : ""}`,
+            "write $${ for a literal ${",
+          ],
         }),
       );
       return match;
@@ -77,7 +82,12 @@ export function parseYaml(text: string, file: string, variables?: Record<string,
     doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true, strict: true, merge: true });
   } catch (e) {
     const first = { file, line: 1, column: 1 };
-    return { data: undefined, errors: [new PimctlError("yaml_syntax", `YAML could not be read: ${(e as Error).message}`, { location: first })], at: () => first, atPath: () => first };
+    return {
+      data: undefined,
+      errors: [new PimctlError("yaml_syntax", `YAML could not be read: ${(e as Error).message}`, { location: first })],
+      at: () => first,
+      atPath: () => first,
+    };
   }
   let lastLine = 0;
   for (const e of doc.errors) {
@@ -87,9 +97,13 @@ export function parseYaml(text: string, file: string, variables?: Record<string,
     lastLine = line;
     if (e.code === "MULTIPLE_DOCS") {
       errors.push(
-        new PimctlError("yaml_syntax", "this file holds several YAML documents (a '---' line); pimctl reads one document per file: put each document in a file of its own", {
-          location: loc(e.pos[0]),
-        }),
+        new PimctlError(
+          "yaml_syntax",
+          "this file holds several YAML documents (a '---' line); pimctl reads one document per file: put each document in a file of its own",
+          {
+            location: loc(e.pos[0]),
+          },
+        ),
       );
       continue;
     }
@@ -130,7 +144,13 @@ export function parseYaml(text: string, file: string, variables?: Record<string,
   const at = (ptr: string): SourceLocation => {
     const wantKey = ptr.endsWith("#key");
     const p = wantKey ? ptr.slice(0, -4) : ptr;
-    const segments = p === "" ? [] : p.slice(1).split("/").map((x) => x.replace(/~1/g, "/").replace(/~0/g, "~"));
+    const segments =
+      p === ""
+        ? []
+        : p
+            .slice(1)
+            .split("/")
+            .map((x) => x.replace(/~1/g, "/").replace(/~0/g, "~"));
     let node = doc?.contents as Node | null | undefined;
     let best = node?.range ? node.range[0] : 0;
     for (let i = 0; i < segments.length && node; i++) {

@@ -34,14 +34,7 @@ export interface SourceLocation {
 }
 
 /** The kinds a manifest can declare, in the order their top-level keys are documented. */
-export const KINDS = [
-  "display_groups",
-  "attributes",
-  "attribute_sets",
-  "blocks",
-  "brands",
-  "categories",
-] as const;
+export const KINDS = ["display_groups", "attributes", "attribute_sets", "blocks", "brands", "categories"] as const;
 export type Kind = (typeof KINDS)[number];
 
 export { ATTRIBUTE_TYPES, CATEGORY_STATUSES } from "./schema.js";

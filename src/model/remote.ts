@@ -3,18 +3,7 @@
  * and read-only facts the planner needs (who holds data, what cannot be read).
  * Nothing here knows about API envelopes: src/state/ normalises those away.
  */
-import type {
-  Attribute,
-  AttributeSet,
-  Block,
-  Brand,
-  Category,
-  ChannelName,
-  DisplayGroup,
-  Kind,
-  TypeValue,
-  VersionName,
-} from "./catalogue.js";
+import type { Attribute, AttributeSet, Block, Brand, Category, ChannelName, DisplayGroup, Kind, TypeValue, VersionName } from "./catalogue.js";
 
 export interface Channel {
   id: number;

@@ -83,7 +83,10 @@ function versionsOf<F extends Fields>(fields: F, description: string, inVersion:
 }
 
 const previousNames = nameList("Earlier names of this record: the plan renames the record instead of deleting it and creating another.");
-const webIds = mapOf(Type.Unsafe<string | number>({ type: ["string", "integer"] }), "Channel name -> this record's web id in that channel. Write-only in API v1: remembered in the ledger.");
+const webIds = mapOf(
+  Type.Unsafe<string | number>({ type: ["string", "integer"] }),
+  "Channel name -> this record's web id in that channel. Write-only in API v1: remembered in the ledger.",
+);
 export const ASSET = {
   image_url: field(Type.String({ description: "Address of the image to attach (write-only in API v1)." }), { required: true, writeOnly: true }),
   alttext: text("Alternate text."),
@@ -114,10 +117,16 @@ const typeValueSchema = objectOf(TYPE_VALUE, "A selectable value of an attribute
 
 const ATTRIBUTE_FIELDS = {
   name: field(Type.String({ pattern: VISIBLE, description: "Name, unique in the tenant (identity)." }), { compare: "text", required: true, versioned: true }),
-  type: field(Type.Unsafe<(typeof ATTRIBUTE_TYPES)[number]>({ enum: [...ATTRIBUTE_TYPES], description: `One of ${ATTRIBUTE_TYPES.join(", ")}. Only selectbox and multiselect have values.` }), {
-    compare: "scalar",
-    required: true,
-  }),
+  type: field(
+    Type.Unsafe<(typeof ATTRIBUTE_TYPES)[number]>({
+      enum: [...ATTRIBUTE_TYPES],
+      description: `One of ${ATTRIBUTE_TYPES.join(", ")}. Only selectbox and multiselect have values.`,
+    }),
+    {
+      compare: "scalar",
+      required: true,
+    },
+  ),
   slug: text("Slug (the tenant derives one from the name when left out)."),
   note: nullableText("Free user information.", { versioned: true }),
   length: nullableInt("Maximum length of a value."),
@@ -133,7 +142,11 @@ export const ATTRIBUTE = {
       note: Type.Unsafe<string | null>({ type: ["string", "null"], description: "Note in this version." }),
     }),
   ),
-  values: part(Type.Array(Type.Unsafe<Static<typeof typeValueSchema>>({ $ref: "#/definitions/type_value" }), { description: "Selectable values (type values), identity is the value." })),
+  values: part(
+    Type.Array(Type.Unsafe<Static<typeof typeValueSchema>>({ $ref: "#/definitions/type_value" }), {
+      description: "Selectable values (type values), identity is the value.",
+    }),
+  ),
   previous_names: part(previousNames),
 };
 
@@ -176,7 +189,12 @@ export const BRAND = {
   attributes: part(mapOf(brandAttribute, "Attribute name -> the brand's value (master) and per-version values.")),
   assigned_attributes: part(nameList("Attributes assigned to the brand, by name (API v1 cannot un-assign).")),
   attribute_sets: part(nameList("Attribute sets assigned to the brand, by name (write-only in API v1; API v1 cannot un-assign)."), { writeOnly: true }),
-  versions: part(versionsOf(BRAND_FIELDS, "Version name -> text fields in that language version. API v1 can read but not write them: plans show differences as not possible.")),
+  versions: part(
+    versionsOf(
+      BRAND_FIELDS,
+      "Version name -> text fields in that language version. API v1 can read but not write them: plans show differences as not possible.",
+    ),
+  ),
   previous_names: part(previousNames),
 };
 
@@ -198,15 +216,27 @@ export const CATEGORY = {
   assets: part(assets, { writeOnly: true }),
   web_ids: part(webIds, { writeOnly: true }),
   versions: part(
-    versionsOf(CATEGORY_FIELDS, "Version name -> fields in that language version. API v1 can read but not write them: plans show differences as not possible.", {
-      name: Type.String({ description: "Name in this version." }),
-    }),
+    versionsOf(
+      CATEGORY_FIELDS,
+      "Version name -> fields in that language version. API v1 can read but not write them: plans show differences as not possible.",
+      {
+        name: Type.String({ description: "Name in this version." }),
+      },
+    ),
   ),
   previous_names: part(nameList("Earlier names within the same parent: the plan renames instead of deleting and creating.")),
   previous_paths: part(
-    Type.Array(Type.Unsafe<string | string[]>({ oneOf: [{ type: "string", minLength: 1 }, { type: "array", items: { type: "string", minLength: 1 }, minItems: 1 }] }), {
-      description: 'Earlier paths ("Parent/Child", or a list of names) anywhere in the tree: the plan moves the category here.',
-    }),
+    Type.Array(
+      Type.Unsafe<string | string[]>({
+        oneOf: [
+          { type: "string", minLength: 1 },
+          { type: "array", items: { type: "string", minLength: 1 }, minItems: 1 },
+        ],
+      }),
+      {
+        description: 'Earlier paths ("Parent/Child", or a list of names) anywhere in the tree: the plan moves the category here.',
+      },
+    ),
   ),
   // Recursive: typed as unknown here, as ManifestCategory[] below.
   children: part(Type.Array(Type.Unsafe<unknown>({ $ref: "#/definitions/category" }), { description: "Child categories." })),
@@ -252,7 +282,12 @@ export const READ_ONLY_API_FIELDS: Record<string, Record<string, string>> = {
     image_alttext: "set alttext on an asset",
     attributes: "a category's attributes come from its attribute_sets",
   },
-  assets: { ...COMMON_READ_ONLY, uri: "write image_url (the tenant returns its own uri)", brand_id: "assets are nested under their owner", category_id: "assets are nested under their owner" },
+  assets: {
+    ...COMMON_READ_ONLY,
+    uri: "write image_url (the tenant returns its own uri)",
+    brand_id: "assets are nested under their owner",
+    category_id: "assets are nested under their owner",
+  },
 };
 
 /** Fields of a language version of an attribute, brand, or category. */
@@ -292,7 +327,9 @@ export const manifestSchema = {
     "A pimctl manifest file. Any file may hold any of the top-level kinds; entries of a kind from several files merge. A field left out is not managed (the tenant's value stays).",
   type: "object",
   additionalProperties: false,
-  patternProperties: { "^x-": { description: "Extension fields, ignored: a place for YAML anchors (x-defaults: &defaults) that entries merge with <<: *defaults." } },
+  patternProperties: {
+    "^x-": { description: "Extension fields, ignored: a place for YAML anchors (x-defaults: &defaults) that entries merge with <<: *defaults." },
+  },
   properties: {
     display_groups: list("display_group", "Display groups (UI grouping of attributes), by name."),
     attributes: list("attribute", "Attributes with their selectable values, by name."),

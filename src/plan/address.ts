@@ -93,8 +93,7 @@ export const addr = {
   attribute: (name: string) => print(seg("attribute", name)),
   attributeVersion: (name: string, version: string) => print(seg("attribute", name), seg("version", version)),
   typeValue: (attribute: string, value: string) => print(seg("attribute", attribute), seg("value", value)),
-  typeValueVersion: (attribute: string, value: string, version: string) =>
-    print(seg("attribute", attribute), seg("value", value), seg("version", version)),
+  typeValueVersion: (attribute: string, value: string, version: string) => print(seg("attribute", attribute), seg("value", value), seg("version", version)),
   attributeSet: (name: string) => print(seg("attribute_set", name)),
   setAttribute: (set: string, attribute: string) => print(seg("attribute_set", set), seg("attribute", attribute)),
   block: (slug: string) => print(seg("block", slug)),
@@ -103,9 +102,7 @@ export const addr = {
   brandAsset: (name: string, imageUrl: string) => print(seg("brand", name), seg("asset", imageUrl)),
   brandWebId: (name: string, channel: string) => print(seg("brand", name), seg("web_id", channel)),
   brandAttributeValue: (name: string, attribute: string, version: string | null) =>
-    version === null
-      ? print(seg("brand", name), seg("attribute", attribute))
-      : print(seg("brand", name), seg("attribute", attribute), seg("version", version)),
+    version === null ? print(seg("brand", name), seg("attribute", attribute)) : print(seg("brand", name), seg("attribute", attribute), seg("version", version)),
   brandAssignedAttribute: (name: string, attribute: string) => print(seg("brand", name), seg("assigned_attribute", attribute)),
   brandAttributeSet: (name: string, set: string) => print(seg("brand", name), seg("attribute_set", set)),
   category: (path: readonly string[]) => print(seg("category", pathKey(path))),

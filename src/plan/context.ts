@@ -216,7 +216,16 @@ export class PlanContext {
     remote: readonly R[],
     kind?: PruneKind,
   ): { pairs: Matched<D, R>[]; leftover: R[] } {
-    const matched = matchBy(this.errors, label, "previous_names", desired, remote, (d) => d.name, (r) => r.name, (d) => d.previous_names);
+    const matched = matchBy(
+      this.errors,
+      label,
+      "previous_names",
+      desired,
+      remote,
+      (d) => d.name,
+      (r) => r.name,
+      (d) => d.previous_names,
+    );
     return kind ? matchByLedger(matched, this.input.ledger?.names?.[kind]) : matched;
   }
 

@@ -33,6 +33,9 @@ export function refuseBlockedDeletes(plan: Plan, what: string, remedy: string): 
   if (!blocked.length) return;
   const n = blocked.length;
   throw new PimctlError("policy_refused", `${what} deletes ${n} record${n === 1 ? "" : "s"} without permission; nothing was applied. ${remedy}`, {
-    details: blocked.slice(0, 50).map((a) => `blocked delete: ${a.address}`).concat(n > 50 ? [`... and ${n - 50} more`] : []),
+    details: blocked
+      .slice(0, 50)
+      .map((a) => `blocked delete: ${a.address}`)
+      .concat(n > 50 ? [`... and ${n - 50} more`] : []),
   });
 }

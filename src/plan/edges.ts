@@ -11,8 +11,7 @@ import { push } from "./collections.js";
 import { rootAddress } from "./address.js";
 import type { Action, FieldChange } from "./types.js";
 
-const nameOf = (c: FieldChange | undefined, side: "before" | "after"): string | undefined =>
-  typeof c?.[side] === "string" ? (c[side] as string) : undefined;
+const nameOf = (c: FieldChange | undefined, side: "before" | "after"): string | undefined => (typeof c?.[side] === "string" ? (c[side] as string) : undefined);
 
 const identityChange = (a: Action): FieldChange | undefined => a.changes.find((c) => c.field === "name" || c.field === "value");
 

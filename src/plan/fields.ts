@@ -3,18 +3,7 @@
  * never compared. Empty text and null are the same value (the API returns
  * either for "nothing"), and sets of names compare without order.
  */
-import {
-  ASSET,
-  ATTRIBUTE,
-  ATTRIBUTE_SET,
-  BLOCK,
-  BRAND,
-  CATEGORY,
-  DISPLAY_GROUP,
-  TYPE_VALUE,
-  comparedFields,
-  type Compare,
-} from "../model/schema.js";
+import { ASSET, ATTRIBUTE, ATTRIBUTE_SET, BLOCK, BRAND, CATEGORY, DISPLAY_GROUP, TYPE_VALUE, comparedFields, type Compare } from "../model/schema.js";
 import type { FieldChange, Json } from "./types.js";
 
 export type FieldKind = Compare;

@@ -88,9 +88,13 @@ export function parsePlan(text: string, file: string): Plan {
   const validate = planValidator();
   if (!validate(data)) {
     const first = validate.errors?.[0];
-    throw new PimctlError("plan_format", `${file} does not match the plan schema (schemas/plan.schema.json) at ${first ? describeSchemaError(first) : "(unknown path)"}`, {
-      details: ["make a new plan with 'pimctl plan --out FILE'; saved plans are not meant to be edited"],
-    });
+    throw new PimctlError(
+      "plan_format",
+      `${file} does not match the plan schema (schemas/plan.schema.json) at ${first ? describeSchemaError(first) : "(unknown path)"}`,
+      {
+        details: ["make a new plan with 'pimctl plan --out FILE'; saved plans are not meant to be edited"],
+      },
+    );
   }
   return data as Plan;
 }

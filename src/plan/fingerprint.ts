@@ -12,5 +12,8 @@ export function fingerprint(value: unknown): string {
 let nullFingerprint: string | undefined;
 
 function hash(value: unknown): string {
-  return createHash("sha256").update(canonicalJson(value, (k) => k === "source")).digest("hex").slice(0, 16);
+  return createHash("sha256")
+    .update(canonicalJson(value, (k) => k === "source"))
+    .digest("hex")
+    .slice(0, 16);
 }

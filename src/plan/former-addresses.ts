@@ -24,7 +24,8 @@ export function formerAddresses(desired: Catalogue): (address: string) => string
   for (const r of desired.brands) add("brand", r.name, r.previous_names);
   // Type values renamed with previous_values, under their attribute's current name.
   const values = new Map<string, string[]>();
-  for (const a of desired.attributes) for (const v of a.values ?? []) if (v.previous_values?.length) values.set(`${a.name}\u0000${v.value}`, [...v.previous_values]);
+  for (const a of desired.attributes)
+    for (const v of a.values ?? []) if (v.previous_values?.length) values.set(`${a.name}\u0000${v.value}`, [...v.previous_values]);
   // Categories: path key -> the paths it had (previous_paths, and previous_names within its parent).
   const moved = new Map<string, string[][]>();
   for (const c of desired.categories) {

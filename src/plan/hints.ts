@@ -109,8 +109,15 @@ function categoryHints(deletes: Action[], creates: Action[], desired: Catalogue,
       consider(g, `same name elsewhere in the tree${common ? ` (and ${common} of the same children)` : ""}`, 1000 + common * 10 + commonPrefix(g.path, c.path));
     }
     const siblings = byParent.get(c.parentKey) ?? [];
-    const near = new Set(closeNames(c.name, siblings.map((g) => g.name), 3));
-    for (const g of siblings) if (near.has(g.name) && g.name !== c.name) consider(g, "a near name under the same parent", 500 + shared(g.children, c.children) * 10);
+    const near = new Set(
+      closeNames(
+        c.name,
+        siblings.map((g) => g.name),
+        3,
+      ),
+    );
+    for (const g of siblings)
+      if (near.has(g.name) && g.name !== c.name) consider(g, "a near name under the same parent", 500 + shared(g.children, c.children) * 10);
     for (const g of c.children.size >= 2 ? withChildren : []) {
       const n = sameChildren(g.children, c.children);
       if (n !== undefined && g.name !== c.name) consider(g, `the same children (${n} of ${Math.max(g.children.size, c.children.size)})`, 200 + n);

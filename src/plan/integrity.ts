@@ -45,17 +45,28 @@ export function checkIntegrity(plan: Plan, file: string, key: string | undefined
   }
   const digest = planDigest(plan);
   if (plan.integrity.digest !== digest) {
-    throw new PimctlError("plan_integrity", `${file} was edited after it was saved: its digest does not match its content. Make a new plan with 'pimctl plan --out FILE'; never edit a saved plan`, {
-      details: [`recorded ${plan.integrity.digest}`, `computed ${digest}`],
-    });
+    throw new PimctlError(
+      "plan_integrity",
+      `${file} was edited after it was saved: its digest does not match its content. Make a new plan with 'pimctl plan --out FILE'; never edit a saved plan`,
+      {
+        details: [`recorded ${plan.integrity.digest}`, `computed ${digest}`],
+      },
+    );
   }
   if (key) {
-    if (!plan.integrity.hmac) throw new PimctlError("plan_integrity", `${file} is not signed, but ${PLAN_HMAC_ENV} is set: only signed plans are applied. Make the plan with the key set`);
+    if (!plan.integrity.hmac)
+      throw new PimctlError(
+        "plan_integrity",
+        `${file} is not signed, but ${PLAN_HMAC_ENV} is set: only signed plans are applied. Make the plan with the key set`,
+      );
     if (!sameText(plan.integrity.hmac, planHmac(plan, key))) {
       throw new PimctlError("plan_integrity", `${file}: the signature does not verify with the key in ${PLAN_HMAC_ENV} (edited, or signed with another key)`);
     }
   } else if (plan.integrity.hmac) {
-    throw new PimctlError("plan_integrity", `${file} is signed, but ${PLAN_HMAC_ENV} is not set: set it to the key the plan was signed with so the signature can be checked`);
+    throw new PimctlError(
+      "plan_integrity",
+      `${file} is signed, but ${PLAN_HMAC_ENV} is not set: set it to the key the plan was signed with so the signature can be checked`,
+    );
   }
 }
 

@@ -72,11 +72,15 @@ export function matchBy<D extends { source?: SourceLocation }, R>(
       if (!r) continue;
       const at = p.desired.source ? { location: p.desired.source } : {};
       if (desiredKeys.has(prev)) {
-        errors.push(new PimctlError("invalid_value", `${label} "${keyOf(p.desired)}" lists "${prev}" in ${previousField}, but "${prev}" is still declared`, at));
+        errors.push(
+          new PimctlError("invalid_value", `${label} "${keyOf(p.desired)}" lists "${prev}" in ${previousField}, but "${prev}" is still declared`, at),
+        );
         break;
       }
       if (claimed.has(r)) {
-        errors.push(new PimctlError("invalid_value", `${label} "${prev}" is claimed as a previous name by more than one record (again by "${keyOf(p.desired)}")`, at));
+        errors.push(
+          new PimctlError("invalid_value", `${label} "${prev}" is claimed as a previous name by more than one record (again by "${keyOf(p.desired)}")`, at),
+        );
         break;
       }
       claimed.add(r);

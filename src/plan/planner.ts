@@ -56,6 +56,8 @@ export function buildPlan(input: PlanInput): PlanOutcome {
   const coverage = translationCoverage(ordered, input.desired);
   if (coverage.length) plan.translations = coverage;
   const declared = Object.fromEntries([...ctx.declared].map(([kind, ids]) => [kind, [...ids].sort((a, b) => a - b)]));
-  const names = Object.fromEntries([...ctx.declaredNames].map(([kind, byId]) => [kind, Object.fromEntries([...byId].sort(([a], [b]) => a - b).map(([id, name]) => [String(id), name]))]));
+  const names = Object.fromEntries(
+    [...ctx.declaredNames].map(([kind, byId]) => [kind, Object.fromEntries([...byId].sort(([a], [b]) => a - b).map(([id, name]) => [String(id), name]))]),
+  );
   return { plan, errors: ctx.errors, declared, names };
 }

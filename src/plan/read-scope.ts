@@ -32,10 +32,19 @@ type Rec = { kind: Kind; name: string; address: string; previous: string[]; reco
 function records(c: Catalogue): Rec[] {
   const out: Rec[] = [];
   for (const r of c.display_groups) out.push({ kind: "display_groups", name: r.name, address: addr.displayGroup(r.name), previous: [], record: r });
-  for (const r of c.attributes) out.push({ kind: "attributes", name: r.name, address: addr.attribute(r.name), previous: (r.previous_names ?? []).map(addr.attribute), record: r });
-  for (const r of c.attribute_sets) out.push({ kind: "attribute_sets", name: r.name, address: addr.attributeSet(r.name), previous: (r.previous_names ?? []).map(addr.attributeSet), record: r });
+  for (const r of c.attributes)
+    out.push({ kind: "attributes", name: r.name, address: addr.attribute(r.name), previous: (r.previous_names ?? []).map(addr.attribute), record: r });
+  for (const r of c.attribute_sets)
+    out.push({
+      kind: "attribute_sets",
+      name: r.name,
+      address: addr.attributeSet(r.name),
+      previous: (r.previous_names ?? []).map(addr.attributeSet),
+      record: r,
+    });
   for (const r of c.blocks) out.push({ kind: "blocks", name: r.slug, address: addr.block(r.slug), previous: previousOf(r).map(addr.block), record: r });
-  for (const r of c.brands) out.push({ kind: "brands", name: r.name, address: addr.brand(r.name), previous: (r.previous_names ?? []).map(addr.brand), record: r });
+  for (const r of c.brands)
+    out.push({ kind: "brands", name: r.name, address: addr.brand(r.name), previous: (r.previous_names ?? []).map(addr.brand), record: r });
   for (const r of c.categories) {
     const previous = [...(r.previous_paths ?? []), ...(r.previous_names ?? []).map((n) => [...r.path.slice(0, -1), n])].map(addr.category);
     out.push({ kind: "categories", name: r.name, address: addr.category(r.path), previous, record: r });
@@ -60,7 +69,10 @@ const NARROWABLE_WHOLE: ReadonlySet<Kind> = new Set(["brands", "blocks", "catego
  * The read scope for these selectors, or undefined when the whole catalogue
  * must be read (no selectors, or one this module does not narrow safely).
  */
-export function readScope(desired: Catalogue, opts: { targets?: readonly string[]; excludes?: readonly string[]; ignore?: readonly string[] }): ReadScope | undefined {
+export function readScope(
+  desired: Catalogue,
+  opts: { targets?: readonly string[]; excludes?: readonly string[]; ignore?: readonly string[] },
+): ReadScope | undefined {
   if (!opts.targets?.length && !opts.excludes?.length && !opts.ignore?.length) return undefined;
   let targets: Selector[];
   let excludes: Selector[];
@@ -144,10 +156,11 @@ function closeOver(keep: Set<Rec>, all: Rec[]): void {
   while (queue.length) {
     const r = queue.pop()!;
     // A record whose rename or move frees this one's name: this one's create waits for it.
-    for (const o of all) if (!keep.has(o) && o.kind === r.kind && o.previous.includes(r.address)) {
-      keep.add(o);
-      queue.push(o);
-    }
+    for (const o of all)
+      if (!keep.has(o) && o.kind === r.kind && o.previous.includes(r.address)) {
+        keep.add(o);
+        queue.push(o);
+      }
     switch (r.kind) {
       case "attributes":
         add("display_groups", (r.record as Catalogue["attributes"][number]).display_group);

@@ -36,7 +36,9 @@ export function upsert<D extends { name: string; source?: SourceLocation }, R ex
       op: m.renamedFrom !== undefined ? "rename" : "update",
       changes,
       refs: { ...(o.refs ?? {}), self: { id: m.remote.id } },
-      ...(m.renamedFrom !== undefined ? { previous: { address: withLastKey(o.address, m.renamedFrom), via: m.renamedVia ?? ("previous_names" as const) } } : {}),
+      ...(m.renamedFrom !== undefined
+        ? { previous: { address: withLastKey(o.address, m.renamedFrom), via: m.renamedVia ?? ("previous_names" as const) } }
+        : {}),
       ...source,
     },
     m.remote,
@@ -129,7 +131,16 @@ export function assign(
 /** Language versions of brands and categories: readable, not writable in API v1. */
 export function unsupportedVersion(
   ctx: PlanContext,
-  o: { kind: "brands" | "categories"; type: ResourceType; address: string; changes: FieldChange[]; owner: Ref; version: string; source?: SourceLocation; before: unknown },
+  o: {
+    kind: "brands" | "categories";
+    type: ResourceType;
+    address: string;
+    changes: FieldChange[];
+    owner: Ref;
+    version: string;
+    source?: SourceLocation;
+    before: unknown;
+  },
 ): void {
   const versionId = ctx.versionId(o.version);
   if (versionId === undefined) return;

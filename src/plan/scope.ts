@@ -55,7 +55,11 @@ export function applyIgnore(plan: Plan, rules: ScopeRules): Plan {
   if (!ignore.length) return plan;
   const kept = filterPlan(plan, { excludes: ignore });
   const left = plan.actions.length - kept.actions.length + (plan.unmanaged.length - kept.unmanaged.length);
-  if (left) kept.warnings = [...kept.warnings, `${plural(left, "record")} left out by the ignore rules of pimctl.yaml (${ignore.join(", ")}): never planned, never deleted`];
+  if (left)
+    kept.warnings = [
+      ...kept.warnings,
+      `${plural(left, "record")} left out by the ignore rules of pimctl.yaml (${ignore.join(", ")}): never planned, never deleted`,
+    ];
   return { ...kept, summary: { ...kept.summary, unmanaged: kept.unmanaged.length } };
 }
 
@@ -90,7 +94,11 @@ export function checkScope(plan: Plan, rules: ScopeRules, remote: RemoteCatalogu
       const was = own.includes(address) ? "" : ` (it was ${address})`;
       errors.push(
         new PimctlError("plan_refused", `${a.address} is protected by the rule protect: ${rule.text} in pimctl.yaml${was}, but the plan would ${a.op} it`, {
-          details: [a.op === "delete" ? "declare it again in the manifests, or turn pruning off for its kind" : "keep its name and place in the manifests, or change the protect rule deliberately"],
+          details: [
+            a.op === "delete"
+              ? "declare it again in the manifests, or turn pruning off for its kind"
+              : "keep its name and place in the manifests, or change the protect rule deliberately",
+          ],
         }),
       );
       break;
@@ -109,7 +117,10 @@ export function checkScope(plan: Plan, rules: ScopeRules, remote: RemoteCatalogu
     const records = (remote[kind] as unknown[]).length;
     const gone = deletes.filter((a) => a.kind === kind && parseAddress(a.address)?.segments.length === 1).length;
     if (gone && records && (gone / records) * 100 > limit.percent) {
-      throw tooMany(`the plan deletes ${gone} of the tenant's ${plural(records, kindNoun(kind))} (${((gone / records) * 100).toFixed(1)}%)`, `max_deletes: "${limit.percent}%"`);
+      throw tooMany(
+        `the plan deletes ${gone} of the tenant's ${plural(records, kindNoun(kind))} (${((gone / records) * 100).toFixed(1)}%)`,
+        `max_deletes: "${limit.percent}%"`,
+      );
     }
   }
 }
@@ -127,9 +138,13 @@ function protectWarnings(protect: Selector[], context: ProtectContext, remote: R
     if (known.some((a) => rule.matches(a))) continue;
     const moved = known.find((a) => former(a).some((f) => rule.matches(f)));
     if (moved) {
-      out.push(`protect: ${rule.text} in pimctl.yaml finds ${moved} only through its former address (previous_paths or previous_names in the manifests); write ${moved} in the rule before that entry is removed`);
+      out.push(
+        `protect: ${rule.text} in pimctl.yaml finds ${moved} only through its former address (previous_paths or previous_names in the manifests); write ${moved} in the rule before that entry is removed`,
+      );
     } else if (rule.kind && context.readWhole.has(rule.kind)) {
-      out.push(`protect: ${rule.text} in pimctl.yaml matches nothing in the manifests or the tenant, so it protects nothing (was the record renamed or moved outside the manifests?)`);
+      out.push(
+        `protect: ${rule.text} in pimctl.yaml matches nothing in the manifests or the tenant, so it protects nothing (was the record renamed or moved outside the manifests?)`,
+      );
     }
   }
   return out;
@@ -142,5 +157,12 @@ function tooMany(what: string, rule: string): PimctlError {
 }
 
 function kindNoun(kind: Kind): string {
-  return { display_groups: "display group", attributes: "attribute", attribute_sets: "attribute set", blocks: "block", brands: "brand", categories: "category" }[kind];
+  return {
+    display_groups: "display group",
+    attributes: "attribute",
+    attribute_sets: "attribute set",
+    blocks: "block",
+    brands: "brand",
+    categories: "category",
+  }[kind];
 }

@@ -56,9 +56,15 @@ export function parseSelector(text: string): Selector {
     // Suggest only what the flag accepts: a kind (`categories`), or an address form
     // (`category["..."]`) when the text was meant as one; a bare prefix is neither.
     const close = closeNames(prefix, [...KINDS, ...Object.keys(PREFIX_KIND)], 2);
-    const accepted = [...new Set(close.map((c) => ((KINDS as readonly string[]).includes(c) ? c : text.includes("[") ? `${c}${text.slice(prefix.length)}` : PREFIX_KIND[c]!)))];
+    const accepted = [
+      ...new Set(close.map((c) => ((KINDS as readonly string[]).includes(c) ? c : text.includes("[") ? `${c}${text.slice(prefix.length)}` : PREFIX_KIND[c]!))),
+    ];
     throw new PimctlError("usage", `"${text}" is neither a kind nor an address: unknown kind "${prefix}"`, {
-      details: [accepted.length ? `did you mean: ${accepted.join(", ")}?` : `kinds: ${KINDS.join(", ")}; addresses look like brand["Acme"] or category["Apparel/Shirts"]`],
+      details: [
+        accepted.length
+          ? `did you mean: ${accepted.join(", ")}?`
+          : `kinds: ${KINDS.join(", ")}; addresses look like brand["Acme"] or category["Apparel/Shirts"]`,
+      ],
     });
   }
   if (text.includes("*")) {
@@ -106,7 +112,11 @@ export function checkSelectors(texts: readonly string[], known: ReadonlySet<stri
     const close = closeNames(text, known, 3);
     errors.push(
       new PimctlError("usage", `${flag} ${text} matches nothing in the manifests or the tenant`, {
-        details: [close.length ? `did you mean: ${close.join(", ")}?` : `addresses look like brand["Acme"], category["Apparel/Shirts"], attribute["Colour"].value["Red"]; globs: brand["North*"], category["Apparel/**"]`],
+        details: [
+          close.length
+            ? `did you mean: ${close.join(", ")}?`
+            : `addresses look like brand["Acme"], category["Apparel/Shirts"], attribute["Colour"].value["Red"]; globs: brand["North*"], category["Apparel/**"]`,
+        ],
       }),
     );
   }

@@ -55,7 +55,9 @@ export function notDoneLines(plan: Plan, report: ApplyReport, opts: { savedPlan?
   const failedResults = report.results.filter((r) => r.status === "failed");
   const failed = failedResults.slice(0, FAILED_LIST_CAP).map((r) => `failed: ${r.address}: ${r.error?.message ?? "unknown error"}`);
   if (failedResults.length > FAILED_LIST_CAP) {
-    failed.push(`failed: ${failedResults.length - FAILED_LIST_CAP} more (${countsByKind(plan, failedResults.slice(FAILED_LIST_CAP))}); --report FILE lists every one`);
+    failed.push(
+      `failed: ${failedResults.length - FAILED_LIST_CAP} more (${countsByKind(plan, failedResults.slice(FAILED_LIST_CAP))}); --report FILE lists every one`,
+    );
   }
   const groups = skippedGroups(report);
   const skipped = groups.map((g) => `${plural(g.results.length, "action")} ${SKIP_TEXT[g.cause]} (${countsByKind(plan, g.results)})`);
@@ -67,7 +69,12 @@ export function notDoneLines(plan: Plan, report: ApplyReport, opts: { savedPlan?
 }
 
 /** An apply's outcome as markdown, for a pipeline's job summary. */
-export function renderApplySummary(tenant: string, report: ApplyReport, verification?: { mismatches: Array<{ address: string; fields: string[] }> }, plan?: Plan): string {
+export function renderApplySummary(
+  tenant: string,
+  report: ApplyReport,
+  verification?: { mismatches: Array<{ address: string; fields: string[] }> },
+  plan?: Plan,
+): string {
   const c = report.counts;
   const out = [
     `### pimctl apply: tenant \`${escapeControls(tenant)}\``,

@@ -206,5 +206,7 @@ export function blockedLine(plan: Plan): string | undefined {
 
 /** Move hints as lines for people: which delete looks like which create, and the line that keeps the record. */
 export function hintLines(plan: Plan): string[] {
-  return (plan.hints ?? []).map((h) => escapeControls(`${h.delete} -> ${h.create}: ${h.reason}; to keep the record (and its id), add to ${h.create}: ${h.add}`));
+  return (plan.hints ?? []).map((h) =>
+    escapeControls(`${h.delete} -> ${h.create}: ${h.reason}; to keep the record (and its id), add to ${h.create}: ${h.add}`),
+  );
 }

@@ -54,7 +54,12 @@ function markdown(r: DriftReport): string {
   if (r.items.length) {
     lines.push("", "| Record | What differs | When (changelog) |", "|---|---|---|");
     for (const i of r.items) lines.push(`| \`${cell(i.address)}\` | ${cell(what(i))} | ${cell(when(i))} |`);
-    lines.push("", escapeControls(`Feed read: ${r.feed.entity_types.join(", ") || "none needed"}${r.feed.since ? ` since ${r.feed.since}` : " (every entry)"}. Run \`pimctl plan\` to review what apply would change back.`));
+    lines.push(
+      "",
+      escapeControls(
+        `Feed read: ${r.feed.entity_types.join(", ") || "none needed"}${r.feed.since ? ` since ${r.feed.since}` : " (every entry)"}. Run \`pimctl plan\` to review what apply would change back.`,
+      ),
+    );
   }
   return `${lines.join("\n")}\n`;
 }

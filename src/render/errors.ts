@@ -35,7 +35,9 @@ export function toProblem(e: PimctlError, severity: Severity): Problem {
     message: e.message,
     ...(e.location ? { file: e.location.file, line: e.location.line, column: e.location.column } : {}),
     ...(e.details.length ? { hint: e.details.join("\n") } : {}),
-    ...(e.request ? { request: { method: e.request.method, path: e.request.path, ...(e.request.status !== undefined ? { status: e.request.status } : {}) } } : {}),
+    ...(e.request
+      ? { request: { method: e.request.method, path: e.request.path, ...(e.request.status !== undefined ? { status: e.request.status } : {}) } }
+      : {}),
   };
 }
 
@@ -114,7 +116,10 @@ export function renderCodeClimate(problems: readonly Problem[]): string {
     categories: ["Bug Risk"],
     severity: p.severity === "error" ? "major" : "minor",
     // Stable across runs for the same problem at the same place, as GitLab compares reports by it.
-    fingerprint: createHash("sha256").update(`${p.code}\0${p.file ?? ""}\0${p.line ?? 0}\0${p.message}`).digest("hex").slice(0, 32),
+    fingerprint: createHash("sha256")
+      .update(`${p.code}\0${p.file ?? ""}\0${p.line ?? 0}\0${p.message}`)
+      .digest("hex")
+      .slice(0, 32),
     location: { path: p.file ?? "pimctl.yaml", lines: { begin: p.line ?? 1 } },
   }));
   return `${jsonText(issues, 2)}\n`;

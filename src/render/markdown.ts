@@ -59,7 +59,10 @@ function renderMarkdownBody(plan: Plan, opts: RenderOptions, detail: "full" | "c
   if (blocked) out.push("> [!CAUTION]", `> **Blocked deletes**: ${blocked}`, "");
   const hints = hintLines(plan);
   if (hints.length) {
-    out.push("> [!IMPORTANT]", `> **${hints.length} possible move${hints.length === 1 ? "" : "s"} or rename${hints.length === 1 ? "" : "s"}**: these deletes look like the creates beside them.`);
+    out.push(
+      "> [!IMPORTANT]",
+      `> **${hints.length} possible move${hints.length === 1 ? "" : "s"} or rename${hints.length === 1 ? "" : "s"}**: these deletes look like the creates beside them.`,
+    );
     const shown = detail === "full" ? hints : hints.slice(0, 40);
     for (const h of shown) out.push(`> - ${h}`);
     if (shown.length < hints.length) out.push(`> - ... and ${hints.length - shown.length} more (every hint is in the saved plan's \`hints\`)`);

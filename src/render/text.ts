@@ -34,7 +34,8 @@ export function renderText(plan: Plan, opts: RenderOptions): string {
     if (opts.summary) continue;
     const { listed, collapsed } = collapseUnknown(actions);
     for (const a of listed) out.push(...renderAction(a, opts, c));
-    for (const u of collapsed) out.push(`  ${c.yellow("~")} ${escapeControls(u.label)} unknown${c.dim("  (write-only: written once, then remembered; --format json lists each)")}`);
+    for (const u of collapsed)
+      out.push(`  ${c.yellow("~")} ${escapeControls(u.label)} unknown${c.dim("  (write-only: written once, then remembered; --format json lists each)")}`);
     out.push("");
   }
   if (opts.summary && plan.actions.length) out.push("");

@@ -70,7 +70,10 @@ export function setsNeedingAssignments(sets: RemoteAttributeSet[], desired: Cata
 export async function readSetAssignments(api: PimApi, sets: RemoteAttributeSet[], attributeNames: ReadonlyMap<number, string>): Promise<void> {
   await pmap(sets, async (s) => {
     const raw = await api.listAttributeSetAttributes(s.id);
-    s.attributes = raw.map((r) => attributeNames.get(r.attribute_id)).filter((n): n is string => n !== undefined).sort();
+    s.attributes = raw
+      .map((r) => attributeNames.get(r.attribute_id))
+      .filter((n): n is string => n !== undefined)
+      .sort();
     s.assignment_ids = Object.fromEntries(raw.filter((r) => attributeNames.has(r.attribute_id)).map((r) => [attributeNames.get(r.attribute_id)!, r.id]));
   });
 }

@@ -132,13 +132,16 @@ export async function readBrands(
   log(`brands: search (${first.meta.total} in the tenant, ${names.size} named; list costs ${listCost} more requests, search ${searchCost})`);
   const onPage = first.items.filter((b) => names.has(b.name)).map(normalise);
   const have = new Set(first.items.map((b) => b.name));
-  const searched = await pmap([...names].filter((n) => !have.has(n)), async (n) => {
-    const raw = await api.searchBrand(n);
-    if (!raw) return undefined;
-    const b = normalise(raw);
-    await readBrandDetails(api, [b], { ...what, readVersions: wantVersions });
-    return b;
-  });
+  const searched = await pmap(
+    [...names].filter((n) => !have.has(n)),
+    async (n) => {
+      const raw = await api.searchBrand(n);
+      if (!raw) return undefined;
+      const b = normalise(raw);
+      await readBrandDetails(api, [b], { ...what, readVersions: wantVersions });
+      return b;
+    },
+  );
   await readBrandDetails(api, onPage, { ...what, readVersions: wantVersions });
   return [...onPage, ...searched.filter((b): b is RemoteBrand => b !== undefined)];
 }

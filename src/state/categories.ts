@@ -57,11 +57,16 @@ export async function readCategories(
   });
   const excluded = new Set<number>();
   for (const o of orphanRoots) {
-    facts.orphans.push({ id: o.id, name: o.name, parent_id: N.parentId(o.parent_id)!, reason: `its parent ${N.parentId(o.parent_id)} ${gone.get(N.parentId(o.parent_id)!)}` });
+    facts.orphans.push({
+      id: o.id,
+      name: o.name,
+      parent_id: N.parentId(o.parent_id)!,
+      reason: `its parent ${N.parentId(o.parent_id)} ${gone.get(N.parentId(o.parent_id)!)}`,
+    });
     excluded.add(o.id);
   }
   // Their descendants go with them: their paths are unknown too.
-  for (let grew = true; grew; ) {
+  for (let grew = true; grew;) {
     grew = false;
     for (const c of byId.values()) {
       const p = N.parentId(c.parent_id);
@@ -129,7 +134,9 @@ export async function readCategoryDetails(api: PimApi, categories: RemoteCategor
   const todo = categories.filter((c) => (what.versions.length > 0 && what.versionsOf(c)) || what.assets(c));
   await pmap(todo, async (c) => {
     const [vers, assets] = await Promise.all([
-      what.versionsOf(c) ? pmap(what.versions, async ([name, id]) => [name, N.categoryVersion(await api.getCategory(c.id, { versionId: id }))] as const) : Promise.resolve([]),
+      what.versionsOf(c)
+        ? pmap(what.versions, async ([name, id]) => [name, N.categoryVersion(await api.getCategory(c.id, { versionId: id }))] as const)
+        : Promise.resolve([]),
       what.assets(c) ? api.listCategoryAssets(c.id) : Promise.resolve(undefined),
     ]);
     if (vers.length) c.versions = Object.fromEntries(vers);

@@ -62,20 +62,40 @@ export async function readState(api: PimApi, opts: ReadStateOptions): Promise<Re
     startAttributeVersions(api, reads, fromConfig);
   }
 
-  const channels: Channel[] = (await reads.channels).map((c) => ({ id: c.id, channel_name: c.channel_name, version_id: c.version_id, version_name: c.version_name }));
+  const channels: Channel[] = (await reads.channels).map((c) => ({
+    id: c.id,
+    channel_name: c.channel_name,
+    version_id: c.version_id,
+    version_name: c.version_name,
+  }));
   // Export reads every version the tenant publishes; a plan only those the manifests name.
   // A config name for an id a channel publishes under another name is an alias: read it once, by the config's name.
   const aliased = new Set(Object.values(opts.versionMap ?? {}));
   const wantedVersions = full
-    ? [...new Set([...channels.filter((c) => c.version_id !== 0 && !aliased.has(c.version_id)).map((c) => c.version_name), ...Object.keys(opts.versionMap ?? {})])].sort()
+    ? [
+        ...new Set([
+          ...channels.filter((c) => c.version_id !== 0 && !aliased.has(c.version_id)).map((c) => c.version_name),
+          ...Object.keys(opts.versionMap ?? {}),
+        ]),
+      ].sort()
     : (desired?.versions ?? []);
   const { ids: versionIds } = resolveVersionIds(channels, opts.versionMap, wantedVersions);
   const versions = Object.entries(versionIds);
-  if (managedAttributes) startAttributeVersions(api, reads, versions.map(([, id]) => id));
+  if (managedAttributes)
+    startAttributeVersions(
+      api,
+      reads,
+      versions.map(([, id]) => id),
+    );
 
   // Per-record reads wait for the category list: they would otherwise fill the client's
   // slots ahead of the category pages, which everything about categories waits for.
-  const listsDone = reads.categories ? reads.categories.then(() => undefined, () => undefined) : Promise.resolve();
+  const listsDone = reads.categories
+    ? reads.categories.then(
+        () => undefined,
+        () => undefined,
+      )
+    : Promise.resolve();
   const groupsRead = (reads.displayGroups ?? Promise.resolve([])).then((l) => l.map(N.displayGroup));
   const attributesRead = (async () => {
     if (!reads.attributes) return [];
@@ -109,7 +129,13 @@ export async function readState(api: PimApi, opts: ReadStateOptions): Promise<Re
     (async () => {
       const sets = await setsRead;
       if (!need.sets) return [];
-      const out: RemoteAttributeSet[] = sets.map((s) => ({ id: s.id, name: s.name, ...(s.sort_order !== undefined ? { sort_order: s.sort_order } : {}), attributes: [], assignment_ids: {} }));
+      const out: RemoteAttributeSet[] = sets.map((s) => ({
+        id: s.id,
+        name: s.name,
+        ...(s.sort_order !== undefined ? { sort_order: s.sort_order } : {}),
+        attributes: [],
+        assignment_ids: {},
+      }));
       const wanted = setsNeedingAssignments(out, desired, kinds.has("attribute_sets") && (full || opts.prune?.attributes === true));
       if (wanted.length) {
         await listsDone;
@@ -117,8 +143,23 @@ export async function readState(api: PimApi, opts: ReadStateOptions): Promise<Re
       }
       return out;
     })(),
-    kinds.has("brands") ? readBrands(api, reads, desired, opts.alsoBrands ?? [], versions, opts.prune?.brands === true || full, opts.searchBrands === true, log, brandFacts, listsDone) : Promise.resolve([]),
-    kinds.has("categories") ? setsRead.then((sets) => readCategories(api, reads.categories!, desired, versions, new Map(sets.map((s) => [s.id, s.name])), full, categoryFacts)) : Promise.resolve([]),
+    kinds.has("brands")
+      ? readBrands(
+          api,
+          reads,
+          desired,
+          opts.alsoBrands ?? [],
+          versions,
+          opts.prune?.brands === true || full,
+          opts.searchBrands === true,
+          log,
+          brandFacts,
+          listsDone,
+        )
+      : Promise.resolve([]),
+    kinds.has("categories")
+      ? setsRead.then((sets) => readCategories(api, reads.categories!, desired, versions, new Map(sets.map((s) => [s.id, s.name])), full, categoryFacts))
+      : Promise.resolve([]),
     (reads.blocks ?? Promise.resolve([])).then((blocks) =>
       pmap(blocks, async (b) => ({
         id: b.id,
@@ -149,4 +190,3 @@ export async function readState(api: PimApi, opts: ReadStateOptions): Promise<Re
     ...(categoryFacts.orphans.length ? { orphan_categories: categoryFacts.orphans.sort((a, b) => a.id - b.id) } : {}),
   };
 }
-

@@ -25,16 +25,29 @@ const mapOf = <S extends TSchema>(value: S, keys: Record<string, unknown>, descr
 
 export const ledgerSchema = Type.Object(
   {
-    format: Type.Integer({ minimum: 1, description: `The ledger's format; this pimctl reads and writes ${LEDGER_FORMAT}. A pimctl that meets a higher one refuses it and leaves it as it is.` }),
-    min_pimctl_version: Type.Optional(Type.String({ pattern: "^\\d+\\.\\d+\\.\\d+", description: "The first pimctl version that reads this format (named when an older one refuses it)." })),
+    format: Type.Integer({
+      minimum: 1,
+      description: `The ledger's format; this pimctl reads and writes ${LEDGER_FORMAT}. A pimctl that meets a higher one refuses it and leaves it as it is.`,
+    }),
+    min_pimctl_version: Type.Optional(
+      Type.String({ pattern: "^\\d+\\.\\d+\\.\\d+", description: "The first pimctl version that reads this format (named when an older one refuses it)." }),
+    ),
     tenant: Type.String({ description: "The tenant name in pimctl.yaml the ledger belongs to." }),
     base_url: Type.String({ description: "The tenant's base URL (normalised, never with credentials): a ledger of another tenant is refused." }),
     web_ids: Type.Optional(
-      mapOf(mapOf(Type.String(), { minLength: 1 }, "Channel name -> web id."), { pattern: RECORD_KEY }, '"brand:ID" | "category:ID" -> the web ids pimctl wrote, per channel (API v1 cannot read them back).'),
+      mapOf(
+        mapOf(Type.String(), { minLength: 1 }, "Channel name -> web id."),
+        { pattern: RECORD_KEY },
+        '"brand:ID" | "category:ID" -> the web ids pimctl wrote, per channel (API v1 cannot read them back).',
+      ),
     ),
     assets: Type.Optional(
       mapOf(
-        mapOf(Type.Object({ image_url: Type.String() }, { additionalProperties: false }), { pattern: "^\\d+$" }, "Asset id -> the image_url it was written from."),
+        mapOf(
+          Type.Object({ image_url: Type.String() }, { additionalProperties: false }),
+          { pattern: "^\\d+$" },
+          "Asset id -> the image_url it was written from.",
+        ),
         { pattern: RECORD_KEY },
         '"brand:ID" | "category:ID" -> its assets pimctl wrote (API v1 cannot read image_url back).',
       ),

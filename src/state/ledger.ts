@@ -16,7 +16,6 @@ import { describeSchemaError } from "../plan/file.js";
 import { validatorFor } from "../manifest/validate.js";
 import { LEDGER_FORMAT, LEDGER_FORMAT_SINCE, ledgerSchema, type LedgerFile } from "./ledger-schema.js";
 
-
 /**
  * The ledger in memory: the file's sections (src/state/ledger-schema.ts), each
  * present. web_ids: "brand:<id>" | "category:<id>" -> channel -> web id;
@@ -44,21 +43,38 @@ export function parseLedger(text: string, where: string, tenant: string, baseUrl
   try {
     parsed = JSON.parse(text);
   } catch {
-    throw new PimctlError("io", `the ledger ${where} is not valid JSON; restore it (pimctl state push FILE) or delete it (write-only values will then be written once more)`);
+    throw new PimctlError(
+      "io",
+      `the ledger ${where} is not valid JSON; restore it (pimctl state push FILE) or delete it (write-only values will then be written once more)`,
+    );
   }
   // The format first: a newer ledger may hold sections this schema does not know, and must not be rewritten without them.
   refuseNewerFormat(parsed, where);
   if (!validateLedger(parsed)) {
     const first = validateLedger.errors?.[0];
-    throw new PimctlError("io", `the ledger ${where} does not match the ledger schema (schemas/ledger.schema.json) ${first ? `at ${describeSchemaError(first)}` : ""}`.trimEnd(), {
-      details: ["pimctl state pull writes a ledger in this shape; repair the file, or restore one pulled earlier"],
-    });
+    throw new PimctlError(
+      "io",
+      `the ledger ${where} does not match the ledger schema (schemas/ledger.schema.json) ${first ? `at ${describeSchemaError(first)}` : ""}`.trimEnd(),
+      {
+        details: ["pimctl state pull writes a ledger in this shape; repair the file, or restore one pulled earlier"],
+      },
+    );
   }
   const data = parsed as LedgerFile;
   if (data.base_url && normaliseBaseUrl(data.base_url) !== normaliseBaseUrl(baseUrl)) {
-    throw new PimctlError("config", `the ledger ${where} belongs to ${normaliseBaseUrl(data.base_url)}, not ${baseUrl}; use a separate ledger per tenant (tenant name or ledger_dir)`);
+    throw new PimctlError(
+      "config",
+      `the ledger ${where} belongs to ${normaliseBaseUrl(data.base_url)}, not ${baseUrl}; use a separate ledger per tenant (tenant name or ledger_dir)`,
+    );
   }
-  return { ...emptyLedger(tenant, baseUrl), web_ids: data.web_ids ?? {}, assets: data.assets ?? {}, brand_attribute_sets: data.brand_attribute_sets ?? {}, owned: data.owned ?? {}, names: data.names ?? {} };
+  return {
+    ...emptyLedger(tenant, baseUrl),
+    web_ids: data.web_ids ?? {},
+    assets: data.assets ?? {},
+    brand_attribute_sets: data.brand_attribute_sets ?? {},
+    owned: data.owned ?? {},
+    names: data.names ?? {},
+  };
 }
 
 function refuseNewerFormat(data: unknown, where: string): void {
@@ -69,14 +85,22 @@ function refuseNewerFormat(data: unknown, where: string): void {
   // Only a version newer than this one can be the one it needs; anything else says nothing.
   const newer = typeof since === "string" && /^\d+\.\d+\.\d+/.test(since) && compareVersions(since, packageVersion()) > 0;
   const needs = newer ? `pimctl ${since} or later` : "a newer pimctl";
-  throw new PimctlError("io", `the ledger ${where} is in format ${format}, which needs ${needs}; this pimctl (${packageVersion()}) reads ledger format ${LEDGER_FORMAT}`, {
-    details: [`upgrade pimctl (npm install pimctl@latest) on every machine that applies to this tenant; the ledger was left as it is`],
-  });
+  throw new PimctlError(
+    "io",
+    `the ledger ${where} is in format ${format}, which needs ${needs}; this pimctl (${packageVersion()}) reads ledger format ${LEDGER_FORMAT}`,
+    {
+      details: [`upgrade pimctl (npm install pimctl@latest) on every machine that applies to this tenant; the ledger was left as it is`],
+    },
+  );
 }
 
 /** Numeric comparison of "major.minor.patch" (anything after the patch is ignored). */
 function compareVersions(a: string, b: string): number {
-  const parts = (v: string) => v.split(/[.+-]/).slice(0, 3).map((n) => Number.parseInt(n, 10) || 0);
+  const parts = (v: string) =>
+    v
+      .split(/[.+-]/)
+      .slice(0, 3)
+      .map((n) => Number.parseInt(n, 10) || 0);
   const [x, y] = [parts(a), parts(b)];
   for (let i = 0; i < 3; i++) if (x[i] !== y[i]) return x[i]! - y[i]!;
   return 0;

@@ -8,7 +8,17 @@ import { hold, interruptedBy } from "../holdings.js";
 import { connect } from "../tenant.js";
 import { openProjectState, type ProjectOptions } from "../workflows/index.js";
 import { forgetRecord, ledgerEntries, mergeLedger, emptyLedger, parseLedger, serialiseLedger, type LedgerEntry } from "./ledger.js";
-import { acquireLock, describeHolder, openBackend, readLedger, saveLedger, unlockCommand, type HeldLock, type LockInfo, type StateBackend } from "./backends/index.js";
+import {
+  acquireLock,
+  describeHolder,
+  openBackend,
+  readLedger,
+  saveLedger,
+  unlockCommand,
+  type HeldLock,
+  type LockInfo,
+  type StateBackend,
+} from "./backends/index.js";
 import { addressOf, parseRecordRef, recordNames, resolveRef, type RecordKind, type RecordNames } from "./records.js";
 
 export interface StateOptions extends ProjectOptions {
@@ -27,7 +37,8 @@ async function withLock<T>(opts: StateOptions, backend: StateBackend, tenant: st
   });
   let failure: unknown;
   try {
-    if (opts.signal?.aborted) throw new PimctlError("interrupted", `interrupted (${interruptedBy(opts.signal)}) before ${why} wrote anything: nothing was written`);
+    if (opts.signal?.aborted)
+      throw new PimctlError("interrupted", `interrupted (${interruptedBy(opts.signal)}) before ${why} wrote anything: nothing was written`);
     return await fn();
   } catch (e) {
     failure = e;
@@ -39,11 +50,16 @@ async function withLock<T>(opts: StateOptions, backend: StateBackend, tenant: st
       (e: unknown) => e,
     );
     if (unlockError !== undefined) {
-      const notReleased = new PimctlError("io", `the lock of tenant "${tenant}" could not be released: ${(unlockError as Error).message ?? String(unlockError)}`, {
-        details: [`break it with: ${unlockCommand(lock.info.id, multiTenant ? tenant : undefined)}`],
-      });
+      const notReleased = new PimctlError(
+        "io",
+        `the lock of tenant "${tenant}" could not be released: ${(unlockError as Error).message ?? String(unlockError)}`,
+        {
+          details: [`break it with: ${unlockCommand(lock.info.id, multiTenant ? tenant : undefined)}`],
+        },
+      );
       if (failure === undefined) throw notReleased;
-      if (failure instanceof PimctlError || failure instanceof PimctlErrors) throw new PimctlErrors([...(failure instanceof PimctlErrors ? failure.errors : [failure]), notReleased]);
+      if (failure instanceof PimctlError || failure instanceof PimctlErrors)
+        throw new PimctlErrors([...(failure instanceof PimctlErrors ? failure.errors : [failure]), notReleased]);
       opts.warn?.(notReleased.format());
     }
   }
@@ -71,7 +87,9 @@ export interface ShownEntry extends LedgerEntry {
   address?: string;
 }
 
-export async function showState(opts: ProjectOptions & { offline?: boolean }): Promise<{ tenant: string; location: string; existed: boolean; lock?: LockInfo; entries: ShownEntry[]; resolved: boolean }> {
+export async function showState(
+  opts: ProjectOptions & { offline?: boolean },
+): Promise<{ tenant: string; location: string; existed: boolean; lock?: LockInfo; entries: ShownEntry[]; resolved: boolean }> {
   const { backend, tenant, baseUrl } = await openProjectState(opts);
   const state = await readLedger(backend, tenant, baseUrl);
   const lock = await backend.readLock();
@@ -104,7 +122,10 @@ export async function pushState(opts: StateOptions, text: string, source: string
   // A ledger pulled from another tenant of the same service (the same base URL) is still another tenant's.
   const named = (JSON.parse(text) as { tenant?: unknown }).tenant;
   if (typeof named === "string" && named !== tenant) {
-    throw new PimctlError("config", `${source} is the ledger of tenant "${named}", not "${tenant}"; push it with --tenant ${named}, or pull this tenant's ledger to repair`);
+    throw new PimctlError(
+      "config",
+      `${source} is the ledger of tenant "${named}", not "${tenant}"; push it with --tenant ${named}, or pull this tenant's ledger to repair`,
+    );
   }
   return withLock(opts, backend, tenant, "state push", Object.keys(config.tenants).length > 1, async () => {
     const current = await readLedger(backend, tenant, baseUrl);
@@ -120,7 +141,9 @@ export async function pushState(opts: StateOptions, text: string, source: string
 }
 
 /** Copy the ledger from the configured backend (or `from`) to `to`, keeping every entry either side has. */
-export async function migrateState(opts: StateOptions & { to: "local" | "git"; from?: "local" | "git" }): Promise<{ copied: number; total: number; from: string; to: string }> {
+export async function migrateState(
+  opts: StateOptions & { to: "local" | "git"; from?: "local" | "git" },
+): Promise<{ copied: number; total: number; from: string; to: string }> {
   const { config, tenant, baseUrl } = await openProjectState(opts);
   const fromKind = opts.from ?? (config.state.backend === opts.to ? (opts.to === "git" ? "local" : "git") : config.state.backend);
   if (fromKind === opts.to) throw new PimctlError("usage", `migrate needs two different backends (both are "${opts.to}")`);
@@ -145,7 +168,11 @@ export async function rmState(opts: StateOptions, refs: string[]): Promise<{ rem
   const parsed = refs.map((r) => ({ text: r, ref: parseRecordRef(r) }));
   const needNames = new Set(parsed.filter((p) => !("id" in p.ref)).map((p) => p.ref.kind));
   const names = await namesFor(opts, needNames);
-  if (!names) throw new PimctlError("usage", "addresses need the tenant to find the record ids (its token is not set); give ledger keys like brand:12 instead (pimctl state show --offline)");
+  if (!names)
+    throw new PimctlError(
+      "usage",
+      "addresses need the tenant to find the record ids (its token is not set); give ledger keys like brand:12 instead (pimctl state show --offline)",
+    );
   const ids = parsed.map((p) => {
     const r = resolveRef(p.ref, names);
     if (!r) throw new PimctlError("usage", `${p.text}: no such record in tenant "${tenant}"; ledger keys (brand:12) are listed by pimctl state show`);
@@ -168,6 +195,7 @@ export async function unlockState(opts: ProjectOptions, id: string): Promise<{ h
   if (holder.id !== id) {
     throw new PimctlError("usage", `the lock of tenant "${tenant}" has id ${holder.id}, not ${id}; nothing was changed`, { details: [describeHolder(holder)] });
   }
-  if (!(await backend.unlock(id))) throw new PimctlError("ledger_locked", `the lock ${id} changed while it was being removed; look again with pimctl state show`);
+  if (!(await backend.unlock(id)))
+    throw new PimctlError("ledger_locked", `the lock ${id} changed while it was being removed; look again with pimctl state show`);
   return { holder, location: backend.lockLocation };
 }

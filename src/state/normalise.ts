@@ -68,7 +68,8 @@ export function typeValue(v: ApiTypeValue): RemoteTypeValue {
 }
 
 export function attribute(a: ApiAttribute, displayGroupNames: Map<number, string>): RemoteAttribute {
-  const dg = a.display_group_id === null || a.display_group_id === undefined ? null : (displayGroupNames.get(a.display_group_id) ?? a.display_group_name ?? null);
+  const dg =
+    a.display_group_id === null || a.display_group_id === undefined ? null : (displayGroupNames.get(a.display_group_id) ?? a.display_group_name ?? null);
   return defined({
     id: a.id,
     name: a.name,
@@ -84,7 +85,10 @@ export function attribute(a: ApiAttribute, displayGroupNames: Map<number, string
   });
 }
 
-export function brand(b: ApiBrand, desired?: Pick<Brand, "exclusion_start_date" | "exclusion_end_date">): Omit<RemoteBrand, "versions"> & { versions: NonNullable<RemoteBrand["versions"]> } {
+export function brand(
+  b: ApiBrand,
+  desired?: Pick<Brand, "exclusion_start_date" | "exclusion_end_date">,
+): Omit<RemoteBrand, "versions"> & { versions: NonNullable<RemoteBrand["versions"]> } {
   return defined({
     id: b.id,
     name: b.name,

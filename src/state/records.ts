@@ -55,7 +55,10 @@ export function parseRecordRef(text: string): RecordRef {
     const name = JSON.parse(a[2]!) as string;
     return a[1] === "brand" ? { kind: "brand", name } : { kind: "category", path: parsePathKey(name) };
   }
-  throw new PimctlError("usage", `"${text}" is not a ledger record: give an address like brand["Acme"] or category["Apparel/Shirts"], or a ledger key like brand:12 (see pimctl state show)`);
+  throw new PimctlError(
+    "usage",
+    `"${text}" is not a ledger record: give an address like brand["Acme"] or category["Apparel/Shirts"], or a ledger key like brand:12 (see pimctl state show)`,
+  );
 }
 
 export function resolveRef(ref: RecordRef, names: RecordNames): { kind: RecordKind; id: number } | undefined {

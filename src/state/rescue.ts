@@ -17,7 +17,10 @@ export function rescueDir(configFile: string | undefined, fallbackDir: string): 
 export function writeRescueFile(dir: string, tenant: string, text: string, now = new Date()): string {
   mkdirSync(dir, { recursive: true });
   // 20261126T001502Z: sortable, and valid in file names everywhere.
-  const stamp = now.toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z");
+  const stamp = now
+    .toISOString()
+    .replace(/[-:]/g, "")
+    .replace(/\.\d+Z$/, "Z");
   for (let n = 1; ; n++) {
     const file = path.join(dir, `${tenant}-${stamp}${n > 1 ? `-${n}` : ""}.json`);
     try {

@@ -65,7 +65,9 @@ function versionTexts(list: ApiAttribute[]): VersionTexts[] {
   return list.map((va) => ({
     id: va.id,
     ...(va.name ? { name: va.name } : {}),
-    values: (va.typeValuesArray ?? []).flatMap((tv) => (tv.value === undefined ? [] : [{ master: tv.master_attribute_type_value_id ?? tv.id, value: tv.value }])),
+    values: (va.typeValuesArray ?? []).flatMap((tv) =>
+      tv.value === undefined ? [] : [{ master: tv.master_attribute_type_value_id ?? tv.id, value: tv.value }],
+    ),
   }));
 }
 
@@ -117,7 +119,11 @@ export function startVersionLists(api: PimApi, reads: StartedReads, names: reado
       } catch {
         return; // a conflict is readState's to report
       }
-      startAttributeVersions(api, reads, Object.values(ids).filter((id) => id !== 0));
+      startAttributeVersions(
+        api,
+        reads,
+        Object.values(ids).filter((id) => id !== 0),
+      );
     },
     () => undefined,
   );

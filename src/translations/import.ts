@@ -67,14 +67,21 @@ export function planImport(units: readonly ReadUnit[], texts: readonly Translata
     seen.add(u.id);
     const parts = splitUnitId(u.id);
     if (!parts) {
-      errors.push(new PimctlError("invalid_value", `${fileName}: unit ${JSON.stringify(u.id)} is not a pimctl translation id (an address with a version, e.g. attribute["Colour"].version["French"].field["name"])`));
+      errors.push(
+        new PimctlError(
+          "invalid_value",
+          `${fileName}: unit ${JSON.stringify(u.id)} is not a pimctl translation id (an address with a version, e.g. attribute["Colour"].version["French"].field["name"])`,
+        ),
+      );
       continue;
     }
     const key = recordKey(parts.record, parts.field);
     const t = current.get(key);
     const renamed = t ? undefined : previous.get(key);
     if (!t && !renamed) {
-      errors.push(new PimctlError("unknown_reference", `${fileName}: unit ${u.id}: no such text in the manifests (its record was removed, or the id was edited)`));
+      errors.push(
+        new PimctlError("unknown_reference", `${fileName}: unit ${u.id}: no such text in the manifests (its record was removed, or the id was edited)`),
+      );
       continue;
     }
     if (u.needsReview && u.target.trim() !== "") {
@@ -82,11 +89,17 @@ export function planImport(units: readonly ReadUnit[], texts: readonly Translata
       continue;
     }
     if (renamed) {
-      report.stale.push({ id: u.id, reason: `the record is now ${textId(renamed, parts.version)}${renamed.master !== u.source ? ` and its master text is ${JSON.stringify(renamed.master)}` : ""}; export again` });
+      report.stale.push({
+        id: u.id,
+        reason: `the record is now ${textId(renamed, parts.version)}${renamed.master !== u.source ? ` and its master text is ${JSON.stringify(renamed.master)}` : ""}; export again`,
+      });
       continue;
     }
     if (u.source !== t!.master) {
-      report.stale.push({ id: u.id, reason: `the master text changed since the export: ${JSON.stringify(u.source)} is now ${JSON.stringify(t!.master)}; export again` });
+      report.stale.push({
+        id: u.id,
+        reason: `the master text changed since the export: ${JSON.stringify(u.source)} is now ${JSON.stringify(t!.master)}; export again`,
+      });
       continue;
     }
     if (u.target.trim() === "") {
@@ -96,7 +109,12 @@ export function planImport(units: readonly ReadUnit[], texts: readonly Translata
     // Control characters are no text a translator means (and no XML can carry them back out).
     const control = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/u.exec(u.target);
     if (control) {
-      errors.push(new PimctlError("invalid_value", `${fileName}: unit ${u.id}: its target holds the control character U+${control[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}; remove it`));
+      errors.push(
+        new PimctlError(
+          "invalid_value",
+          `${fileName}: unit ${u.id}: its target holds the control character U+${control[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}; remove it`,
+        ),
+      );
       continue;
     }
     const target = sameLineEnd(u.target, t!.master);
@@ -115,7 +133,12 @@ export function planImport(units: readonly ReadUnit[], texts: readonly Translata
     report.written.push(u.id);
     targets.set(u.id, target);
     const list = edits.get(text.source.file) ?? edits.set(text.source.file, []).get(text.source.file)!;
-    list.push({ line: text.source.line, column: text.source.column, where: `${text.source.file}:${text.source.line}:${text.source.column}`, edits: [{ keys: text.keys(parts.version), value: target }] });
+    list.push({
+      line: text.source.line,
+      column: text.source.column,
+      where: `${text.source.file}:${text.source.line}:${text.source.column}`,
+      edits: [{ keys: text.keys(parts.version), value: target }],
+    });
   }
   if (errors.length) throw new PimctlErrors(errors);
   report.written.sort(compareText);

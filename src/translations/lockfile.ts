@@ -49,10 +49,14 @@ export async function readLock(file: string): Promise<TranslationLock> {
   try {
     data = parse(text);
   } catch (e) {
-    throw new PimctlError("yaml_syntax", `${file} is not valid YAML (${(e as Error).message.split("\n")[0]}); restore it from Git or delete it (translations then count as made against today's master texts)`);
+    throw new PimctlError(
+      "yaml_syntax",
+      `${file} is not valid YAML (${(e as Error).message.split("\n")[0]}); restore it from Git or delete it (translations then count as made against today's master texts)`,
+    );
   }
   const doc = (data ?? {}) as { version?: unknown; translations?: unknown };
-  if (doc.version !== undefined && doc.version !== LOCK_VERSION) throw new PimctlError("config", `${file} has version ${String(doc.version)}; this pimctl reads version ${LOCK_VERSION}`);
+  if (doc.version !== undefined && doc.version !== LOCK_VERSION)
+    throw new PimctlError("config", `${file} has version ${String(doc.version)}; this pimctl reads version ${LOCK_VERSION}`);
   const entries = new Map<string, string>();
   for (const [k, v] of Object.entries((doc.translations ?? {}) as Record<string, unknown>)) if (typeof v === "string") entries.set(k, v);
   return { file, entries };

@@ -25,7 +25,10 @@ export function renderStatus(report: StatusReport, format: StatusFormat): string
       out.push(`| **${v.version}** | **all (${v.percent}%)** | **${v.translated} / ${v.total}** | **${v.missing}** | **${v.outdated}** |`);
     }
     for (const v of report.versions) {
-      for (const [state, ids] of [["Missing", v.missing_ids], ["Outdated", v.outdated_ids]] as const) {
+      for (const [state, ids] of [
+        ["Missing", v.missing_ids],
+        ["Outdated", v.outdated_ids],
+      ] as const) {
         if (!ids.length) continue;
         out.push("", `<details><summary>${v.version}: ${state.toLowerCase()} (${ids.length})</summary>`, "", ...listed(ids, "- ", true), "", "</details>");
       }

@@ -57,7 +57,12 @@ export function textState(t: TranslatableText, version: string, lock: Translatio
 export const percentOf = (translated: number, total: number): number => (total === 0 ? 100 : Math.floor((translated / total) * 1000) / 10);
 
 /** Coverage of the given versions (default: every version the manifests mention). */
-export function translationStatus(catalogue: Catalogue, lock: TranslationLock, versions?: readonly string[], texts: TranslatableText[] = translatableTexts(catalogue)): StatusReport {
+export function translationStatus(
+  catalogue: Catalogue,
+  lock: TranslationLock,
+  versions?: readonly string[],
+  texts: TranslatableText[] = translatableTexts(catalogue),
+): StatusReport {
   const names = [...new Set(versions?.length ? versions : catalogue.versions)].sort(compareText);
   return {
     versions: names.map((version) => {

@@ -70,7 +70,17 @@ export function translatableTexts(c: Catalogue): TranslatableText[] {
       if (!present(text)) continue;
       const translations: Record<string, string> = {};
       for (const [v, fields] of Object.entries(versions ?? {})) if (present(fields?.[field])) translations[v] = fields![field] as string;
-      out.push({ kind, record, field, master: text, translations, previous, notes: [...notes, `field: ${field}`], ...(source ? { source } : {}), keys: (v) => ["versions", v, field] });
+      out.push({
+        kind,
+        record,
+        field,
+        master: text,
+        translations,
+        previous,
+        notes: [...notes, `field: ${field}`],
+        ...(source ? { source } : {}),
+        keys: (v) => ["versions", v, field],
+      });
     }
   };
 
@@ -80,11 +90,21 @@ export function translatableTexts(c: Catalogue): TranslatableText[] {
     if (typeof a.length === "number") lengths.set(a.name, a.length);
     const names = [a.name, ...(a.previous_names ?? [])];
     const record = [seg("attribute", a.name)];
-    fieldTexts("attributes", record, names.slice(1).map((n) => [seg("attribute", n)]), attributeFields, a, a.versions, [`attribute (${a.type})`], a.source);
+    fieldTexts(
+      "attributes",
+      record,
+      names.slice(1).map((n) => [seg("attribute", n)]),
+      attributeFields,
+      a,
+      a.versions,
+      [`attribute (${a.type})`],
+      a.source,
+    );
     const limit = typeof a.length === "number" ? [`at most ${a.length} characters (the attribute's length)`] : [];
     for (const v of a.values ?? []) {
       const previous: Segment[][] = [];
-      for (const an of names) for (const vn of [v.value, ...(v.previous_values ?? [])]) if (an !== a.name || vn !== v.value) previous.push([seg("attribute", an), seg("value", vn)]);
+      for (const an of names)
+        for (const vn of [v.value, ...(v.previous_values ?? [])]) if (an !== a.name || vn !== v.value) previous.push([seg("attribute", an), seg("value", vn)]);
       const translations = Object.fromEntries(Object.entries(v.versions ?? {}).filter(([, t]) => present(t)));
       out.push({
         kind: "type_values",
@@ -109,7 +129,16 @@ export function translatableTexts(c: Catalogue): TranslatableText[] {
       for (const old of previousNames.get(pathKey(cat.path.slice(0, i + 1))) ?? []) previous.push([...cat.path.slice(0, i), old, ...cat.path.slice(i + 1)]);
     }
     const notes = [`category ${cat.path.join(" > ")}`];
-    fieldTexts("categories", [seg("category", pathKey(cat.path))], previous.map((p) => [seg("category", pathKey(p))]), categoryFields, cat, cat.versions, notes, cat.source);
+    fieldTexts(
+      "categories",
+      [seg("category", pathKey(cat.path))],
+      previous.map((p) => [seg("category", pathKey(p))]),
+      categoryFields,
+      cat,
+      cat.versions,
+      notes,
+      cat.source,
+    );
   }
 
   const brandFields = versionedFields(BRAND);

@@ -30,7 +30,9 @@ import { editYaml } from "./yaml-edit.js";
  * stays `${name}` (every tenant's variable is read as itself), so a master text is the same
  * template for every tenant and a translation keeps the reference.
  */
-async function openProject(opts: ProjectOptions): Promise<{ config: Config; desired: Catalogue; lock: TranslationLock; texts: TranslatableText[]; variables: Set<string> }> {
+async function openProject(
+  opts: ProjectOptions,
+): Promise<{ config: Config; desired: Catalogue; lock: TranslationLock; texts: TranslatableText[]; variables: Set<string> }> {
   const config = await projectConfig(opts);
   const variables = variableNames(config);
   const desired = await loadTemplates(config, config.dir, opts.cwd, variables);
@@ -74,7 +76,12 @@ export interface TranslationExportOptions extends ProjectOptions, UnitSelection 
 export async function translationsExport(opts: TranslationExportOptions): Promise<{ text: string; units: number; file?: string }> {
   const { lock, texts } = await openProject(opts);
   const units = exportUnits(texts, lock, opts.language, opts);
-  const text = writeUnits(opts.format, { version: opts.language, sourceLanguage: opts.sourceLang ?? "en", targetLanguage: opts.targetLang ?? languageCode(opts.language), units });
+  const text = writeUnits(opts.format, {
+    version: opts.language,
+    sourceLanguage: opts.sourceLang ?? "en",
+    targetLanguage: opts.targetLang ?? languageCode(opts.language),
+    units,
+  });
   if (!opts.out) return { text, units: units.length };
   const file = path.resolve(opts.cwd, opts.out);
   await writeFile(file, text);
@@ -107,7 +114,11 @@ export async function translationsImport(opts: ProjectOptions & { file: string; 
     const abs = path.resolve(opts.cwd, file);
     const before = await readFile(abs, "utf8");
     const offsets = lineStarts(before);
-    const located = entries.map((e) => ({ ...e, offset: offsets[e.line - 1]! + e.column - 1, edits: e.edits.map((x) => ({ ...x, value: templateText(x.value, variables) })) }));
+    const located = entries.map((e) => ({
+      ...e,
+      offset: offsets[e.line - 1]! + e.column - 1,
+      edits: e.edits.map((x) => ({ ...x, value: templateText(x.value, variables) })),
+    }));
     const after = editYaml(before, file, located);
     if (after !== before) changed.push({ file: abs, before, after });
   }
@@ -126,7 +137,12 @@ export async function translationsImport(opts: ProjectOptions & { file: string; 
  * file still loads and every written translation reads back as the translator's text. An edit
  * that would break a file is refused with the loader's own message.
  */
-async function checkReadsBack(config: Config, changed: ReadonlyArray<{ file: string; after: string }>, targets: ReadonlyMap<string, string>, variables: ReadonlySet<string>): Promise<void> {
+async function checkReadsBack(
+  config: Config,
+  changed: ReadonlyArray<{ file: string; after: string }>,
+  targets: ReadonlyMap<string, string>,
+  variables: ReadonlySet<string>,
+): Promise<void> {
   if (!changed.length) return;
   const copy = await mkdtemp(path.join(tmpdir(), "pimctl-import-"));
   try {
@@ -134,13 +150,19 @@ async function checkReadsBack(config: Config, changed: ReadonlyArray<{ file: str
     for (const c of changed) await writeFile(path.join(copy, path.relative(config.dir, c.file)), c.after);
     const reread = await loadTemplates(config, copy, copy, variables).catch((e: unknown) => {
       const detail = e instanceof PimctlErrors ? e.errors.map((x) => x.format()).join("; ") : String(e);
-      throw new PimctlError("internal", `the import would leave the manifests unreadable, so nothing was written: ${detail}`, { details: ["please report this with the file you imported"] });
+      throw new PimctlError("internal", `the import would leave the manifests unreadable, so nothing was written: ${detail}`, {
+        details: ["please report this with the file you imported"],
+      });
     });
     const canonical = (id: string) => printAddress(parseAddress(id)!);
     const readBack = new Map<string, string | undefined>();
-    for (const t of translatableTexts(reread)) for (const [version, value] of Object.entries(t.translations)) readBack.set(canonical(textId(t, version)), value);
+    for (const t of translatableTexts(reread))
+      for (const [version, value] of Object.entries(t.translations)) readBack.set(canonical(textId(t, version)), value);
     const wrong = [...targets].filter(([id, value]) => readBack.get(canonical(id)) !== value).map(([id]) => id);
-    if (wrong.length) throw new PimctlError("internal", `the import would not write ${wrong.join(", ")} so that the manifests read it back, so nothing was written`, { details: ["please report this with the file you imported"] });
+    if (wrong.length)
+      throw new PimctlError("internal", `the import would not write ${wrong.join(", ")} so that the manifests read it back, so nothing was written`, {
+        details: ["please report this with the file you imported"],
+      });
   } finally {
     await rm(copy, { recursive: true, force: true });
   }
@@ -156,7 +178,9 @@ function lineStarts(text: string): number[] {
  * Record the present translations under the given addresses (a unit id, a
  * record, or a whole record's subtree) as made against today's master text.
  */
-export async function translationsMarkReviewed(opts: ProjectOptions & { addresses: string[]; languages?: string[]; all?: boolean }): Promise<{ marked: string[]; lockFile: string }> {
+export async function translationsMarkReviewed(
+  opts: ProjectOptions & { addresses: string[]; languages?: string[]; all?: boolean },
+): Promise<{ marked: string[]; lockFile: string }> {
   const { lock, texts } = await openProject(opts);
   if (!opts.all && !opts.addresses.length) throw new PimctlError("usage", "name the translations to mark reviewed: addresses (unit ids or records), or --all");
   const selectors = opts.addresses.map((a) => {
@@ -179,7 +203,11 @@ export async function translationsMarkReviewed(opts: ProjectOptions & { addresse
     }
   }
   const unused = selectors.filter((s) => !s.used);
-  if (unused.length) throw new PimctlError("usage", `no translation under ${unused.map((s) => s.text).join(", ")}${languages ? ` in ${[...languages].join(", ")}` : ""}; nothing was recorded`);
+  if (unused.length)
+    throw new PimctlError(
+      "usage",
+      `no translation under ${unused.map((s) => s.text).join(", ")}${languages ? ` in ${[...languages].join(", ")}` : ""}; nothing was recorded`,
+    );
   await writeLock({ file: lock.file, entries: liveLockEntries(lock.entries, texts) });
   return { marked: marked.sort(compareText), lockFile: path.relative(opts.cwd, lock.file) || lock.file };
 }
@@ -195,8 +223,14 @@ export async function translationRuleProblems(config: Config, cwd: string): Prom
   const report = translationStatus(desired, lock, rule.required);
   return belowThreshold(report, threshold).map(
     (v) =>
-      new PimctlError("policy_refused", `${v.version}: ${v.percent}% of ${v.total} texts translated (${v.missing} missing, ${v.outdated} outdated), below translations.fail_under ${threshold} in ${config.file ? path.basename(config.file) : "the config"}`, {
-        details: [...v.outdated_ids.map((id) => `outdated: ${id}`), ...v.missing_ids.map((id) => `missing: ${id}`)].slice(0, 20).concat(v.missing + v.outdated > 20 ? [`... 'pimctl translations status --language ${v.version}' lists all`] : []),
-      }),
+      new PimctlError(
+        "policy_refused",
+        `${v.version}: ${v.percent}% of ${v.total} texts translated (${v.missing} missing, ${v.outdated} outdated), below translations.fail_under ${threshold} in ${config.file ? path.basename(config.file) : "the config"}`,
+        {
+          details: [...v.outdated_ids.map((id) => `outdated: ${id}`), ...v.missing_ids.map((id) => `missing: ${id}`)]
+            .slice(0, 20)
+            .concat(v.missing + v.outdated > 20 ? [`... 'pimctl translations status --language ${v.version}' lists all`] : []),
+        },
+      ),
   );
 }

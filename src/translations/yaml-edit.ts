@@ -85,12 +85,18 @@ export function editYaml(text: string, file: string, entries: readonly EntryEdit
         }
         const value = pair.value;
         if (i === edit.keys.length - 1) {
-          if (!isScalar(value) || !value.range) throw new PimctlError("invalid_value", `${entry.where}: ${edit.keys.join(".")} is not a plain text value (an alias or a list?); write it by hand`);
+          if (!isScalar(value) || !value.range)
+            throw new PimctlError("invalid_value", `${entry.where}: ${edit.keys.join(".")} is not a plain text value (an alias or a list?); write it by hand`);
           const old = text.slice(value.range[0], value.range[1]);
           const tail = old.match(/(\r?\n)+$/)?.[0] ?? "";
           const flow = node.flow === true;
           const block = value.type === "BLOCK_LITERAL" || value.type === "BLOCK_FOLDED";
-          ops.push({ at: value.range[0], end: value.range[1], text: scalarText(edit.value, { flow, like: block ? "QUOTE_DOUBLE" : value.type }) + tail, order: 0 });
+          ops.push({
+            at: value.range[0],
+            end: value.range[1],
+            text: scalarText(edit.value, { flow, like: block ? "QUOTE_DOUBLE" : value.type }) + tail,
+            order: 0,
+          });
         } else if (isMap(value)) {
           node = value;
         } else {
@@ -123,5 +129,8 @@ export function editYaml(text: string, file: string, entries: readonly EntryEdit
   }
   // At one offset, an inner map's new lines go before its outer map's: the larger `order` is listed first.
   ops.sort((a, b) => b.order - a.order);
-  return applySplices(text, ops.map((op) => ({ start: op.at, end: op.end, text: op.text })));
+  return applySplices(
+    text,
+    ops.map((op) => ({ start: op.at, end: op.end, text: op.text })),
+  );
 }

@@ -138,7 +138,9 @@ export async function apply(opts: ApplyOptions): Promise<ApplyResult> {
     }
     const state = await unlessStopped(readLedger(backend, connection.name, connection.baseUrl), stop.signal, lost);
     const planned = await unlessStopped(
-      saved ? checkSavedPlan(saved, opts.planFile!, config, connection, state, opts, opts.ifApplied ?? "ok") : planWithState(opts, config, project.desired, connection, state),
+      saved
+        ? checkSavedPlan(saved, opts.planFile!, config, connection, state, opts, opts.ifApplied ?? "ok")
+        : planWithState(opts, config, project.desired, connection, state),
       stop.signal,
       lost,
     );
@@ -169,7 +171,9 @@ export async function apply(opts: ApplyOptions): Promise<ApplyResult> {
           writesBegan: true,
           release: async () => {
             const file = rescue();
-            return [`The state of tenant "${connection.name}" (what this run wrote) is in ${file}; restore it with: ${restoreCommand(file, opts.cwd, multiTenant ? connection.name : undefined)}`];
+            return [
+              `The state of tenant "${connection.name}" (what this run wrote) is in ${file}; restore it with: ${restoreCommand(file, opts.cwd, multiTenant ? connection.name : undefined)}`,
+            ];
           },
         });
     // Taken before the apply, which forgets a deleted brand's ledger entries (its assets among them).

@@ -17,7 +17,9 @@ import { narrow, planAgainst } from "./plan.js";
 import { type ProjectOptions, connectOpts, projectConfig, prunePolicy } from "./project.js";
 
 /** Read a whole tenant (or some kinds) and return it as a catalogue, with the ledger's write-only values. */
-export async function readTenantCatalogue(opts: ProjectOptions & { kinds?: Kind[] }): Promise<{ catalogue: Catalogue; connection: Connection; config: Config }> {
+export async function readTenantCatalogue(
+  opts: ProjectOptions & { kinds?: Kind[] },
+): Promise<{ catalogue: Catalogue; connection: Connection; config: Config }> {
   const config = await projectConfig(opts);
   const connection = await connect(config, opts.tenant, connectOpts(opts));
   try {

@@ -9,7 +9,6 @@ import type { PruneKind } from "../plan/policy.js";
 import type { Plan } from "../plan/types.js";
 import type { ApplyReport } from "../apply/index.js";
 
-
 /** The prune kind a resource type's records count under, for ownership. */
 export const OWNED_KIND: Partial<Record<string, PruneKind>> = {
   display_group: "display_groups",

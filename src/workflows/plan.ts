@@ -81,7 +81,8 @@ export async function planAgainst(
   read: { listAll?: boolean; rebuildSnapshot?: boolean; refresh?: Refresh; started?: StartedReads; searchBrands?: boolean; alsoBrands?: string[] } = {},
 ): Promise<{ plan: Plan; remote: RemoteCatalogue; declared: PlanOutcome["declared"]; names: PlanOutcome["names"]; refresh: RefreshReport }> {
   // The reads started early went through this refresh already; otherwise open one now.
-  const refresh = read.refresh ?? (await openRefreshFor(config, connection, opts, read.rebuildSnapshot ? "the snapshot is read again after an apply" : undefined));
+  const refresh =
+    read.refresh ?? (await openRefreshFor(config, connection, opts, read.rebuildSnapshot ? "the snapshot is read again after an apply" : undefined));
   const listed = read.listAll ? Object.fromEntries(KINDS.map((k) => [k, true])) : prunedKinds(prune);
   const remote = await readState(refresh.api, {
     kinds: desired.managed,
@@ -118,7 +119,13 @@ export async function makePlan(
   // Targets, excludes and ignore rules narrow the read itself: the plan of the narrowed
   // catalogue, narrowed by the same selectors, is the full plan narrowed (src/plan/read-scope.ts).
   const scope = readScope(desired, { targets: policy.targets, excludes: policy.excludes, ignore: config.scope.ignore ?? [] });
-  const { plan: full, remote, declared, names, refresh } = await planAgainst(connection, config, scope?.desired ?? desired, ledger, policy.prune, opts, {
+  const {
+    plan: full,
+    remote,
+    declared,
+    names,
+    refresh,
+  } = await planAgainst(connection, config, scope?.desired ?? desired, ledger, policy.prune, opts, {
     ...(early?.started ? { started: early.started } : {}),
     ...(early?.refresh ? { refresh: early.refresh } : {}),
     // max_deletes as a percentage counts the tenant's brands: they must be listed.
@@ -140,7 +147,10 @@ export function narrow(full: Plan, desired: Catalogue, remote: RemoteCatalogue, 
   for (const a of full.actions) known.add(a.address);
   for (const u of full.unmanaged) known.add(u.address);
   const problems: PimctlError[] = [];
-  for (const [texts, flag] of [[targets, "--target"], [excludes, "--exclude"]] as const) {
+  for (const [texts, flag] of [
+    [targets, "--target"],
+    [excludes, "--exclude"],
+  ] as const) {
     try {
       checkSelectors(texts, known, flag);
     } catch (e) {
@@ -183,9 +193,15 @@ export async function planOpen(opts: PlanOptions): Promise<PlanResult> {
       const dropped = new Set<string>([...left].filter((e) => e === "brands" || e === "blocks"));
       // With --refresh=changelog the early reads go through the snapshot too.
       const refresh = await openRefreshFor(config, connection, opts);
-      const started = scan ? startReads(refresh.api, scan.kinds.filter((k) => !dropped.has(k))) : undefined;
+      const started = scan
+        ? startReads(
+            refresh.api,
+            scan.kinds.filter((k) => !dropped.has(k)),
+          )
+        : undefined;
       // The version names are scanned while the first lists are in flight.
-      if (started && scan?.kinds.includes("attributes") && !left.has("attributes")) startVersionLists(refresh.api, started, scan.versions(), versionMap(config, connection.tenant));
+      if (started && scan?.kinds.includes("attributes") && !left.has("attributes"))
+        startVersionLists(refresh.api, started, scan.versions(), versionMap(config, connection.tenant));
       return { connection, started, refresh };
     },
     (e: unknown) => ({ error: e }),
@@ -204,7 +220,10 @@ export async function planOpen(opts: PlanOptions): Promise<PlanResult> {
     const lockHeld = await backend.readLock();
     const state = await readLedger(backend, connection.name, connection.baseUrl);
     const result = await planWithState(opts, config, desired, connection, state, { ...(started ? { started } : {}), refresh });
-    if (lockHeld) result.plan.warnings.push(`the state of tenant "${connection.name}" is locked: an apply is running or was killed (${describeHolder(lockHeld)}; lock id ${lockHeld.id})`);
+    if (lockHeld)
+      result.plan.warnings.push(
+        `the state of tenant "${connection.name}" is locked: an apply is running or was killed (${describeHolder(lockHeld)}; lock id ${lockHeld.id})`,
+      );
     return { ...result, ...(lockHeld ? { lockHeld } : {}) };
   } catch (e) {
     await connection.api.close();
@@ -213,7 +232,14 @@ export async function planOpen(opts: PlanOptions): Promise<PlanResult> {
 }
 
 /** Plan against a tenant with the ledger already read (apply reads it under the lock). */
-export async function planWithState(opts: PlanOptions, config: Config, desired: Catalogue, connection: Connection, state: LedgerState, early?: { started?: StartedReads; refresh?: Refresh }): Promise<PlanResult> {
+export async function planWithState(
+  opts: PlanOptions,
+  config: Config,
+  desired: Catalogue,
+  connection: Connection,
+  state: LedgerState,
+  early?: { started?: StartedReads; refresh?: Refresh },
+): Promise<PlanResult> {
   const policy: PlanPolicy = { prune: prunePolicy(config), targets: opts.targets ?? [], excludes: opts.excludes ?? [], allowDelete: opts.allowDelete === true };
   const { plan: planned, remote, declared, names, refresh } = await makePlan(connection, config, desired, state.ledger, policy, opts, early);
   planned.warnings.push(...unknownWarnings(planned, state.existed, connection.name));
@@ -225,7 +251,8 @@ export async function planWithState(opts: PlanOptions, config: Config, desired: 
 export function unknownWarnings(p: Plan, stateExisted: boolean, tenant: string): string[] {
   const unknown = unknownWriteOnly(p.actions);
   const why = stateExisted ? "no ledger entry for their records" : "no state for this tenant yet";
-  if (!unknown.length) return stateExisted ? [] : [`no state for tenant "${tenant}" yet: write-only values (web ids, asset image_url) will be recorded by the next apply`];
+  if (!unknown.length)
+    return stateExisted ? [] : [`no state for tenant "${tenant}" yet: write-only values (web ids, asset image_url) will be recorded by the next apply`];
   return unknown.map((u) => `${u.label} unknown: ${why} (API v1 cannot read them back; apply writes them once and remembers them)`);
 }
 

@@ -13,7 +13,6 @@ import { pickTenant, tenantProblemFirst } from "../tenant.js";
 import { PimctlError, PimctlErrors } from "../errors.js";
 import { packagePath } from "../package.js";
 
-
 export interface ProjectOptions {
   cwd: string;
   env: NodeJS.ProcessEnv;
@@ -45,7 +44,12 @@ export async function loadProject(opts: ProjectOptions): Promise<{ config: Confi
 
 export async function loadDesired(config: Config, opts: ProjectOptions): Promise<{ desired: Catalogue; files: string[] }> {
   // A mistyped --tenant is reported (with did-you-mean) before any ${variable} error it would cause.
-  const tenant = opts.tenant !== undefined ? pickTenant(config, opts.tenant).tenant : Object.keys(config.tenants).length === 1 ? Object.values(config.tenants)[0] : undefined;
+  const tenant =
+    opts.tenant !== undefined
+      ? pickTenant(config, opts.tenant).tenant
+      : Object.keys(config.tenants).length === 1
+        ? Object.values(config.tenants)[0]
+        : undefined;
   // Version names are checked when planning, against the tenant's channels and the config's versions:
   // (here only a typo of a name versions: lists).
   const result = await loadManifests(config.dir, {

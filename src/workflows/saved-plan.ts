@@ -26,9 +26,16 @@ export async function readSavedPlan(opts: PlanOptions & { planFile: string }): P
     throw new PimctlError("usage", `a saved plan is applied whole: narrow it when planning ('pimctl plan --target ... --out FILE'), not when applying`);
   }
   if (opts.allowDelete && !saved.deletes_allowed) {
-    throw new PimctlError("policy_refused", `${opts.planFile} was made without ${ALLOW_DELETE_FLAG}: the permission to delete is decided at plan time, where reviewers see it. Make the plan again with 'pimctl plan ${ALLOW_DELETE_FLAG} --out FILE'`);
+    throw new PimctlError(
+      "policy_refused",
+      `${opts.planFile} was made without ${ALLOW_DELETE_FLAG}: the permission to delete is decided at plan time, where reviewers see it. Make the plan again with 'pimctl plan ${ALLOW_DELETE_FLAG} --out FILE'`,
+    );
   }
-  refuseBlockedDeletes(saved, opts.planFile, `Make the plan again with 'pimctl plan ${ALLOW_DELETE_FLAG} --out FILE' so the deletes are reviewed as deletes, or leave them out (prune off, --exclude).`);
+  refuseBlockedDeletes(
+    saved,
+    opts.planFile,
+    `Make the plan again with 'pimctl plan ${ALLOW_DELETE_FLAG} --out FILE' so the deletes are reviewed as deletes, or leave them out (prune off, --exclude).`,
+  );
   return { ...saved, basis };
 }
 
@@ -43,9 +50,15 @@ export function refuseOtherTenant(saved: Plan & { basis: PlanBasis }, file: stri
   const targetUrl = tenantBaseUrl(config, target.name, target.tenant);
   const madeFor = normaliseBaseUrl(saved.basis.base_url);
   if (target.name === saved.tenant && targetUrl === madeFor) return;
-  throw new PimctlError("plan_stale", `${file} was made for tenant "${saved.tenant}" at ${madeFor}, not tenant "${target.name}" at ${targetUrl}; nothing was read or written`, {
-    details: [`a saved plan is applied to the tenant it was made for; make a plan for "${target.name}" with 'pimctl plan --tenant ${target.name} --out FILE'`],
-  });
+  throw new PimctlError(
+    "plan_stale",
+    `${file} was made for tenant "${saved.tenant}" at ${madeFor}, not tenant "${target.name}" at ${targetUrl}; nothing was read or written`,
+    {
+      details: [
+        `a saved plan is applied to the tenant it was made for; make a plan for "${target.name}" with 'pimctl plan --tenant ${target.name} --out FILE'`,
+      ],
+    },
+  );
 }
 
 /**
@@ -76,19 +89,53 @@ export async function checkSavedPlan(
   const differences = savedPlanDifferences({ saved, current: current.plan });
   if (differences.length && alreadyApplied(saved, current.plan)) {
     const message = `${file} was already applied: the tenant already looks as the plan leaves it (a plan made now from its basis has no changes)`;
-    if (ifApplied === "fail") throw new PimctlError("plan_stale", `${message}; nothing was applied`, { details: ["pass --if-applied=ok to treat a re-run of an applied plan as done (exit 0)"] });
-    return { plan: saved, desired: basis.desired, remote: current.remote, declared: current.declared, names: current.names, refresh: current.refresh, ledger: state.ledger, ledgerExisted: state.existed, connection, config, alreadyApplied: message };
+    if (ifApplied === "fail")
+      throw new PimctlError("plan_stale", `${message}; nothing was applied`, {
+        details: ["pass --if-applied=ok to treat a re-run of an applied plan as done (exit 0)"],
+      });
+    return {
+      plan: saved,
+      desired: basis.desired,
+      remote: current.remote,
+      declared: current.declared,
+      names: current.names,
+      refresh: current.refresh,
+      ledger: state.ledger,
+      ledgerExisted: state.existed,
+      connection,
+      config,
+      alreadyApplied: message,
+    };
   }
   if (differences.length) {
     const done = partlyApplied(saved, current.plan);
-    throw new PimctlError("plan_stale", `${file} is not what a plan made now from its own basis gives (the tenant changed, or the file was edited); nothing was applied. Plan again`, {
-      details: [
-        ...(done ? [`${done.done} of its ${done.of} actions are already done, and a plan made now has only the rest (a run that stopped part way?): make a new plan to finish`] : []),
-        ...differences.slice(0, 50).concat(differences.length > 50 ? [`... and ${differences.length - 50} more`] : []),
-      ],
-    });
+    throw new PimctlError(
+      "plan_stale",
+      `${file} is not what a plan made now from its own basis gives (the tenant changed, or the file was edited); nothing was applied. Plan again`,
+      {
+        details: [
+          ...(done
+            ? [
+                `${done.done} of its ${done.of} actions are already done, and a plan made now has only the rest (a run that stopped part way?): make a new plan to finish`,
+              ]
+            : []),
+          ...differences.slice(0, 50).concat(differences.length > 50 ? [`... and ${differences.length - 50} more`] : []),
+        ],
+      },
+    );
   }
-  return { plan: saved, desired: basis.desired, remote: current.remote, declared: current.declared, names: current.names, refresh: current.refresh, ledger: state.ledger, ledgerExisted: state.existed, connection, config };
+  return {
+    plan: saved,
+    desired: basis.desired,
+    remote: current.remote,
+    declared: current.declared,
+    names: current.names,
+    refresh: current.refresh,
+    ledger: state.ledger,
+    ledgerExisted: state.existed,
+    connection,
+    config,
+  };
 }
 
 /**

@@ -7,7 +7,9 @@ import { pickTenant, tenantBaseUrl } from "../tenant.js";
 import { type ProjectOptions, projectConfig } from "./project.js";
 
 /** The state backend a project's config names, for `pimctl state`. */
-export async function openProjectState(opts: ProjectOptions & { backend?: "local" | "git" }): Promise<{ config: Config; backend: StateBackend; tenant: string; baseUrl: string }> {
+export async function openProjectState(
+  opts: ProjectOptions & { backend?: "local" | "git" },
+): Promise<{ config: Config; backend: StateBackend; tenant: string; baseUrl: string }> {
   const config = await projectConfig(opts);
   const { name, tenant } = pickTenant(config, opts.tenant);
   return { config, backend: openBackend(config, name, opts.env, opts.backend), tenant: name, baseUrl: tenantBaseUrl(config, name, tenant) };

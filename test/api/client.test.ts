@@ -19,7 +19,13 @@ const errorOf = async (p: Promise<unknown>): Promise<PimctlError> => {
 };
 
 beforeAll(async () => {
-  emu = await startEmulator({ port: 0, tenants: [{ hash: "demo", token: TOKEN }, { hash: "other", token: "tok-other" }] });
+  emu = await startEmulator({
+    port: 0,
+    tenants: [
+      { hash: "demo", token: TOKEN },
+      { hash: "other", token: "tok-other" },
+    ],
+  });
 });
 afterAll(async () => {
   await client?.close();
@@ -109,7 +115,12 @@ describe("errors are typed values with the request, never the token", () => {
     expect(e401.format()).not.toContain("wrong-token-value");
     // Defence in depth: a base URL that reaches the client with credentials (library use; the
     // config refuses them) is kept without them, so no message, plan or ledger can print them.
-    const withCreds = createClient({ tenant: "demo", baseUrl: emu.tenantUrl("demo").replace("http://", "http://admin:hunter2@"), token: "wrong-token-value", retries: fast });
+    const withCreds = createClient({
+      tenant: "demo",
+      baseUrl: emu.tenantUrl("demo").replace("http://", "http://admin:hunter2@"),
+      token: "wrong-token-value",
+      retries: fast,
+    });
     expect(withCreds.baseUrl).toBe(emu.tenantUrl("demo"));
     const leaked = await errorOf(withCreds.listBrands());
     await withCreds.close();

@@ -90,7 +90,10 @@ describe("a tenant behind TLS with a private CA", () => {
       tls: { cert: await readFile(path.join(dir, "cert.pem"), "utf8"), key: await readFile(path.join(dir, "key.pem"), "utf8") },
     });
     proxy = await startProxy();
-    await writeFile(path.join(dir, "pimctl.yaml"), `dir: catalogue\ntenants:\n  tls:\n    base_url: ${emulator.tenantUrl("tls")}\n    token_env: PIMCTL_TLS_TOKEN\n`);
+    await writeFile(
+      path.join(dir, "pimctl.yaml"),
+      `dir: catalogue\ntenants:\n  tls:\n    base_url: ${emulator.tenantUrl("tls")}\n    token_env: PIMCTL_TLS_TOKEN\n`,
+    );
     execFileSync("mkdir", ["-p", path.join(dir, "catalogue")]);
     await writeFile(path.join(dir, "catalogue", "c.yaml"), "brands:\n  - name: Acme\n");
   });

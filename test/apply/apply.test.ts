@@ -40,13 +40,28 @@ const v1: Catalogue = {
   versions: ["French"],
   display_groups: [{ name: "Basics", in_navigation: true }],
   attributes: [
-    { name: "Colour", type: "selectbox", display_group: "Basics", publish: true, versions: { French: { name: "Couleur" } }, values: [{ value: "Red", versions: { French: "Rouge" } }, { value: "Blue" }, { value: "Mauve" }] },
+    {
+      name: "Colour",
+      type: "selectbox",
+      display_group: "Basics",
+      publish: true,
+      versions: { French: { name: "Couleur" } },
+      values: [{ value: "Red", versions: { French: "Rouge" } }, { value: "Blue" }, { value: "Mauve" }],
+    },
     { name: "Legacy", type: "text" },
   ],
   attribute_sets: [{ name: "Apparel", attributes: ["Colour", "Legacy"] }],
   blocks: [{ slug: "footer", name: "Footer", content: "one\ntwo\n" }],
   brands: [
-    { name: "Acme", desc: "Tools", web_ids: { Webshop: "acme" }, assets: [{ image_url: "https://cdn.example.com/acme.png", alttext: "Acme", thumbnail: true }], attributes: { Colour: { value: "Red", versions: { French: "Rouge" } } }, assigned_attributes: ["Colour"], attribute_sets: ["Apparel"] },
+    {
+      name: "Acme",
+      desc: "Tools",
+      web_ids: { Webshop: "acme" },
+      assets: [{ image_url: "https://cdn.example.com/acme.png", alttext: "Acme", thumbnail: true }],
+      attributes: { Colour: { value: "Red", versions: { French: "Rouge" } } },
+      assigned_attributes: ["Colour"],
+      attribute_sets: ["Apparel"],
+    },
     { name: "Oldco" },
   ],
   categories: [
@@ -62,15 +77,42 @@ const v2: Catalogue = {
   ...v1,
   display_groups: [{ name: "Essentials", in_navigation: false, previous_names: ["Basics"] }],
   attributes: [
-    { name: "Color", type: "selectbox", display_group: "Essentials", publish: false, previous_names: ["Colour"], versions: { French: { name: "Teinte" } }, values: [{ value: "Red", versions: { French: "Rouge vif" } }, { value: "Navy", previous_values: ["Blue"] }] },
+    {
+      name: "Color",
+      type: "selectbox",
+      display_group: "Essentials",
+      publish: false,
+      previous_names: ["Colour"],
+      versions: { French: { name: "Teinte" } },
+      values: [
+        { value: "Red", versions: { French: "Rouge vif" } },
+        { value: "Navy", previous_values: ["Blue"] },
+      ],
+    },
   ],
   attribute_sets: [{ name: "Clothing", attributes: ["Color"], previous_names: ["Apparel"] }],
   blocks: [{ slug: "footer", name: "Footer", content: "one\nTWO\n" }],
-  brands: [{ name: "Acme Tools", previous_names: ["Acme"], desc: "Tools since 1950", web_ids: { Webshop: "acme-tools" }, assets: [{ image_url: "https://cdn.example.com/acme.png", alttext: "Acme logo", thumbnail: true }], attributes: { Color: { value: "Navy", versions: { French: "Marine" } } }, assigned_attributes: ["Color"], attribute_sets: ["Clothing"] }],
+  brands: [
+    {
+      name: "Acme Tools",
+      previous_names: ["Acme"],
+      desc: "Tools since 1950",
+      web_ids: { Webshop: "acme-tools" },
+      assets: [{ image_url: "https://cdn.example.com/acme.png", alttext: "Acme logo", thumbnail: true }],
+      attributes: { Color: { value: "Navy", versions: { French: "Marine" } } },
+      assigned_attributes: ["Color"],
+      attribute_sets: ["Clothing"],
+    },
+  ],
   categories: [
     { path: ["Apparel"], name: "Apparel", attribute_sets: ["Clothing"], web_ids: { Webshop: "apparel-2" } },
     { path: ["Apparel", "Shirts"], name: "Shirts", previous_names: ["Tops"] },
-    { path: ["Apparel", "Shoes"], name: "Shoes", previous_paths: [["Footwear", "Shoes"]], assets: [{ image_url: "https://cdn.example.com/shoes.png", alttext: "Shoes!" }] },
+    {
+      path: ["Apparel", "Shoes"],
+      name: "Shoes",
+      previous_paths: [["Footwear", "Shoes"]],
+      assets: [{ image_url: "https://cdn.example.com/shoes.png", alttext: "Shoes!" }],
+    },
   ],
 };
 
@@ -97,7 +139,16 @@ describe("apply against the emulator", () => {
   it("runs dependants after their dependencies, with created ids flowing into later requests", async () => {
     const plan = await planFor(v1);
     const order: string[] = [];
-    await applyPlan({ api, plan, allowDelete: false, dryRun: false, parallelism: 8, failFast: false, ledger, hooks: { postAction: (a) => order.push(a.address) } });
+    await applyPlan({
+      api,
+      plan,
+      allowDelete: false,
+      dryRun: false,
+      parallelism: 8,
+      failFast: false,
+      ledger,
+      hooks: { postAction: (a) => order.push(a.address) },
+    });
     const pos = new Map(order.map((a, i) => [a, i]));
     for (const a of plan.actions) for (const d of a.depends_on) expect(pos.get(d)!).toBeLessThan(pos.get(a.address)!);
     const colour = [...emu.store("t").attributes.values()].find((a) => a.name === "Colour")!;

@@ -12,7 +12,14 @@ const desired: Catalogue = {
   versions: ["French"],
   display_groups: [],
   blocks: [],
-  attributes: [{ name: "Colour", type: "selectbox", versions: { French: { name: "Couleur" } }, values: [{ value: "Red", versions: { French: "Rouge" } }, { value: "Blue" }] }],
+  attributes: [
+    {
+      name: "Colour",
+      type: "selectbox",
+      versions: { French: { name: "Couleur" } },
+      values: [{ value: "Red", versions: { French: "Rouge" } }, { value: "Blue" }],
+    },
+  ],
   attribute_sets: [{ name: "Apparel", attributes: ["Colour"] }],
   brands: [{ name: "Acme", desc: "Tools", assets: [{ image_url: "https://cdn.example.com/acme.png", alttext: "Acme" }], web_ids: { Webshop: "acme" } }],
   categories: [

@@ -81,7 +81,9 @@ describe.skipIf(!found)("the HTML page in Chromium, on the real taxonomy", () =>
       return ms;
     });
     const median = [...readyMs].sort((a, b) => a - b)[1]!;
-    console.log(`time to usable (navigation start to the script's ready mark): median ${median} ms of ${readyMs.join(", ")} ms; folding a 300-child branch: ${clickMs.toFixed(0)} ms`);
+    console.log(
+      `time to usable (navigation start to the script's ready mark): median ${median} ms of ${readyMs.join(", ")} ms; folding a 300-child branch: ${clickMs.toFixed(0)} ms`,
+    );
     // Generous: the machine is shared; the figure that matters is printed above.
     expect(median).toBeLessThan(5000);
     expect(clickMs).toBeLessThan(2000);
@@ -97,7 +99,10 @@ describe.skipIf(!found)("the HTML page in Chromium, on the real taxonomy", () =>
   });
 
   it("collapses and expands a subtree", async () => {
-    const id = await page.evaluate((name) => [...document.querySelectorAll("li.node")].find((n) => n.querySelector(".n")!.textContent === name)!.id, NEW_PARENT);
+    const id = await page.evaluate(
+      (name) => [...document.querySelectorAll("li.node")].find((n) => n.querySelector(".n")!.textContent === name)!.id,
+      NEW_PARENT,
+    );
     const firstChild = `#${id} > ul > li.node`;
     expect(await isVisible(firstChild)).toBe(true);
     await page.click(`#${id} > .row .tw`);
@@ -167,7 +172,10 @@ describe.skipIf(!found)("the HTML page in Chromium, on the real taxonomy", () =>
 
   it("prints everything: collapsed branches open on paper, the search bar is left out", async () => {
     await load();
-    const id = await page.evaluate((name) => [...document.querySelectorAll("li.node")].find((n) => n.querySelector(".n")!.textContent === name)!.id, NEW_PARENT);
+    const id = await page.evaluate(
+      (name) => [...document.querySelectorAll("li.node")].find((n) => n.querySelector(".n")!.textContent === name)!.id,
+      NEW_PARENT,
+    );
     await page.click(`#${id} > .row .tw`);
     expect(await isVisible(`#${id} > ul > li.node`)).toBe(false);
     await page.emulateMediaType("print");
@@ -184,7 +192,9 @@ describe.skipIf(!found)("the HTML page in Chromium, on the real taxonomy", () =>
     await other.setContent(small, { waitUntil: "load" });
     await other.type("#q", "colo");
     await other.waitForSelector('#q[data-filtered="colo"]');
-    const shown = await other.$$eval("li.rec", (lis) => lis.filter((li) => (li as HTMLElement).offsetParent !== null).map((li) => li.querySelector(".n")!.textContent));
+    const shown = await other.$$eval("li.rec", (lis) =>
+      lis.filter((li) => (li as HTMLElement).offsetParent !== null).map((li) => li.querySelector(".n")!.textContent),
+    );
     expect(shown).toEqual(["Colour"]);
     await other.close();
   });

@@ -10,7 +10,6 @@ import { emptyRemote, type RemoteCatalogue, type RemoteCategory } from "../../sr
 import { buildPlan } from "../../src/plan/planner.js";
 import type { Plan } from "../../src/plan/types.js";
 
-
 interface TaxonomyNode {
   name: { en: string };
   children?: TaxonomyNode[];
@@ -109,6 +108,12 @@ export function taxonomyPlan(changes: TaxonomyChanges): TaxonomyPlan {
   categories.sort(byPath);
   const desired: Catalogue = { ...emptyCatalogue(), managed: ["categories"], categories };
   const state: RemoteCatalogue = { ...emptyRemote(), read: ["categories"], categories: remote };
-  const { plan } = buildPlan({ tenant: "taxonomy", desired, remote: state, ledger: { web_ids: {}, assets: {}, brand_attribute_sets: {} }, prune: { categories: true } });
+  const { plan } = buildPlan({
+    tenant: "taxonomy",
+    desired,
+    remote: state,
+    ledger: { web_ids: {}, assets: {}, brand_attribute_sets: {} },
+    prune: { categories: true },
+  });
   return { plan, remote, moved, renamed, pruned };
 }

@@ -47,7 +47,8 @@ async function restore(): Promise<void> {
 
 async function outcome(kind: keyof typeof MANIFESTS): Promise<void> {
   await p.write("catalogue/catalogue.yaml", MANIFESTS[kind]);
-  for (const f of ["plan.md", "plan.json", "pimctl-plan.json", "plan-exitcode", "install-script-env.txt", "gl-code-quality-report.json"]) await rm(path.join(p.dir, f), { force: true });
+  for (const f of ["plan.md", "plan.json", "pimctl-plan.json", "plan-exitcode", "install-script-env.txt", "gl-code-quality-report.json"])
+    await rm(path.join(p.dir, f), { force: true });
 }
 
 beforeAll(async () => {
@@ -58,7 +59,12 @@ beforeAll(async () => {
         "dir: catalogue",
         "prune: { categories: true, brands: true }",
         "tenants:",
-        ...Object.entries(urls).flatMap(([n, u]) => [`  ${n}:`, `    base_url: ${u}`, `    token_env: PIMCTL_${n.toUpperCase()}_TOKEN`, "    variables: { shop: Webshop }"]),
+        ...Object.entries(urls).flatMap(([n, u]) => [
+          `  ${n}:`,
+          `    base_url: ${u}`,
+          `    token_env: PIMCTL_${n.toUpperCase()}_TOKEN`,
+          "    variables: { shop: Webshop }",
+        ]),
         "",
       ].join("\n"),
   });
@@ -68,15 +74,34 @@ beforeAll(async () => {
   // The team's project: a package.json whose install script (a pull request controls it) records the PIMCTL_ variables it sees.
   await p.write(
     "package.json",
-    JSON.stringify({ name: "team-catalogue", version: "1.0.0", private: true, scripts: { preinstall: `node -e "require('fs').writeFileSync('install-script-env.txt', Object.keys(process.env).filter((k) => k.startsWith('PIMCTL_')).join(','))"` } }),
+    JSON.stringify({
+      name: "team-catalogue",
+      version: "1.0.0",
+      private: true,
+      scripts: {
+        preinstall: `node -e "require('fs').writeFileSync('install-script-env.txt', Object.keys(process.env).filter((k) => k.startsWith('PIMCTL_')).join(','))"`,
+      },
+    }),
   );
-  await p.write("package-lock.json", JSON.stringify({ name: "team-catalogue", version: "1.0.0", lockfileVersion: 3, requires: true, packages: { "": { name: "team-catalogue", version: "1.0.0" } } }));
+  await p.write(
+    "package-lock.json",
+    JSON.stringify({
+      name: "team-catalogue",
+      version: "1.0.0",
+      lockfileVersion: 3,
+      requires: true,
+      packages: { "": { name: "team-catalogue", version: "1.0.0" } },
+    }),
+  );
   execFileSync("git", ["init", "-q"], { cwd: p.dir });
   execFileSync("git", ["remote", "add", "origin", path.join(p.dir, "no-such-remote.git")], { cwd: p.dir });
   // `npx pimctl` is the CLI this repository builds; any other npx is npx.
   bin = await mkdtemp(path.join(tmpdir(), "pimctl-shim-"));
   const npx = execFileSync("bash", ["-c", "command -v npx"], { encoding: "utf8" }).trim();
-  await writeFile(path.join(bin, "npx"), `#!/bin/sh\nif [ "$1" = pimctl ]; then shift; exec "${process.execPath}" "${path.join(repoRoot, "dist", "cli", "main.js")}" "$@"; fi\nexec "${npx}" "$@"\n`);
+  await writeFile(
+    path.join(bin, "npx"),
+    `#!/bin/sh\nif [ "$1" = pimctl ]; then shift; exec "${process.execPath}" "${path.join(repoRoot, "dist", "cli", "main.js")}" "$@"; fi\nexec "${npx}" "$@"\n`,
+  );
   await chmod(path.join(bin, "npx"), 0o755);
   ghDir = await mkdtemp(path.join(tmpdir(), "pimctl-gh-"));
   await writeFile(
@@ -134,7 +159,10 @@ describe("github-actions.yml, job plan, run as GitHub runs it", () => {
   const step = (r: Awaited<ReturnType<typeof run>>, name: string) => r.steps.find((s) => s.name === name)!;
 
   it("exit 0 and 2 pass; the plan is in the job summary once; npm ci's install scripts never run and never see a token", { timeout: 30_000 }, async () => {
-    for (const [kind, code] of [["none", "0"], ["changes", "2"]] as const) {
+    for (const [kind, code] of [
+      ["none", "0"],
+      ["changes", "2"],
+    ] as const) {
       await outcome(kind);
       const r = await run({ PIMCTL_PROD_READONLY_TOKEN: token });
       expect(r.ok, r.steps.map((s) => s.output).join("\n")).toBe(true);
@@ -181,10 +209,15 @@ describe("gitlab-pimctl.yml, included and extended, run as GitLab runs it", () =
     plan: { extends: ".pimctl-plan", variables: { PIMCTL_TENANT: "prod" } },
     apply: { extends: ".pimctl-apply", needs: ["plan"], variables: { PIMCTL_TENANT: "prod" } },
   };
-  const run = (name: "plan" | "apply", t = token) => runGitlabJob(gitlabJob(file, name, project), { cwd: p.dir, env, projectVariables: { PIMCTL_PROD_TOKEN: t } });
+  const run = (name: "plan" | "apply", t = token) =>
+    runGitlabJob(gitlabJob(file, name, project), { cwd: p.dir, env, projectVariables: { PIMCTL_PROD_TOKEN: t } });
 
   it("the plan job passes on exit 0 and 2 and fails on 1 and 3; validate resolves the tenant's ${variables}", { timeout: 40_000 }, async () => {
-    for (const [kind, ok] of [["none", true], ["changes", true], ["destructive", false]] as const) {
+    for (const [kind, ok] of [
+      ["none", true],
+      ["changes", true],
+      ["destructive", false],
+    ] as const) {
       await outcome(kind);
       const r = await run("plan");
       expect(r.code === 0, `${kind}:\n${r.output}`).toBe(ok);
@@ -194,18 +227,28 @@ describe("gitlab-pimctl.yml, included and extended, run as GitLab runs it", () =
     expect((await run("plan", "a-token-the-tenant-refuses")).code).not.toBe(0);
   });
 
-  it("the harness reproduces the old template's bug: `code=$?` on the entry after the plan reads GitLab's echo, and a destructive plan passed", { timeout: 20_000 }, async () => {
-    await outcome("destructive");
-    const old = {
-      plan: {
-        extends: ".pimctl",
-        variables: { PIMCTL_TENANT: "prod" },
-        script: ["set +e", 'npx pimctl plan --tenant "$PIMCTL_TENANT" --out "$PIMCTL_PLAN_FILE" --detailed-exitcode --fail-on-destructive > plan.md', "code=$?", "set -e", 'test "$code" -eq 0 -o "$code" -eq 2'],
-      },
-    };
-    const r = await runGitlabJob(gitlabJob(file, "plan", old), { cwd: p.dir, env, projectVariables: { PIMCTL_PROD_TOKEN: token } });
-    expect(r.code).toBe(0);
-  });
+  it(
+    "the harness reproduces the old template's bug: `code=$?` on the entry after the plan reads GitLab's echo, and a destructive plan passed",
+    { timeout: 20_000 },
+    async () => {
+      await outcome("destructive");
+      const old = {
+        plan: {
+          extends: ".pimctl",
+          variables: { PIMCTL_TENANT: "prod" },
+          script: [
+            "set +e",
+            'npx pimctl plan --tenant "$PIMCTL_TENANT" --out "$PIMCTL_PLAN_FILE" --detailed-exitcode --fail-on-destructive > plan.md',
+            "code=$?",
+            "set -e",
+            'test "$code" -eq 0 -o "$code" -eq 2',
+          ],
+        },
+      };
+      const r = await runGitlabJob(gitlabJob(file, "plan", old), { cwd: p.dir, env, projectVariables: { PIMCTL_PROD_TOKEN: token } });
+      expect(r.code).toBe(0);
+    },
+  );
 
   it("the apply job applies the plan job's saved plan (no new plan), and refuses to run without one", { timeout: 40_000 }, async () => {
     await outcome("changes");
@@ -225,21 +268,44 @@ describe("gitlab-pimctl.yml, included and extended, run as GitLab runs it", () =
 
 describe("gitlab-ci.yml, run as GitLab runs it", () => {
   const file = ci("gitlab-ci.yml");
-  const predefined = () => ({ CI_API_V4_URL: gitlab.url, CI_PROJECT_ID: "1", CI_MERGE_REQUEST_IID: "7", CI_JOB_URL: "https://gitlab.example/job/1", CI_SERVER_HOST: "gitlab.example", CI_PROJECT_PATH: "acme/catalogue" });
-  // A project that still has a PIMCTL_PROD_TOKEN variable (the write token, unprotected): the MR plan must not use it.
-  const variables = (readonly: string, write: string) => ({ PIMCTL_PROD_READONLY_TOKEN: readonly, PIMCTL_PROD_WRITE_TOKEN: write, PIMCTL_PROD_TOKEN: write, GITLAB_API_TOKEN: "gl-token", GITLAB_STATE_TOKEN: "state-token" });
-  const run = (name: string, readonly: string, write: string) => runGitlabJob(gitlabJob(file, name), { cwd: p.dir, env, projectVariables: variables(readonly, write), predefined: predefined() });
-
-  it("plan:mr reads with the read-only token, even beside a project variable PIMCTL_PROD_TOKEN; 0 and 2 pass with a note, 3 fails after its note, 1 fails with none", { timeout: 40_000 }, async () => {
-    for (const [kind, readonly, ok, notes] of [["none", token, true, 1], ["changes", token, true, 1], ["destructive", token, false, 1], ["none", "a-token-the-tenant-refuses", false, 0]] as const) {
-      await outcome(kind);
-      gitlab.notes.length = 0;
-      const r = await run("plan:mr", readonly, "the-write-token-the-tenant-refuses-here");
-      expect(r.code === 0, `${kind}:\n${r.output}`).toBe(ok);
-      expect(gitlab.notes.length, kind).toBe(notes);
-      if (notes) expect(gitlab.notes[0]).toContain(MARKER);
-    }
+  const predefined = () => ({
+    CI_API_V4_URL: gitlab.url,
+    CI_PROJECT_ID: "1",
+    CI_MERGE_REQUEST_IID: "7",
+    CI_JOB_URL: "https://gitlab.example/job/1",
+    CI_SERVER_HOST: "gitlab.example",
+    CI_PROJECT_PATH: "acme/catalogue",
   });
+  // A project that still has a PIMCTL_PROD_TOKEN variable (the write token, unprotected): the MR plan must not use it.
+  const variables = (readonly: string, write: string) => ({
+    PIMCTL_PROD_READONLY_TOKEN: readonly,
+    PIMCTL_PROD_WRITE_TOKEN: write,
+    PIMCTL_PROD_TOKEN: write,
+    GITLAB_API_TOKEN: "gl-token",
+    GITLAB_STATE_TOKEN: "state-token",
+  });
+  const run = (name: string, readonly: string, write: string) =>
+    runGitlabJob(gitlabJob(file, name), { cwd: p.dir, env, projectVariables: variables(readonly, write), predefined: predefined() });
+
+  it(
+    "plan:mr reads with the read-only token, even beside a project variable PIMCTL_PROD_TOKEN; 0 and 2 pass with a note, 3 fails after its note, 1 fails with none",
+    { timeout: 40_000 },
+    async () => {
+      for (const [kind, readonly, ok, notes] of [
+        ["none", token, true, 1],
+        ["changes", token, true, 1],
+        ["destructive", token, false, 1],
+        ["none", "a-token-the-tenant-refuses", false, 0],
+      ] as const) {
+        await outcome(kind);
+        gitlab.notes.length = 0;
+        const r = await run("plan:mr", readonly, "the-write-token-the-tenant-refuses-here");
+        expect(r.code === 0, `${kind}:\n${r.output}`).toBe(ok);
+        expect(gitlab.notes.length, kind).toBe(notes);
+        if (notes) expect(gitlab.notes[0]).toContain(MARKER);
+      }
+    },
+  );
 
   it("validate resolves prod's variables with no token; apply writes with the write token the saved plan:main made", { timeout: 40_000 }, async () => {
     await outcome("changes");
@@ -254,7 +320,10 @@ describe("gitlab-ci.yml, run as GitLab runs it", () => {
 
 describe("github-actions.yml, job apply: the reviewed plan, or a reason", () => {
   const job = githubJob(ci("github-actions.yml"), "apply");
-  const merged = { event: { action: "closed", pull_request: { number: 7, merged: true, head: { sha: "abc123" }, merge_commit_sha: "def456" } }, token: "gh-token" };
+  const merged = {
+    event: { action: "closed", pull_request: { number: 7, merged: true, head: { sha: "abc123" }, merge_commit_sha: "def456" } },
+    token: "gh-token",
+  };
   const run = () => runGithubJob(job, { cwd: p.dir, env, secrets: { PIMCTL_PROD_TOKEN: token }, github: merged });
   const step = (r: Awaited<ReturnType<typeof run>>, name: string) => r.steps.find((s) => s.name === name)!;
   /** The PR's successful run 42 and its artifact plan-abc123, holding the plan saved now. */
@@ -271,58 +340,75 @@ describe("github-actions.yml, job apply: the reviewed plan, or a reason", () => 
     await outcome("changes");
     const r = await run();
     expect(r.ok).toBe(false);
-    expect(step(r, "Fetch the reviewed plan").output).toContain("Nothing applied: no successful plan run of catalogue.yml for the pull request's last commit abc123");
+    expect(step(r, "Fetch the reviewed plan").output).toContain(
+      "Nothing applied: no successful plan run of catalogue.yml for the pull request's last commit abc123",
+    );
     expect(step(r, "Apply the reviewed plan").outcome).toBe("skipped");
-    expect(readFileSync(path.join(ghDir, "calls.log"), "utf8")).toContain("gh run list --workflow catalogue.yml --event pull_request --commit abc123 --status success");
+    expect(readFileSync(path.join(ghDir, "calls.log"), "utf8")).toContain(
+      "gh run list --workflow catalogue.yml --event pull_request --commit abc123 --status success",
+    );
   });
 
-  it("applies the downloaded plan with the write token on that step; a stale plan (exit 5) passes the job and asks for a replan", { timeout: 40_000 }, async () => {
-    await outcome("changes");
-    await reviewedPlan();
-    const r = await run();
-    expect(r.ok, r.steps.map((s) => s.output).join("\n")).toBe(true);
-    expect(step(r, "Apply the reviewed plan").env).toEqual({ PIMCTL_PROD_TOKEN: token });
-    expect(step(r, "Fetch the reviewed plan").env.PIMCTL_PROD_TOKEN).toBeUndefined();
-    expect((await p.cli(["plan", "--tenant", "prod", "--detailed-exitcode"], { env: { PIMCTL_PROD_TOKEN: token } })).code).toBe(0);
-    await restore();
-    // Reviewed, then applied by someone else before the merge: the job's apply finds it done (exit 0).
-    await outcome("changes");
-    await reviewedPlan();
-    expect((await p.cli(["apply", "--tenant", "prod", "--auto-approve"], { env: { PIMCTL_PROD_TOKEN: token } })).code).toBe(0);
-    const again = await run();
-    expect(again.ok).toBe(true);
-    expect(step(again, "Apply the reviewed plan").output).toContain("was already applied");
-    await restore();
-    // Reviewed, then the tenant changed by hand before the merge: stale.
-    await outcome("changes");
-    await reviewedPlan();
-    const store = p.emulator.store("prod");
-    const acme = [...store.brands.values()].find((b) => b.name === "Acme")!;
-    store.updateBrand(acme.id, { desc: "Changed by hand" });
-    const stale = await run();
-    expect(stale.ok).toBe(true);
-    expect(stale.outputs.apply).toEqual({ stale: "true" });
-    expect(stale.summary).toContain("The reviewed plan is stale");
-    await restore();
-  });
+  it(
+    "applies the downloaded plan with the write token on that step; a stale plan (exit 5) passes the job and asks for a replan",
+    { timeout: 40_000 },
+    async () => {
+      await outcome("changes");
+      await reviewedPlan();
+      const r = await run();
+      expect(r.ok, r.steps.map((s) => s.output).join("\n")).toBe(true);
+      expect(step(r, "Apply the reviewed plan").env).toEqual({ PIMCTL_PROD_TOKEN: token });
+      expect(step(r, "Fetch the reviewed plan").env.PIMCTL_PROD_TOKEN).toBeUndefined();
+      expect((await p.cli(["plan", "--tenant", "prod", "--detailed-exitcode"], { env: { PIMCTL_PROD_TOKEN: token } })).code).toBe(0);
+      await restore();
+      // Reviewed, then applied by someone else before the merge: the job's apply finds it done (exit 0).
+      await outcome("changes");
+      await reviewedPlan();
+      expect((await p.cli(["apply", "--tenant", "prod", "--auto-approve"], { env: { PIMCTL_PROD_TOKEN: token } })).code).toBe(0);
+      const again = await run();
+      expect(again.ok).toBe(true);
+      expect(step(again, "Apply the reviewed plan").output).toContain("was already applied");
+      await restore();
+      // Reviewed, then the tenant changed by hand before the merge: stale.
+      await outcome("changes");
+      await reviewedPlan();
+      const store = p.emulator.store("prod");
+      const acme = [...store.brands.values()].find((b) => b.name === "Acme")!;
+      store.updateBrand(acme.id, { desc: "Changed by hand" });
+      const stale = await run();
+      expect(stale.ok).toBe(true);
+      expect(stale.outputs.apply).toEqual({ stale: "true" });
+      expect(stale.summary).toContain("The reviewed plan is stale");
+      await restore();
+    },
+  );
 });
 
 describe("github-promotion.yml and github-drift.yml, run as GitHub runs them", () => {
-  it("the PR plan job passes on 0 and 2, fails on 1 and 3, validates only without secrets; the staging plan and the prod diff are in the summary once each", { timeout: 60_000 }, async () => {
-    const job = githubJob(ci("github-promotion.yml"), "plan");
-    const secrets = (t: string) => ({ PIMCTL_STAGING_READONLY_TOKEN: p.tokens.staging!, PIMCTL_PROD_READONLY_TOKEN: t });
-    for (const [kind, t, ok] of [["none", token, true], ["changes", token, true], ["destructive", token, false], ["none", "a-token-the-tenant-refuses", false]] as const) {
-      await outcome(kind);
-      // Staging holds BASE too: its plan exits 3 on the destructive manifests; the prod diff fails on the refused token.
-      const r = await runGithubJob(job, { cwd: p.dir, env, secrets: secrets(t), github: pr });
-      expect(r.ok, `${kind}: ${r.steps.map((s) => s.output).join("\n")}`).toBe(ok);
-      // Once each: the staging plan (appended by pimctl plan) and the prod diff (by the step).
-      if (r.ok) expect(count(r.summary, MARKER)).toBe(2);
-    }
-    const fork = await runGithubJob(job, { cwd: p.dir, env, secrets: {}, github: pr });
-    expect(fork.ok).toBe(true);
-    expect(fork.summary).toContain("No plan: this pull request's run gets no secrets");
-  });
+  it(
+    "the PR plan job passes on 0 and 2, fails on 1 and 3, validates only without secrets; the staging plan and the prod diff are in the summary once each",
+    { timeout: 60_000 },
+    async () => {
+      const job = githubJob(ci("github-promotion.yml"), "plan");
+      const secrets = (t: string) => ({ PIMCTL_STAGING_READONLY_TOKEN: p.tokens.staging!, PIMCTL_PROD_READONLY_TOKEN: t });
+      for (const [kind, t, ok] of [
+        ["none", token, true],
+        ["changes", token, true],
+        ["destructive", token, false],
+        ["none", "a-token-the-tenant-refuses", false],
+      ] as const) {
+        await outcome(kind);
+        // Staging holds BASE too: its plan exits 3 on the destructive manifests; the prod diff fails on the refused token.
+        const r = await runGithubJob(job, { cwd: p.dir, env, secrets: secrets(t), github: pr });
+        expect(r.ok, `${kind}: ${r.steps.map((s) => s.output).join("\n")}`).toBe(ok);
+        // Once each: the staging plan (appended by pimctl plan) and the prod diff (by the step).
+        if (r.ok) expect(count(r.summary, MARKER)).toBe(2);
+      }
+      const fork = await runGithubJob(job, { cwd: p.dir, env, secrets: {}, github: pr });
+      expect(fork.ok).toBe(true);
+      expect(fork.summary).toContain("No plan: this pull request's run gets no secrets");
+    },
+  );
 
   it("prod-plan: the heading and the plan once in the summary; a destructive plan fails the job before anyone approves", { timeout: 40_000 }, async () => {
     const job = githubJob(ci("github-promotion.yml"), "prod-plan");
@@ -351,7 +437,9 @@ describe("github-promotion.yml and github-drift.yml, run as GitHub runs them", (
     const drifted = await run(token);
     expect(drifted.ok, drifted.steps.map((s) => s.output).join("\n")).toBe(true);
     expect(drifted.outputs.drift).toEqual({ code: "2" });
-    expect(readFileSync(path.join(ghDir, "calls.log"), "utf8")).toContain("gh issue create --title Catalogue drift on prod --label catalogue-drift --body-file drift.md");
+    expect(readFileSync(path.join(ghDir, "calls.log"), "utf8")).toContain(
+      "gh issue create --title Catalogue drift on prod --label catalogue-drift --body-file drift.md",
+    );
     expect((await run("a-token-the-tenant-refuses")).ok).toBe(false);
     await restore();
   });
@@ -361,12 +449,15 @@ describe("GitHub examples: secrets only on the steps that use them", () => {
   const files = readdirSync(path.join(repoRoot, "examples", "ci")).filter((f) => f.startsWith("github-"));
   it("no job-level env holds a secret; a step with a tenant secret runs pimctl; every job has timeout-minutes; npm ci runs no install scripts", () => {
     for (const f of files) {
-      const jobs = (parse(readFileSync(ci(f), "utf8")) as { jobs: Record<string, { env?: Record<string, string>; "timeout-minutes"?: number; steps: GithubStep[] }> }).jobs;
+      const jobs = (
+        parse(readFileSync(ci(f), "utf8")) as { jobs: Record<string, { env?: Record<string, string>; "timeout-minutes"?: number; steps: GithubStep[] }> }
+      ).jobs;
       for (const [name, job] of Object.entries(jobs)) {
         expect(JSON.stringify(job.env ?? {}), `${f} ${name}`).not.toContain("secrets.");
         expect(job["timeout-minutes"], `${f} ${name}`).toBeGreaterThan(0);
         for (const s of job.steps) {
-          if (JSON.stringify(s.env ?? {}).includes("secrets.PIMCTL")) expect(`${s.run ?? ""}${s.uses ?? ""}`, `${f} ${name}`).toMatch(/npx pimctl|node_modules\/pimctl/);
+          if (JSON.stringify(s.env ?? {}).includes("secrets.PIMCTL"))
+            expect(`${s.run ?? ""}${s.uses ?? ""}`, `${f} ${name}`).toMatch(/npx pimctl|node_modules\/pimctl/);
           if (s.run?.includes("npm ci")) expect(s.run, `${f} ${name}`).toContain("npm ci --ignore-scripts");
         }
       }

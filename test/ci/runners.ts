@@ -216,7 +216,10 @@ export function gitlabJob(file: string, name: string, including: Record<string, 
     const out: Record<string, unknown> = { ...a };
     for (const [k, v] of Object.entries(b)) {
       const prev = out[k];
-      out[k] = prev && v && typeof prev === "object" && typeof v === "object" && !Array.isArray(prev) && !Array.isArray(v) ? merge(prev as Record<string, unknown>, v as Record<string, unknown>) : v;
+      out[k] =
+        prev && v && typeof prev === "object" && typeof v === "object" && !Array.isArray(prev) && !Array.isArray(v)
+          ? merge(prev as Record<string, unknown>, v as Record<string, unknown>)
+          : v;
     }
     return out;
   };
@@ -224,7 +227,10 @@ export function gitlabJob(file: string, name: string, including: Record<string, 
     const job = doc[n];
     if (!job) throw new Error(`${file} has no job ${n}`);
     const { extends: bases = [], ...own } = job;
-    return merge([bases].flat().reduce<Record<string, unknown>>((acc, b) => merge(acc, resolve(b)), {}), own) as GitlabJob;
+    return merge(
+      [bases].flat().reduce<Record<string, unknown>>((acc, b) => merge(acc, resolve(b)), {}),
+      own,
+    ) as GitlabJob;
   };
   const job = resolve(name);
   const dflt = (doc.default ?? {}) as GitlabJob;
@@ -232,7 +238,8 @@ export function gitlabJob(file: string, name: string, including: Record<string, 
 }
 
 /** $NAME and ${NAME} in a variables: value, expanded as GitLab does (unknown names become empty). */
-const expand = (value: string, vars: Record<string, string>) => value.replace(/\$(?:\{(\w+)\}|(\w+))/g, (_, a: string | undefined, b: string | undefined) => vars[(a ?? b)!] ?? "");
+const expand = (value: string, vars: Record<string, string>) =>
+  value.replace(/\$(?:\{(\w+)\}|(\w+))/g, (_, a: string | undefined, b: string | undefined) => vars[(a ?? b)!] ?? "");
 
 /**
  * Runs a job's before_script and script in `cwd` as GitLab's bash shell does. Variables, lowest
@@ -253,7 +260,10 @@ export async function runGitlabJob(
   const dir = await mkdtemp(path.join(tmpdir(), "pimctl-gitlab-"));
   writeFileSync(path.join(dir, "script.sh"), `${script}\n`);
   try {
-    return await runProcess("bash", ["--noprofile", "--norc", path.join(dir, "script.sh")], { cwd: o.cwd, env: { ...o.env, ...vars, GITLAB_CI: "true", CI: "true" } });
+    return await runProcess("bash", ["--noprofile", "--norc", path.join(dir, "script.sh")], {
+      cwd: o.cwd,
+      env: { ...o.env, ...vars, GITLAB_CI: "true", CI: "true" },
+    });
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

@@ -70,7 +70,10 @@ describe("apply outcomes", () => {
       reason: 'depends on attribute["Size"], which failed',
     });
     const version = results.find((x) => x.address === 'attribute["Size"].value["XL"].version["French"]');
-    expect(version).toMatchObject({ caused_by: 'attribute["Size"]', reason: 'depends on attribute["Size"].value["XL"], skipped because attribute["Size"] failed' });
+    expect(version).toMatchObject({
+      caused_by: 'attribute["Size"]',
+      reason: 'depends on attribute["Size"].value["XL"], skipped because attribute["Size"] failed',
+    });
     // Counted per cause and kind, never one line per skipped action (the report has each).
     expect(r.stderr).toContain("2 actions skipped, because an action they depend on failed (attributes 2)");
     expect(r.stderr).not.toMatch(/^skipped: /m);

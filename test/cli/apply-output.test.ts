@@ -40,7 +40,10 @@ describe("an interrupted apply (a real process, SIGTERM)", () => {
     child.kill("SIGTERM");
     const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
     expect(code, stderr).toBe(4);
-    const report = JSON.parse(await readFile(path.join(p.dir, "report.json"), "utf8")) as { counts: { done: number; skipped: number }; results: Array<{ skip_cause?: string }> };
+    const report = JSON.parse(await readFile(path.join(p.dir, "report.json"), "utf8")) as {
+      counts: { done: number; skipped: number };
+      results: Array<{ skip_cause?: string }>;
+    };
     const notStarted = report.results.filter((r) => r.skip_cause === "interrupted").length;
     expect(notStarted).toBeGreaterThan(100);
     expect(stderr).toMatch(new RegExp(`^${notStarted} actions not started: the run was interrupted \\(attributes \\d+.*\\)$`, "m"));
@@ -120,7 +123,9 @@ describe("apply and plan output", () => {
       const before = p.emulator.stats().requests.total;
       const refused = await p.cli(["plan", "--format", "markdown", "--out", name]);
       expect(refused.code).toBe(1);
-      expect(refused.stderr).toContain(`--out saves the plan for 'pimctl apply FILE' and is always JSON, so ${name} would hold JSON; write what --format renders with --print-to ${name}`);
+      expect(refused.stderr).toContain(
+        `--out saves the plan for 'pimctl apply FILE' and is always JSON, so ${name} would hold JSON; write what --format renders with --print-to ${name}`,
+      );
       // Refused before the tenant is read.
       expect(p.emulator.stats().requests.total).toBe(before);
     }

@@ -21,7 +21,9 @@ describe("pimctl ping", () => {
   it("explains a 401 in words, without the token", async () => {
     const r = await p.cli(["ping"], { env: { PIMCTL_DEMO_TOKEN: "not-the-token" } });
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain("refused the token (401). Either the token was rotated or revoked, it belongs to another tenant, or the Authorization header is missing or malformed");
+    expect(r.stderr).toContain(
+      "refused the token (401). Either the token was rotated or revoked, it belongs to another tenant, or the Authorization header is missing or malformed",
+    );
     expect(r.stderr).not.toContain("not-the-token");
   });
   it("says which variable is missing", async () => {
@@ -54,7 +56,9 @@ describe("pimctl init", () => {
     expect(await run(["init", "--tenant", "staging"], io)).toBe(0);
     const config = readFileSync(path.join(p.dir, "fresh/pimctl.yaml"), "utf8");
     expect(config).toContain("token_env: PIMCTL_STAGING_TOKEN");
-    expect(readFileSync(path.join(p.dir, "fresh/catalogue/catalogue.yaml"), "utf8")).toMatch(/^# yaml-language-server: \$schema=.*schemas\/manifest\.schema\.json/);
+    expect(readFileSync(path.join(p.dir, "fresh/catalogue/catalogue.yaml"), "utf8")).toMatch(
+      /^# yaml-language-server: \$schema=.*schemas\/manifest\.schema\.json/,
+    );
     expect(readFileSync(path.join(p.dir, "fresh/.gitignore"), "utf8")).toMatch(/^\.pimctl\/$/m);
     expect(io.err.join("")).toContain("; wrote .gitignore.");
     const again = memoryIo({ cwd: path.join(p.dir, "fresh"), env: {} });
@@ -67,7 +71,9 @@ describe("pimctl init", () => {
     await p.write("ignored/.gitignore", "node_modules/\ndist");
     const io = memoryIo({ cwd: path.join(p.dir, "ignored"), env: {} });
     expect(await run(["init"], io)).toBe(0);
-    expect(readFileSync(path.join(p.dir, "ignored/.gitignore"), "utf8")).toBe("node_modules/\ndist\n# pimctl's local state (ledger, lock, caches): see README \"State\"\n.pimctl/\n");
+    expect(readFileSync(path.join(p.dir, "ignored/.gitignore"), "utf8")).toBe(
+      'node_modules/\ndist\n# pimctl\'s local state (ledger, lock, caches): see README "State"\n.pimctl/\n',
+    );
     expect(io.err.join("")).toContain("added .pimctl/ to .gitignore");
     const again = memoryIo({ cwd: path.join(p.dir, "ignored"), env: {} });
     expect(await run(["init", "--force"], again)).toBe(0);
@@ -75,7 +81,9 @@ describe("pimctl init", () => {
     // git itself ignores the ledger directory.
     execFileSync("git", ["init", "--quiet"], { cwd: path.join(p.dir, "ignored") });
     await p.write("ignored/.pimctl/demo.json", "{}");
-    expect(execFileSync("git", ["status", "--porcelain", "--untracked-files=all"], { cwd: path.join(p.dir, "ignored"), encoding: "utf8" })).not.toContain(".pimctl");
+    expect(execFileSync("git", ["status", "--porcelain", "--untracked-files=all"], { cwd: path.join(p.dir, "ignored"), encoding: "utf8" })).not.toContain(
+      ".pimctl",
+    );
   });
   it("asks on a terminal", async () => {
     await p.write("asked/.keep", "");

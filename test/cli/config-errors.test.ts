@@ -36,7 +36,10 @@ describe("config errors", () => {
   it("a base_url with credentials is refused, and the password is not printed", async () => {
     const sub = path.join(dir, "creds");
     await mkdir(path.join(sub, "catalogue"), { recursive: true });
-    await writeFile(path.join(sub, "pimctl.yaml"), "dir: catalogue\ntenants:\n  prod:\n    base_url: https://admin:hunter2@pim.example.com/api/v1\n    token_env: PIMCTL_T\n");
+    await writeFile(
+      path.join(sub, "pimctl.yaml"),
+      "dir: catalogue\ntenants:\n  prod:\n    base_url: https://admin:hunter2@pim.example.com/api/v1\n    token_env: PIMCTL_T\n",
+    );
     const r = await cli(["plan"], sub);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('tenant "prod": base_url must not hold credentials (https://***@pim.example.com/api/v1)');

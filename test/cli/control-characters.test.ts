@@ -41,7 +41,8 @@ function rawControls(bytes: Buffer): string[] {
     const third = bytes[i + 2] ?? 0;
     if ((b < 0x20 && b !== 0x0a) || b === 0x7f) found.push(`${i}:${b.toString(16)}`);
     else if (b === 0xc2 && next >= 0x80 && next <= 0x9f) found.push(`${i}:c2${next.toString(16)}`);
-    else if (b === 0xe2 && ((next === 0x80 && third >= 0xaa && third <= 0xae) || (next === 0x81 && third >= 0xa6 && third <= 0xa9))) found.push(`${i}:e2${next.toString(16)}${third.toString(16)}`);
+    else if (b === 0xe2 && ((next === 0x80 && third >= 0xaa && third <= 0xae) || (next === 0x81 && third >= 0xa6 && third <= 0xa9)))
+      found.push(`${i}:e2${next.toString(16)}${third.toString(16)}`);
   }
   return found;
 }

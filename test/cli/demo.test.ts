@@ -8,7 +8,15 @@ describe("pimctl demo", () => {
     const code = await run(["demo"], io);
     const out = io.out.join("");
     expect(code, io.err.join("")).toBe(0);
-    for (const step of ["Step 1: validate", "Step 2: plan", "Step 3: apply", "Step 4: someone changes", "Step 5: plan shows the drift", "Step 6: apply converges", "Step 7: plan again"]) {
+    for (const step of [
+      "Step 1: validate",
+      "Step 2: plan",
+      "Step 3: apply",
+      "Step 4: someone changes",
+      "Step 5: plan shows the drift",
+      "Step 6: apply converges",
+      "Step 7: plan again",
+    ]) {
       expect(out).toContain(step);
     }
     expect(out).toMatch(/Applied: \d+ done, 0 failed, 0 skipped/);

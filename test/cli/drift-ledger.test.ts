@@ -12,7 +12,9 @@ import { createClient, type PimClient } from "../../src/api/client.js";
 import type { DriftItem, DriftReport } from "../../src/drift/index.js";
 import { repoRoot, testProject, type TestProject } from "../helpers/project.js";
 
-const validate = new Ajv({ allErrors: true, strict: false }).compile(JSON.parse(readFileSync(path.join(repoRoot, "schemas/drift.schema.json"), "utf8")) as object);
+const validate = new Ajv({ allErrors: true, strict: false }).compile(
+  JSON.parse(readFileSync(path.join(repoRoot, "schemas/drift.schema.json"), "utf8")) as object,
+);
 const APPLIED_AT = "2026-11-01T08:00:00Z";
 
 let project: TestProject;
@@ -21,7 +23,17 @@ let api: PimClient;
 beforeAll(async () => {
   // Pruning on: apply records the ids it creates as pimctl's (the ledger's owned ids).
   project = await testProject({
-    config: (u) => ["dir: catalogue", "tenants:", "  demo:", `    base_url: ${u.demo}`, "    token_env: PIMCTL_DEMO_TOKEN", "versions: { French: 2, German: 3 }", "prune: { brands: true, categories: true, attributes: true, attribute_sets: true }", ""].join("\n"),
+    config: (u) =>
+      [
+        "dir: catalogue",
+        "tenants:",
+        "  demo:",
+        `    base_url: ${u.demo}`,
+        "    token_env: PIMCTL_DEMO_TOKEN",
+        "versions: { French: 2, German: 3 }",
+        "prune: { brands: true, categories: true, attributes: true, attribute_sets: true }",
+        "",
+      ].join("\n"),
   });
   await project.copyExamples(path.join(repoRoot, "examples/catalogue"));
   const applied = await project.cli(["apply", "--auto-approve", "--allow-delete", "-q"]);
@@ -67,7 +79,13 @@ it("a brand deleted by hand is attributed to its delete entry through the ledger
     return item!;
   };
 
-  expect(at('brand["Lumen Jewelry"]')).toMatchObject({ op: "create", entity: { type: "brand", id: lumen }, changed_at: "2026-11-22T16:45:10Z", changelog_id: deletion.id, change_type: "delete" });
+  expect(at('brand["Lumen Jewelry"]')).toMatchObject({
+    op: "create",
+    entity: { type: "brand", id: lumen },
+    changed_at: "2026-11-22T16:45:10Z",
+    changelog_id: deletion.id,
+    change_type: "delete",
+  });
   expect(at('brand["Lumen Jewelry"]').note).toBe(`id ${lumen} from the ledger: the record pimctl owned that is gone from the tenant`);
   expect(at('display_group["Basics"]').changelog_id).toBeUndefined();
   for (const a of ["Age group", "Color", "Pattern", "Target gender"]) {

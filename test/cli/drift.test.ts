@@ -17,7 +17,16 @@ const schema = JSON.parse(readFileSync(path.join(repoRoot, "schemas/drift.schema
 
 beforeAll(async () => {
   project = await testProject({
-    config: (urls) => ["dir: catalogue", "tenants:", "  demo:", `    base_url: ${urls.demo}`, "    token_env: PIMCTL_DEMO_TOKEN", "versions: { French: 2, German: 3 }", ""].join("\n"),
+    config: (urls) =>
+      [
+        "dir: catalogue",
+        "tenants:",
+        "  demo:",
+        `    base_url: ${urls.demo}`,
+        "    token_env: PIMCTL_DEMO_TOKEN",
+        "versions: { French: 2, German: 3 }",
+        "",
+      ].join("\n"),
   });
   await project.copyExamples(path.join(repoRoot, "examples/catalogue"));
   const applied = await project.cli(["apply", "--auto-approve", "-q"]);
@@ -71,7 +80,12 @@ describe("pimctl drift", () => {
       changelog_id: ours[1]!.id,
       change_type: "full",
     });
-    expect(item('attribute["Activewear clothing features"]')).toMatchObject({ op: "update", fields: ["publish"], changed_at: "2026-11-21T08:00:00Z", changelog_id: ours[2]!.id });
+    expect(item('attribute["Activewear clothing features"]')).toMatchObject({
+      op: "update",
+      fields: ["publish"],
+      changed_at: "2026-11-21T08:00:00Z",
+      changelog_id: ours[2]!.id,
+    });
     // Deleted by hand: no id in the tenant, but the ledger knows the one pimctl created, and the feed its deletion.
     expect(item('brand["Casa Mobili"]')).toMatchObject({
       op: "create",
@@ -91,14 +105,18 @@ describe("pimctl drift", () => {
     expect(text.stdout).toContain(`  display_group["Basics"]: renamed; display groups are not in the changelog feed\n`);
 
     const md = await project.cli(["drift", "--format", "markdown"]);
-    expect(md.stdout).toMatch(/^# Catalogue drift on `demo`\n\n\d+ differences between the manifests and tenant "demo" \(checked [^)]+\)\.\n\n\| Record \| What differs \| When \(changelog\) \|\n\|---\|---\|---\|\n/);
+    expect(md.stdout).toMatch(
+      /^# Catalogue drift on `demo`\n\n\d+ differences between the manifests and tenant "demo" \(checked [^)]+\)\.\n\n\| Record \| What differs \| When \(changelog\) \|\n\|---\|---\|---\|\n/,
+    );
     expect(md.stdout).toContain(`| \`brand["Alpine Optics"]\` | desc, seo_title changed | changed 2026-11-20T10:15:00Z, changelog ${ours[1]!.id} |`);
 
     // --since leaves older entries out, and says so.
     const recent = await project.cli(["drift", "--format", "json", "--since", "2026-11-21T00:00:00Z"]);
     const since = JSON.parse(recent.stdout);
     expect(since.feed.since).toBe("2026-11-21T00:00:00Z");
-    expect(since.items.find((i: { address: string }) => i.address === 'brand["Alpine Optics"]')).toMatchObject({ note: `no changelog entry since 2026-11-21T00:00:00Z for brand ${alpine.id}` });
+    expect(since.items.find((i: { address: string }) => i.address === 'brand["Alpine Optics"]')).toMatchObject({
+      note: `no changelog entry since 2026-11-21T00:00:00Z for brand ${alpine.id}`,
+    });
   });
 
   it("reads --since as a time or a duration back from now", () => {

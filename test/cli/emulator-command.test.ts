@@ -40,7 +40,11 @@ describe("pimctl emulator (the built CLI, as a process)", () => {
       await new Promise((r) => setTimeout(r, 50));
       expect(first.out()).toContain(`\n  demo: ${base}/demo/api/v1\n  prod: ${base}/prod/api/v1\n`);
       const call = (tenant: string, token: string, method = "GET", p = "/ping", body?: unknown) =>
-        fetch(`${base}/${tenant}/api/v1${p}`, { method, headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, ...(body ? { body: JSON.stringify(body) } : {}) });
+        fetch(`${base}/${tenant}/api/v1${p}`, {
+          method,
+          headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+          ...(body ? { body: JSON.stringify(body) } : {}),
+        });
       expect((await call("demo", "TOKEN_A")).status).toBe(200);
       expect((await call("prod", "TOKEN_A")).status).toBe(401);
       expect((await call("demo", "TOKEN_A", "POST", "/brands", { name: "Persisted" })).status).toBe(201);
@@ -48,7 +52,11 @@ describe("pimctl emulator (the built CLI, as a process)", () => {
       expect(existsSync(data)).toBe(true);
       const second = await startCli(["--port", "0", "--tenant", "demo=TOKEN_A", "--data", data]);
       const base2 = second.line.match(/(http:\/\/127\.0\.0\.1:\d+)/)![1]!;
-      const found = await fetch(`${base2}/demo/api/v1/brands/search`, { method: "POST", headers: { authorization: "Bearer TOKEN_A", "content-type": "application/json" }, body: JSON.stringify({ name: "Persisted" }) });
+      const found = await fetch(`${base2}/demo/api/v1/brands/search`, {
+        method: "POST",
+        headers: { authorization: "Bearer TOKEN_A", "content-type": "application/json" },
+        body: JSON.stringify({ name: "Persisted" }),
+      });
       expect(((await found.json()) as { brand: { name: string } }).brand.name).toBe("Persisted");
       await second.stop();
     } finally {
@@ -58,20 +66,50 @@ describe("pimctl emulator (the built CLI, as a process)", () => {
 
   it("takes every reading switch on the command line, combined", { timeout: 30_000 }, async () => {
     const emu = await startCli([
-      "--port", "0", "--tenant", "demo=T",
-      "--bool-format", "string", "--id-format", "string", "--id-sequence", "global", "--set-attribute-delete-id", "attribute",
-      "--search-empty", "404", "--max-page-size", "10", "--paginate-all-lists", "--date-format", "sql",
-      "--category-attribute-sets-read", "csv", "--export-download", "redirect", "--fault-modes", "error500,drop_after_commit", "--export-step-ms", "1",
+      "--port",
+      "0",
+      "--tenant",
+      "demo=T",
+      "--bool-format",
+      "string",
+      "--id-format",
+      "string",
+      "--id-sequence",
+      "global",
+      "--set-attribute-delete-id",
+      "attribute",
+      "--search-empty",
+      "404",
+      "--max-page-size",
+      "10",
+      "--paginate-all-lists",
+      "--date-format",
+      "sql",
+      "--category-attribute-sets-read",
+      "csv",
+      "--export-download",
+      "redirect",
+      "--fault-modes",
+      "error500,drop_after_commit",
+      "--export-step-ms",
+      "1",
     ]);
     const base = emu.line.match(/(http:\/\/127\.0\.0\.1:\d+)/)![1]!;
     const call = async (method: string, p: string, body?: unknown) => {
-      const r = await fetch(`${base}/demo/api/v1${p}`, { method, headers: { authorization: "Bearer T", "content-type": "application/json" }, ...(body ? { body: JSON.stringify(body) } : {}), redirect: "manual" });
+      const r = await fetch(`${base}/demo/api/v1${p}`, {
+        method,
+        headers: { authorization: "Bearer T", "content-type": "application/json" },
+        ...(body ? { body: JSON.stringify(body) } : {}),
+        redirect: "manual",
+      });
       return { status: r.status, headers: r.headers, body: (await r.text()) || "" };
     };
     try {
       const set = JSON.parse((await call("POST", "/attribute_sets", { name: "S" })).body).attribute_set;
       expect(typeof set.id).toBe("string"); // --id-format string
-      const cat = JSON.parse((await call("POST", "/categories", { parent_id: 0, name: "C", attribute_sets: [Number(set.id)], is_visible: true })).body).category;
+      const cat = JSON.parse(
+        (await call("POST", "/categories", { parent_id: 0, name: "C", attribute_sets: [Number(set.id)], is_visible: true })).body,
+      ).category;
       expect(cat.is_visible).toBe("1"); // --bool-format string
       expect(cat.attribute_sets).toBe(set.id); // csv
       expect(cat.created_at).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/); // --date-format sql

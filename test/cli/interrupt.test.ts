@@ -41,7 +41,10 @@ describe.each(["SIGINT", "SIGTERM", "SIGHUP"] as const)("%s during apply", (sign
     expect(code).toBe(4);
     expect(existsSync(path.join(p.dir, ".pimctl", "demo.lock"))).toBe(false);
     expect(existsSync(path.join(p.dir, ".pimctl", "demo.json"))).toBe(true);
-    const report = JSON.parse(readFileSync(path.join(p.dir, "report.json"), "utf8")) as { counts: { done: number; skipped: number }; results: Array<{ reason?: string }> };
+    const report = JSON.parse(readFileSync(path.join(p.dir, "report.json"), "utf8")) as {
+      counts: { done: number; skipped: number };
+      results: Array<{ reason?: string }>;
+    };
     expect(report.counts.done).toBeGreaterThan(0);
     expect(report.counts.skipped).toBeGreaterThan(0);
     expect(report.results.some((r) => r.reason === "not started: the run was interrupted")).toBe(true);

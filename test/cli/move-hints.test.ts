@@ -9,10 +9,16 @@ let p: TestProject;
 beforeAll(async () => {
   p = await testProject();
   await p.write("pimctl.yaml", `${readFileSync(path.join(p.dir, "pimctl.yaml"), "utf8")}prune: { categories: true, brands: true }\n`);
-  await p.write("catalogue/a.yaml", "categories:\n  - name: Apparel\n    children: [{ name: Shoes, children: [{ name: Boots }, { name: Sneakers }] }]\n  - name: Footwear\nbrands:\n  - name: Acme Corp\n");
+  await p.write(
+    "catalogue/a.yaml",
+    "categories:\n  - name: Apparel\n    children: [{ name: Shoes, children: [{ name: Boots }, { name: Sneakers }] }]\n  - name: Footwear\nbrands:\n  - name: Acme Corp\n",
+  );
   expect((await p.cli(["apply", "--auto-approve", "--allow-delete"])).code).toBe(0);
   // The move and the rename, written without previous_paths / previous_names.
-  await p.write("catalogue/a.yaml", "categories:\n  - name: Apparel\n  - name: Footwear\n    children: [{ name: Shoes, children: [{ name: Boots }, { name: Sneakers }] }]\nbrands:\n  - name: Acme Corp.\n");
+  await p.write(
+    "catalogue/a.yaml",
+    "categories:\n  - name: Apparel\n  - name: Footwear\n    children: [{ name: Shoes, children: [{ name: Boots }, { name: Sneakers }] }]\nbrands:\n  - name: Acme Corp.\n",
+  );
 });
 afterAll(async () => p.close());
 
@@ -32,7 +38,12 @@ describe("move hints", () => {
     expect(md.stdout).toContain(categoryLine);
     const json = JSON.parse((await p.cli(["plan", "--format", "json"])).stdout) as Plan;
     expect(json.hints).toEqual([
-      { delete: 'category["Apparel/Shoes"]', create: 'category["Footwear/Shoes"]', reason: "same name elsewhere in the tree (and 2 of the same children)", add: categoryLine },
+      {
+        delete: 'category["Apparel/Shoes"]',
+        create: 'category["Footwear/Shoes"]',
+        reason: "same name elsewhere in the tree (and 2 of the same children)",
+        add: categoryLine,
+      },
       { delete: 'brand["Acme Corp"]', create: 'brand["Acme Corp."]', reason: "a near name", add: 'previous_names: ["Acme Corp"]' },
     ]);
   });

@@ -39,7 +39,12 @@ describe("problems for pipelines", () => {
     expect(places).toEqual([...places].sort((x, y) => x.localeCompare(y, "en", { numeric: true })));
     await expect(r.stdout).toMatchFileSnapshot(golden("validate-errors.json"));
     // People still read the same errors on stderr, in the same order.
-    expect(r.stderr.split("\n").filter((l) => l.startsWith("error: ")).map((l) => l.split(": ")[1])).toEqual(doc.errors.map((e) => `catalogue/${path.basename(e.file)}:${e.line}:${(e as { column?: number }).column}`));
+    expect(
+      r.stderr
+        .split("\n")
+        .filter((l) => l.startsWith("error: "))
+        .map((l) => l.split(": ")[1]),
+    ).toEqual(doc.errors.map((e) => `catalogue/${path.basename(e.file)}:${e.line}:${(e as { column?: number }).column}`));
   });
 
   it("validate --format codeclimate: GitLab's code-quality report", async () => {

@@ -101,7 +101,13 @@ describe("GitHub workflows pass a real linter (@action-validator/cli)", () => {
 
   it("the linter rejects what broke the old example (${{ }} in a flow mapping) and unknown keys", async () => {
     const broken = path.join(tmp, "broken.yml");
-    await writeFile(broken, read("github-actions.yml").replace("          name: plan-${{ github.event.pull_request.head.sha }}\n          path: plan.json", "          { name: plan-${{ github.event.pull_request.head.sha }}, path: plan.json }"));
+    await writeFile(
+      broken,
+      read("github-actions.yml").replace(
+        "          name: plan-${{ github.event.pull_request.head.sha }}\n          path: plan.json",
+        "          { name: plan-${{ github.event.pull_request.head.sha }}, path: plan.json }",
+      ),
+    );
     expect((await actionValidator(broken)).code).not.toBe(0);
     const unknownKey = path.join(tmp, "unknown.yml");
     await writeFile(unknownKey, read("github-actions.yml").replace("    runs-on: ubuntu-latest\n", "    runs_on: ubuntu-latest\n"));
@@ -110,7 +116,11 @@ describe("GitHub workflows pass a real linter (@action-validator/cli)", () => {
   });
 });
 
-type Job = Record<string, unknown> & { permissions?: Record<string, string>; concurrency?: { group: string; "cancel-in-progress": boolean }; steps?: Array<Record<string, unknown>> };
+type Job = Record<string, unknown> & {
+  permissions?: Record<string, string>;
+  concurrency?: { group: string; "cancel-in-progress": boolean };
+  steps?: Array<Record<string, unknown>>;
+};
 const jobsOf = (file: string) => (parse(read(file)) as { jobs: Record<string, Job> }).jobs;
 const stepsText = (job: Job) => JSON.stringify(job.steps ?? []);
 
@@ -176,7 +186,16 @@ describe("github-promotion.yml: the prod plan exists before anyone approves it",
   it("the staging apply uses the pimctl GitHub Action from the installed package, with the same lock wait", () => {
     const step = jobs.staging!.steps!.find((s) => s.uses === "./node_modules/pimctl")!;
     expect(step.with).toEqual({ command: "apply", tenant: "staging", args: "--auto-approve --lock-timeout 30m --report staging-report.json" });
-    expect(pimctlCommands(read("github-promotion.yml"))).toContainEqual(["apply", "--tenant", "staging", "--auto-approve", "--lock-timeout", "30m", "--report", "staging-report.json"]);
+    expect(pimctlCommands(read("github-promotion.yml"))).toContainEqual([
+      "apply",
+      "--tenant",
+      "staging",
+      "--auto-approve",
+      "--lock-timeout",
+      "30m",
+      "--report",
+      "staging-report.json",
+    ]);
   });
   it("only applies write to the repository", () => {
     for (const [name, job] of Object.entries(jobs)) expect(job.permissions?.contents, name).toBe(["staging", "prod-apply"].includes(name) ? "write" : "read");
@@ -186,11 +205,55 @@ describe("github-promotion.yml: the prod plan exists before anyone approves it",
 /** GitLab CI keywords (docs.gitlab.com/ee/ci/yaml/): anything else at the top level is a job. */
 const GITLAB_GLOBAL = ["default", "include", "stages", "variables", "workflow", "spec", "image", "services", "cache", "before_script", "after_script"];
 const GITLAB_JOB = [
-  "after_script", "allow_failure", "artifacts", "before_script", "cache", "coverage", "dast_configuration", "dependencies", "environment", "extends",
-  "hooks", "identity", "id_tokens", "image", "inherit", "interruptible", "manual_confirmation", "needs", "pages", "parallel", "release",
-  "resource_group", "retry", "rules", "script", "secrets", "services", "stage", "tags", "timeout", "trigger", "variables", "when", "run",
+  "after_script",
+  "allow_failure",
+  "artifacts",
+  "before_script",
+  "cache",
+  "coverage",
+  "dast_configuration",
+  "dependencies",
+  "environment",
+  "extends",
+  "hooks",
+  "identity",
+  "id_tokens",
+  "image",
+  "inherit",
+  "interruptible",
+  "manual_confirmation",
+  "needs",
+  "pages",
+  "parallel",
+  "release",
+  "resource_group",
+  "retry",
+  "rules",
+  "script",
+  "secrets",
+  "services",
+  "stage",
+  "tags",
+  "timeout",
+  "trigger",
+  "variables",
+  "when",
+  "run",
 ];
-const GITLAB_DEFAULT = ["after_script", "artifacts", "before_script", "cache", "hooks", "id_tokens", "image", "interruptible", "retry", "services", "tags", "timeout"];
+const GITLAB_DEFAULT = [
+  "after_script",
+  "artifacts",
+  "before_script",
+  "cache",
+  "hooks",
+  "id_tokens",
+  "image",
+  "interruptible",
+  "retry",
+  "services",
+  "tags",
+  "timeout",
+];
 const GITLAB_RULE = ["if", "changes", "exists", "when", "allow_failure", "needs", "variables", "interruptible"];
 
 /** Keywords GitLab would not know, stages and needs that refer to nothing: one line each. */
@@ -203,7 +266,8 @@ function gitlabProblems(doc: Record<string, Record<string, unknown>>): string[] 
   for (const [name, job] of jobs) {
     for (const k of Object.keys(job)) if (!GITLAB_JOB.includes(k)) problems.push(`${name}: ${k}`);
     if (!name.startsWith(".") && !stages.includes(job.stage as string)) problems.push(`${name}: stage ${String(job.stage)}`);
-    for (const rule of (job.rules ?? []) as Array<Record<string, unknown>>) for (const k of Object.keys(rule)) if (!GITLAB_RULE.includes(k)) problems.push(`${name}: rules: ${k}`);
+    for (const rule of (job.rules ?? []) as Array<Record<string, unknown>>)
+      for (const k of Object.keys(rule)) if (!GITLAB_RULE.includes(k)) problems.push(`${name}: rules: ${k}`);
     for (const need of (job.needs ?? []) as string[]) if (!jobs.some(([n]) => n === need)) problems.push(`${name}: needs ${need}`);
     for (const base of [job.extends ?? []].flat() as string[]) if (!jobs.some(([n]) => n === base)) problems.push(`${name}: extends ${base}`);
   }
@@ -220,7 +284,12 @@ describe("gitlab-ci.yml: GitLab keywords only, and the same ideas", () => {
   });
 
   it("the keyword check itself finds a misspelt keyword, an unknown stage and a dangling need", () => {
-    const bad = parse(read("gitlab-ci.yml").replace("resource_group:", "resource-group:").replace("stage: validate", "stage: check").replace("needs: [plan:main]", "needs: [plan:prod]"));
+    const bad = parse(
+      read("gitlab-ci.yml")
+        .replace("resource_group:", "resource-group:")
+        .replace("stage: validate", "stage: check")
+        .replace("needs: [plan:main]", "needs: [plan:prod]"),
+    );
     expect(gitlabProblems(bad)).toEqual(["validate: stage check", "apply: resource-group", "apply: needs plan:prod"]);
   });
 
@@ -230,7 +299,7 @@ describe("gitlab-ci.yml: GitLab keywords only, and the same ideas", () => {
     expect(job("plan:mr").interruptible).toBe(true);
     const script = (job("plan:mr").script as string[]).join("\n");
     expect(script).toContain("per_page=100&page=$page");
-    expect(script).toContain("n.author.username===process.env.ME&&n.body.startsWith(\"<!-- pimctl-plan -->\")");
+    expect(script).toContain('n.author.username===process.env.ME&&n.body.startsWith("<!-- pimctl-plan -->")');
     expect(script.indexOf('[ "$code" -eq 0 ] || [ "$code" -eq 2 ] || [ "$code" -eq 3 ]')).toBeLessThan(script.indexOf("curl"));
     // Set on pimctl's command line: a project CI/CD variable PIMCTL_PROD_TOKEN would win over variables: (GitLab's precedence).
     expect(job("plan:mr").variables).toBeUndefined();

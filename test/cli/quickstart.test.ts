@@ -9,7 +9,12 @@ import { repoRoot } from "../helpers/project.js";
 const skip = process.env.PIMCTL_SKIP_QUICKSTART === "1" && !process.env.CI;
 
 /** The tests that read the vendored taxonomy: the ones a clone without it would fail. */
-const TAXONOMY_TESTS = ["test/plan/address.test.ts", "test/plan/hints-taxonomy.test.ts", "test/render/html-taxonomy.test.ts", "test/package/self-contained.test.ts"];
+const TAXONOMY_TESTS = [
+  "test/plan/address.test.ts",
+  "test/plan/hints-taxonomy.test.ts",
+  "test/render/html-taxonomy.test.ts",
+  "test/package/self-contained.test.ts",
+];
 
 describe.skipIf(skip)("README quick start in a fresh copy of the repository", () => {
   it("in an empty folder with nothing beside it: npm ci && npm run demo, then npm test runs the taxonomy tests", { timeout: 300_000 }, () => {

@@ -31,7 +31,16 @@ beforeAll(async () => {
   p = await testProject({
     files: { "catalogue/a.yaml": manifest },
     // Pruning on: without the ledger's ids, a renamed record would be deleted and created again.
-    config: (urls) => ["dir: catalogue", "tenants:", "  demo:", `    base_url: ${urls.demo}`, "    token_env: PIMCTL_DEMO_TOKEN", "prune: { brands: true, attributes: true, attribute_sets: true }", ""].join("\n"),
+    config: (urls) =>
+      [
+        "dir: catalogue",
+        "tenants:",
+        "  demo:",
+        `    base_url: ${urls.demo}`,
+        "    token_env: PIMCTL_DEMO_TOKEN",
+        "prune: { brands: true, attributes: true, attribute_sets: true }",
+        "",
+      ].join("\n"),
   });
 });
 afterAll(async () => p.close());
@@ -52,7 +61,17 @@ describe("a record renamed by hand in the PIM", () => {
 
     const r = await p.cli(["plan", "--allow-delete", "--format", "json"]);
     expect(r.code, r.stderr).toBe(0);
-    const actions = (JSON.parse(r.stdout) as { actions: Array<{ address: string; op: string; refs: { self?: { id: number } }; previous?: { address: string; via: string }; changes: Array<{ field: string; before?: unknown; after: unknown }> }> }).actions;
+    const actions = (
+      JSON.parse(r.stdout) as {
+        actions: Array<{
+          address: string;
+          op: string;
+          refs: { self?: { id: number } };
+          previous?: { address: string; via: string };
+          changes: Array<{ field: string; before?: unknown; after: unknown }>;
+        }>;
+      }
+    ).actions;
     expect(actions.filter((a) => a.op === "delete" || a.op === "create")).toEqual([]);
     const renames = Object.fromEntries(actions.filter((a) => a.op === "rename").map((a) => [a.address, a]));
     expect(Object.keys(renames).sort()).toEqual(['attribute["Colour"]', 'attribute_set["Apparel"]', 'brand["Acme"]', 'display_group["Basics"]']);
@@ -76,7 +95,9 @@ describe("a record renamed by hand in the PIM", () => {
   it("a new name in the manifests (with previous_names) wins over the ledger", async () => {
     await p.write("catalogue/a.yaml", manifest.replace("  - name: Acme\n", "  - name: Acme Tools\n    previous_names: [Acme]\n"));
     const r = await p.cli(["plan", "--allow-delete", "--format", "json"]);
-    const rename = (JSON.parse(r.stdout) as { actions: Array<{ address: string; op: string; previous?: { via: string } }> }).actions.find((a) => a.address === 'brand["Acme Tools"]');
+    const rename = (JSON.parse(r.stdout) as { actions: Array<{ address: string; op: string; previous?: { via: string } }> }).actions.find(
+      (a) => a.address === 'brand["Acme Tools"]',
+    );
     expect(rename).toMatchObject({ op: "rename", previous: { via: "previous_names" } });
     expect((await p.cli(["apply", "--auto-approve", "--allow-delete"])).code).toBe(0);
     expect((await p.cli(["plan", "--detailed-exitcode", "--allow-delete"])).code).toBe(0);

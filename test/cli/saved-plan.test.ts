@@ -156,7 +156,9 @@ describe("a saved plan applied twice (a re-run of the job that applied it)", () 
     p.emulator.resetStats();
     const again = await p.cli(["apply", "once.json"]);
     expect(again.code, again.stderr).toBe(0);
-    expect(again.stderr).toContain("once.json was already applied: the tenant already looks as the plan leaves it (a plan made now from its basis has no changes). Nothing to do.");
+    expect(again.stderr).toContain(
+      "once.json was already applied: the tenant already looks as the plan leaves it (a plan made now from its basis has no changes). Nothing to do.",
+    );
     expect(again.stderr).not.toContain("the tenant changed, or the file was edited");
     const strict = await p.cli(["apply", "once.json", "--if-applied", "fail"]);
     expect(strict.code).toBe(5);
@@ -168,7 +170,9 @@ describe("a saved plan applied twice (a re-run of the job that applied it)", () 
     p.emulator.store("demo").updateBrand(zen.id, { desc: "old clocks" });
     const half = await p.cli(["apply", "once.json"]);
     expect(half.code).toBe(5);
-    expect(half.stderr).toContain("1 of its 2 actions are already done, and a plan made now has only the rest (a run that stopped part way?): make a new plan to finish");
+    expect(half.stderr).toContain(
+      "1 of its 2 actions are already done, and a plan made now has only the rest (a run that stopped part way?): make a new plan to finish",
+    );
     p.emulator.store("demo").updateBrand(zen.id, { desc: "Clocks" });
     // A tenant changed since in another way is still stale, not "applied".
     const store = p.emulator.store("demo");
@@ -196,7 +200,11 @@ describe("signed plans (PIMCTL_PLAN_HMAC_KEY)", () => {
     expect(wrong.stderr).toContain("the signature does not verify");
     const edited = structuredClone(signed);
     edited.actions[0]!.changes[0]!.after = "edited";
-    writePlan("signed-edited.json", { ...sealPlan(edited, undefined), integrity: { ...sealPlan(edited, undefined).integrity, hmac: signed.integrity!.hmac } }, false);
+    writePlan(
+      "signed-edited.json",
+      { ...sealPlan(edited, undefined), integrity: { ...sealPlan(edited, undefined).integrity, hmac: signed.integrity!.hmac } },
+      false,
+    );
     const tampered = await applyRefused("signed-edited.json", key);
     expect(tampered.code).toBe(1);
     await savePlan("unsigned.json");

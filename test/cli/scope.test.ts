@@ -14,7 +14,16 @@ const brandsB = "brands:\n" + Array.from({ length: 6 }, (_, i) => `  - name: Bra
 const categories = "categories:\n  - name: Apparel\n    children:\n      - name: Shirts\n  - name: Seasonal\n    children:\n      - name: Christmas\n";
 
 function config(url: string, extra: string): string {
-  return ["dir: catalogue", "tenants:", "  demo:", `    base_url: ${url}`, "    token_env: PIMCTL_DEMO_TOKEN", "prune: { brands: true, categories: true }", extra, ""].join("\n");
+  return [
+    "dir: catalogue",
+    "tenants:",
+    "  demo:",
+    `    base_url: ${url}`,
+    "    token_env: PIMCTL_DEMO_TOKEN",
+    "prune: { brands: true, categories: true }",
+    extra,
+    "",
+  ].join("\n");
 }
 
 const writes = (p: TestProject) => {
@@ -55,7 +64,10 @@ describe("scope rules in pimctl.yaml", () => {
     expect(r.stderr).toContain('category["Seasonal"] is protected by the rule protect: category["Seasonal"] in pimctl.yaml, but the plan would delete it');
     expect(writes(p)).toBe(0);
     // A rename of a protected record is refused too.
-    await p.write("catalogue/c.yaml", "categories:\n  - name: Apparel\n    children:\n      - name: Shirts\n  - name: Holidays\n    previous_names: [Seasonal]\n    children:\n      - name: Christmas\n");
+    await p.write(
+      "catalogue/c.yaml",
+      "categories:\n  - name: Apparel\n    children:\n      - name: Shirts\n  - name: Holidays\n    previous_names: [Seasonal]\n    children:\n      - name: Christmas\n",
+    );
     expect((await p.cli(["plan"])).stderr).toMatch(/protected by the rule .* would rename it/);
   });
 
@@ -86,7 +98,9 @@ describe("scope rules in pimctl.yaml", () => {
     // Without the previous_paths entry the rule finds nothing: the plan says so.
     await p.write("catalogue/c.yaml", moved(true, false));
     const r3 = JSON.parse((await p.cli(["plan", "--format", "json"])).stdout) as { warnings: string[] };
-    expect(r3.warnings).toContain('protect: category["Seasonal/Christmas"] in pimctl.yaml matches nothing in the manifests or the tenant, so it protects nothing (was the record renamed or moved outside the manifests?)');
+    expect(r3.warnings).toContain(
+      'protect: category["Seasonal/Christmas"] in pimctl.yaml matches nothing in the manifests or the tenant, so it protects nothing (was the record renamed or moved outside the manifests?)',
+    );
   });
 
   it("max_deletes: a manifest file removed by mistake is refused (exit 3) before any write; a percentage works per kind", async () => {
@@ -117,7 +131,7 @@ describe("scope rules in pimctl.yaml", () => {
   });
 });
 
-describe('prune: { kind: owned } deletes only what pimctl created or adopted', () => {
+describe("prune: { kind: owned } deletes only what pimctl created or adopted", () => {
   let p: TestProject;
   afterEach(async () => p.close());
 

@@ -75,7 +75,7 @@ describe("selectors", () => {
     expect(r.code, r.stderr).toBe(0);
   });
 
-  it("globs: brand[\"North*\"] and category[\"Apparel & Accessories/**\"]", async () => {
+  it('globs: brand["North*"] and category["Apparel & Accessories/**"]', async () => {
     expect(await planned(["--target", 'brand["North*"]'])).toEqual(['brand["North Face"]', 'brand["Northwind"]']);
     expect(await planned(["--target", 'category["Apparel & Accessories/**"]'])).toEqual([
       'category["Apparel & Accessories"]',

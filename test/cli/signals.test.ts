@@ -59,7 +59,8 @@ describe("the other phases under the lock", () => {
       const run = spawnPimctl(a, [...args], w.env);
       await until(() => "refs/pimctl/lock/demo" in world.remoteRefs(), 30_000, "the lock ref");
       // For the backup: once the export has been asked for (the read and the plan are done).
-      if ((args as readonly string[]).includes("--backup-profile")) await until(() => (world.emulator.stats().requests.byMethod.POST ?? 0) > 0, 30_000, "the export");
+      if ((args as readonly string[]).includes("--backup-profile"))
+        await until(() => (world.emulator.stats().requests.byMethod.POST ?? 0) > 0, 30_000, "the export");
       run.child.kill(signal);
       const end = await run.exit;
       expect(end.code, run.stderr()).toBe(1);
@@ -78,7 +79,16 @@ describe("a second signal", () => {
     // The remote takes a second to delete the lock ref, so the first signal's release is still
     // running when the second arrives (otherwise a fast release may end the run before it).
     const hook = path.join(w.bare, "hooks", "pre-receive");
-    await writeFile(hook, ["#!/bin/sh", "while read old new ref; do", '  case "$new:$ref" in 0000000000000000000000000000000000000000:refs/pimctl/lock/*) sleep 1;; esac', "done", ""].join("\n"));
+    await writeFile(
+      hook,
+      [
+        "#!/bin/sh",
+        "while read old new ref; do",
+        '  case "$new:$ref" in 0000000000000000000000000000000000000000:refs/pimctl/lock/*) sleep 1;; esac',
+        "done",
+        "",
+      ].join("\n"),
+    );
     await chmod(hook, 0o755);
     const a = await w.clone("a");
     const run = spawnPimctl(a, ["apply", "--auto-approve"], w.env);
@@ -154,7 +164,13 @@ describe("state commands that take the lock", () => {
     expect(pulled.code, pulled.stderr).toBe(0);
     writeFileSync(path.join(a, "ledger.json"), pulled.stdout);
     const mark = path.join(w.root, "lock-push.pids");
-    const env = { ...w.env, PATH: `${await slowGitDir(w.root)}:${w.env.PATH}`, PIMCTL_TEST_SLOW_PUSH: ":refs/pimctl/lock/demo", PIMCTL_TEST_MARK: mark, PIMCTL_TEST_SLOW_S: "1" };
+    const env = {
+      ...w.env,
+      PATH: `${await slowGitDir(w.root)}:${w.env.PATH}`,
+      PIMCTL_TEST_SLOW_PUSH: ":refs/pimctl/lock/demo",
+      PIMCTL_TEST_MARK: mark,
+      PIMCTL_TEST_SLOW_S: "1",
+    };
     const run = spawnPimctl(a, ["state", "push", "ledger.json"], env);
     await until(() => existsSync(mark), 30_000, "the lock push");
     run.child.kill("SIGINT");
@@ -172,7 +188,13 @@ describe("state commands that take the lock", () => {
     expect(pulled.code, pulled.stderr).toBe(0);
     writeFileSync(path.join(a, "ledger.json"), pulled.stdout);
     const mark = path.join(w.root, "state-push.pids");
-    const env = { ...w.env, PATH: `${await slowGitDir(w.root)}:${w.env.PATH}`, PIMCTL_TEST_SLOW_PUSH: ":refs/pimctl/state/demo", PIMCTL_TEST_MARK: mark, PIMCTL_TEST_SLOW_S: "1" };
+    const env = {
+      ...w.env,
+      PATH: `${await slowGitDir(w.root)}:${w.env.PATH}`,
+      PIMCTL_TEST_SLOW_PUSH: ":refs/pimctl/state/demo",
+      PIMCTL_TEST_MARK: mark,
+      PIMCTL_TEST_SLOW_S: "1",
+    };
     const run = spawnPimctl(a, ["state", "push", "ledger.json"], env);
     await until(() => existsSync(mark), 30_000, "the state push");
     run.child.kill("SIGINT");

@@ -16,7 +16,8 @@ import { createClient } from "../../src/api/client.js";
 import { readState } from "../../src/state/index.js";
 import type { Plan } from "../../src/plan/types.js";
 
-const config = (url: string, extra = "") => `dir: catalogue\nversions: { French: 2, German: 3 }\ntenants:\n  demo:\n    base_url: ${url}\n    token_env: PIMCTL_DEMO_TOKEN\n${extra}`;
+const config = (url: string, extra = "") =>
+  `dir: catalogue\nversions: { French: 2, German: 3 }\ntenants:\n  demo:\n    base_url: ${url}\n    token_env: PIMCTL_DEMO_TOKEN\n${extra}`;
 
 const brandsYaml = (names: string[]) => `brands:\n${names.map((n) => `  - name: ${n}\n    desc: ${n} desc\n`).join("")}`;
 
@@ -63,9 +64,13 @@ describe("a targeted plan equals the full plan narrowed", () => {
       const at = path.join(p.dir, "catalogue", file);
       await writeFile(at, f(await readFile(at, "utf8")));
     };
-    await edit("brands.yaml", (t) => t.replace("Cameras and lenses for the mountains since 1972.", "Cameras and lenses since 1972.").replace("German: Schwarz", "German: Tiefschwarz"));
+    await edit("brands.yaml", (t) =>
+      t.replace("Cameras and lenses for the mountains since 1972.", "Cameras and lenses since 1972.").replace("German: Schwarz", "German: Tiefschwarz"),
+    );
     await edit("attributes.yaml", (t) => t.replace("German: Verstellbarer Bund", "German: Verstellbarer Hosenbund"));
-    await edit("categories.yaml", (t) => t.replace("          - name: Activewear\n", "          - name: Activewear\n          - name: Outerwear\n").replace("          - name: Boots\n", ""));
+    await edit("categories.yaml", (t) =>
+      t.replace("          - name: Activewear\n", "          - name: Activewear\n          - name: Outerwear\n").replace("          - name: Boots\n", ""),
+    );
     const store = p.emulator.store("demo");
     store.createBrand({ name: "Stray" });
     store.createBrand({ name: "Zzz Other" });
@@ -82,22 +87,33 @@ describe("a targeted plan equals the full plan narrowed", () => {
     { name: "a target and an exclude", targets: ["brands"], excludes: ['brand["Stray"]'] },
   ];
   for (const c of cases) {
-    it(c.name, async () => {
-      const opts = { cwd: p.dir, env: p.env };
-      const full = (await plan(opts)).plan;
-      p.emulator.resetStats();
-      const targeted = (await plan({ ...opts, ...(c.targets ? { targets: c.targets } : {}), ...(c.excludes ? { excludes: c.excludes } : {}) })).plan;
-      const narrowedFull = filterPlan(applyIgnore(full, {}), { targets: c.targets ?? [], excludes: c.excludes ?? [] });
-      expect(targeted.actions.length).toBeGreaterThan(0);
-      expect(comparable(targeted)).toEqual(comparable(narrowedFull));
-      // And a saved targeted plan is accepted: its basis re-plans to the same actions.
-      await writeFile(path.join(p.dir, "t.plan.json"), "");
-      const saved = await p.cli(["plan", ...(c.targets ?? []).flatMap((t) => ["--target", t]), ...(c.excludes ?? []).flatMap((t) => ["--exclude", t]), "--allow-delete", "--out", "t.plan.json"]);
-      expect(saved.code, saved.stderr).toBe(0);
-      const dry = await p.cli(["apply", "t.plan.json", "--dry-run"]);
-      expect(dry.stderr).not.toContain("plan_stale");
-      expect(dry.code, dry.stderr).toBe(0);
-    }, 30_000);
+    it(
+      c.name,
+      async () => {
+        const opts = { cwd: p.dir, env: p.env };
+        const full = (await plan(opts)).plan;
+        p.emulator.resetStats();
+        const targeted = (await plan({ ...opts, ...(c.targets ? { targets: c.targets } : {}), ...(c.excludes ? { excludes: c.excludes } : {}) })).plan;
+        const narrowedFull = filterPlan(applyIgnore(full, {}), { targets: c.targets ?? [], excludes: c.excludes ?? [] });
+        expect(targeted.actions.length).toBeGreaterThan(0);
+        expect(comparable(targeted)).toEqual(comparable(narrowedFull));
+        // And a saved targeted plan is accepted: its basis re-plans to the same actions.
+        await writeFile(path.join(p.dir, "t.plan.json"), "");
+        const saved = await p.cli([
+          "plan",
+          ...(c.targets ?? []).flatMap((t) => ["--target", t]),
+          ...(c.excludes ?? []).flatMap((t) => ["--exclude", t]),
+          "--allow-delete",
+          "--out",
+          "t.plan.json",
+        ]);
+        expect(saved.code, saved.stderr).toBe(0);
+        const dry = await p.cli(["apply", "t.plan.json", "--dry-run"]);
+        expect(dry.stderr).not.toContain("plan_stale");
+        expect(dry.code, dry.stderr).toBe(0);
+      },
+      30_000,
+    );
   }
 });
 
@@ -139,7 +155,10 @@ describe("the read overlaps", () => {
 
 describe("max_deletes as a percentage counts the tenant's brands, targeted or not", () => {
   it("a targeted delete of 1 brand in 20 is 5 %, not 1 of the 1 brand a search would find", async () => {
-    const p = await testProject({ config: (u) => config(u.demo!, 'prune: { brands: true }\nmax_deletes: "10%"\n'), files: { "catalogue/brands.yaml": brandsYaml(["Alpha"]) } });
+    const p = await testProject({
+      config: (u) => config(u.demo!, 'prune: { brands: true }\nmax_deletes: "10%"\n'),
+      files: { "catalogue/brands.yaml": brandsYaml(["Alpha"]) },
+    });
     try {
       p.emulator.store("demo").createBrand({ name: "Alpha", desc: "Alpha desc" });
       p.emulator.store("demo").createBrand({ name: "Old" });

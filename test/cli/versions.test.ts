@@ -11,14 +11,17 @@ beforeAll(async () => {
 });
 afterAll(async () => p.close());
 
-const config = (versions: string) => ["dir: catalogue", versions, "tenants:", "  demo:", `    base_url: ${p.emulator.tenantUrl("demo")}`, "    token_env: PIMCTL_DEMO_TOKEN", ""].join("\n");
+const config = (versions: string) =>
+  ["dir: catalogue", versions, "tenants:", "  demo:", `    base_url: ${p.emulator.tenantUrl("demo")}`, "    token_env: PIMCTL_DEMO_TOKEN", ""].join("\n");
 
 describe("versions: in pimctl.yaml against the tenant's channels", () => {
   it("a config id that contradicts a channel is an error naming both ids (exit 1), nothing planned", async () => {
     await p.write("pimctl.yaml", config("versions: { French: 2, German: 7 }"));
     const r = await p.cli(["plan"]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain('versions: in pimctl.yaml maps language version "German" to id 7, but the tenant\'s channel "Shop DE" publishes "German" as version id 3');
+    expect(r.stderr).toContain(
+      'versions: in pimctl.yaml maps language version "German" to id 7, but the tenant\'s channel "Shop DE" publishes "German" as version id 3',
+    );
   });
 
   it("a partial versions: fills only what channels do not publish; channel-published names stay known", async () => {
@@ -38,7 +41,9 @@ describe("versions: in pimctl.yaml against the tenant's channels", () => {
     const r = await p.cli(["plan"]);
     expect(r.code).toBe(1);
     // At the entry that names it: a person finds the line to fix.
-    expect(r.stderr).toContain('catalogue/a.yaml:2:5: language version "Klingon" is not published by any channel of tenant "demo" and not mapped in the config');
+    expect(r.stderr).toContain(
+      'catalogue/a.yaml:2:5: language version "Klingon" is not published by any channel of tenant "demo" and not mapped in the config',
+    );
     // The names it could have been: every one the channels publish, not only those the manifests asked for.
     expect(r.stderr).toMatch(/known versions: .*French.*; map it under versions:/);
     expect(r.stderr).not.toContain("known versions: (none)");

@@ -42,20 +42,31 @@ describe("pimctl.yaml", () => {
       return lines;
     };
     const fix = "name the token's environment variable with token_env, or a file with token_file";
-    expect(await refused("url_template: https://admin:hunter2@{hash}.{region}.example.com/api/v1\ntenants:\n  prod:\n    hash: abc\n    region: eu\n    token_env: T\n")).toEqual([
-      `pimctl.yaml:1:15: url_template must not hold credentials (https://***@{hash}.{region}.example.com/api/v1); ${fix}`,
-    ]);
+    expect(
+      await refused(
+        "url_template: https://admin:hunter2@{hash}.{region}.example.com/api/v1\ntenants:\n  prod:\n    hash: abc\n    region: eu\n    token_env: T\n",
+      ),
+    ).toEqual([`pimctl.yaml:1:15: url_template must not hold credentials (https://***@{hash}.{region}.example.com/api/v1); ${fix}`]);
     expect(await refused("tenants:\n  prod:\n    hash: abc\n    url_template: https://admin:hunter2@{hash}.example.com/api/v1\n    token_env: T\n")).toEqual([
       `pimctl.yaml:4:19: tenant "prod": url_template must not hold credentials (https://***@{hash}.example.com/api/v1); ${fix}`,
     ]);
-    expect(await refused("url_template: https://{hash}.{region}.example.com/api/v1\ntenants:\n  prod:\n    hash: 'admin:hunter2@evil'\n    region: eu\n    token_env: T\n")).toEqual([
-      `pimctl.yaml:4:11: tenant "prod": hash must not hold credentials (https://***@evil.eu.example.com/api/v1); ${fix}`,
-    ]);
-    expect(await refused("url_template: https://{region}.pim.example.com/{hash}/api/v1\ntenants:\n  prod:\n    hash: abc\n    region: 'admin:hunter2@evil'\n    token_env: T\n")).toEqual([
-      `pimctl.yaml:5:13: tenant "prod": region must not hold credentials (https://***@evil.pim.example.com/abc/api/v1); ${fix}`,
-    ]);
+    expect(
+      await refused(
+        "url_template: https://{hash}.{region}.example.com/api/v1\ntenants:\n  prod:\n    hash: 'admin:hunter2@evil'\n    region: eu\n    token_env: T\n",
+      ),
+    ).toEqual([`pimctl.yaml:4:11: tenant "prod": hash must not hold credentials (https://***@evil.eu.example.com/api/v1); ${fix}`]);
+    expect(
+      await refused(
+        "url_template: https://{region}.pim.example.com/{hash}/api/v1\ntenants:\n  prod:\n    hash: abc\n    region: 'admin:hunter2@evil'\n    token_env: T\n",
+      ),
+    ).toEqual([`pimctl.yaml:5:13: tenant "prod": region must not hold credentials (https://***@evil.pim.example.com/abc/api/v1); ${fix}`]);
     // Spellings the URL parser reads as credentials too, and one that is no URL at all: never printed.
-    for (const url of ["http:/u:secretpw@127.0.0.1:4611/demo/api/v1", "http:u:secretpw@127.0.0.1/x", "http:\\\\u:secretpw@127.0.0.1/x", "http://u:secret/pw@127.0.0.1:4611/x"]) {
+    for (const url of [
+      "http:/u:secretpw@127.0.0.1:4611/demo/api/v1",
+      "http:u:secretpw@127.0.0.1/x",
+      "http:\\\\u:secretpw@127.0.0.1/x",
+      "http://u:secret/pw@127.0.0.1:4611/x",
+    ]) {
       const lines = await refused(`tenants:\n  prod:\n    base_url: '${url}'\n    token_env: T\n`);
       expect(lines).toHaveLength(1);
       expect(lines[0]).not.toContain("secret");
@@ -89,7 +100,10 @@ describe("pimctl.yaml", () => {
 
   it("no default config: an error saying how to create one (never a scan of the working directory); a missing explicit one is an error", async () => {
     dir = await mkdtemp(path.join(tmpdir(), "pimctl-config-"));
-    await expect(loadConfig({ cwd: dir })).rejects.toMatchObject({ message: `no pimctl.yaml found in ${dir}`, details: expect.arrayContaining([expect.stringContaining("pimctl init")]) });
+    await expect(loadConfig({ cwd: dir })).rejects.toMatchObject({
+      message: `no pimctl.yaml found in ${dir}`,
+      details: expect.arrayContaining([expect.stringContaining("pimctl init")]),
+    });
     expect((await loadConfig({ cwd: dir, dir: "." })).tenants).toEqual({});
     await expect(loadConfig({ cwd: dir, configPath: "nope.yaml" })).rejects.toThrow(/cannot read the config file nope.yaml: ENOENT/);
   });

@@ -20,7 +20,9 @@ describe("tenant addressing", () => {
   it("fills the URL template with hash and region, or takes base_url as given", () => {
     expect(tenantBaseUrl(config, "prod", config.tenants.prod!)).toBe("https://abc.eu.pim.example.com/api/v1");
     expect(tenantBaseUrl(config, "staging", config.tenants.staging!)).toBe("https://staging.example.com/api/v1");
-    expect(() => tenantBaseUrl({ ...config, url_template: undefined }, "prod", config.tenants.prod!)).toThrow('tenant "prod" needs base_url, or hash and region with a url_template');
+    expect(() => tenantBaseUrl({ ...config, url_template: undefined }, "prod", config.tenants.prod!)).toThrow(
+      'tenant "prod" needs base_url, or hash and region with a url_template',
+    );
   });
   it("picks the tenant named, or explains", () => {
     expect(pickTenant(config, "prod").name).toBe("prod");

@@ -43,7 +43,9 @@ function control(method: string, path: string, opts: { host?: string; origin?: s
       let text = "";
       res.setEncoding("utf8");
       res.on("data", (d: string) => (text += d));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, contentType: res.headers["content-type"], body: text ? (JSON.parse(text) as Answer["body"]) : {} }));
+      res.on("end", () =>
+        resolve({ status: res.statusCode ?? 0, contentType: res.headers["content-type"], body: text ? (JSON.parse(text) as Answer["body"]) : {} }),
+      );
     });
     req.on("error", reject);
     req.end(opts.body);
@@ -91,7 +93,10 @@ describe("the control surface refuses what a web page can send", () => {
       expect(r.body.message, host).toMatch(/loopback host/);
     }
     expect((await control("GET", "/__emulator/stats", { host: `rebound.example:${port}` })).status).toBe(403);
-    expect((await control("POST", "/__emulator/faults", { host: `rebound.example:${port}`, type: "application/json", body: JSON.stringify({ failRate: 1 }) })).status).toBe(403);
+    expect(
+      (await control("POST", "/__emulator/faults", { host: `rebound.example:${port}`, type: "application/json", body: JSON.stringify({ failRate: 1 }) }))
+        .status,
+    ).toBe(403);
     expect(brands()).toEqual(["Keep me"]);
     expect((await fetch(`${emu.tenantUrl("demo")}/ping`, { headers: { authorization: "Bearer tok-a" } })).status).toBe(200);
   });
@@ -107,14 +112,26 @@ describe("loopback callers keep working", () => {
     const hosts = [undefined, `localhost:${port}`, `LOCALHOST:${port}`, `127.0.0.1:${port}`, `127.1.2.3:${port}`, `[::1]:${port}`, "localhost"];
     for (const host of hosts) {
       emu.store("demo").createBrand({ name: `Gone ${host}` });
-      const r = await control("POST", "/__emulator/reset", { ...(host !== undefined ? { host } : {}), type: "application/json; charset=utf-8", body: RESET_DATA });
+      const r = await control("POST", "/__emulator/reset", {
+        ...(host !== undefined ? { host } : {}),
+        type: "application/json; charset=utf-8",
+        body: RESET_DATA,
+      });
       expect(r.status, host).toBe(200);
       expect(brands()).toEqual([]);
     }
-    const rotated = await control("POST", "/__emulator/tenants/demo/rotate-token", { origin: `http://127.0.0.1:${port}`, type: "application/json", body: JSON.stringify({ token: "tok-new" }) });
+    const rotated = await control("POST", "/__emulator/tenants/demo/rotate-token", {
+      origin: `http://127.0.0.1:${port}`,
+      type: "application/json",
+      body: JSON.stringify({ token: "tok-new" }),
+    });
     expect(rotated.status).toBe(200);
     expect((await fetch(`${emu.tenantUrl("demo")}/ping`, { headers: { authorization: "Bearer tok-new" } })).status).toBe(200);
-    const faults = await control("POST", "/__emulator/faults", { origin: "http://[::1]:5173", type: "application/json", body: JSON.stringify({ latencyMs: 0 }) });
+    const faults = await control("POST", "/__emulator/faults", {
+      origin: "http://[::1]:5173",
+      type: "application/json",
+      body: JSON.stringify({ latencyMs: 0 }),
+    });
     expect(faults.status).toBe(200);
     const stats = await control("GET", "/__emulator/stats", { origin: "http://localhost:5173" });
     expect(stats.status).toBe(200);
@@ -132,7 +149,11 @@ describe("loopback callers keep working", () => {
   it("a body over the limit is 413, not an empty request", async () => {
     const small = await startEmulator({ port: 0, tenants: [{ hash: "demo", token: "t" }], maxBodyBytes: 64 });
     try {
-      const r = await fetch(`${small.url}/__emulator/faults`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ failRate: 1, pad: "x".repeat(200) }) });
+      const r = await fetch(`${small.url}/__emulator/faults`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ failRate: 1, pad: "x".repeat(200) }),
+      });
       expect(r.status).toBe(413);
     } finally {
       await small.close();

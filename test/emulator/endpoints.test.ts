@@ -8,7 +8,14 @@ let emu: Emulator;
 const A = "tok-a";
 
 beforeAll(async () => {
-  emu = await startEmulator({ port: 0, tenants: [{ hash: "demo", token: A }, { hash: "prod", token: "tok-b" }], exportStepMs: 20 });
+  emu = await startEmulator({
+    port: 0,
+    tenants: [
+      { hash: "demo", token: A },
+      { hash: "prod", token: "tok-b" },
+    ],
+    exportStepMs: 20,
+  });
 });
 afterAll(async () => emu.close());
 
@@ -63,7 +70,14 @@ describe("attributes, type values and versions", () => {
     const id = created.body.attribute.id;
     expect((await call("POST", "/attributes", { name: "Colour", type: "text" })).status).toBe(422);
     expect((await call("POST", "/attributes", { name: "X", type: "nope" })).status).toBe(422);
-    expect((await call("GET", "/attributes")).body.attributes[0]).toMatchObject({ id, name: "Colour", type: "selectbox", slug: "colour", publish: true, typeValuesArray: [] });
+    expect((await call("GET", "/attributes")).body.attributes[0]).toMatchObject({
+      id,
+      name: "Colour",
+      type: "selectbox",
+      slug: "colour",
+      publish: true,
+      typeValuesArray: [],
+    });
     expect((await call("GET", `/attributes/${id}`)).body.attribute).toHaveProperty("note", null);
     expect((await call("PUT", `/attributes/${id}`, { note: "n", length: 5 })).body.attribute).toMatchObject({ note: "n", length: 5 });
     expect((await call("POST", "/attributes/search", { name: "Colour" })).body.attribute.id).toBe(id);
@@ -79,9 +93,15 @@ describe("attributes, type values and versions", () => {
     expect((await call("PUT", `/attributes/${id}/type_values/${tv.id}`, { value: "Red", sort_order: 3 })).body.attribute_type_value.sort_order).toBe(3);
     const ver = (await call("PUT", `/attributes/${id}/type_values/${tv.id}/version/2`, { value: "Rouge" })).body.attribute_type_value;
     expect(ver).toMatchObject({ value: "Rouge", version_id: 2, master_attribute_type_value_id: tv.id });
-    expect((await call("GET", `/attributes/${id}/type_values/version/2`)).body.attribute_type_values[0]).toMatchObject({ value: "Rouge", master_attribute_type_value_id: tv.id });
+    expect((await call("GET", `/attributes/${id}/type_values/version/2`)).body.attribute_type_values[0]).toMatchObject({
+      value: "Rouge",
+      master_attribute_type_value_id: tv.id,
+    });
     expect((await call("GET", `/attributes/${id}/type_values/${tv.id}/version/2`)).body.attribute_type_value.value).toBe("Rouge");
-    expect((await call("GET", "/attributes/version/2")).body.attributes[0].typeValuesArray[0]).toMatchObject({ version_id: 2, master_attribute_type_value_id: tv.id });
+    expect((await call("GET", "/attributes/version/2")).body.attributes[0].typeValuesArray[0]).toMatchObject({
+      version_id: 2,
+      master_attribute_type_value_id: tv.id,
+    });
     expect((await call("GET", `/attributes/${id}/type_values`)).body.attribute_type_values).toHaveLength(1);
     expect((await call("GET", `/attributes/${id}/type_values/${tv.id}`)).body.attribute_type_value.value).toBe("Red");
     expect((await call("DELETE", `/attributes/${id}/type_values/${tv.id}/version/2`)).status).toBe(204);
@@ -121,7 +141,12 @@ describe("blocks and their 501s", () => {
     expect((await call("GET", `/blocks/${b.id}`)).body.block.slug).toBe("footer");
     expect((await call("GET", "/blocks")).body.blocks).toHaveLength(1);
     expect((await call("GET", `/blocks/${b.id}/assets`)).body.block_assets).toEqual([]);
-    for (const [m, p] of [["DELETE", `/blocks/${b.id}`], ["POST", `/blocks/${b.id}/assets`], ["PUT", `/blocks/${b.id}/assets/1`], ["DELETE", `/blocks/${b.id}/assets/1`]] as const) {
+    for (const [m, p] of [
+      ["DELETE", `/blocks/${b.id}`],
+      ["POST", `/blocks/${b.id}/assets`],
+      ["PUT", `/blocks/${b.id}/assets/1`],
+      ["DELETE", `/blocks/${b.id}/assets/1`],
+    ] as const) {
       for (const token of [A, "tok-b2", "anything"]) {
         const r = await call(m, p, {}, { token });
         expect([r.status, r.text]).toEqual([501, '{"message":"Not implemented."}']);
@@ -162,7 +187,9 @@ describe("brands", () => {
     const asset = (await call("POST", `/brands/${b.id}/assets`, { image_url: "https://cdn/x.png", alttext: "X", thumbnail: true })).body.brand_asset;
     expect(asset).toMatchObject({ brand_id: b.id, alttext: "X", thumbnail: 1 });
     expect(asset.uri).not.toBe("https://cdn/x.png");
-    expect((await call("PUT", `/brands/${b.id}/assets/${asset.id}`, { image_url: "https://cdn/x.png", alttext: "Y", thumbnail: false })).body.brand_asset).toMatchObject({ alttext: "Y", thumbnail: 0 });
+    expect(
+      (await call("PUT", `/brands/${b.id}/assets/${asset.id}`, { image_url: "https://cdn/x.png", alttext: "Y", thumbnail: false })).body.brand_asset,
+    ).toMatchObject({ alttext: "Y", thumbnail: 0 });
     expect((await call("GET", `/brands/${b.id}/assets`)).body.brand_assets).toHaveLength(1);
     expect((await call("GET", `/brands/${b.id}/assets/${asset.id}`)).body.brand_asset.id).toBe(asset.id);
     expect((await call("DELETE", `/brands/${b.id}/assets/${asset.id}`)).status).toBe(204);
@@ -182,12 +209,17 @@ describe("brands", () => {
     const single = await call("GET", `/brands/${b.id}/attributes/${attr.id}`);
     expect(Array.isArray(single.body.brands_attributes)).toBe(true);
     const valueId = post.body.brand_attributes.values[0].id;
-    expect((await call("PUT", `/brands/${b.id}/attributes/${attr.id}/values/${valueId}`, { attribute_id: attr.id, version_id: 0, values: [{ value: "Iron" }] })).body.brand_attributes.values[0].value).toBe("Iron");
+    expect(
+      (await call("PUT", `/brands/${b.id}/attributes/${attr.id}/values/${valueId}`, { attribute_id: attr.id, version_id: 0, values: [{ value: "Iron" }] })).body
+        .brand_attributes.values[0].value,
+    ).toBe("Iron");
     expect((await call("DELETE", `/brands/${b.id}/attributes/${attr.id}/values/${valueId}`)).status).toBe(204);
     expect((await call("POST", `/brands/${b.id}/attributes`, { attribute_id: attr.id, values: [] })).status).toBe(422);
     const size = (await call("POST", "/attributes", { name: "Fit", type: "selectbox" })).body.attribute;
     expect((await call("POST", `/brands/${b.id}/assigned-attributes`, { attribute_id: size.id })).status).toBe(200);
-    expect((await call("GET", `/brands/${b.id}/attributes`)).body.brand_attributes.find((x: { attribute_id: number }) => x.attribute_id === size.id).values).toEqual([]);
+    expect(
+      (await call("GET", `/brands/${b.id}/attributes`)).body.brand_attributes.find((x: { attribute_id: number }) => x.attribute_id === size.id).values,
+    ).toEqual([]);
     const set = (await call("POST", "/attribute_sets", { name: "BrandSet" })).body.attribute_set;
     expect((await call("POST", `/brands/${b.id}/assigned-attribute-sets`, { attribute_set_id: set.id })).status).toBe(200);
     expect((await call("POST", `/brands/${b.id}/assigned-attribute-sets`, { attribute_set_id: 999999 })).status).toBe(422);
@@ -217,7 +249,7 @@ describe("categories", () => {
     const sib = (await call("POST", "/categories", { parent_id: root.id, name: "Trousers" })).body.category;
     expect((await call("PUT", `/categories/${sib.id}`, { name: "Shirts" })).status).toBe(422);
     emu.store("demo").protectCategory(sib.id);
-    expect((await call("PUT", `/categories/${sib.id}`, { desc: "x" })).status).toBe(422) // the document names no status for a protected category; 422 like its other refusals;
+    expect((await call("PUT", `/categories/${sib.id}`, { desc: "x" })).status).toBe(422); // the document names no status for a protected category; 422 like its other refusals;
     emu.store("demo").categories.get(child.id)!.versions = { 2: { name: "Chemises" } };
     expect((await call("GET", `/categories/${child.id}/version/2`)).body.category.name).toBe("Chemises");
     const asset = (await call("POST", `/categories/${child.id}/assets`, { image_url: "https://cdn/s.png", alttext: "S", thumbnail: true })).body.category_asset;
@@ -238,16 +270,28 @@ describe("changelogs, channels, display groups, generic entities, exports", () =
     expect(all.length).toBeGreaterThan(10);
     expect((await call("GET", "/changelogs")).body.meta.per_page).toBe(250);
     expect((await call("GET", "/changelogs?limit=2")).body.changelogs).toHaveLength(2);
-    expect((await call("GET", "/changelogs?entity_type=brand&limit=1000")).body.changelogs.every((c: { entity_type: string }) => c.entity_type === "brand")).toBe(true);
+    expect(
+      (await call("GET", "/changelogs?entity_type=brand&limit=1000")).body.changelogs.every((c: { entity_type: string }) => c.entity_type === "brand"),
+    ).toBe(true);
     const boundary = all[all.length - 1].updated_at;
     const since = (await call("GET", `/changelogs?limit=1000&updated_at=${encodeURIComponent(boundary)}`)).body.changelogs;
     expect(since.length).toBeGreaterThan(0);
     expect(since.every((c: { updated_at: string }) => c.updated_at >= boundary)).toBe(true);
     expect(since.some((c: { updated_at: string }) => c.updated_at === boundary)).toBe(true);
-    expect((await call("GET", `/changelogs/${all[0].id}`)).body.changelogs).toMatchObject({ id: all[0].id, entity_type: expect.any(String), change_type: "full" });
+    expect((await call("GET", `/changelogs/${all[0].id}`)).body.changelogs).toMatchObject({
+      id: all[0].id,
+      entity_type: expect.any(String),
+      change_type: "full",
+    });
   });
   it("channels are seeded and read-only", async () => {
-    expect((await call("GET", "/channels")).body.channels.map((c: { channel_name: string; version_id: number; version_name: string }) => [c.channel_name, c.version_id, c.version_name])).toEqual([
+    expect(
+      (await call("GET", "/channels")).body.channels.map((c: { channel_name: string; version_id: number; version_name: string }) => [
+        c.channel_name,
+        c.version_id,
+        c.version_name,
+      ]),
+    ).toEqual([
       ["Webshop", 0, "Master"],
       ["Boutique FR", 2, "French"],
       ["Shop DE", 3, "German"],
@@ -315,13 +359,24 @@ describe("test knobs", () => {
     const stats = (await (await fetch(`${emu.url}/__emulator/stats`)).json()) as { requests: { total: number; byRoute: Record<string, number> } };
     expect(stats.requests.total).toBe(1);
     expect(stats.requests.byRoute["POST /brands"]).toBe(1);
-    const rotated = await fetch(`${emu.url}/__emulator/tenants/prod/rotate-token`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ token: "tok-b3" }) });
+    const rotated = await fetch(`${emu.url}/__emulator/tenants/prod/rotate-token`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ token: "tok-b3" }),
+    });
     expect(rotated.status).toBe(200);
     expect((await call("GET", "/ping", undefined, { tenant: "prod", token: "tok-b3" })).status).toBe(200);
   });
   it("random failures and rate limits, reproducibly", async () => {
     emu.setFaults({ failRate: 1, faultSeed: 3 });
-    const statuses = await Promise.all(Array.from({ length: 6 }, () => call("GET", "/ping").then((r) => r.status, () => "dropped")));
+    const statuses = await Promise.all(
+      Array.from({ length: 6 }, () =>
+        call("GET", "/ping").then(
+          (r) => r.status,
+          () => "dropped",
+        ),
+      ),
+    );
     expect(statuses.every((s) => s === 500 || s === "dropped")).toBe(true);
     emu.clearFaults();
     emu.setFaults({ rateLimit: 3 });
@@ -344,7 +399,11 @@ describe("test knobs", () => {
     const file = path.join(dir, "state.json");
     try {
       const one = await startEmulator({ port: 0, tenants: [{ hash: "p", token: "t" }], dataFile: file });
-      await fetch(`${one.tenantUrl("p")}/brands`, { method: "POST", headers: { authorization: "Bearer t", "content-type": "application/json" }, body: JSON.stringify({ name: "Kept" }) });
+      await fetch(`${one.tenantUrl("p")}/brands`, {
+        method: "POST",
+        headers: { authorization: "Bearer t", "content-type": "application/json" },
+        body: JSON.stringify({ name: "Kept" }),
+      });
       await one.close();
       const two = await startEmulator({ port: 0, tenants: [{ hash: "p", token: "t" }], dataFile: file });
       expect([...two.store("p").brands.values()].map((b) => b.name)).toEqual(["Kept"]);

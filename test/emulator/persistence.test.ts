@@ -48,7 +48,9 @@ describe("the emulator with --data", () => {
     await createClient({ tenant: "t", baseUrl: seed.tenantUrl("t"), token: "secret" }).createBrand({ name: "Seeded" });
     await seed.close();
 
-    const child = spawn(process.execPath, [path.join(repoRoot, "dist/cli/main.js"), "emulator", "--port", "0", "--tenant", "t=secret", "--data", file], { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [path.join(repoRoot, "dist/cli/main.js"), "emulator", "--port", "0", "--tenant", "t=secret", "--data", file], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     const url = await new Promise<string>((resolve, reject) => {
       let out = "";
       child.stdout.on("data", (d: Buffer) => {

@@ -101,7 +101,11 @@ function matrixRuns(): Array<{ name: string; switches: Partial<EmulatorSwitches>
   ];
   return rows.map((row, n) => {
     const switches = Object.fromEntries(names.map((s, i) => [s, levels[i]![row[i]!]])) as Partial<EmulatorSwitches>;
-    const label = names.filter((s, i) => row[i] !== 0 && switches[s] !== undefined).map((s) => `${s}=${String(switches[s])}`).join(" ") || "defaults";
+    const label =
+      names
+        .filter((s, i) => row[i] !== 0 && switches[s] !== undefined)
+        .map((s) => `${s}=${String(switches[s])}`)
+        .join(" ") || "defaults";
     return { name: `matrix #${n} ${n === rows.length - 2 ? "last readings" : n === rows.length - 1 ? "first alternatives" : label}`, switches };
   });
 }
@@ -112,7 +116,13 @@ const PROBE_READINGS: Array<[string, Partial<EmulatorSwitches>]> = [
   // Ids per table and no page-size cap, so the probes' ids and pages still find their records.
   [
     "probes: other readings",
-    { ...Object.fromEntries(names.map((s, i) => [s, levels[i]![levels[i]!.length - 1]])), idSequence: "per-table", maxPageSize: undefined, changelogSubtreeDeletes: "root", changelogPaging: "capped" },
+    {
+      ...Object.fromEntries(names.map((s, i) => [s, levels[i]![levels[i]!.length - 1]])),
+      idSequence: "per-table",
+      maxPageSize: undefined,
+      changelogSubtreeDeletes: "root",
+      changelogPaging: "capped",
+    },
   ],
 ];
 
@@ -275,7 +285,11 @@ async function recordProbes(name: string, switches: Partial<EmulatorSwitches>): 
       vi.setSystemTime(T0 + (i + 1) * 1000);
       const full = /^\/(__emulator|exports\/t|assets\/t)\//.test(p) ? p : `/t/api/v1${p}`;
       const text = body === undefined ? "" : typeof body === "string" ? body : JSON.stringify(body);
-      const sent = { host: api, ...Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, v.replace("{{TOKEN}}", "tok")])), ...(text ? { "content-length": String(Buffer.byteLength(text)) } : {}) };
+      const sent = {
+        host: api,
+        ...Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, v.replace("{{TOKEN}}", "tok")])),
+        ...(text ? { "content-length": String(Buffer.byteLength(text)) } : {}),
+      };
       const r = await send(api, method, full, sent, Buffer.from(text, "utf8"));
       const location = r.headers.location ? new URL(r.headers.location).host : undefined;
       if (location && location !== api) storage = location;
@@ -310,7 +324,13 @@ function pickHeaders(h: IncomingHttpHeaders): Record<string, string> {
 }
 
 /** One request to host:port, the whole answer read. */
-function send(authority: string, method: string, p: string, headers: Record<string, string>, body: Buffer): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }> {
+function send(
+  authority: string,
+  method: string,
+  p: string,
+  headers: Record<string, string>,
+  body: Buffer,
+): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }> {
   const [host, port] = authority.split(":");
   return new Promise((resolve, reject) => {
     const req = request({ host, port: Number(port), method, path: p, headers, agent: false }, (res) => {
@@ -353,7 +373,8 @@ async function recorder(): Promise<{ proxyUrl: string; exchanges: Exchange[]; cl
           responseBody: normalise(r.body.toString("utf8")),
         });
         const back: Record<string, string> = {};
-        for (const [k, v] of Object.entries(r.headers)) if (typeof v === "string" && !["transfer-encoding", "connection", "keep-alive", "content-length"].includes(k)) back[k] = v;
+        for (const [k, v] of Object.entries(r.headers))
+          if (typeof v === "string" && !["transfer-encoding", "connection", "keep-alive", "content-length"].includes(k)) back[k] = v;
         res.writeHead(r.status, { ...back, "content-length": r.body.length });
         res.end(r.body);
       });
@@ -396,7 +417,15 @@ async function recordMatrixRun(name: string, switches: Partial<EmulatorSwitches>
   const session: Session = { name, kind: "matrix", switches, exchanges: [] };
   const emu = await emulatorFor(session);
   const rec = await recorder();
-  const api = createClient({ tenant: "t", baseUrl: emu.tenantUrl("t"), token: "tok", parallelism: 4, retries: { max: 8, baseMs: 1, maxMs: 10 }, timeoutMs: 5_000, env: { HTTP_PROXY: rec.proxyUrl } });
+  const api = createClient({
+    tenant: "t",
+    baseUrl: emu.tenantUrl("t"),
+    token: "tok",
+    parallelism: 4,
+    retries: { max: 8, baseMs: 1, maxMs: 10 },
+    timeoutMs: 5_000,
+    env: { HTTP_PROXY: rec.proxyUrl },
+  });
   const ledger = emptyLedger("t", emu.tenantUrl("t"));
   const plan = async () => {
     const remote = await readState(api, { kinds: catalogue.managed, desired: catalogue, prune });

@@ -6,14 +6,7 @@ describe("export: tenant state to manifests", () => {
   const files = catalogueToFiles(remoteToCatalogue(remote, ledger), { tenant: "demo" });
 
   it("writes one file per kind, with names instead of ids and no empty fields", () => {
-    expect(Object.keys(files)).toEqual([
-      "display_groups.yaml",
-      "attributes.yaml",
-      "attribute_sets.yaml",
-      "blocks.yaml",
-      "brands.yaml",
-      "categories.yaml",
-    ]);
+    expect(Object.keys(files)).toEqual(["display_groups.yaml", "attributes.yaml", "attribute_sets.yaml", "blocks.yaml", "brands.yaml", "categories.yaml"]);
     const all = Object.values(files).join("\n");
     expect(all).not.toMatch(/\bid:|product_count|assignment_ids|child_count|parent_id/);
     expect(all).not.toMatch(/: ""|: \[\]|: \{\}|: null/);

@@ -81,7 +81,9 @@ describe("merge edits values where they are", () => {
     const r = merge(
       { "all.yaml": folder },
       {
-        attributes: [{ name: "Colour", type: "selectbox", note: "kept: quoted", versions: { French: { name: "Teinte" }, German: { name: "Farbe" } } }] as Catalogue["attributes"],
+        attributes: [
+          { name: "Colour", type: "selectbox", note: "kept: quoted", versions: { French: { name: "Teinte" }, German: { name: "Farbe" } } },
+        ] as Catalogue["attributes"],
         blocks: [
           { slug: "footer", content: "Hello\nEveryone\n" },
           { slug: "header", content: "Hi there" },
@@ -124,21 +126,34 @@ describe("merge edits values where they are", () => {
       },
       { tagline: "Tools since 1950" },
     );
-    expect(r.files["b.yaml"]).toBe(["brands:", "  - name: Acme", "    desc: ${tagline}", "  - name: Zenith", "    desc: ${tagline}", "  - name: Oldco", "    desc: costs $${price}", ""].join("\n"));
+    expect(r.files["b.yaml"]).toBe(
+      [
+        "brands:",
+        "  - name: Acme",
+        "    desc: ${tagline}",
+        "  - name: Zenith",
+        "    desc: ${tagline}",
+        "  - name: Oldco",
+        "    desc: costs $${price}",
+        "",
+      ].join("\n"),
+    );
   });
 
   it("variableWriter: whole values and keys, URL variables at the start of a URL, never inside other text", async () => {
     const { variableWriter } = await import("../../src/export/translate.js");
     const write = variableWriter({ region: "EU", cdn: "https://cdn.example.com", shop: "Webshop EU" });
-    expect(["EU", "Webshop EU", "Made in the EU", "https://cdn.example.com/brands/acme.png", "https://cdn.example.com", "https://cdn.example.community/x", "costs ${x}"].map(write)).toEqual([
-      "${region}",
-      "${shop}",
-      "Made in the EU",
-      "${cdn}/brands/acme.png",
-      "${cdn}",
-      "https://cdn.example.community/x",
-      "costs $${x}",
-    ]);
+    expect(
+      [
+        "EU",
+        "Webshop EU",
+        "Made in the EU",
+        "https://cdn.example.com/brands/acme.png",
+        "https://cdn.example.com",
+        "https://cdn.example.community/x",
+        "costs ${x}",
+      ].map(write),
+    ).toEqual(["${region}", "${shop}", "Made in the EU", "${cdn}/brands/acme.png", "${cdn}", "https://cdn.example.community/x", "costs $${x}"]);
   });
 
   it("a kind no file declares goes to a new <kind>.yaml; entries only the folder has are reported, kept", () => {
@@ -155,7 +170,10 @@ describe("merge edits values where they are", () => {
   });
 
   it("an empty value gets the new one after a space", () => {
-    const r = merge({ "b.yaml": "brands:\n  - name: Acme\n    desc:\n    excluded: false\n" }, { brands: [{ name: "Acme", desc: "Tools", excluded: false }] as Catalogue["brands"] });
+    const r = merge(
+      { "b.yaml": "brands:\n  - name: Acme\n    desc:\n    excluded: false\n" },
+      { brands: [{ name: "Acme", desc: "Tools", excluded: false }] as Catalogue["brands"] },
+    );
     expect(r.files["b.yaml"]).toBe("brands:\n  - name: Acme\n    desc: Tools\n    excluded: false\n");
   });
 
@@ -194,22 +212,34 @@ describe("merge edits values where they are", () => {
     ]);
     expect(r.onlyInFolder).toEqual(['a.yaml:12: category "Clothing/Shirts"']);
     // Both names in the tenant: the old one is not added back (the folder would no longer load).
-    const both = merge({ "a.yaml": folder }, { attributes: [{ name: "Colour", type: "selectbox" }, { name: "Color", type: "selectbox" }] as Catalogue["attributes"] });
+    const both = merge(
+      { "a.yaml": folder },
+      {
+        attributes: [
+          { name: "Colour", type: "selectbox" },
+          { name: "Color", type: "selectbox" },
+        ] as Catalogue["attributes"],
+      },
+    );
     expect(both.files).toEqual({});
-    expect(both.pendingRenames).toEqual(['a.yaml:2: attribute "Colour" lists "Color" as a previous name, and the tenant has both: "Color" is not added (the plan deletes or keeps it as your prune policy says)']);
+    expect(both.pendingRenames).toEqual([
+      'a.yaml:2: attribute "Colour" lists "Color" as a previous name, and the tenant has both: "Color" is not added (the plan deletes or keeps it as your prune policy says)',
+    ]);
   });
 
   it("an entry the folder renames, changed in the tenant under its old name: the name stays, the other fields are merged", () => {
     const folder = "brands:\n  - name: Zenith SA # renamed here\n    previous_names: [Zenith]\n    desc: Acme Corp\n";
     const r = merge({ "a.yaml": folder }, { brands: [{ name: "Zenith", desc: "Swiss watches" }] as Catalogue["brands"] });
     expect(r.files["a.yaml"]).toBe(folder.replace("desc: Acme Corp", "desc: Swiss watches"));
-    expect(r.pendingRenames).toEqual(['a.yaml:2: brand "Zenith SA" is "Zenith" in the tenant (a rename the next apply makes; the name is left as the folder has it, its other fields merged)']);
+    expect(r.pendingRenames).toEqual([
+      'a.yaml:2: brand "Zenith SA" is "Zenith" in the tenant (a rename the next apply makes; the name is left as the folder has it, its other fields merged)',
+    ]);
   });
 
   it("a flow-style entry that loses a field is written again whole, its previous names kept", () => {
     const folder = "brands:\n  - { name: Acme, desc: Tools, note: x, previous_names: [ACME] }   # one line\n";
     const r = merge({ "b.yaml": folder }, { brands: [{ name: "Acme", desc: "Tools!" }] as Catalogue["brands"] });
-    expect(r.files["b.yaml"]).toBe('brands:\n  - { name: Acme, desc: Tools!, previous_names: [ ACME ] }   # one line\n');
+    expect(r.files["b.yaml"]).toBe("brands:\n  - { name: Acme, desc: Tools!, previous_names: [ ACME ] }   # one line\n");
   });
 
   it("a file without a final newline gets one before what is appended", () => {

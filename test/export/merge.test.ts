@@ -96,7 +96,9 @@ describe("export into a folder that holds manifests", () => {
   it("refuses without --force or --merge: exit 1, names the files and both ways out, writes nothing", async () => {
     const r = await p.cli(["export", "--tenant", "staging", "--out", "catalogue"]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain("catalogue already holds manifests: export would overwrite hand-written files (catalogue/brands/acme.yaml, catalogue/shop.yaml); nothing was written");
+    expect(r.stderr).toContain(
+      "catalogue already holds manifests: export would overwrite hand-written files (catalogue/brands/acme.yaml, catalogue/shop.yaml); nothing was written",
+    );
     expect(r.stderr).toContain("--merge: update only the values that changed");
     expect(r.stderr).toContain("--force: overwrite with freshly exported <kind>.yaml files");
     expect(readTree(folder())).toEqual(handWritten);
@@ -123,7 +125,9 @@ describe("export into a folder that holds manifests", () => {
     const now = readTree(folder());
     expect(Object.keys(now)).toEqual(Object.keys(handWritten));
     expect(changedLines(handWritten["shop.yaml"]!, now["shop.yaml"]!)).toEqual([[19, "    sort_order: 2", "    sort_order: 5"]]);
-    expect(changedLines(handWritten["brands/acme.yaml"]!, now["brands/acme.yaml"]!)).toEqual([[10, "    desc: Clocks and watches", "    desc: Clocks, watches and sundials"]]);
+    expect(changedLines(handWritten["brands/acme.yaml"]!, now["brands/acme.yaml"]!)).toEqual([
+      [10, "    desc: Clocks and watches", "    desc: Clocks, watches and sundials"],
+    ]);
     const plan = await p.cli(["plan", "--tenant", "staging", "--detailed-exitcode"]);
     expect(plan.code, plan.stdout + plan.stderr).toBe(0);
     handWritten = now;
@@ -144,12 +148,19 @@ describe("export into a folder that holds manifests", () => {
     const now = readTree(folder());
     // Appended after the last brand, as export writes a brand; nothing before it moved.
     expect(now["brands/acme.yaml"]).toBe(`${handWritten["brands/acme.yaml"]}  - name: Northwind\n    desc: \${tagline}\n    excluded: false\n`);
-    expect(now["shop.yaml"]).toBe(handWritten["shop.yaml"]!.replace("        sort_order: 2\n  - name: 'Size'", "        sort_order: 2\n      - value: Green\n        slug: green\n        sort_order: 3\n  - name: 'Size'"));
+    expect(now["shop.yaml"]).toBe(
+      handWritten["shop.yaml"]!.replace(
+        "        sort_order: 2\n  - name: 'Size'",
+        "        sort_order: 2\n      - value: Green\n        slug: green\n        sort_order: 3\n  - name: 'Size'",
+      ),
+    );
     expect(now["shop.yaml"]).toContain("previous_names: [Color]   # renamed in 2024");
     // Zenith is still declared: the plan wants it back (nothing is removed unless asked).
     const plan = await p.cli(["plan", "--tenant", "staging", "--format", "json"]);
     expect(plan.code, plan.stderr).toBe(0);
-    expect((JSON.parse(plan.stdout) as { actions: Array<{ address: string; op: string }> }).actions.map((a) => `${a.op} ${a.address}`)).toEqual(['create brand["Zenith"]']);
+    expect((JSON.parse(plan.stdout) as { actions: Array<{ address: string; op: string }> }).actions.map((a) => `${a.op} ${a.address}`)).toEqual([
+      'create brand["Zenith"]',
+    ]);
   });
 
   it("--force overwrites with <kind>.yaml files (today's export) and warns about the files that now clash", async () => {
@@ -158,7 +169,16 @@ describe("export into a folder that holds manifests", () => {
     expect(r.stderr).toContain("warning: catalogue/brands/acme.yaml declares kinds that were exported too");
     expect(r.stderr).toContain("warning: catalogue/shop.yaml declares kinds that were exported too");
     const now = readTree(folder());
-    expect(Object.keys(now)).toEqual(["attribute_sets.yaml", "attributes.yaml", "blocks.yaml", "brands/acme.yaml", "brands.yaml", "categories.yaml", "display_groups.yaml", "shop.yaml"]);
+    expect(Object.keys(now)).toEqual([
+      "attribute_sets.yaml",
+      "attributes.yaml",
+      "blocks.yaml",
+      "brands/acme.yaml",
+      "brands.yaml",
+      "categories.yaml",
+      "display_groups.yaml",
+      "shop.yaml",
+    ]);
     // A fresh export writes variables too.
     expect(now["brands.yaml"]).toContain("desc: ${tagline}");
     expect(now["brands.yaml"]).toContain("${shop}: acme-01");

@@ -4,7 +4,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testProject, repoRoot, type TestProject } from "../helpers/project.js";
 import type { Plan } from "../../src/plan/types.js";
 
-const readDir = (dir: string) => Object.fromEntries(readdirSync(dir).sort().map((f) => [f, readFileSync(path.join(dir, f), "utf8")]));
+const readDir = (dir: string) =>
+  Object.fromEntries(
+    readdirSync(dir)
+      .sort()
+      .map((f) => [f, readFileSync(path.join(dir, f), "utf8")]),
+  );
 
 describe("export, round trips and diff between two tenants", () => {
   let p: TestProject;
@@ -65,7 +70,7 @@ describe("export, round trips and diff between two tenants", () => {
         "display_groups:\n  - name: Basics\n    in_navigation: false",
         "attributes:\n  - name: Color\n    type: multiselect\n    publish: false",
         "attribute_sets:\n  - name: Chairs\n    sort_order: 99",
-        "blocks:\n  - slug: footer\n    content: \"Changed footer\\n\"",
+        'blocks:\n  - slug: footer\n    content: "Changed footer\\n"',
         "brands:\n  - name: Casa Mobili\n    desc: Changed",
         "categories:\n  - name: Furniture\n    is_visible: false\n",
       ].join("\n"),
@@ -129,7 +134,9 @@ describe("promotion: one set of manifests, tenants whose version ids and channel
     const assets = (s: typeof prod) => [...s.brandAssets.values()].map((a) => a.uri);
     expect(assets(prod)[0]).toContain("acme.png");
     const ledger = JSON.parse(readFileSync(path.join(p.dir, ".pimctl", "prod.json"), "utf8"));
-    expect(Object.values(ledger.assets)[0]).toMatchObject({ [String([...prod.brandAssets.keys()][0])]: { image_url: "https://cdn.example.com/brands/acme.png" } });
+    expect(Object.values(ledger.assets)[0]).toMatchObject({
+      [String([...prod.brandAssets.keys()][0])]: { image_url: "https://cdn.example.com/brands/acme.png" },
+    });
     expect(Object.values(ledger.web_ids)).toContainEqual({ "Webshop EU": "acme" });
   });
 
@@ -139,7 +146,10 @@ describe("promotion: one set of manifests, tenants whose version ids and channel
   });
 
   it("a tenant-to-tenant diff applies each side's variables: ${shop_channel} compares as the same channel, both ways", async () => {
-    for (const [from, to] of [["staging", "prod"], ["prod", "staging"]]) {
+    for (const [from, to] of [
+      ["staging", "prod"],
+      ["prod", "staging"],
+    ]) {
       const r = await p.cli(["diff", "--from", from!, "--to", to!, "--detailed-exitcode"]);
       expect(r.code, `${from} -> ${to}: ${r.stdout}${r.stderr}`).toBe(0);
     }
@@ -167,7 +177,9 @@ describe("promotion: one set of manifests, tenants whose version ids and channel
     expect((await p.cli(["plan", "--tenant", "staging", "--detailed-exitcode"])).code).toBe(0);
     const prod = await p.cli(["plan", "--tenant", "prod", "--format", "json"]);
     expect(prod.code, prod.stderr).toBe(0);
-    expect((JSON.parse(prod.stdout) as Plan).actions.map((a) => `${a.op} ${a.address} ${a.changes.map((c) => c.field).join(",")}`)).toEqual(['update brand["Acme"] desc']);
+    expect((JSON.parse(prod.stdout) as Plan).actions.map((a) => `${a.op} ${a.address} ${a.changes.map((c) => c.field).join(",")}`)).toEqual([
+      'update brand["Acme"] desc',
+    ]);
     const applied = await p.cli(["apply", "--tenant", "prod", "--auto-approve"]);
     expect(applied.code, applied.stderr).toBe(0);
   });

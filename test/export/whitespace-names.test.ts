@@ -16,7 +16,7 @@ describe("names with surrounding whitespace round-trip", () => {
     expect(e.code, e.stderr).toBe(0);
     const v = await p.cli(["validate"]);
     expect(v.code, v.stderr).toBe(0);
-    expect(v.stderr).toContain('warning: catalogue/brands.yaml:');
+    expect(v.stderr).toContain("warning: catalogue/brands.yaml:");
     expect(v.stderr).toContain('the name " Acme " has leading or trailing whitespace (kept as written)');
     const plan = await p.cli(["plan", "--detailed-exitcode"]);
     expect(plan.code, plan.stdout + plan.stderr).toBe(0);

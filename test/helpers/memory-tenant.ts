@@ -60,13 +60,15 @@ export class MemoryTenant {
       t.attributes.set(a.id, { ...fields, display_group_id: display_group ? dgId.get(display_group)! : null, versions: structuredClone(versions ?? {}) });
       for (const v of values) t.values.set(v.id, { ...v, attribute_id: a.id, versions: { ...(v.versions ?? {}) } });
     }
-    for (const s of remote.attribute_sets) t.sets.set(s.id, { id: s.id, name: s.name, sort_order: s.sort_order, attribute_ids: s.attributes.map((n) => attrId.get(n)!) });
+    for (const s of remote.attribute_sets)
+      t.sets.set(s.id, { id: s.id, name: s.name, sort_order: s.sort_order, attribute_ids: s.attributes.map((n) => attrId.get(n)!) });
     for (const b of remote.blocks) t.blocks.set(b.id, { ...b });
     for (const b of remote.brands) {
       const { attributes, ...fields } = b;
       t.brands.set(b.id, { ...fields });
       for (const [name, attr] of Object.entries(attributes ?? {})) {
-        for (const [version, rec] of Object.entries(attr.values)) t.brandValues.set(rec.id, { id: rec.id, brand_id: b.id, attribute_id: attrId.get(name)!, version, value: rec.value });
+        for (const [version, rec] of Object.entries(attr.values))
+          t.brandValues.set(rec.id, { id: rec.id, brand_id: b.id, attribute_id: attrId.get(name)!, version, value: rec.value });
       }
     }
     for (const c of remote.categories) {
@@ -117,12 +119,30 @@ export class MemoryTenant {
         seen.add(k);
       }
     };
-    dup("display groups", [...this.displayGroups.values()].map((d) => d.name));
-    dup("attributes", [...this.attributes.values()].map((a) => a.name));
-    dup("type values", [...this.values.values()].map((v) => `${v.attribute_id}/${v.value}`));
-    dup("attribute sets", [...this.sets.values()].map((x) => x.name));
-    dup("brands", [...this.brands.values()].map((b) => b.name));
-    dup("categories", [...this.categories.values()].map((c) => `${c.parent_id}/${c.name}`));
+    dup(
+      "display groups",
+      [...this.displayGroups.values()].map((d) => d.name),
+    );
+    dup(
+      "attributes",
+      [...this.attributes.values()].map((a) => a.name),
+    );
+    dup(
+      "type values",
+      [...this.values.values()].map((v) => `${v.attribute_id}/${v.value}`),
+    );
+    dup(
+      "attribute sets",
+      [...this.sets.values()].map((x) => x.name),
+    );
+    dup(
+      "brands",
+      [...this.brands.values()].map((b) => b.name),
+    );
+    dup(
+      "categories",
+      [...this.categories.values()].map((c) => `${c.parent_id}/${c.name}`),
+    );
   }
 
   private applyAction(a: Action, id: (ref: Ref | undefined) => number): number | undefined {
@@ -293,7 +313,9 @@ export class MemoryTenant {
           ...(fields as unknown as Omit<RemoteCatalogue["attributes"][number], "display_group" | "versions" | "values">),
           display_group: display_group_id === null ? null : dgName.get(display_group_id)!,
           versions: structuredClone(versions),
-          values: [...this.values.values()].filter((v) => v.attribute_id === a.id).map(({ attribute_id: _a, ...v }) => v as unknown as RemoteCatalogue["attributes"][number]["values"][number]),
+          values: [...this.values.values()]
+            .filter((v) => v.attribute_id === a.id)
+            .map(({ attribute_id: _a, ...v }) => v as unknown as RemoteCatalogue["attributes"][number]["values"][number]),
         };
       }),
       attribute_sets: [...this.sets.values()].map((s) => ({

@@ -22,12 +22,14 @@ export interface TestProject {
   close(): Promise<void>;
 }
 
-export async function testProject(opts: {
-  tenants?: string[];
-  files?: Record<string, string>;
-  config?: (urls: Record<string, string>) => string;
-  emulator?: Partial<EmulatorOptions>;
-} = {}): Promise<TestProject> {
+export async function testProject(
+  opts: {
+    tenants?: string[];
+    files?: Record<string, string>;
+    config?: (urls: Record<string, string>) => string;
+    emulator?: Partial<EmulatorOptions>;
+  } = {},
+): Promise<TestProject> {
   const names = opts.tenants ?? ["demo"];
   const tokens = Object.fromEntries(names.map((n) => [n, `tok-${n}-${Math.random().toString(36).slice(2)}`]));
   const emulator = await startEmulator({ port: 0, tenants: names.map((n) => ({ hash: n, token: tokens[n]! })), ...opts.emulator });
@@ -36,12 +38,9 @@ export async function testProject(opts: {
   const env: NodeJS.ProcessEnv = Object.fromEntries(names.map((n) => [`PIMCTL_${n.toUpperCase()}_TOKEN`, tokens[n]!]));
   const config =
     opts.config?.(urls) ??
-    [
-      "dir: catalogue",
-      "tenants:",
-      ...names.flatMap((n) => [`  ${n}:`, `    base_url: ${urls[n]}`, `    token_env: PIMCTL_${n.toUpperCase()}_TOKEN`]),
-      "",
-    ].join("\n");
+    ["dir: catalogue", "tenants:", ...names.flatMap((n) => [`  ${n}:`, `    base_url: ${urls[n]}`, `    token_env: PIMCTL_${n.toUpperCase()}_TOKEN`]), ""].join(
+      "\n",
+    );
   await writeFile(path.join(dir, "pimctl.yaml"), config);
   await mkdir(path.join(dir, "catalogue"), { recursive: true });
   const project: TestProject = {

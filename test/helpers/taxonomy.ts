@@ -13,7 +13,6 @@ interface Node {
   children?: Node[];
 }
 
-
 /** Every category path, parents before children. */
 export function taxonomyPaths(): string[][] {
   const data = readTaxonomy<{ categories: Node[] }>();
@@ -43,7 +42,8 @@ const nearName = (n: string): string => (n.includes(" & ") ? n.replace(" & ", " 
 export function nextRelease(old: string[][], o: { moves: number; renames: number; adds: number; removes: number }): Release {
   const byKey = new Map(old.map((p) => [key(p), p]));
   const children = new Map<string, string[]>();
-  for (const p of old) if (p.length > 1) (children.get(key(p.slice(0, -1))) ?? children.set(key(p.slice(0, -1)), []).get(key(p.slice(0, -1)))!).push(p[p.length - 1]!);
+  for (const p of old)
+    if (p.length > 1) (children.get(key(p.slice(0, -1))) ?? children.set(key(p.slice(0, -1)), []).get(key(p.slice(0, -1)))!).push(p[p.length - 1]!);
   const taken = new Set<string>(); // path keys already touched by an edit (and their subtrees)
   const touched = (p: string[]) => [...taken].some((t) => key(p) === t || key(p).startsWith(`${t}/`) || t.startsWith(`${key(p)}/`));
   const moved = new Map<string, string[]>();

@@ -170,7 +170,8 @@ describe("the house's structure", () => {
       ["d", []],
     ]);
     expect(importCycles(g)).toEqual([["a", "b", "c", "a"]]);
-    const text = 'import { x } from "./x.js";\nimport type {\n  Y,\n} from "../y.js";\nimport { type A, type B } from "./ab.js";\nexport * from "./z.js";\nconst m = await import("./m.js");\nlet t: import("./t.js").T;\nimport "node:fs";';
+    const text =
+      'import { x } from "./x.js";\nimport type {\n  Y,\n} from "../y.js";\nimport { type A, type B } from "./ab.js";\nexport * from "./z.js";\nconst m = await import("./m.js");\nlet t: import("./t.js").T;\nimport "node:fs";';
     expect(importSpecifiers(text)).toEqual([
       { spec: "./x.js", typeOnly: false },
       { spec: "../y.js", typeOnly: true },

@@ -30,7 +30,15 @@ describe("firstInvalidUtf8", () => {
   });
 
   it("agrees with TextDecoder's fatal mode on any bytes, and everything before the offset decodes", () => {
-    const bytes = fc.oneof(fc.uint8Array({ maxLength: 12 }), fc.string({ unit: "binary", maxLength: 6 }).map((s) => new TextEncoder().encode(s)).chain((b) => fc.tuple(fc.nat(b.length), fc.integer({ min: 0x80, max: 0xff })).map(([i, x]) => Uint8Array.from([...b.subarray(0, i), x, ...b.subarray(i)]))));
+    const bytes = fc.oneof(
+      fc.uint8Array({ maxLength: 12 }),
+      fc
+        .string({ unit: "binary", maxLength: 6 })
+        .map((s) => new TextEncoder().encode(s))
+        .chain((b) =>
+          fc.tuple(fc.nat(b.length), fc.integer({ min: 0x80, max: 0xff })).map(([i, x]) => Uint8Array.from([...b.subarray(0, i), x, ...b.subarray(i)])),
+        ),
+    );
     fc.assert(
       fc.property(bytes, (b) => {
         const at = firstInvalidUtf8(b);

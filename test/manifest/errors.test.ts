@@ -22,7 +22,10 @@ async function load(files: Record<string, string>, opts: Parameters<typeof loadM
   const rel = (f: string) => path.relative(dir, path.resolve(process.cwd(), f));
   return {
     ...result,
-    messages: result.errors.map((e) => `${e.location ? `${rel(e.location.file)}:${e.location.line}:${e.location.column}: ` : ""}${e.message}${e.details.length ? ` (${e.details.join("; ")})` : ""}`),
+    messages: result.errors.map(
+      (e) =>
+        `${e.location ? `${rel(e.location.file)}:${e.location.line}:${e.location.column}: ` : ""}${e.message}${e.details.length ? ` (${e.details.join("; ")})` : ""}`,
+    ),
   };
 }
 
@@ -51,10 +54,12 @@ describe("manifest errors name the file, line and column, and say what to do", (
   });
 
   it("read-only fields say they are read-only and what to write instead", async () => {
-    const r = await load({ "a.yaml": "attributes:\n  - name: Colour\n    type: selectbox\n    display_group_id: 4\ncategories:\n  - name: A\n    parent_id: 0\n" });
+    const r = await load({
+      "a.yaml": "attributes:\n  - name: Colour\n    type: selectbox\n    display_group_id: 4\ncategories:\n  - name: A\n    parent_id: 0\n",
+    });
     expect(r.messages).toEqual([
       'a.yaml:4:5: "display_group_id" is read-only in API v1: write display_group: <name>',
-      "a.yaml:7:5: \"parent_id\" is read-only in API v1: nest the category under its parent's children:",
+      'a.yaml:7:5: "parent_id" is read-only in API v1: nest the category under its parent\'s children:',
     ]);
   });
 
@@ -79,7 +84,7 @@ describe("manifest errors name the file, line and column, and say what to do", (
 
   it("type values on an attribute type that has none", async () => {
     const r = await load({ "a.yaml": "attributes:\n  - name: Notes\n    type: text\n    values:\n      - value: x\n" });
-    expect(r.messages).toEqual(["a.yaml:4:5: attribute \"Notes\" has type text, which has no selectable values; remove values: or use selectbox or multiselect"]);
+    expect(r.messages).toEqual(['a.yaml:4:5: attribute "Notes" has type text, which has no selectable values; remove values: or use selectbox or multiselect']);
   });
 
   it("a rename cycle through previous_names", async () => {
@@ -94,12 +99,18 @@ describe("manifest errors name the file, line and column, and say what to do", (
   });
 
   it("unknown version names, when the config names the versions", async () => {
-    const r = await load({ "a.yaml": "attributes:\n  - name: Colour\n    type: selectbox\n    versions: { Frech: { name: Couleur } }\n" }, { knownVersions: ["French", "German"] });
+    const r = await load(
+      { "a.yaml": "attributes:\n  - name: Colour\n    type: selectbox\n    versions: { Frech: { name: Couleur } }\n" },
+      { knownVersions: ["French", "German"] },
+    );
     expect(r.messages).toEqual(['a.yaml:4:17: unknown language version "Frech" (did you mean "French"?)']);
   });
 
   it("undefined variables, with the defined ones listed", async () => {
-    const r = await load({ "a.yaml": "brands:\n  - name: Acme\n    web_ids: { \"${channel}\": acme }\n    desc: \"${descr}\"\n" }, { variables: { channel: "Webshop", desc: "x" } });
+    const r = await load(
+      { "a.yaml": 'brands:\n  - name: Acme\n    web_ids: { "${channel}": acme }\n    desc: "${descr}"\n' },
+      { variables: { channel: "Webshop", desc: "x" } },
+    );
     expect(r.messages).toEqual(["a.yaml:4:11: variable ${descr} is not defined for this tenant (did you mean: ${desc}?; write $${ for a literal ${)"]);
   });
 
@@ -115,7 +126,7 @@ describe("a valid directory", () => {
     const r = await load(
       {
         "one.yaml": "categories:\n  - name: B\n  - name: A\n    children:\n      - name: Z\n      - name: Y\n",
-        "two.yaml": "brands:\n  - name: Acme\n    web_ids: { \"${shop}\": \"acme-${n}\" }\n    desc: 'costs $${price}'\n",
+        "two.yaml": 'brands:\n  - name: Acme\n    web_ids: { "${shop}": "acme-${n}" }\n    desc: \'costs $${price}\'\n',
       },
       { variables: { shop: "Webshop", n: "7" } },
     );

@@ -35,7 +35,10 @@ const OTHER_WHITE_SPACE = Object.values(WHITE_SPACE).filter((c) => c !== " " && 
 
 const tab = "\t";
 /** Tabs are rare: any tab sends the whole file to the library. */
-const ws = fc.oneof({ weight: 12, arbitrary: fc.constantFrom(...Object.values(WHITE_SPACE).filter((c) => c !== tab)) }, { weight: 1, arbitrary: fc.constant(tab) });
+const ws = fc.oneof(
+  { weight: 12, arbitrary: fc.constantFrom(...Object.values(WHITE_SPACE).filter((c) => c !== tab)) },
+  { weight: 1, arbitrary: fc.constant(tab) },
+);
 const letter = fc.constantFrom("a", "B", "z", "é", "中", "0", "7", ".", "-", "_", "/", "~", "😀", " ");
 const indicator = fc.constantFrom(":", "#", "'", '"', "[", "]", "{", "}", ",", "&", "*", "!", "|", ">", "?", "%", "@", "`", "\\", "-", "$", "\r");
 const char = fc.oneof({ weight: 30, arbitrary: letter }, { weight: 4, arbitrary: ws }, { weight: 1, arbitrary: indicator });
@@ -44,31 +47,119 @@ const word = fc.oneof(
   { weight: 3, arbitrary: chars(8) },
   {
     weight: 2,
-    arbitrary: fc.constantFrom("Acme", "name", "true", "False", "null", "~", "10", "-3", "0.5", "1e3", "0x1F", "0o17", ".inf", "-.Inf", ".nan", "${x}", "$${x}", "${nope}", "Beat 'em up", 'say "hi"', "a: b", "a #b", "C#", "2024-01-01", "1_000", "- x", "-x"),
+    arbitrary: fc.constantFrom(
+      "Acme",
+      "name",
+      "true",
+      "False",
+      "null",
+      "~",
+      "10",
+      "-3",
+      "0.5",
+      "1e3",
+      "0x1F",
+      "0o17",
+      ".inf",
+      "-.Inf",
+      ".nan",
+      "${x}",
+      "$${x}",
+      "${nope}",
+      "Beat 'em up",
+      'say "hi"',
+      "a: b",
+      "a #b",
+      "C#",
+      "2024-01-01",
+      "1_000",
+      "- x",
+      "-x",
+    ),
   },
 );
-const around = fc.oneof({ weight: 2, arbitrary: fc.constant("") }, { weight: 1, arbitrary: fc.array(ws, { minLength: 1, maxLength: 2 }).map((a) => a.join("")) });
+const around = fc.oneof(
+  { weight: 2, arbitrary: fc.constant("") },
+  { weight: 1, arbitrary: fc.array(ws, { minLength: 1, maxLength: 2 }).map((a) => a.join("")) },
+);
 
 const plain = fc.tuple(around, word, around).map(([a, w, b]) => `${a}${w}${b}`);
-const singleQuoted = fc.array(fc.oneof({ weight: 30, arbitrary: char.filter((c) => c !== "'") }, { weight: 3, arbitrary: fc.constant("''") }, { weight: 1, arbitrary: fc.constant("'") }), { maxLength: 8 }).map((a) => `'${a.join("")}'`);
-const escape = fc.constantFrom("\\n", "\\t", "\\\\", '\\"', "\\/", "\\ ", "\\0", "\\a", "\\b", "\\e", "\\f", "\\r", "\\v", "\\N", "\\_", "\\L", "\\P", "\\x41", "\\xe9", "\\u00e9", "\\u2028", "\\ud83d\\ude00", "\\U0001F600", "\\U00110000", "\\q", "\\x4", "\\u12", "\\\t");
-const doubleQuoted = fc.array(fc.oneof({ weight: 20, arbitrary: char.filter((c) => c !== '"' && c !== "\\") }, { weight: 6, arbitrary: escape }, { weight: 1, arbitrary: fc.constant('"') }), { maxLength: 8 }).map((a) => `"${a.join("")}"`);
+const singleQuoted = fc
+  .array(
+    fc.oneof({ weight: 30, arbitrary: char.filter((c) => c !== "'") }, { weight: 3, arbitrary: fc.constant("''") }, { weight: 1, arbitrary: fc.constant("'") }),
+    { maxLength: 8 },
+  )
+  .map((a) => `'${a.join("")}'`);
+const escape = fc.constantFrom(
+  "\\n",
+  "\\t",
+  "\\\\",
+  '\\"',
+  "\\/",
+  "\\ ",
+  "\\0",
+  "\\a",
+  "\\b",
+  "\\e",
+  "\\f",
+  "\\r",
+  "\\v",
+  "\\N",
+  "\\_",
+  "\\L",
+  "\\P",
+  "\\x41",
+  "\\xe9",
+  "\\u00e9",
+  "\\u2028",
+  "\\ud83d\\ude00",
+  "\\U0001F600",
+  "\\U00110000",
+  "\\q",
+  "\\x4",
+  "\\u12",
+  "\\\t",
+);
+const doubleQuoted = fc
+  .array(
+    fc.oneof(
+      { weight: 20, arbitrary: char.filter((c) => c !== '"' && c !== "\\") },
+      { weight: 6, arbitrary: escape },
+      { weight: 1, arbitrary: fc.constant('"') },
+    ),
+    { maxLength: 8 },
+  )
+  .map((a) => `"${a.join("")}"`);
 const scalar = fc.oneof({ weight: 4, arbitrary: plain }, { weight: 2, arbitrary: singleQuoted }, { weight: 2, arbitrary: doubleQuoted });
 /** What may follow a value on its line: white space, a comment. */
-const trailer = fc.tuple(around, fc.oneof({ weight: 3, arbitrary: fc.constant("") }, { weight: 1, arbitrary: fc.constantFrom(" # note", "# glued", "  #", " #\u00a0x") })).map(([a, c]) => `${a}${c}`);
+const trailer = fc
+  .tuple(around, fc.oneof({ weight: 3, arbitrary: fc.constant("") }, { weight: 1, arbitrary: fc.constantFrom(" # note", "# glued", "  #", " #\u00a0x") }))
+  .map(([a, c]) => `${a}${c}`);
 /** Mostly names (a key that reads as a number or null sends the file to the library). */
 const name = fc.tuple(around, fc.array(letter, { minLength: 1, maxLength: 6 }), around).map(([a, w, b]) => `${a}x${w.join("")}${b}`);
-const key = fc.oneof({ weight: 10, arbitrary: name }, { weight: 3, arbitrary: fc.tuple(word, around).map(([w, a]) => `${w}${a}`) }, { weight: 1, arbitrary: singleQuoted }, { weight: 1, arbitrary: doubleQuoted });
+const key = fc.oneof(
+  { weight: 10, arbitrary: name },
+  { weight: 3, arbitrary: fc.tuple(word, around).map(([w, a]) => `${w}${a}`) },
+  { weight: 1, arbitrary: singleQuoted },
+  { weight: 1, arbitrary: doubleQuoted },
+);
 const flow = fc.oneof(
   fc.array(scalar, { maxLength: 3 }).map((xs) => `[${xs.join(", ")}]`),
   fc.array(fc.tuple(key, scalar), { maxLength: 3 }).map((kv) => `{ ${kv.map(([k, v]) => `${k}: ${v}`).join(", ")} }`),
 );
 /** Lines between entries: blank, white space only, comments. */
 /** `weight` in 1 times out of `of`, else nothing. */
-const sometimes = <T,>(arbitrary: fc.Arbitrary<T>, weight: number, of: number): fc.Arbitrary<T | undefined> =>
+const sometimes = <T>(arbitrary: fc.Arbitrary<T>, weight: number, of: number): fc.Arbitrary<T | undefined> =>
   fc.oneof({ weight: of - weight, arbitrary: fc.constant(undefined) }, { weight, arbitrary });
 const filler = (pad: string) =>
-  sometimes(fc.oneof({ weight: 8, arbitrary: fc.constantFrom("", "   ", `${pad}# comment`, "#", `${pad}  # deeper`) }, { weight: 1, arbitrary: fc.constantFrom("\u00a0", `${pad}\u3000`) }), 1, 4);
+  sometimes(
+    fc.oneof(
+      { weight: 8, arbitrary: fc.constantFrom("", "   ", `${pad}# comment`, "#", `${pad}  # deeper`) },
+      { weight: 1, arbitrary: fc.constantFrom("\u00a0", `${pad}\u3000`) },
+    ),
+    1,
+    4,
+  );
 
 interface Value {
   /** Text after `key:` or `-` on the same line. */
@@ -119,9 +210,13 @@ function sequence(indent: number, depth: number): fc.Arbitrary<string[]> {
   const item = fc.oneof(
     { weight: 4, arbitrary: value(indent, depth, false).map((v) => [`${pad}-${v.head}`, ...v.rest]) },
     // A mapping that starts on the item's line.
-    ...(depth > 0 ? [{ weight: 2, arbitrary: mapping(indent + 2, depth - 1).map((lines) => [`${pad}- ${lines[0]!.slice(indent + 2)}`, ...lines.slice(1)]) }] : []),
+    ...(depth > 0
+      ? [{ weight: 2, arbitrary: mapping(indent + 2, depth - 1).map((lines) => [`${pad}- ${lines[0]!.slice(indent + 2)}`, ...lines.slice(1)]) }]
+      : []),
   );
-  return fc.array(fc.tuple(item, filler(pad)), { minLength: 1, maxLength: 3 }).map((xs) => xs.flatMap(([lines, f]) => (f === undefined ? lines : [...lines, f])));
+  return fc
+    .array(fc.tuple(item, filler(pad)), { minLength: 1, maxLength: 3 })
+    .map((xs) => xs.flatMap(([lines, f]) => (f === undefined ? lines : [...lines, f])));
 }
 
 function node(indent: number, depth: number): fc.Arbitrary<string[]> {
@@ -129,7 +224,13 @@ function node(indent: number, depth: number): fc.Arbitrary<string[]> {
 }
 
 const document = fc
-  .tuple(sometimes(fc.constant(true), 1, 6), fc.oneof({ weight: 2, arbitrary: fc.constant("\n") }, { weight: 1, arbitrary: fc.constant("\r\n") }), node(0, 2), fc.boolean(), sometimes(fc.nat(), 1, 20))
+  .tuple(
+    sometimes(fc.constant(true), 1, 6),
+    fc.oneof({ weight: 2, arbitrary: fc.constant("\n") }, { weight: 1, arbitrary: fc.constant("\r\n") }),
+    node(0, 2),
+    fc.boolean(),
+    sometimes(fc.nat(), 1, 20),
+  )
   .map(([bom, eol, lines, final, loneCr]) => {
     const text = `${bom ? "\ufeff" : ""}${lines.join(eol)}${final ? eol : ""}`;
     // Now and then a CR that is not part of a line end.
@@ -164,7 +265,8 @@ function agrees(text: string): void {
   expect(errorsOf(quick), "errors").toEqual(errorsOf(full));
   expect(quick.data, "data").toEqual(full.data ?? null);
   for (const { parts, value } of paths(quick.data)) {
-    if (parts.length && typeof parts[parts.length - 1] === "string") expect(quick.at(`${pointer(parts)}#key`), `key of ${pointer(parts)}`).toEqual(full.at(`${pointer(parts)}#key`));
+    if (parts.length && typeof parts[parts.length - 1] === "string")
+      expect(quick.at(`${pointer(parts)}#key`), `key of ${pointer(parts)}`).toEqual(full.at(`${pointer(parts)}#key`));
     if (value !== null) expect(quick.atPath(parts), `value at ${pointer(parts)}`).toEqual(full.atPath(parts));
   }
 }
@@ -185,7 +287,11 @@ describe("the fast YAML path and the yaml library read every document one way", 
     );
     // The property holds because the fast path reads these documents, not because it declines them all.
     expect(stats.taken).toBeGreaterThan(stats.runs / 10);
-    expect([...stats.takenWith].map(show).sort()).toEqual(OTHER_WHITE_SPACE.filter((c) => c !== "\ufeff").map(show).sort());
+    expect([...stats.takenWith].map(show).sort()).toEqual(
+      OTHER_WHITE_SPACE.filter((c) => c !== "\ufeff")
+        .map(show)
+        .sort(),
+    );
     expect(stats.crlf).toBeGreaterThan(50);
     // A byte order mark sends the text to the library (which reads "\ufeff- a" as an error and "\ufeff a: 1" as a
     // mapping); the loader strips it from the start of a file before either parser sees it.
@@ -194,15 +300,21 @@ describe("the fast YAML path and the yaml library read every document one way", 
   });
 
   it("on token soups (anything the fast path takes, it reads as the library does)", () => {
-    const token = fc.oneof(char, fc.constantFrom("\n", "\r\n", " ", "  ", "- ", ": ", "key", "|-", ">+", "# c", '"\\u00e9"', "'it''s'", "[a, b]", "{ a: b }", "${x}"));
+    const token = fc.oneof(
+      char,
+      fc.constantFrom("\n", "\r\n", " ", "  ", "- ", ": ", "key", "|-", ">+", "# c", '"\\u00e9"', "'it''s'", "[a, b]", "{ a: b }", "${x}"),
+    );
     fc.assert(
-      fc.property(fc.array(token, { maxLength: 40 }).map((ts) => ts.join("")), (text) => {
-        try {
-          agrees(text);
-        } catch (e) {
-          throw new Error(`${(e as Error).message}\nin ${show(text)}`);
-        }
-      }),
+      fc.property(
+        fc.array(token, { maxLength: 40 }).map((ts) => ts.join("")),
+        (text) => {
+          try {
+            agrees(text);
+          } catch (e) {
+            throw new Error(`${(e as Error).message}\nin ${show(text)}`);
+          }
+        },
+      ),
       { numRuns: 3000, seed: 230 },
     );
   });
@@ -215,7 +327,10 @@ describe("the fast YAML path and the yaml library read every document one way", 
       expect(fast!.data, show(text)).toEqual({ brands: [{ name: `Acme${c}`, desc: "x" }, { name: `${c}Zenith` }] });
       // The same file with an unrelated block scalar takes the library: the same names.
       const block = text.replace("desc: x", "desc: |-\n      x");
-      expect(parseFastYaml(block, (v) => v), show(block)).toBeUndefined();
+      expect(
+        parseFastYaml(block, (v) => v),
+        show(block),
+      ).toBeUndefined();
       expect(parseYaml(block, "f.yaml").data).toEqual(fast!.data);
     }
   });

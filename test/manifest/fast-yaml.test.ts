@@ -6,7 +6,6 @@ import { parse } from "yaml";
 import { parseFastYaml } from "../../src/manifest/fast-yaml.js";
 import { parseYaml, pointer } from "../../src/manifest/yaml.js";
 
-
 /** Every pointer of a value, keys included. */
 function pointers(v: unknown, parts: Array<string | number> = [], out: string[] = []): string[] {
   out.push(pointer(parts));
@@ -27,18 +26,55 @@ function agree(text: string): boolean {
   const quick = parseYaml(text, "f.yaml");
   const full = parseYaml(text, "f.yaml", undefined, { fast: false });
   for (const p of pointers(fast.data)) {
-    const value = p.endsWith("#key") ? "key" : p.split("/").slice(1).reduce<unknown>((n, k) => (n as Record<string, unknown>)?.[k.replace(/~1/g, "/").replace(/~0/g, "~")], fast.data);
+    const value = p.endsWith("#key")
+      ? "key"
+      : p
+          .split("/")
+          .slice(1)
+          .reduce<unknown>((n, k) => (n as Record<string, unknown>)?.[k.replace(/~1/g, "/").replace(/~0/g, "~")], fast.data);
     if (value === null) continue;
     expect(quick.at(p), `${p} in\n${text}`).toEqual(full.at(p));
   }
   return true;
 }
 
-const words = ["Red", "name", "Bull's eye", "Beat 'em up", 'say "hi" twice', "a 'b # c'", "x - 'y'", "- 'z'x", "C#", "a:b", "x-y", "10", "-3", "0.5", "1e3", "0x1F", "0o17", "true", "False", "null", "~", "yes", "2024-01-01", "é ü", ".inf", "-.Inf", ".nan", "007", "+12", "1_000", "a b  c"];
+const words = [
+  "Red",
+  "name",
+  "Bull's eye",
+  "Beat 'em up",
+  'say "hi" twice',
+  "a 'b # c'",
+  "x - 'y'",
+  "- 'z'x",
+  "C#",
+  "a:b",
+  "x-y",
+  "10",
+  "-3",
+  "0.5",
+  "1e3",
+  "0x1F",
+  "0o17",
+  "true",
+  "False",
+  "null",
+  "~",
+  "yes",
+  "2024-01-01",
+  "é ü",
+  ".inf",
+  "-.Inf",
+  ".nan",
+  "007",
+  "+12",
+  "1_000",
+  "a b  c",
+];
 const quoted = ['"Red"', '"a: b"', '"tab\\there"', '"quote \\" and \\\\"', "'single'", "'it''s'", '"\\u00e9"', '"# not a comment"', "''", '""'];
 
 function scalar(r: () => number): string {
-  const pick = <T,>(xs: T[]) => xs[Math.floor(r() * xs.length)]!;
+  const pick = <T>(xs: T[]) => xs[Math.floor(r() * xs.length)]!;
   return r() < 0.7 ? pick(words) : pick(quoted);
 }
 
@@ -92,7 +128,10 @@ describe("the fast YAML path agrees with the yaml library", () => {
 
   it("takes plain scalars with quotes inside (the taxonomy's `Beat 'em up`) and agrees", () => {
     for (const text of ["- value: Beat 'em up\n  versions:\n    French: Jeu d'action\n", 'a: say "hi" twice\n', "a: b 'c' # d\n", "- it's\n- 'quoted'\n"]) {
-      expect(parseFastYaml(text, (v) => v), text).toBeDefined();
+      expect(
+        parseFastYaml(text, (v) => v),
+        text,
+      ).toBeDefined();
       expect(agree(text), text).toBe(true);
     }
   });
@@ -113,7 +152,10 @@ describe("the fast YAML path agrees with the yaml library", () => {
       "1: one\n",
       "a: b: c\n",
     ]) {
-      expect(parseFastYaml(text, (v) => v), text).toBeUndefined();
+      expect(
+        parseFastYaml(text, (v) => v),
+        text,
+      ).toBeUndefined();
     }
   });
 });

@@ -26,7 +26,8 @@ let p: TestProject;
 beforeAll(async () => {
   // prune is on for brands: a folder skipped in silence would plan its brands' deletion.
   p = await testProject({
-    config: (urls) => ["dir: catalogue", "prune: { brands: true }", "tenants:", "  demo:", `    base_url: ${urls.demo}`, "    token_env: PIMCTL_DEMO_TOKEN", ""].join("\n"),
+    config: (urls) =>
+      ["dir: catalogue", "prune: { brands: true }", "tenants:", "  demo:", `    base_url: ${urls.demo}`, "    token_env: PIMCTL_DEMO_TOKEN", ""].join("\n"),
   });
   p.emulator.store("demo").createBrand({ name: "Acme" });
   p.emulator.store("demo").createBrand({ name: "Linked" });
@@ -83,7 +84,9 @@ describe("symlinks in a manifest folder", () => {
     const dir = await catalogue({ "brands.yaml": "brands:\n  - name: Acme\n", "sub/more.yaml": "brands:\n  - name: Linked\n" });
     await symlink("..", path.join(dir, "sub", "up"));
     const loaded = await loadManifests(dir, { cwd: p.dir });
-    expect(loaded.errors.map((e) => e.message)).toEqual(["symlink loop: catalogue/sub/up leads back to catalogue, a folder it is in; point the link elsewhere or remove it"]);
+    expect(loaded.errors.map((e) => e.message)).toEqual([
+      "symlink loop: catalogue/sub/up leads back to catalogue, a folder it is in; point the link elsewhere or remove it",
+    ]);
     // Everything else is still read (and reported in the same run).
     expect(loaded.catalogue.brands.map((b) => b.name)).toEqual(["Acme", "Linked"]);
     const v = await p.cli(["validate"]);
@@ -119,7 +122,9 @@ describe("symlinks in a manifest folder", () => {
     const dir = await catalogue({ "brands.yaml": "brands:\n  - name: Acme\n" });
     await symlink("../gone", path.join(dir, "shared"));
     const loaded = await loadManifests(dir, { cwd: p.dir });
-    expect(loaded.errors.map((e) => e.message)).toEqual(["broken symlink: catalogue/shared -> ../gone points to nothing; remove the link or restore its target"]);
+    expect(loaded.errors.map((e) => e.message)).toEqual([
+      "broken symlink: catalogue/shared -> ../gone points to nothing; remove the link or restore its target",
+    ]);
   });
 
   it("a FIFO or a link to a device named .yaml is refused by name: validate ends at once with exit 1, never blocks", async () => {
@@ -173,9 +178,18 @@ describe("encodings", () => {
     const le = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, "utf16le")]);
     const be = Buffer.from(le.subarray(2)).swap16();
     const cases: Array<[Uint8Array, string]> = [
-      [le, "catalogue/brands.yaml:1:1: this file is UTF-16 little-endian (byte order mark FF FE); pimctl reads UTF-8 only: save it as UTF-8 (a UTF-8 byte order mark is fine)"],
-      [Buffer.concat([Buffer.from([0xfe, 0xff]), be]), "catalogue/brands.yaml:1:1: this file is UTF-16 big-endian (byte order mark FE FF); pimctl reads UTF-8 only: save it as UTF-8 (a UTF-8 byte order mark is fine)"],
-      [le.subarray(2), "catalogue/brands.yaml:1:1: this file looks like UTF-16 without a byte order mark (every other byte is 0); pimctl reads UTF-8 only: save it as UTF-8"],
+      [
+        le,
+        "catalogue/brands.yaml:1:1: this file is UTF-16 little-endian (byte order mark FF FE); pimctl reads UTF-8 only: save it as UTF-8 (a UTF-8 byte order mark is fine)",
+      ],
+      [
+        Buffer.concat([Buffer.from([0xfe, 0xff]), be]),
+        "catalogue/brands.yaml:1:1: this file is UTF-16 big-endian (byte order mark FE FF); pimctl reads UTF-8 only: save it as UTF-8 (a UTF-8 byte order mark is fine)",
+      ],
+      [
+        le.subarray(2),
+        "catalogue/brands.yaml:1:1: this file looks like UTF-16 without a byte order mark (every other byte is 0); pimctl reads UTF-8 only: save it as UTF-8",
+      ],
     ];
     for (const [bytes, message] of cases) {
       const dir = await catalogue({ "brands.yaml": bytes });

@@ -5,9 +5,44 @@ import path from "node:path";
 import { parseManifestText } from "../../src/manifest/index.js";
 import { PimctlError } from "../../src/errors.js";
 
-
 const example = readFileSync(path.resolve(import.meta.dirname, "../../examples/catalogue/brands.yaml"), "utf8");
-const alphabet = ["\n", " ", "  ", "-", ":", "[", "]", "{", "}", "&a", "*a", "!!str", "'", '"', "#", "${x}", "name", "attributes", "brands", "categories", "children", "values", "versions", "1", "true", "null", "é", "\t", "|", ">", "? ", ",", "%YAML", "---", "..."];
+const alphabet = [
+  "\n",
+  " ",
+  "  ",
+  "-",
+  ":",
+  "[",
+  "]",
+  "{",
+  "}",
+  "&a",
+  "*a",
+  "!!str",
+  "'",
+  '"',
+  "#",
+  "${x}",
+  "name",
+  "attributes",
+  "brands",
+  "categories",
+  "children",
+  "values",
+  "versions",
+  "1",
+  "true",
+  "null",
+  "é",
+  "\t",
+  "|",
+  ">",
+  "? ",
+  ",",
+  "%YAML",
+  "---",
+  "...",
+];
 
 describe("the loader never throws on arbitrary input", () => {
   it("random token soups, truncations and mutations of a real manifest (seeded, 3,000 documents)", () => {

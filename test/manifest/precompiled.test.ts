@@ -33,12 +33,22 @@ const configs: unknown[] = [
 ];
 
 const ledgers: unknown[] = [
-  { format: 1, tenant: "demo", base_url: "http://127.0.0.1:4010/demo/api/v1", web_ids: { "brand:1": { Webshop: "a" } }, assets: { "category:2": { "7": { image_url: "https://x/a.png" } } }, owned: { brands: [1] } },
+  {
+    format: 1,
+    tenant: "demo",
+    base_url: "http://127.0.0.1:4010/demo/api/v1",
+    web_ids: { "brand:1": { Webshop: "a" } },
+    assets: { "category:2": { "7": { image_url: "https://x/a.png" } } },
+    owned: { brands: [1] },
+  },
   null,
   { format: 1, tenant: "demo", base_url: "x", owned: { brand: ["1"] }, web_ids: { "12": {} } },
 ];
 
-const verdict = (v: ValidateFunction, data: unknown) => ({ ok: v(data), errors: (v.errors ?? []).map((e) => ({ path: e.instancePath, keyword: e.keyword, params: e.params, message: e.message })) });
+const verdict = (v: ValidateFunction, data: unknown) => ({
+  ok: v(data),
+  errors: (v.errors ?? []).map((e) => ({ path: e.instancePath, keyword: e.keyword, params: e.params, message: e.message })),
+});
 
 describe("the build's precompiled validators", () => {
   it("exist after the build", () => {

@@ -32,11 +32,11 @@ describe("values", () => {
         "    type: text",
         "    length: -5",
         "    sort_order: 1.5",
-        "  - name: \"   \"",
+        '  - name: "   "',
         "    type: text",
         "    sort_order: -1",
         "brands:",
-        "  - name: \"\"",
+        '  - name: ""',
         "  - name: B",
         "    exclusion_start_date: 01/03/2025",
         "    exclusion_end_date: 2025-03-01T08:00:00Z",
@@ -77,7 +77,8 @@ describe("YAML", () => {
 
   it("merge keys (<<: *defaults) work, with anchors under an x- extension key", async () => {
     const r = await load({
-      "a.yaml": "x-defaults: &text\n  type: text\n  publish: true\nattributes:\n  - <<: *text\n    name: Care\n  - <<: *text\n    name: Fit\n    publish: false\n",
+      "a.yaml":
+        "x-defaults: &text\n  type: text\n  publish: true\nattributes:\n  - <<: *text\n    name: Care\n  - <<: *text\n    name: Fit\n    publish: false\n",
     });
     expect(r.messages).toEqual([]);
     expect(r.catalogue.attributes.map((a) => [a.name, a.type, a.publish])).toEqual([
@@ -88,7 +89,9 @@ describe("YAML", () => {
 
   it("a file with several documents gets a pimctl message", async () => {
     const r = await load({ "a.yaml": "brands:\n  - name: A\n---\nbrands:\n  - name: B\n" });
-    expect(r.messages).toEqual(["a.yaml:3: this file holds several YAML documents (a '---' line); pimctl reads one document per file: put each document in a file of its own"]);
+    expect(r.messages).toEqual([
+      "a.yaml:3: this file holds several YAML documents (a '---' line); pimctl reads one document per file: put each document in a file of its own",
+    ]);
   });
 });
 
@@ -131,7 +134,10 @@ describe("references and previous names, offline", () => {
   });
 
   it("two records claiming one old name, and a cycle of renames, are errors", async () => {
-    const r = await load({ "a.yaml": "brands:\n  - name: A\n    previous_names: [X]\n  - name: B\n    previous_names: [X]\n  - name: C\n    previous_names: [D]\n  - name: D\n    previous_names: [C]\n" });
+    const r = await load({
+      "a.yaml":
+        "brands:\n  - name: A\n    previous_names: [X]\n  - name: B\n    previous_names: [X]\n  - name: C\n    previous_names: [D]\n  - name: D\n    previous_names: [C]\n",
+    });
     expect(r.messages).toEqual([
       'a.yaml:4: brands "A" and "B" both claim the previous name "X"',
       'a.yaml:6: brand "C" lists "D" as a previous name, but "D" is declared too (a rename cannot keep the old record)',

@@ -12,7 +12,20 @@ import { loadManifests } from "../../src/manifest/index.js";
 import { edgeWhiteSpace } from "../../src/manifest/white-space.js";
 import { testProject, type TestProject } from "../helpers/project.js";
 
-const NON_YAML_WHITE_SPACE = ["\u00a0", "\u1680", ..."\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a", "\u2028", "\u2029", "\u202f", "\u205f", "\u3000", "\ufeff", "\v", "\f", "\u0085"];
+const NON_YAML_WHITE_SPACE = [
+  "\u00a0",
+  "\u1680",
+  ..."\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a",
+  "\u2028",
+  "\u2029",
+  "\u202f",
+  "\u205f",
+  "\u3000",
+  "\ufeff",
+  "\v",
+  "\f",
+  "\u0085",
+];
 
 let dir: string;
 beforeAll(async () => {
@@ -34,8 +47,14 @@ describe("white space around names", () => {
       for (const text of [plain, block]) {
         const loaded = await load(text);
         expect(loaded.errors, code).toEqual([]);
-        expect(loaded.catalogue.brands.map((b) => b.name), code).toEqual([`Acme${c}`, "Zenith"]);
-        expect(loaded.warnings.map((w) => w.message), code).toEqual([`brand "Acme${c}": the name ${JSON.stringify(`Acme${c}`)} has leading or trailing whitespace (kept as written)`]);
+        expect(
+          loaded.catalogue.brands.map((b) => b.name),
+          code,
+        ).toEqual([`Acme${c}`, "Zenith"]);
+        expect(
+          loaded.warnings.map((w) => w.message),
+          code,
+        ).toEqual([`brand "Acme${c}": the name ${JSON.stringify(`Acme${c}`)} has leading or trailing whitespace (kept as written)`]);
         expect(loaded.warnings[0]!.details[0]?.startsWith(`it ends with ${code} (`), code).toBe(true);
       }
     }
@@ -75,6 +94,8 @@ describe("pimctl validate and plan", () => {
   it("prints the warning with the character it could not show, and exits 0", async () => {
     const v = await p.cli(["validate"]);
     expect(v.code, v.stderr).toBe(0);
-    expect(v.stderr).toContain('warning: catalogue/brands.yaml:2:5: brand "Acme\u00a0": the name "Acme\u00a0" has leading or trailing whitespace (kept as written)\n  it ends with U+00A0 (no-break space)\n');
+    expect(v.stderr).toContain(
+      'warning: catalogue/brands.yaml:2:5: brand "Acme\u00a0": the name "Acme\u00a0" has leading or trailing whitespace (kept as written)\n  it ends with U+00A0 (no-break space)\n',
+    );
   });
 });

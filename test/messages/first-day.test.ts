@@ -57,7 +57,9 @@ describe("the tenant problem first, instead of one error per ${} use", () => {
     for (const cmd of [["validate"], ["plan"]]) {
       const r = await cli(root, cmd);
       expect(r.code).toBe(1);
-      expect(r.stderr).toContain("error: the manifests use ${variables} (2 uses), whose values come from a tenant: name one with --tenant (configured: prod, staging)");
+      expect(r.stderr).toContain(
+        "error: the manifests use ${variables} (2 uses), whose values come from a tenant: name one with --tenant (configured: prod, staging)",
+      );
       expect(r.stderr).toContain("first use: catalogue/brands.yaml:4:7");
       expect(r.stderr).not.toContain("is not defined");
       expect(r.stderr.match(/^error: /gm)).toHaveLength(1);
@@ -66,7 +68,10 @@ describe("the tenant problem first, instead of one error per ${} use", () => {
 
   it("a mistyped --tenant: did-you-mean, and no variable errors", async () => {
     const root = await project("typo-tenant", twoTenants, { "brands.yaml": usesVariables });
-    for (const cmd of [["validate", "--tenant", "prd"], ["plan", "--tenant", "prd"]]) {
+    for (const cmd of [
+      ["validate", "--tenant", "prd"],
+      ["plan", "--tenant", "prd"],
+    ]) {
       const r = await cli(root, cmd);
       expect(r.code).toBe(1);
       expect(r.stderr).toContain('tenant "prd" is not configured');
@@ -112,7 +117,9 @@ describe("one YAML syntax error, not the reference errors its lost entries cause
   });
 
   it("a key one space short (the commonest slip) names the line and the column its entry's keys start at", async () => {
-    const root = await project("short", "dir: catalogue\n", { "attributes.yaml": "attributes:\n  - name: Size\n    type: selectbox\n   values:\n      - value: S\n" });
+    const root = await project("short", "dir: catalogue\n", {
+      "attributes.yaml": "attributes:\n  - name: Size\n    type: selectbox\n   values:\n      - value: S\n",
+    });
     const r = await cli(root, ["validate"]);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain("catalogue/attributes.yaml:4:1: YAML syntax: Sequence item without - indicator");
@@ -147,11 +154,14 @@ describe("references, names and versions", () => {
 
   it("names that differ only in case are warned, with both places", async () => {
     const root = await project("case", "dir: catalogue\n", {
-      "a.yaml": "attributes:\n  - name: Colour\n    type: selectbox\n    values: [{ value: Red }, { value: red }]\n  - name: colour\n    type: text\nbrands:\n  - name: Acme\n  - name: ACME\n",
+      "a.yaml":
+        "attributes:\n  - name: Colour\n    type: selectbox\n    values: [{ value: Red }, { value: red }]\n  - name: colour\n    type: text\nbrands:\n  - name: Acme\n  - name: ACME\n",
     });
     const r = await cli(root, ["validate"]);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toContain('warning: catalogue/a.yaml:5:5: attribute "colour" differs only in case from "Colour" (at catalogue/a.yaml:2): two records, or one misspelt?');
+    expect(r.stderr).toContain(
+      'warning: catalogue/a.yaml:5:5: attribute "colour" differs only in case from "Colour" (at catalogue/a.yaml:2): two records, or one misspelt?',
+    );
     expect(r.stderr).toContain('value of attribute "Colour" "red" differs only in case from "Red"');
     expect(r.stderr).toContain('brand "ACME" differs only in case from "Acme"');
   });
@@ -159,7 +169,8 @@ describe("references, names and versions", () => {
   it("a typo of a version name the config lists is a validate error with file:line; other names are left to plan", async () => {
     const config = "dir: catalogue\nversions: { French: 2, German: 3 }\n";
     const root = await project("versions", config, {
-      "a.yaml": "attributes:\n  - name: Colour\n    type: selectbox\n    versions: { Frnech: { name: Couleur }, Spanish: { name: Color } }\n    values:\n      - value: Red\n        versions: { Frnech: Rouge }\n",
+      "a.yaml":
+        "attributes:\n  - name: Colour\n    type: selectbox\n    versions: { Frnech: { name: Couleur }, Spanish: { name: Color } }\n    values:\n      - value: Red\n        versions: { Frnech: Rouge }\n",
     });
     const r = await cli(root, ["validate"]);
     expect(r.code).toBe(1);

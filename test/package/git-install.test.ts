@@ -41,7 +41,8 @@ describe("installing from the Git URL, and the Action from its own ref", () => {
       return { code: err.code, stdout: err.stdout, stderr: err.stderr };
     }
   };
-  const actionSteps = () => (parse(readFileSync(path.join(repoRoot, "action.yml"), "utf8")) as { runs: { steps: GithubStep[] }; inputs: Record<string, { default: string }> });
+  const actionSteps = () =>
+    parse(readFileSync(path.join(repoRoot, "action.yml"), "utf8")) as { runs: { steps: GithubStep[] }; inputs: Record<string, { default: string }> };
 
   beforeAll(async () => {
     root = mkdtempSync(path.join(tmpdir(), "pimctl-git-install-"));
@@ -55,7 +56,10 @@ describe("installing from the Git URL, and the Action from its own ref", () => {
     mkdirSync(path.join(project, "catalogue"), { recursive: true });
     writeFileSync(path.join(project, "package.json"), JSON.stringify({ name: "team-catalogue", version: "9.9.9", private: true }));
     emulator = await startEmulator({ port: 0, tenants: [{ hash: "git", token: "git-secret" }], latencyMs: 0 });
-    writeFileSync(path.join(project, "pimctl.yaml"), `dir: catalogue\ntenants:\n  git:\n    base_url: ${emulator.tenantUrl("git")}\n    token_env: PIMCTL_GIT_TOKEN\n`);
+    writeFileSync(
+      path.join(project, "pimctl.yaml"),
+      `dir: catalogue\ntenants:\n  git:\n    base_url: ${emulator.tenantUrl("git")}\n    token_env: PIMCTL_GIT_TOKEN\n`,
+    );
     writeFileSync(path.join(project, "catalogue", "brands.yaml"), "brands:\n  - name: Acme\n");
     // npm clones the commit, installs its devDependencies (from the local cache), runs prepare, packs, installs.
     const r = await sh("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", `git+file://${bare}#main`], project);
@@ -84,13 +88,22 @@ describe("installing from the Git URL, and the Action from its own ref", () => {
     const run = (actionPath: string) =>
       runGithubJob(
         { steps: action.runs.steps },
-        { cwd: project, env: { ...env, RUNNER_TEMP: root, npm_config_prefer_offline: "true" }, secrets: {}, github: { action_path: actionPath, token: "" }, inputs: { ...inputs, comment: "false", tenant: "git" } },
+        {
+          cwd: project,
+          env: { ...env, RUNNER_TEMP: root, npm_config_prefer_offline: "true" },
+          secrets: {},
+          github: { action_path: actionPath, token: "" },
+          inputs: { ...inputs, comment: "false", tenant: "git" },
+        },
       );
     const checkout = path.join(root, "action-ref");
     git(["clone", "-q", bare, checkout], root);
     expect(existsSync(path.join(checkout, "dist"))).toBe(false);
     const fromRef = await run(checkout);
-    expect(fromRef.steps.map((s) => s.outcome), fromRef.steps.map((s) => s.output).join("\n")).toEqual(["success", "success"]);
+    expect(
+      fromRef.steps.map((s) => s.outcome),
+      fromRef.steps.map((s) => s.output).join("\n"),
+    ).toEqual(["success", "success"]);
     expect(fromRef.steps[0]!.output).toContain(`Building pimctl from the action's ref in ${checkout}`);
     // A plan with changes: exit 2 is an output, not a failure, unless fail-on-changes.
     expect(fromRef.outputs.run).toEqual({ exitcode: "2", "has-changes": "true", "plan-file": "pimctl-plan.json" });

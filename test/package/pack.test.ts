@@ -23,7 +23,8 @@ describe("the packed tarball, installed into a project at a path with a space an
   delete env.VITEST_WORKER_ID;
   delete env.VITEST_POOL_ID;
   delete env.NODE_OPTIONS;
-  const run = (cmd: string, args: string[], cwd = project) => execFileSync(cmd, args, { cwd, env, encoding: "utf8", stdio: "pipe", maxBuffer: 64 * 1024 * 1024 });
+  const run = (cmd: string, args: string[], cwd = project) =>
+    execFileSync(cmd, args, { cwd, env, encoding: "utf8", stdio: "pipe", maxBuffer: 64 * 1024 * 1024 });
   /**
    * Runs the installed CLI without blocking this process: the emulator answering it lives here.
    * A non-zero exit rejects; messages for people are on stderr.
@@ -37,7 +38,10 @@ describe("the packed tarball, installed into a project at a path with a space an
     const tarballs = path.join(root, "tarballs");
     execFileSync("mkdir", ["-p", project, tarballs]);
     // --ignore-scripts: the suite runs on a built dist/; `prepare` could rebuild it under the feet of tests running beside this one.
-    const packed = JSON.parse(run("npm", ["pack", "--json", "--ignore-scripts", "--pack-destination", tarballs], repoRoot)) as Array<{ filename: string; files: Array<{ path: string }> }>;
+    const packed = JSON.parse(run("npm", ["pack", "--json", "--ignore-scripts", "--pack-destination", tarballs], repoRoot)) as Array<{
+      filename: string;
+      files: Array<{ path: string }>;
+    }>;
     const files = packed[0]!.files.map((f) => f.path);
     expect(files.some((f) => f.startsWith("dist/bench/") || f.startsWith("src/bench/"))).toBe(false);
     // Source maps point at sources the package ships.
@@ -46,7 +50,16 @@ describe("the packed tarball, installed into a project at a path with a space an
       for (const s of sources) expect(files, `${map} -> ${s}`).toContain(path.normalize(path.join(path.dirname(map), s)));
     }
     // action.yml ships so a workflow can use the installed package as its action (uses: ./node_modules/pimctl).
-    for (const f of ["LICENSE", "CHANGELOG.md", "README.md", "action.yml", "dist/ci/github-action-main.js", "schemas/manifest.schema.json", "examples/catalogue/brands.yaml"]) expect(files).toContain(f);
+    for (const f of [
+      "LICENSE",
+      "CHANGELOG.md",
+      "README.md",
+      "action.yml",
+      "dist/ci/github-action-main.js",
+      "schemas/manifest.schema.json",
+      "examples/catalogue/brands.yaml",
+    ])
+      expect(files).toContain(f);
     // A project of its own, with a version of its own that --version must not print.
     writeFileSync(path.join(project, "package.json"), JSON.stringify({ name: "a-team-catalogue", version: "9.9.9", private: true, type: "module" }));
     const tarball = path.join(tarballs, packed[0]!.filename);
@@ -74,7 +87,10 @@ describe("the packed tarball, installed into a project at a path with a space an
     await pimctl("init", "--tenant", "pack", "--base-url", emulator.tenantUrl("pack"), "--token-env", "PIMCTL_PACK_TOKEN");
     const config = readFileSync(path.join(project, "pimctl.yaml"), "utf8");
     const manifest = readFileSync(path.join(project, "catalogue", "catalogue.yaml"), "utf8");
-    for (const [file, text] of [[path.join(project, "pimctl.yaml"), config], [path.join(project, "catalogue", "catalogue.yaml"), manifest]] as const) {
+    for (const [file, text] of [
+      [path.join(project, "pimctl.yaml"), config],
+      [path.join(project, "catalogue", "catalogue.yaml"), manifest],
+    ] as const) {
       const ref = /\$schema=(.+)$/m.exec(text)![1]!;
       expect(ref).not.toMatch(/%[0-9A-F]{2}/);
       expect(existsSync(path.resolve(path.dirname(file), ref)), `${file}: ${ref}`).toBe(true);
@@ -99,7 +115,7 @@ describe("the packed tarball, installed into a project at a path with a space an
         "const desired: Catalogue = { managed: [], versions: [], display_groups: [], attributes: [], attribute_sets: [], blocks: [], brands: [], categories: [] };",
         'const { plan } = buildPlan({ tenant: "t", desired, remote: { ...desired, read: [], channels: [], version_ids: {} } as never });',
         "const p: Plan = plan;",
-        "const emu: Emulator = await startEmulator({ port: 0, tenants: [{ hash: \"x\", token: \"y\" }], latencyMs: 0 });",
+        'const emu: Emulator = await startEmulator({ port: 0, tenants: [{ hash: "x", token: "y" }], latencyMs: 0 });',
         'console.log(renderPlan(p, "text", { color: false }).trim(), emu.tenantUrl("x").startsWith("http://127.0.0.1:"));',
         "await emu.close();",
         "",
@@ -108,7 +124,11 @@ describe("the packed tarball, installed into a project at a path with a space an
     const tsc = path.join(project, "node_modules", "typescript", "bin", "tsc");
     // skipLibCheck as most projects set it: the consumer's own use of pimctl's types is still checked.
     const check = ["--strict", "--skipLibCheck", "--target", "es2022", "--types", "node", "consumer.ts"];
-    for (const [module, resolution] of [["node16", "node16"], ["esnext", "bundler"]]) run("node", [tsc, "--noEmit", "--module", module!, "--moduleResolution", resolution!, ...check]);
+    for (const [module, resolution] of [
+      ["node16", "node16"],
+      ["esnext", "bundler"],
+    ])
+      run("node", [tsc, "--noEmit", "--module", module!, "--moduleResolution", resolution!, ...check]);
     run("node", [tsc, "--module", "nodenext", "--moduleResolution", "nodenext", ...check]);
     expect(run("node", ["consumer.js"])).toMatch(/No changes.*true/s);
   });

@@ -49,7 +49,11 @@ describe("addresses of every name in the Shopify taxonomy", () => {
           const value = v.name[locale] ?? v.name.en!;
           const text = addr.typeValueVersion(name, value, locale);
           const parsed = parseAddress(text)!;
-          expect(parsed.segments.map((s) => [s.type, s.key])).toEqual([["attribute", name], ["value", value], ["version", locale]]);
+          expect(parsed.segments.map((s) => [s.type, s.key])).toEqual([
+            ["attribute", name],
+            ["value", value],
+            ["version", locale],
+          ]);
           expect(printAddress(parsed)).toBe(text);
           n++;
         }
@@ -98,7 +102,7 @@ describe("addresses under fuzzing", () => {
   });
 
   it("refuses what is not an address: unknown types, bad keys, trailing text", () => {
-    for (const text of ["", "brand", 'brand["a"', 'brand[a]', 'shop["a"]', 'brand["a"]x', 'brand["a"].', 'value["a"]', "brand[1]"]) {
+    for (const text of ["", "brand", 'brand["a"', "brand[a]", 'shop["a"]', 'brand["a"]x', 'brand["a"].', 'value["a"]', "brand[1]"]) {
       expect(parseAddress(text), text).toBeUndefined();
     }
   });

@@ -26,7 +26,9 @@ const remote: RemoteCatalogue = {
   ...emptyRemote(),
   read: ["attributes"],
   version_ids: { French: 2, German: 3 },
-  attributes: [{ id: 1, name: "Colour", type: "selectbox", versions: { French: { name: "Couleur" } }, values: [{ id: 10, value: "Red", versions: { French: "Rouge" } }] }],
+  attributes: [
+    { id: 1, name: "Colour", type: "selectbox", versions: { French: { name: "Couleur" } }, values: [{ id: 10, value: "Red", versions: { French: "Rouge" } }] },
+  ],
 };
 
 describe("translation coverage in plans", () => {
@@ -39,7 +41,9 @@ describe("translation coverage in plans", () => {
       // Crimson's German is written with the rename (not outdated); Blue and Size have no German.
       { version: "German", added: 1, updated: 0, outdated: 0, missing: 2 },
     ]);
-    expect(renderPlan(plan, "text", { color: false })).toContain("Translations\n  French: 1 text added, 1 now outdated, 1 missing\n  German: 1 text added, 0 now outdated, 2 missing\n");
+    expect(renderPlan(plan, "text", { color: false })).toContain(
+      "Translations\n  French: 1 text added, 1 now outdated, 1 missing\n  German: 1 text added, 0 now outdated, 2 missing\n",
+    );
   });
 
   it("a plan that changes no text says nothing about translations", () => {

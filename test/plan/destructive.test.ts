@@ -8,7 +8,11 @@ const deletes = plan.actions.filter((a) => a.op === "delete");
 
 describe("destructive deletes", () => {
   it("the fixture deletes records of each kind that carries data", () => {
-    for (const t of ["attribute", "type_value", "category", "brand"]) expect(deletes.some((a) => a.type === t), t).toBe(true);
+    for (const t of ["attribute", "type_value", "category", "brand"])
+      expect(
+        deletes.some((a) => a.type === t),
+        t,
+      ).toBe(true);
   });
   it("attributes of any type, type values, attribute sets and categories are always destructive, with a reason", () => {
     for (const a of deletes.filter((x) => ["attribute", "type_value", "attribute_set", "category"].includes(x.type))) {

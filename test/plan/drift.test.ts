@@ -14,9 +14,23 @@ let ledger: Ledger;
 const desired: Catalogue = {
   managed: ["display_groups", "attributes", "attribute_sets", "blocks", "brands", "categories"],
   versions: ["French"],
-  display_groups: [{ name: "Basics", sort_order: 1, in_navigation: true }, { name: "Other", sort_order: 2, in_navigation: false }],
+  display_groups: [
+    { name: "Basics", sort_order: 1, in_navigation: true },
+    { name: "Other", sort_order: 2, in_navigation: false },
+  ],
   attributes: [
-    { name: "Colour", type: "selectbox", slug: "colour", note: "n", length: 20, display_group: "Basics", sort_order: 1, publish: true, versions: { French: { name: "Couleur" } }, values: [{ value: "Red", slug: "red", sort_order: 1, versions: { French: "Rouge" } }] },
+    {
+      name: "Colour",
+      type: "selectbox",
+      slug: "colour",
+      note: "n",
+      length: 20,
+      display_group: "Basics",
+      sort_order: 1,
+      publish: true,
+      versions: { French: { name: "Couleur" } },
+      values: [{ value: "Red", slug: "red", sort_order: 1, versions: { French: "Rouge" } }],
+    },
   ],
   attribute_sets: [{ name: "Apparel", sort_order: 1, attributes: ["Colour"] }],
   blocks: [{ slug: "footer", name: "Footer", content: "Hello" }],
@@ -35,7 +49,20 @@ const desired: Catalogue = {
     },
   ],
   categories: [
-    { path: ["Apparel"], name: "Apparel", slug: "apparel", desc: "D", status: "enabled", is_visible: true, sort_order: 1, attribute_sets: ["Apparel"], seo_meta_desc: "a", seo_meta_keywords: "b", seo_meta_title: "c", search_keywords: "s" },
+    {
+      path: ["Apparel"],
+      name: "Apparel",
+      slug: "apparel",
+      desc: "D",
+      status: "enabled",
+      is_visible: true,
+      sort_order: 1,
+      attribute_sets: ["Apparel"],
+      seo_meta_desc: "a",
+      seo_meta_keywords: "b",
+      seo_meta_title: "c",
+      search_keywords: "s",
+    },
   ],
 };
 
@@ -78,36 +105,101 @@ const ids = async () => {
 
 type Ids = Awaited<ReturnType<typeof ids>>;
 const cases: Array<[string, string, (i: Ids) => Promise<unknown>, (i: Ids) => Promise<unknown>]> = [
-  ['display_group["Basics"]', "sort_order", (i) => api.updateDisplayGroup(i.group, { sort_order: 9 }), (i) => api.updateDisplayGroup(i.group, { sort_order: 1 })],
-  ['display_group["Basics"]', "in_navigation", (i) => api.updateDisplayGroup(i.group, { in_navigation: false }), (i) => api.updateDisplayGroup(i.group, { in_navigation: true })],
+  [
+    'display_group["Basics"]',
+    "sort_order",
+    (i) => api.updateDisplayGroup(i.group, { sort_order: 9 }),
+    (i) => api.updateDisplayGroup(i.group, { sort_order: 1 }),
+  ],
+  [
+    'display_group["Basics"]',
+    "in_navigation",
+    (i) => api.updateDisplayGroup(i.group, { in_navigation: false }),
+    (i) => api.updateDisplayGroup(i.group, { in_navigation: true }),
+  ],
   ['attribute["Colour"]', "slug", (i) => api.updateAttribute(i.attr, { slug: "x" }), (i) => api.updateAttribute(i.attr, { slug: "colour" })],
   ['attribute["Colour"]', "note", (i) => api.updateAttribute(i.attr, { note: "changed" }), (i) => api.updateAttribute(i.attr, { note: "n" })],
   ['attribute["Colour"]', "length", (i) => api.updateAttribute(i.attr, { length: 99 }), (i) => api.updateAttribute(i.attr, { length: 20 })],
-  ['attribute["Colour"]', "display_group", (i) => api.updateAttribute(i.attr, { display_group_id: i.other }), (i) => api.updateAttribute(i.attr, { display_group_id: i.group })],
+  [
+    'attribute["Colour"]',
+    "display_group",
+    (i) => api.updateAttribute(i.attr, { display_group_id: i.other }),
+    (i) => api.updateAttribute(i.attr, { display_group_id: i.group }),
+  ],
   ['attribute["Colour"]', "sort_order", (i) => api.updateAttribute(i.attr, { sort_order: 7 }), (i) => api.updateAttribute(i.attr, { sort_order: 1 })],
   ['attribute["Colour"]', "publish", (i) => api.updateAttribute(i.attr, { publish: false }), (i) => api.updateAttribute(i.attr, { publish: true })],
   ['attribute["Colour"]', "type", (i) => api.updateAttribute(i.attr, { type: "multiselect" }), (i) => api.updateAttribute(i.attr, { type: "selectbox" })],
-  ['attribute["Colour"].version["French"]', "name", (i) => api.updateAttributeVersion(i.attr, 2, { name: "Teinte" }), (i) => api.updateAttributeVersion(i.attr, 2, { name: "Couleur" })],
-  ['attribute["Colour"].value["Red"]', "slug", (i) => api.updateTypeValue(i.attr, i.value, { value: "Red", slug: "r" }), (i) => api.updateTypeValue(i.attr, i.value, { value: "Red", slug: "red" })],
-  ['attribute["Colour"].value["Red"]', "sort_order", (i) => api.updateTypeValue(i.attr, i.value, { value: "Red", sort_order: 5 }), (i) => api.updateTypeValue(i.attr, i.value, { value: "Red", sort_order: 1 })],
-  ['attribute["Colour"].value["Red"].version["French"]', "value", (i) => api.updateTypeValueVersion(i.attr, i.value, 2, { value: "Rose" }), (i) => api.updateTypeValueVersion(i.attr, i.value, 2, { value: "Rouge" })],
+  [
+    'attribute["Colour"].version["French"]',
+    "name",
+    (i) => api.updateAttributeVersion(i.attr, 2, { name: "Teinte" }),
+    (i) => api.updateAttributeVersion(i.attr, 2, { name: "Couleur" }),
+  ],
+  [
+    'attribute["Colour"].value["Red"]',
+    "slug",
+    (i) => api.updateTypeValue(i.attr, i.value, { value: "Red", slug: "r" }),
+    (i) => api.updateTypeValue(i.attr, i.value, { value: "Red", slug: "red" }),
+  ],
+  [
+    'attribute["Colour"].value["Red"]',
+    "sort_order",
+    (i) => api.updateTypeValue(i.attr, i.value, { value: "Red", sort_order: 5 }),
+    (i) => api.updateTypeValue(i.attr, i.value, { value: "Red", sort_order: 1 }),
+  ],
+  [
+    'attribute["Colour"].value["Red"].version["French"]',
+    "value",
+    (i) => api.updateTypeValueVersion(i.attr, i.value, 2, { value: "Rose" }),
+    (i) => api.updateTypeValueVersion(i.attr, i.value, 2, { value: "Rouge" }),
+  ],
   ['attribute_set["Apparel"]', "sort_order", (i) => api.updateAttributeSet(i.set, { sort_order: 4 }), (i) => api.updateAttributeSet(i.set, { sort_order: 1 })],
   ['block["footer"]', "name", (i) => api.updateBlock(i.block, { name: "Foot" }), (i) => api.updateBlock(i.block, { name: "Footer" })],
   ['block["footer"]', "content", (i) => api.updateBlock(i.block, { content: "Bye" }), (i) => api.updateBlock(i.block, { content: "Hello" })],
   ...(["desc", "exclusion_reason", "seo_search_keywords", "seo_meta_desc", "seo_meta_keywords", "seo_title"] as const).map(
-    (f): [string, string, (i: Ids) => Promise<unknown>, (i: Ids) => Promise<unknown>] => ['brand["Acme"]', f, (i) => api.updateBrand(i.brand, { [f]: "changed" }), (i) => api.updateBrand(i.brand, { [f]: desired.brands[0]![f] as string })],
+    (f): [string, string, (i: Ids) => Promise<unknown>, (i: Ids) => Promise<unknown>] => [
+      'brand["Acme"]',
+      f,
+      (i) => api.updateBrand(i.brand, { [f]: "changed" }),
+      (i) => api.updateBrand(i.brand, { [f]: desired.brands[0]![f] as string }),
+    ],
   ),
   ['brand["Acme"]', "excluded", (i) => api.updateBrand(i.brand, { excluded: true }), (i) => api.updateBrand(i.brand, { excluded: false })],
-  ['brand["Acme"].asset["https://cdn.example.com/a.png"]', "alttext", (i) => api.updateBrandAsset(i.brand, i.asset, { image_url: "https://cdn.example.com/a.png", alttext: "B" }), (i) => api.updateBrandAsset(i.brand, i.asset, { image_url: "https://cdn.example.com/a.png", alttext: "A" })],
-  ['brand["Acme"].asset["https://cdn.example.com/a.png"]', "thumbnail", (i) => api.updateBrandAsset(i.brand, i.asset, { image_url: "https://cdn.example.com/a.png", thumbnail: false }), (i) => api.updateBrandAsset(i.brand, i.asset, { image_url: "https://cdn.example.com/a.png", thumbnail: true })],
-  ['brand["Acme"].attribute["Colour"]', "value", (i) => api.updateBrandAttributeValue(i.brand, i.attr, i.brandValue, { attribute_id: i.attr, version_id: 0, values: [{ value: "Blue" }] }), (i) => api.updateBrandAttributeValue(i.brand, i.attr, i.brandValue, { attribute_id: i.attr, version_id: 0, values: [{ value: "Red" }] })],
+  [
+    'brand["Acme"].asset["https://cdn.example.com/a.png"]',
+    "alttext",
+    (i) => api.updateBrandAsset(i.brand, i.asset, { image_url: "https://cdn.example.com/a.png", alttext: "B" }),
+    (i) => api.updateBrandAsset(i.brand, i.asset, { image_url: "https://cdn.example.com/a.png", alttext: "A" }),
+  ],
+  [
+    'brand["Acme"].asset["https://cdn.example.com/a.png"]',
+    "thumbnail",
+    (i) => api.updateBrandAsset(i.brand, i.asset, { image_url: "https://cdn.example.com/a.png", thumbnail: false }),
+    (i) => api.updateBrandAsset(i.brand, i.asset, { image_url: "https://cdn.example.com/a.png", thumbnail: true }),
+  ],
+  [
+    'brand["Acme"].attribute["Colour"]',
+    "value",
+    (i) => api.updateBrandAttributeValue(i.brand, i.attr, i.brandValue, { attribute_id: i.attr, version_id: 0, values: [{ value: "Blue" }] }),
+    (i) => api.updateBrandAttributeValue(i.brand, i.attr, i.brandValue, { attribute_id: i.attr, version_id: 0, values: [{ value: "Red" }] }),
+  ],
   ...(["slug", "desc", "seo_meta_desc", "seo_meta_keywords", "seo_meta_title", "search_keywords"] as const).map(
-    (f): [string, string, (i: Ids) => Promise<unknown>, (i: Ids) => Promise<unknown>] => ['category["Apparel"]', f, (i) => api.updateCategory(i.cat, { [f]: "changed" }), (i) => api.updateCategory(i.cat, { [f]: desired.categories[0]![f] as string })],
+    (f): [string, string, (i: Ids) => Promise<unknown>, (i: Ids) => Promise<unknown>] => [
+      'category["Apparel"]',
+      f,
+      (i) => api.updateCategory(i.cat, { [f]: "changed" }),
+      (i) => api.updateCategory(i.cat, { [f]: desired.categories[0]![f] as string }),
+    ],
   ),
   ['category["Apparel"]', "status", (i) => api.updateCategory(i.cat, { status: "disabled" }), (i) => api.updateCategory(i.cat, { status: "enabled" })],
   ['category["Apparel"]', "is_visible", (i) => api.updateCategory(i.cat, { is_visible: false }), (i) => api.updateCategory(i.cat, { is_visible: true })],
   ['category["Apparel"]', "sort_order", (i) => api.updateCategory(i.cat, { sort_order: 3 }), (i) => api.updateCategory(i.cat, { sort_order: 1 })],
-  ['category["Apparel"]', "attribute_sets", (i) => api.updateCategory(i.cat, { attribute_sets: [] }), (i) => api.updateCategory(i.cat, { attribute_sets: [i.set] })],
+  [
+    'category["Apparel"]',
+    "attribute_sets",
+    (i) => api.updateCategory(i.cat, { attribute_sets: [] }),
+    (i) => api.updateCategory(i.cat, { attribute_sets: [i.set] }),
+  ],
 ];
 
 describe("each field changed out of band appears as exactly one update of that field", () => {
@@ -116,7 +208,9 @@ describe("each field changed out of band appears as exactly one update of that f
       const i = await ids();
       await change(i);
       const p = await plan();
-      expect(p.actions.map((a) => ({ address: a.address, op: a.op, fields: a.changes.map((c) => c.field) }))).toEqual([{ address, op: "update", fields: [field] }]);
+      expect(p.actions.map((a) => ({ address: a.address, op: a.op, fields: a.changes.map((c) => c.field) }))).toEqual([
+        { address, op: "update", fields: [field] },
+      ]);
       await restore(i);
       expect((await plan()).actions).toEqual([]);
     });

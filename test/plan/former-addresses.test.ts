@@ -17,20 +17,34 @@ describe("formerAddresses: where a record was before the manifests moved or rena
   const former = formerAddresses(desired);
 
   it("follows a parent's move and the record's own rename, in any combination", () => {
-    expect(former('category["Archive/Holidays/Xmas"]').sort()).toEqual(['category["Archive/Holidays/Christmas"]', 'category["Seasonal/Christmas"]', 'category["Seasonal/Xmas"]']);
+    expect(former('category["Archive/Holidays/Xmas"]').sort()).toEqual([
+      'category["Archive/Holidays/Christmas"]',
+      'category["Seasonal/Christmas"]',
+      'category["Seasonal/Xmas"]',
+    ]);
     expect(former('category["Archive/Holidays/Xmas/Gifts"]')).toContain('category["Seasonal/Christmas/Gifts"]');
     expect(former('category["Archive"]')).toEqual([]);
   });
 
   it("follows renamed attributes, values and brands into the addresses below them", () => {
-    expect(former('attribute["Colour"].value["Crimson"]').sort()).toEqual(['attribute["Color"].value["Crimson"]', 'attribute["Color"].value["Red"]', 'attribute["Colour"].value["Red"]']);
+    expect(former('attribute["Colour"].value["Crimson"]').sort()).toEqual([
+      'attribute["Color"].value["Crimson"]',
+      'attribute["Color"].value["Red"]',
+      'attribute["Colour"].value["Red"]',
+    ]);
     expect(former('brand["Acme Corp"].asset["https://x/a.png"]')).toEqual(['brand["Acme"].asset["https://x/a.png"]']);
     expect(former('brand["Zenith"]')).toEqual([]);
     expect(former("not an address")).toEqual([]);
   });
 
   it("ends on previous entries that point at each other", () => {
-    const loop = { ...emptyCatalogue(), categories: [{ name: "A", path: ["A"], previous_paths: [["B"]] }, { name: "B", path: ["B"], previous_paths: [["A"]] }] } as Catalogue;
+    const loop = {
+      ...emptyCatalogue(),
+      categories: [
+        { name: "A", path: ["A"], previous_paths: [["B"]] },
+        { name: "B", path: ["B"], previous_paths: [["A"]] },
+      ],
+    } as Catalogue;
     expect(formerAddresses(loop)('category["A/C"]')).toEqual(['category["B/C"]']);
   });
 });

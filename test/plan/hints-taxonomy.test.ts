@@ -36,8 +36,10 @@ describe("move hints on Shopify's taxonomy", () => {
     );
     expect(deletes.every((a) => a.flags.destructive)).toBe(true);
     const expected = new Map<string, { create: string; add: string }>();
-    for (const [from, to] of release.moved) expected.set(addr.category(parsePathKey(from)), { create: addr.category(to), add: `previous_paths: [${JSON.stringify(parsePathKey(from))}]` });
-    for (const [from, to] of release.renamed) expected.set(addr.category(parsePathKey(from)), { create: addr.category(to), add: `previous_names: ${JSON.stringify([parsePathKey(from).at(-1)])}` });
+    for (const [from, to] of release.moved)
+      expected.set(addr.category(parsePathKey(from)), { create: addr.category(to), add: `previous_paths: [${JSON.stringify(parsePathKey(from))}]` });
+    for (const [from, to] of release.renamed)
+      expected.set(addr.category(parsePathKey(from)), { create: addr.category(to), add: `previous_names: ${JSON.stringify([parsePathKey(from).at(-1)])}` });
     const got = new Map(hints.map((h) => [h.delete, { create: h.create, add: h.add }]));
     const wrong = hints.filter((h) => expected.get(h.delete)?.create !== h.create);
     const missed = [...expected.keys()].filter((k) => !got.has(k));
@@ -57,7 +59,12 @@ describe("move hints on Shopify's taxonomy", () => {
     expect(errors).toEqual([]);
     const count = (op: string) => plan.actions.filter((a) => a.op === op).length;
     console.log(`taxonomy with the hinted lines: ${count("move")} moves, ${count("rename")} renames, ${count("create")} creates, ${count("delete")} deletes`);
-    expect({ move: count("move"), rename: count("rename"), create: count("create"), delete: count("delete") }).toEqual({ move: 23, rename: 4, create: 230, delete: 8 });
+    expect({ move: count("move"), rename: count("rename"), create: count("create"), delete: count("delete") }).toEqual({
+      move: 23,
+      rename: 4,
+      create: 230,
+      delete: 8,
+    });
     expect(moveHints(plan, desiredOf(release.paths, lines), remote)).toEqual([]);
     // Moves and renames update the tenant's records in place: their ids are kept.
     for (const a of plan.actions.filter((x) => x.op === "move" || x.op === "rename")) expect(a.refs.self).toEqual({ id: expect.any(Number) });

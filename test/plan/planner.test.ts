@@ -19,9 +19,7 @@ describe("buildPlan on a plan with every kind of action", () => {
     const byAddr = new Map(plan.actions.map((a) => [a.address, a]));
     expect(byAddr.get('display_group["Basics"]')?.op).toBe("rename");
     expect(byAddr.get('attribute["Colour"]')?.op).toBe("rename");
-    expect(byAddr.get('attribute["Colour"]')?.changes).toEqual([
-      { field: "name", before: "Color", after: "Colour" },
-    ]);
+    expect(byAddr.get('attribute["Colour"]')?.changes).toEqual([{ field: "name", before: "Color", after: "Colour" }]);
     expect(byAddr.get('attribute["Colour"].value["Navy"]')?.op).toBe("rename");
     expect(byAddr.get('category["Apparel/Shirts"]')?.op).toBe("rename");
     expect(plan.actions.some((a) => a.op === "delete" && a.address.includes("Color"))).toBe(false);
@@ -83,16 +81,23 @@ describe("buildPlan on a plan with every kind of action", () => {
       { path: ["B"], name: "B", previous_paths: [["A", "B"]] },
       { path: ["B", "A"], name: "A", previous_paths: [["A"]] },
     ];
-    const r = { ...remote, categories: [
-      { id: 1, parent_id: null, path: ["A"], name: "A", child_count: 1 },
-      { id: 2, parent_id: 1, path: ["A", "B"], name: "B", child_count: 0 },
-    ] };
+    const r = {
+      ...remote,
+      categories: [
+        { id: 1, parent_id: null, path: ["A"], name: "A", child_count: 1 },
+        { id: 2, parent_id: 1, path: ["A", "B"], name: "B", child_count: 0 },
+      ],
+    };
     const { errors } = buildPlan({ tenant: "demo", desired: d, remote: r });
     expect(errors.map((e) => e.code)).toContain("cycle");
   });
 
   it("plans nothing when the tenant matches", () => {
-    const { plan } = buildPlan({ tenant: "demo", desired: { ...emptyCatalogue(), managed: ["blocks"], blocks: [{ slug: "s", content: "x" }] }, remote: { ...remote, blocks: [{ id: 1, slug: "s", name: "S", content: "x", asset_count: 0 }] } });
+    const { plan } = buildPlan({
+      tenant: "demo",
+      desired: { ...emptyCatalogue(), managed: ["blocks"], blocks: [{ slug: "s", content: "x" }] },
+      remote: { ...remote, blocks: [{ id: 1, slug: "s", name: "S", content: "x", asset_count: 0 }] },
+    });
     expect(plan.actions).toEqual([]);
     expect(plan.summary.create + plan.summary.update + plan.summary.delete).toBe(0);
   });

@@ -43,11 +43,21 @@ function current(r: Rand): RemoteCatalogue {
       publish: r() < 0.5,
       display_group: display_groups.length && r() < 0.5 ? pick(r, display_groups).name : null,
       versions: (r() < 0.5 ? { French: { name: `${name} (fr)` } } : {}) as Record<string, { name: string }>,
-      values: selectable ? some(r, VALUES).map((value) => ({ id: id++, value, sort_order: Math.floor(r() * 3), versions: (r() < 0.5 ? { French: `${value} fr` } : {}) as Record<string, string> })) : [],
+      values: selectable
+        ? some(r, VALUES).map((value) => ({
+            id: id++,
+            value,
+            sort_order: Math.floor(r() * 3),
+            versions: (r() < 0.5 ? { French: `${value} fr` } : {}) as Record<string, string>,
+          }))
+        : [],
     };
   });
   const attribute_sets = some(r, SETS).map((name) => {
-    const members = some(r, attributes.map((a) => a.name));
+    const members = some(
+      r,
+      attributes.map((a) => a.name),
+    );
     return { id: id++, name, sort_order: 0, attributes: members, assignment_ids: {} as Record<string, number> };
   });
   const blocks = some(r, BLOCKS).map((slug) => ({ id: id++, slug, name: slug, content: word(r), asset_count: 0 }));
@@ -56,10 +66,32 @@ function current(r: Rand): RemoteCatalogue {
   for (const root of some(r, ROOTS, 0.7)) {
     const rid = id++;
     const kids = some(r, CHILDREN, 0.5);
-    categories.push({ id: rid, parent_id: null, name: root, path: [root], child_count: kids.length, is_visible: r() < 0.5, attribute_sets: some(r, attribute_sets.map((s) => s.name), 0.3).sort() });
+    categories.push({
+      id: rid,
+      parent_id: null,
+      name: root,
+      path: [root],
+      child_count: kids.length,
+      is_visible: r() < 0.5,
+      attribute_sets: some(
+        r,
+        attribute_sets.map((s) => s.name),
+        0.3,
+      ).sort(),
+    });
     for (const kid of kids) categories.push({ id: id++, parent_id: rid, name: kid, path: [root, kid], child_count: 0, sort_order: Math.floor(r() * 3) });
   }
-  const tenant = MemoryTenant.from({ read: [], channels: [], version_ids: VERSION_IDS, display_groups, attributes, attribute_sets, blocks, brands, categories });
+  const tenant = MemoryTenant.from({
+    read: [],
+    channels: [],
+    version_ids: VERSION_IDS,
+    display_groups,
+    attributes,
+    attribute_sets,
+    blocks,
+    brands,
+    categories,
+  });
   return tenant.read();
 }
 
@@ -81,7 +113,20 @@ function desired(r: Rand, now: RemoteCatalogue): Catalogue {
     return list;
   };
   const dgNames = some(r, DISPLAY_GROUPS);
-  const display_groups = claim(dgNames.map((name) => ({ name, sort_order: Math.floor(r() * 3), ...opt("previous_names", renameFrom(name, dgNames, now.display_groups.map((d) => d.name))) })));
+  const display_groups = claim(
+    dgNames.map((name) => ({
+      name,
+      sort_order: Math.floor(r() * 3),
+      ...opt(
+        "previous_names",
+        renameFrom(
+          name,
+          dgNames,
+          now.display_groups.map((d) => d.name),
+        ),
+      ),
+    })),
+  );
   const attrNames = some(r, ATTRIBUTES);
   const attributes: Attribute[] = claim(
     attrNames.map((name) => {
@@ -91,29 +136,94 @@ function desired(r: Rand, now: RemoteCatalogue): Catalogue {
         type: selectable ? "selectbox" : "text",
         publish: r() < 0.5,
         display_group: dgNames.length && r() < 0.6 ? pick(r, dgNames) : null,
-        ...opt("versions", maybe(r, () => ({ French: { name: `${name} ${word(r)}` } }))),
-        ...opt("previous_names", renameFrom(name, attrNames, now.attributes.map((x) => x.name))),
+        ...opt(
+          "versions",
+          maybe(r, () => ({ French: { name: `${name} ${word(r)}` } })),
+        ),
+        ...opt(
+          "previous_names",
+          renameFrom(
+            name,
+            attrNames,
+            now.attributes.map((x) => x.name),
+          ),
+        ),
       };
-      if (selectable && r() < 0.8) a.values = some(r, VALUES).map((value) => ({ value, sort_order: Math.floor(r() * 3), ...opt("versions", maybe(r, () => ({ French: `${value} ${word(r)}` }))) }));
+      if (selectable && r() < 0.8)
+        a.values = some(r, VALUES).map((value) => ({
+          value,
+          sort_order: Math.floor(r() * 3),
+          ...opt(
+            "versions",
+            maybe(r, () => ({ French: `${value} ${word(r)}` })),
+          ),
+        }));
       return a;
     }),
   );
   const setNames = some(r, SETS);
-  const attribute_sets = claim(setNames.map((name) => ({ name, ...opt("attributes", maybe(r, () => some(r, attrNames), 0.7)), ...opt("previous_names", renameFrom(name, setNames, now.attribute_sets.map((s) => s.name))) })));
+  const attribute_sets = claim(
+    setNames.map((name) => ({
+      name,
+      ...opt(
+        "attributes",
+        maybe(r, () => some(r, attrNames), 0.7),
+      ),
+      ...opt(
+        "previous_names",
+        renameFrom(
+          name,
+          setNames,
+          now.attribute_sets.map((s) => s.name),
+        ),
+      ),
+    })),
+  );
   const blocks = some(r, BLOCKS).map((slug) => ({ slug, content: word(r) }));
   const brandNames = some(r, BRANDS);
   const brands: Brand[] = claim(
     brandNames.map((name) => ({
       name,
       desc: word(r),
-      ...opt("attributes", maybe(r, () => Object.fromEntries(some(r, attrNames, 0.4).map((a) => [a, { value: pick(r, VALUES), ...opt("versions", maybe(r, () => ({ French: pick(r, VALUES) }))) }])))),
-      ...opt("previous_names", renameFrom(name, brandNames, now.brands.map((b) => b.name))),
+      ...opt(
+        "attributes",
+        maybe(r, () =>
+          Object.fromEntries(
+            some(r, attrNames, 0.4).map((a) => [
+              a,
+              {
+                value: pick(r, VALUES),
+                ...opt(
+                  "versions",
+                  maybe(r, () => ({ French: pick(r, VALUES) })),
+                ),
+              },
+            ]),
+          ),
+        ),
+      ),
+      ...opt(
+        "previous_names",
+        renameFrom(
+          name,
+          brandNames,
+          now.brands.map((b) => b.name),
+        ),
+      ),
     })),
   );
   const categories: Category[] = [];
   const nowPaths = now.categories.map((c) => c.path);
   for (const root of some(r, ROOTS, 0.7)) {
-    categories.push({ path: [root], name: root, is_visible: r() < 0.5, ...opt("attribute_sets", maybe(r, () => some(r, setNames, 0.5))) });
+    categories.push({
+      path: [root],
+      name: root,
+      is_visible: r() < 0.5,
+      ...opt(
+        "attribute_sets",
+        maybe(r, () => some(r, setNames, 0.5)),
+      ),
+    });
     for (const kid of some(r, CHILDREN, 0.5)) {
       const path = [root, kid];
       const c: Category = { path, name: kid, sort_order: Math.floor(r() * 3) };
@@ -153,7 +263,13 @@ function opt<K extends string, V>(key: K, value: V | undefined): Partial<Record<
 }
 
 function pendingActions(desiredCatalogue: Catalogue, remote: RemoteCatalogue, prune: PrunePolicy) {
-  const { plan, errors } = buildPlan({ tenant: "memory", desired: desiredCatalogue, remote, prune, ledger: { web_ids: {}, assets: {}, brand_attribute_sets: {} } });
+  const { plan, errors } = buildPlan({
+    tenant: "memory",
+    desired: desiredCatalogue,
+    remote,
+    prune,
+    ledger: { web_ids: {}, assets: {}, brand_attribute_sets: {} },
+  });
   return { plan, errors, pending: plan.actions.filter((a) => a.op !== "unsupported") };
 }
 
@@ -166,9 +282,7 @@ describe("the planner's property: plan, apply in memory, plan again", () => {
         const r = prng(seed);
         const now = current(r);
         const want = desired(r, now);
-        const prune: PrunePolicy = pruneAll
-          ? { attributes: true, type_values: true, attribute_sets: true, brands: true, categories: true }
-          : {};
+        const prune: PrunePolicy = pruneAll ? { attributes: true, type_values: true, attribute_sets: true, brands: true, categories: true } : {};
         const first = pendingActions(want, now, prune);
         expect(first.errors.map((e) => e.format())).toEqual([]);
         const tenant = MemoryTenant.from(now);
@@ -184,7 +298,13 @@ describe("the planner's property: plan, apply in memory, plan again", () => {
         const paths = (list: Array<{ path: string[] }>) => list.map((c) => c.path.join("/")).sort();
         expect(paths(after.categories).filter((p) => pruneAll || want.categories.some((c) => c.path.join("/") === p))).toEqual(paths(want.categories));
         // Checked without the planner too: every declared scalar field holds the declared value.
-        for (const [kind, key] of [["display_groups", "name"], ["attributes", "name"], ["attribute_sets", "name"], ["blocks", "slug"], ["brands", "name"]] as const) {
+        for (const [kind, key] of [
+          ["display_groups", "name"],
+          ["attributes", "name"],
+          ["attribute_sets", "name"],
+          ["blocks", "slug"],
+          ["brands", "name"],
+        ] as const) {
           for (const d of want[kind] as Array<Record<string, unknown>>) {
             const got = (after[kind] as unknown as Array<Record<string, unknown>>).find((x) => x[key] === d[key]);
             expect(got, `${kind} ${String(d[key])}`).toBeDefined();
@@ -199,7 +319,8 @@ describe("the planner's property: plan, apply in memory, plan again", () => {
           if (d.values) expect(values.sort()).toEqual(d.values.map((v) => v.value).sort());
           for (const [version, fields] of Object.entries(d.versions ?? {})) expect(got.versions?.[version]?.name).toBe(fields.name);
         }
-        for (const d of want.attribute_sets) if (d.attributes) expect([...after.attribute_sets.find((x) => x.name === d.name)!.attributes].sort()).toEqual([...d.attributes].sort());
+        for (const d of want.attribute_sets)
+          if (d.attributes) expect([...after.attribute_sets.find((x) => x.name === d.name)!.attributes].sort()).toEqual([...d.attributes].sort());
         for (const d of want.categories) {
           const got = after.categories.find((c) => c.path.join("/") === d.path.join("/"))!;
           for (const field of ["is_visible", "sort_order"] as const) if (d[field] !== undefined) expect(got[field]).toBe(d[field]);

@@ -23,7 +23,7 @@ describe("schemas/plan.schema.json", () => {
     expect(validate(unsealed)).toBe(false);
   });
 
-  it("a saved plan's basis.prune takes exactly the prune forms pimctl.yaml takes (true, false, \"owned\", per kind)", () => {
+  it('a saved plan\'s basis.prune takes exactly the prune forms pimctl.yaml takes (true, false, "owned", per kind)', () => {
     type S = { properties: Record<string, { $ref?: string; oneOf?: unknown }> };
     const inPlan = (schema.properties.basis.properties.prune as S).properties;
     const inConfig = (configSchema.properties as Record<string, S>).prune!.properties;
@@ -31,7 +31,14 @@ describe("schemas/plan.schema.json", () => {
     const form = (s: { $ref?: string; oneOf?: unknown }) => (s.$ref ? schema.definitions[s.$ref.split("/").pop()!].oneOf : s.oneOf);
     for (const [kind, s] of Object.entries(inConfig)) expect(form(inPlan[kind]!), kind).toEqual(s.oneOf);
     const { plan } = buildPlan({ tenant: "demo", desired, remote, ledger, prune });
-    const basis: PlanBasis = { desired, prune: { brands: "owned", assets: "owned", categories: true, attributes: false }, base_url: "http://127.0.0.1:4010/demo/api/v1", targets: [], excludes: [], allow_delete: true };
+    const basis: PlanBasis = {
+      desired,
+      prune: { brands: "owned", assets: "owned", categories: true, attributes: false },
+      base_url: "http://127.0.0.1:4010/demo/api/v1",
+      targets: [],
+      excludes: [],
+      allow_delete: true,
+    };
     const saved = JSON.parse(serialisePlan(sealPlan({ ...plan, deletes_allowed: true, hints: [], basis }, undefined)));
     expect(validate(saved), JSON.stringify(validate.errors)).toBe(true);
     expect(parsePlan(serialisePlan(saved), "p.json").basis?.prune).toEqual(basis.prune);
@@ -52,7 +59,9 @@ describe("saved plan files", () => {
     expect(parsePlan(serialisePlan(plan), "p.json")).toEqual(plan);
     expect(() => parsePlan(JSON.stringify({ ...plan, format_version: "2.0" }), "p.json")).toThrow(/plan format 2.0; this pimctl reads format 1.x/);
     expect(() => parsePlan("{", "p.json")).toThrow(/not a pimctl plan/);
-    expect(() => parsePlan(JSON.stringify({ ...plan, actions: [{ ...plan.actions[0], op: "obliterate" }] }), "p.json")).toThrow(/does not match the plan schema .* at actions\[0\]\.op/);
+    expect(() => parsePlan(JSON.stringify({ ...plan, actions: [{ ...plan.actions[0], op: "obliterate" }] }), "p.json")).toThrow(
+      /does not match the plan schema .* at actions\[0\]\.op/,
+    );
     const { fingerprints: _f, ...noFingerprints } = plan;
     expect(() => parsePlan(JSON.stringify(noFingerprints), "p.json")).toThrow(/at \(top level\): missing "fingerprints"/);
   });

@@ -36,8 +36,12 @@ describe("field types: one coercer per type", () => {
     const c = canonical({ category: { id: "12", parent_id: "3", is_visible: "0", attribute_sets: "4, 5" } }) as { category: Record<string, unknown> };
     expect(c.category).toEqual({ id: 12, parent_id: 3, is_visible: false, attribute_sets: [4, 5] });
     expect(canonical({ attribute_sets: [{ id: "1", name: "S" }] })).toEqual({ attribute_sets: [{ id: 1, name: "S" }] }); // an envelope, not a field
-    expect((canonical({ category: { attribute_sets: [{ id: "4", name: "S" }, 5] } }) as { category: { attribute_sets: unknown } }).category.attribute_sets).toEqual([4, 5]);
-    const instants = ["2026-01-02T03:04:05Z", "2026-01-02T03:04:05+00:00", "2026-01-02T03:04:05.000Z", "2026-01-02 03:04:05", "2026-01-02T04:04:05+01:00"].map(dateInstant);
+    expect(
+      (canonical({ category: { attribute_sets: [{ id: "4", name: "S" }, 5] } }) as { category: { attribute_sets: unknown } }).category.attribute_sets,
+    ).toEqual([4, 5]);
+    const instants = ["2026-01-02T03:04:05Z", "2026-01-02T03:04:05+00:00", "2026-01-02T03:04:05.000Z", "2026-01-02 03:04:05", "2026-01-02T04:04:05+01:00"].map(
+      dateInstant,
+    );
     expect(new Set(instants).size).toBe(1);
     expect(N.date("2026-01-02 03:04:05", "2026-01-02T03:04:05+00:00")).toBe("2026-01-02T03:04:05+00:00");
     expect(N.date("2026-01-02 03:04:06", "2026-01-02T03:04:05Z")).toBe("2026-01-02T03:04:06Z");
@@ -125,24 +129,53 @@ describe("deletes and page sizes", () => {
   });
 
   it("a paged list that stops early is an error, not a shorter list", async () => {
-    other = createServer((_req, res) => res.end(JSON.stringify({ display_groups: [{ id: 1, name: "a" }], links: { next: null }, meta: { current_page: 1, last_page: 1, total: 3 } })));
+    other = createServer((_req, res) =>
+      res.end(JSON.stringify({ display_groups: [{ id: 1, name: "a" }], links: { next: null }, meta: { current_page: 1, last_page: 1, total: 3 } })),
+    );
     await new Promise<void>((r) => other!.listen(0, "127.0.0.1", r));
     api = createClient({ tenant: "x", baseUrl: `http://127.0.0.1:${(other.address() as AddressInfo).port}/api/v1`, token: "t" });
-    await expect(api.listDisplayGroups()).rejects.toMatchObject({ code: "api_protocol", message: expect.stringMatching(/reported 3 records but its pages held 1/) });
+    await expect(api.listDisplayGroups()).rejects.toMatchObject({
+      code: "api_protocol",
+      message: expect.stringMatching(/reported 3 records but its pages held 1/),
+    });
   });
 });
 
 describe("brand attribute read-back shapes", () => {
   it("one record or an array, under either envelope, values listed or keyed by version", async () => {
     const answers: Record<string, unknown> = {
-      "/api/v1/brands/1/attributes/2": { brand_attributes: { attribute_id: "2", name: "Colour", values: { "0": { id: 5, value: "Red" }, "2": { id: 6, value: "Rouge" } } } },
-      "/api/v1/brands/1/attributes": { brand_attributes: [{ attribute_id: 2, values: [{ id: "5", version_id: "0", value: "Red" }] }, { attribute_id: 3, values: [] }] },
+      "/api/v1/brands/1/attributes/2": {
+        brand_attributes: { attribute_id: "2", name: "Colour", values: { "0": { id: 5, value: "Red" }, "2": { id: 6, value: "Rouge" } } },
+      },
+      "/api/v1/brands/1/attributes": {
+        brand_attributes: [
+          { attribute_id: 2, values: [{ id: "5", version_id: "0", value: "Red" }] },
+          { attribute_id: 3, values: [] },
+        ],
+      },
       "/api/v1/brands/1/attributes/3": { brands_attributes: [{ attribute_id: 3, values: [] }] },
     };
-    other = createServer((req, res) => res.end(JSON.stringify((req.method === "GET" ? answers[req.url ?? ""] : undefined) ?? { brand_attributes: [{ attribute_id: 2, values: [{ id: 9, version_id: 0, value: "Blue" }] }] })));
+    other = createServer((req, res) =>
+      res.end(
+        JSON.stringify(
+          (req.method === "GET" ? answers[req.url ?? ""] : undefined) ?? {
+            brand_attributes: [{ attribute_id: 2, values: [{ id: 9, version_id: 0, value: "Blue" }] }],
+          },
+        ),
+      ),
+    );
     await new Promise<void>((r) => other!.listen(0, "127.0.0.1", r));
     api = createClient({ tenant: "x", baseUrl: `http://127.0.0.1:${(other.address() as AddressInfo).port}/api/v1`, token: "t" });
-    expect(await api.getBrandAttribute(1, 2)).toEqual([{ attribute_id: 2, name: "Colour", values: [{ version_id: 0, id: 5, value: "Red" }, { version_id: 2, id: 6, value: "Rouge" }] }]);
+    expect(await api.getBrandAttribute(1, 2)).toEqual([
+      {
+        attribute_id: 2,
+        name: "Colour",
+        values: [
+          { version_id: 0, id: 5, value: "Red" },
+          { version_id: 2, id: 6, value: "Rouge" },
+        ],
+      },
+    ]);
     expect((await api.listBrandAttributes(1))[0]!.values).toEqual([{ id: 5, version_id: 0, value: "Red" }]);
     expect(await api.getBrandAttribute(1, 3)).toEqual([{ attribute_id: 3, values: [] }]);
     // A write answered with an array under the list's envelope.
@@ -161,7 +194,10 @@ describe("export downloads", () => {
     expect(log.some((l) => / 302$/.test(l))).toBe(true);
   });
 
-  for (const [what, body] of [["empty", ""], ["truncated JSON", '{"brands": [']] as const) {
+  for (const [what, body] of [
+    ["empty", ""],
+    ["truncated JSON", '{"brands": ['],
+  ] as const) {
     it(`an ${what} download is refused, never saved as a backup`, async () => {
       other = createServer((_req, res) => {
         res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(body) });
@@ -170,7 +206,10 @@ describe("export downloads", () => {
       await new Promise<void>((r) => other!.listen(0, "127.0.0.1", r));
       const base = `http://127.0.0.1:${(other.address() as AddressInfo).port}`;
       api = createClient({ tenant: "x", baseUrl: `${base}/api/v1`, token: "t" });
-      await expect(api.downloadExport(`${base}/exports/1.json`)).rejects.toMatchObject({ code: "api_protocol", message: expect.stringMatching(what === "empty" ? /0 bytes/ : /not valid JSON/) });
+      await expect(api.downloadExport(`${base}/exports/1.json`)).rejects.toMatchObject({
+        code: "api_protocol",
+        message: expect.stringMatching(what === "empty" ? /0 bytes/ : /not valid JSON/),
+      });
     });
   }
 });

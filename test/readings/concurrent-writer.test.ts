@@ -16,8 +16,23 @@ import type { CategoryRec } from "../../src/emulator/store.js";
 
 const t0 = "2026-01-01T00:00:00Z";
 const cat = (id: number, parent_id: number | null, name: string): CategoryRec => ({
-  id, parent_id, name, slug: null, desc: null, status: "enabled", is_visible: true, sort_order: 0, attribute_sets: [],
-  seo_meta_desc: null, seo_meta_keywords: null, seo_meta_title: null, search_keywords: null, protected: false, versions: {}, created_at: t0, updated_at: t0,
+  id,
+  parent_id,
+  name,
+  slug: null,
+  desc: null,
+  status: "enabled",
+  is_visible: true,
+  sort_order: 0,
+  attribute_sets: [],
+  seo_meta_desc: null,
+  seo_meta_keywords: null,
+  seo_meta_title: null,
+  search_keywords: null,
+  protected: false,
+  versions: {},
+  created_at: t0,
+  updated_at: t0,
 });
 
 describe("a paged read while another client writes", () => {
@@ -37,7 +52,16 @@ describe("a paged read while another client writes", () => {
       }
     }
     const keptAddresses = new Set(desired.map((d) => `category["${d.path.join("/")}"]`));
-    const catalogue: Catalogue = { managed: ["categories"], versions: [], display_groups: [], attributes: [], attribute_sets: [], blocks: [], brands: [], categories: desired };
+    const catalogue: Catalogue = {
+      managed: ["categories"],
+      versions: [],
+      display_groups: [],
+      attributes: [],
+      attribute_sets: [],
+      blocks: [],
+      brands: [],
+      categories: desired,
+    };
     const emu = await startEmulator({ port: 0, tenants: [{ hash: "t", token: "tok" }], latencyMs: 2, seed: { tenants: { t: { categories: records } } } });
     const reader = createClient({ tenant: "t", baseUrl: emu.tenantUrl("t"), token: "tok", parallelism: 2, pageLimit: 50 });
     const writer = createClient({ tenant: "t", baseUrl: emu.tenantUrl("t"), token: "tok", parallelism: 2 });
@@ -64,7 +88,9 @@ describe("a paged read while another client writes", () => {
         expect(deletes.filter((a) => keptAddresses.has(a))).toEqual([]); // nothing the manifest keeps
         expect(creates).toEqual([]); // every kept category existed all along
         // No child is ever read as a root: every root is "Scratch" or "Kept N".
-        expect(remote.categories.filter((c) => c.path.length === 1 && c.path[0] !== "Scratch" && !c.path[0]!.startsWith("Kept ")).map((c) => c.path)).toEqual([]);
+        expect(remote.categories.filter((c) => c.path.length === 1 && c.path[0] !== "Scratch" && !c.path[0]!.startsWith("Kept ")).map((c) => c.path)).toEqual(
+          [],
+        );
         if (remote.read_doubts?.categories) {
           outcomes.refusedDeletes++;
           expect(deletes).toEqual([]);

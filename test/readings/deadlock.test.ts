@@ -60,7 +60,9 @@ categories:
 `;
 
 /** Every POST that creates or assigns something (the emulator's own route patterns, as its stats count them). */
-const CREATE_ROUTES = ROUTES.filter((r) => r.method === "POST" && !r.notImplemented && !r.pattern.endsWith("/search") && r.pattern !== "/exports").map((r) => r.pattern);
+const CREATE_ROUTES = ROUTES.filter((r) => r.method === "POST" && !r.notImplemented && !r.pattern.endsWith("/search") && r.pattern !== "/exports").map(
+  (r) => r.pattern,
+);
 const faultsOn = (mode: FaultMode): TargetedFault[] => CREATE_ROUTES.map((route) => ({ method: "POST", route, mode, times: 1, retryAfter: "0" }));
 
 const MODES = ["error500", "rate429", "drop", "drop_after_commit"] as const;
@@ -76,7 +78,11 @@ beforeAll(async () => {
 afterAll(async () => p.close());
 
 function cli(args: string[]): Promise<{ code: number | null; stderr: string }> {
-  const child = spawn(process.execPath, [path.join(repoRoot, "dist/cli/main.js"), ...args], { cwd: p.dir, env: { ...process.env, ...p.env, NO_COLOR: "1" }, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [path.join(repoRoot, "dist/cli/main.js"), ...args], {
+    cwd: p.dir,
+    env: { ...process.env, ...p.env, NO_COLOR: "1" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let stderr = "";
   child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
   return new Promise((resolve) => child.once("exit", (code) => resolve({ code, stderr })));
@@ -106,10 +112,18 @@ describe.concurrent("faults on every create route never end a run silently", () 
     it(`stall at parallelism ${parallelism} (in-process, 100 ms timeout): finishes, next plan empty`, { timeout: 90_000 }, async () => {
       const tenant = tenantOf("stall", parallelism);
       p.emulator.injectFaults(faultsOn("stall").map((f) => ({ ...f, tenant })));
-      const api = createClient({ tenant, baseUrl: p.emulator.tenantUrl(tenant), token: p.tokens[tenant]!, parallelism, timeoutMs: 100, retries: { max: 4, baseMs: 1, maxMs: 5 } });
+      const api = createClient({
+        tenant,
+        baseUrl: p.emulator.tenantUrl(tenant),
+        token: p.tokens[tenant]!,
+        parallelism,
+        timeoutMs: 100,
+        retries: { max: 4, baseMs: 1, maxMs: 5 },
+      });
       const { catalogue } = await loadManifests(path.join(p.dir, "catalogue"));
       const ledger = emptyLedger(tenant, p.emulator.tenantUrl(tenant));
-      const plan = async () => buildPlan({ tenant, desired: catalogue, remote: await readState(api, { kinds: catalogue.managed, desired: catalogue }), ledger }).plan;
+      const plan = async () =>
+        buildPlan({ tenant, desired: catalogue, remote: await readState(api, { kinds: catalogue.managed, desired: catalogue }), ledger }).plan;
       try {
         const r = await applyPlan({ api, plan: await plan(), allowDelete: false, dryRun: false, parallelism, failFast: false, ledger });
         expect(r.results.filter((x) => x.status === "failed").map((x) => x.address)).toEqual([]);

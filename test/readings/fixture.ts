@@ -19,9 +19,20 @@ export const catalogue: Catalogue = {
   managed: ["display_groups", "attributes", "attribute_sets", "blocks", "brands", "categories"],
   versions: ["French"],
   // More than a page of 25 (--paginate-all-lists) and of 10 (--max-page-size 20 falls back to 10).
-  display_groups: [{ name: "Basics", in_navigation: true }, { name: "Extras", in_navigation: false }, ...Array.from({ length: 28 }, (_, i) => ({ name: `Group ${String(i).padStart(2, "0")}`, in_navigation: i % 2 === 0 }))],
+  display_groups: [
+    { name: "Basics", in_navigation: true },
+    { name: "Extras", in_navigation: false },
+    ...Array.from({ length: 28 }, (_, i) => ({ name: `Group ${String(i).padStart(2, "0")}`, in_navigation: i % 2 === 0 })),
+  ],
   attributes: [
-    { name: "Colour", type: "selectbox", display_group: "Basics", publish: true, versions: { French: { name: "Couleur" } }, values: [{ value: "Red", versions: { French: "Rouge" } }, { value: "Blue" }] },
+    {
+      name: "Colour",
+      type: "selectbox",
+      display_group: "Basics",
+      publish: true,
+      versions: { French: { name: "Couleur" } },
+      values: [{ value: "Red", versions: { French: "Rouge" } }, { value: "Blue" }],
+    },
     { name: "Size", type: "selectbox", display_group: "Extras", publish: false, values: [{ value: "S" }, { value: "M" }] },
     { name: "Other", type: "text" },
     { name: "Legacy", type: "text" },
@@ -44,7 +55,13 @@ export const catalogue: Catalogue = {
       assigned_attributes: ["Colour"],
       attribute_sets: ["Apparel"],
     },
-    { name: "Globex", desc: "Chemicals", excluded: false, web_ids: { Webshop: "globex", "Boutique FR": "globex-fr" }, assets: [{ image_url: "https://cdn.example.com/globex.png", alttext: "Globex" }] },
+    {
+      name: "Globex",
+      desc: "Chemicals",
+      excluded: false,
+      web_ids: { Webshop: "globex", "Boutique FR": "globex-fr" },
+      assets: [{ image_url: "https://cdn.example.com/globex.png", alttext: "Globex" }],
+    },
     ...Array.from({ length: 24 }, (_, i) => ({ name: `Brand ${String(i).padStart(2, "0")}`, excluded: i % 3 === 0 })),
   ],
   categories: [
@@ -52,7 +69,12 @@ export const catalogue: Catalogue = {
     { path: ["Apparel", "Tops"], name: "Tops", is_visible: false, attribute_sets: ["Apparel", "Shoes"] },
     { path: ["Apparel", "Tops", "Shirts"], name: "Shirts", assets: [{ image_url: "https://cdn.example.com/shirts.png", alttext: "Shirts" }] },
     { path: ["Footwear"], name: "Footwear", status: "enabled" },
-    { path: ["Footwear", "Shoes"], name: "Shoes", assets: [{ image_url: "https://cdn.example.com/shoes.png", alttext: "Shoes", thumbnail: true }], web_ids: { Webshop: "shoes" } },
+    {
+      path: ["Footwear", "Shoes"],
+      name: "Shoes",
+      assets: [{ image_url: "https://cdn.example.com/shoes.png", alttext: "Shoes", thumbnail: true }],
+      web_ids: { Webshop: "shoes" },
+    },
   ],
 };
 
@@ -65,8 +87,34 @@ const t0 = "2026-01-01T00:00:00Z";
  */
 export const seed: Partial<TenantData> = {
   attributes: [
-    { id: 1, name: "Other", type: "text", slug: "other", note: null, length: null, display_group_id: null, sort_order: 0, publish: false, versions: {}, created_at: t0, updated_at: t0 },
-    { id: 2, name: "Legacy", type: "text", slug: "legacy", note: null, length: null, display_group_id: null, sort_order: 0, publish: false, versions: {}, created_at: t0, updated_at: t0 },
+    {
+      id: 1,
+      name: "Other",
+      type: "text",
+      slug: "other",
+      note: null,
+      length: null,
+      display_group_id: null,
+      sort_order: 0,
+      publish: false,
+      versions: {},
+      created_at: t0,
+      updated_at: t0,
+    },
+    {
+      id: 2,
+      name: "Legacy",
+      type: "text",
+      slug: "legacy",
+      note: null,
+      length: null,
+      display_group_id: null,
+      sort_order: 0,
+      publish: false,
+      versions: {},
+      created_at: t0,
+      updated_at: t0,
+    },
   ],
   attributeSets: [{ id: 1, name: "Apparel", sort_order: 0 }],
   assignments: [
@@ -74,11 +122,63 @@ export const seed: Partial<TenantData> = {
     { id: 6, attribute_id: 1, attribute_set_id: 1, sort_order: 1, created_at: t0, updated_at: t0 },
   ],
   brands: [
-    { id: 7, name: "Stale", desc: null, excluded: false, exclusion_start_date: null, exclusion_end_date: null, exclusion_reason: null, seo_search_keywords: null, seo_meta_desc: null, seo_meta_keywords: null, seo_title: null, product_count: 0, versions: {}, created_at: t0, updated_at: t0 },
+    {
+      id: 7,
+      name: "Stale",
+      desc: null,
+      excluded: false,
+      exclusion_start_date: null,
+      exclusion_end_date: null,
+      exclusion_reason: null,
+      seo_search_keywords: null,
+      seo_meta_desc: null,
+      seo_meta_keywords: null,
+      seo_title: null,
+      product_count: 0,
+      versions: {},
+      created_at: t0,
+      updated_at: t0,
+    },
   ],
   categories: [
-    { id: 3, parent_id: null, name: "Stale", slug: null, desc: null, status: "enabled", is_visible: true, sort_order: 0, attribute_sets: [], seo_meta_desc: null, seo_meta_keywords: null, seo_meta_title: null, search_keywords: null, protected: false, versions: {}, created_at: t0, updated_at: t0 },
-    { id: 4, parent_id: 3, name: "Child", slug: null, desc: null, status: "enabled", is_visible: true, sort_order: 0, attribute_sets: [], seo_meta_desc: null, seo_meta_keywords: null, seo_meta_title: null, search_keywords: null, protected: false, versions: {}, created_at: t0, updated_at: t0 },
+    {
+      id: 3,
+      parent_id: null,
+      name: "Stale",
+      slug: null,
+      desc: null,
+      status: "enabled",
+      is_visible: true,
+      sort_order: 0,
+      attribute_sets: [],
+      seo_meta_desc: null,
+      seo_meta_keywords: null,
+      seo_meta_title: null,
+      search_keywords: null,
+      protected: false,
+      versions: {},
+      created_at: t0,
+      updated_at: t0,
+    },
+    {
+      id: 4,
+      parent_id: 3,
+      name: "Child",
+      slug: null,
+      desc: null,
+      status: "enabled",
+      is_visible: true,
+      sort_order: 0,
+      attribute_sets: [],
+      seo_meta_desc: null,
+      seo_meta_keywords: null,
+      seo_meta_title: null,
+      search_keywords: null,
+      protected: false,
+      versions: {},
+      created_at: t0,
+      updated_at: t0,
+    },
   ],
 };
 
@@ -95,7 +195,14 @@ export interface Tenant {
 
 export async function tenant(switches: Partial<EmulatorSwitches>, faults?: { failRate: number; faultSeed: number; modes: FaultMode[] }): Promise<Tenant> {
   const emu = await startEmulator({ port: 0, tenants: [{ hash: "t", token: "tok" }], switches, exportStepMs: 10, seed: { tenants: { t: seed } } });
-  const api = createClient({ tenant: "t", baseUrl: emu.tenantUrl("t"), token: "tok", parallelism: 4, retries: { max: 8, baseMs: 1, maxMs: 10 }, timeoutMs: 5_000 });
+  const api = createClient({
+    tenant: "t",
+    baseUrl: emu.tenantUrl("t"),
+    token: "tok",
+    parallelism: 4,
+    retries: { max: 8, baseMs: 1, maxMs: 10 },
+    timeoutMs: 5_000,
+  });
   if (faults) emu.setFaults({ failRate: faults.failRate, faultSeed: faults.faultSeed, faultModes: faults.modes });
   const ledger = emptyLedger("t", emu.tenantUrl("t"));
   return {
@@ -127,7 +234,9 @@ export const changes = (p: Plan) => p.actions.filter((a) => a.op !== "unsupporte
 export function pairwise(factors: Array<readonly unknown[]>): number[][] {
   const uncovered = new Set<string>();
   const key = (i: number, a: number, j: number, b: number) => `${i}:${a}|${j}:${b}`;
-  for (let i = 0; i < factors.length; i++) for (let j = i + 1; j < factors.length; j++) for (let a = 0; a < factors[i]!.length; a++) for (let b = 0; b < factors[j]!.length; b++) uncovered.add(key(i, a, j, b));
+  for (let i = 0; i < factors.length; i++)
+    for (let j = i + 1; j < factors.length; j++)
+      for (let a = 0; a < factors[i]!.length; a++) for (let b = 0; b < factors[j]!.length; b++) uncovered.add(key(i, a, j, b));
   const rows: number[][] = [];
   while (uncovered.size) {
     // Seed the row with the first uncovered pair, then fill each other factor greedily.

@@ -34,7 +34,8 @@ const factors = {
 
 const names = Object.keys(factors) as Array<keyof typeof factors>;
 const levels = names.map((n) => factors[n] as readonly unknown[]);
-const rowToSwitches = (row: number[]): Partial<EmulatorSwitches> => Object.fromEntries(names.map((n, i) => [n, levels[i]![row[i]!]])) as Partial<EmulatorSwitches>;
+const rowToSwitches = (row: number[]): Partial<EmulatorSwitches> =>
+  Object.fromEntries(names.map((n, i) => [n, levels[i]![row[i]!]])) as Partial<EmulatorSwitches>;
 /** Each reading alone (every other switch on its default): a perpetual diff shows here by name. */
 const oneAtATime = names.flatMap((_, i) => levels[i]!.slice(1).map((_l, k) => names.map((_n, j) => (j === i ? k + 1 : 0))));
 const rows = [
@@ -106,9 +107,19 @@ describe("every reading API v1 allows, combined, with and without faults", () =>
           expect([...s.brands.values()].map((b) => b.name).sort()).toEqual(catalogue.brands.map((b) => b.name).sort());
           expect([...s.categories.values()].map((c) => c.name).sort()).toEqual(["Apparel", "Footwear", "Shirts", "Shoes", "Tops"]);
           const colour = [...s.attributes.values()].find((a) => a.name === "Colour")!;
-          expect(s.typeValuesOf(colour.id).map((v) => v.value).sort()).toEqual(["Blue", "Red"]);
+          expect(
+            s
+              .typeValuesOf(colour.id)
+              .map((v) => v.value)
+              .sort(),
+          ).toEqual(["Blue", "Red"]);
           const apparel = [...s.attributeSets.values()].find((x) => x.name === "Apparel")!;
-          expect(s.assignmentsOf(apparel.id).map((a) => a.attribute_id).sort()).toEqual([1, colour.id].sort());
+          expect(
+            s
+              .assignmentsOf(apparel.id)
+              .map((a) => a.attribute_id)
+              .sort(),
+          ).toEqual([1, colour.id].sort());
           expect([...s.displayGroups.values()]).toHaveLength(catalogue.display_groups.length); // paged lists read whole: no duplicates
         } finally {
           await t.close();
@@ -118,7 +129,15 @@ describe("every reading API v1 allows, combined, with and without faults", () =>
   }
 });
 
-function recordIds(t: { emu: { store(h: string): { brands: Map<number, { name: string }>; categories: Map<number, { name: string; parent_id: number | null }>; attributes: Map<number, { name: string }> } } }): Map<string, number> {
+function recordIds(t: {
+  emu: {
+    store(h: string): {
+      brands: Map<number, { name: string }>;
+      categories: Map<number, { name: string; parent_id: number | null }>;
+      attributes: Map<number, { name: string }>;
+    };
+  };
+}): Map<string, number> {
   const s = t.emu.store("t");
   const out = new Map<string, number>();
   for (const b of s.brands.values()) out.set(`brand:${b.name}`, (b as { id?: number }).id ?? -1);

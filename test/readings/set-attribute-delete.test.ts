@@ -10,7 +10,20 @@ import { createClient, type PimClient } from "../../src/api/client.js";
 import type { TenantData } from "../../src/emulator/store.js";
 
 const t0 = "2026-01-01T00:00:00Z";
-const attr = (id: number, name: string) => ({ id, name, type: "text", slug: name.toLowerCase(), note: null, length: null, display_group_id: null, sort_order: 0, publish: false, versions: {}, created_at: t0, updated_at: t0 });
+const attr = (id: number, name: string) => ({
+  id,
+  name,
+  type: "text",
+  slug: name.toLowerCase(),
+  note: null,
+  length: null,
+  display_group_id: null,
+  sort_order: 0,
+  publish: false,
+  versions: {},
+  created_at: t0,
+  updated_at: t0,
+});
 const row = (id: number, attribute_id: number) => ({ id, attribute_id, attribute_set_id: 1, sort_order: 0, created_at: t0, updated_at: t0 });
 
 let emu: Emulator | undefined;
@@ -29,7 +42,12 @@ async function setup(reading: "attribute" | "assignment", assignments: TenantDat
   });
   const log: string[] = [];
   api = createClient({ tenant: "t", baseUrl: emu.tenantUrl("t"), token: "tok", logHttp: (l) => log.push(l) });
-  const left = () => emu!.store("t").assignmentsOf(1).map((a) => a.attribute_id).sort();
+  const left = () =>
+    emu!
+      .store("t")
+      .assignmentsOf(1)
+      .map((a) => a.attribute_id)
+      .sort();
   return { log, left };
 }
 
@@ -56,7 +74,10 @@ describe("removing an attribute from a set under both readings of the path id", 
     it(`${reading} reading: when each id names another assignment under the other reading, refuses and deletes nothing`, async () => {
       // Remove A2 (row 1). Row 2 holds A1: "2" is row 2 (assignment reading), "1" is A1 (attribute reading).
       const { left } = await setup(reading, [row(1, 2), row(2, 1)]);
-      await expect(api!.removeAttributeFromSet(1, { assignmentId: 1, attributeId: 2 })).rejects.toMatchObject({ code: "plan_refused", message: expect.stringMatching(/cannot remove attribute 2 from attribute set 1 safely/) });
+      await expect(api!.removeAttributeFromSet(1, { assignmentId: 1, attributeId: 2 })).rejects.toMatchObject({
+        code: "plan_refused",
+        message: expect.stringMatching(/cannot remove attribute 2 from attribute set 1 safely/),
+      });
       expect(left()).toEqual([1, 2]);
     });
 

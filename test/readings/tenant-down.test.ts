@@ -36,11 +36,15 @@ describe("the tenant goes down mid-apply (a real process, the server closed)", (
   afterAll(async () => p.close());
 
   it("stops after a few failures in a row instead of failing every action one by one, exits 4", { timeout: 60_000 }, async () => {
-    const child = spawn(process.execPath, [path.join(repoRoot, "dist/cli/main.js"), "apply", "--auto-approve", "--parallelism", "8", "--report", "report.json"], {
-      cwd: p.dir,
-      env: { ...process.env, ...p.env, NO_COLOR: "1" },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const child = spawn(
+      process.execPath,
+      [path.join(repoRoot, "dist/cli/main.js"), "apply", "--auto-approve", "--parallelism", "8", "--report", "report.json"],
+      {
+        cwd: p.dir,
+        env: { ...process.env, ...p.env, NO_COLOR: "1" },
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
     let stderr = "";
     let stdout = "";
     child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
@@ -76,7 +80,9 @@ describe("the tenant goes down mid-apply (a real process, the server closed)", (
     expect(report.counts.failed).toBeGreaterThanOrEqual(BREAKER_THRESHOLD);
     expect(report.counts.failed).toBeLessThanOrEqual(8 + BREAKER_THRESHOLD);
     expectProgressAgrees(stderr);
-    console.log(`tenant down: stopped ${seconds.toFixed(1)} s after the server closed; ${report.counts.done} done, ${report.counts.failed} failed, ${report.stopped_by!.not_attempted} not attempted`);
+    console.log(
+      `tenant down: stopped ${seconds.toFixed(1)} s after the server closed; ${report.counts.done} done, ${report.counts.failed} failed, ${report.stopped_by!.not_attempted} not attempted`,
+    );
     // A few rounds of the client's retries (a lost create looks itself up, with retries of its own): about 13 s here, not minutes of one failure per action left.
     expect(seconds).toBeLessThan(30);
   });
@@ -103,7 +109,9 @@ describe("the tenant answers 500 to everything (failure injection)", () => {
     p.emulator.setFaults({ failRate: 0 });
     expect(injected).toBe(true);
     expect(r.code, r.stderr).toBe(4);
-    expect(r.stderr).toMatch(/Stopped: the tenant stopped answering: 5 actions in a row failed on the connection or with a server error \(the last: \w+ \S+ \(500\)/);
+    expect(r.stderr).toMatch(
+      /Stopped: the tenant stopped answering: 5 actions in a row failed on the connection or with a server error \(the last: \w+ \S+ \(500\)/,
+    );
     const report = JSON.parse(await readFile(path.join(p.dir, "report.json"), "utf8")) as Report;
     expect(report.stopped_by?.code).toBe("tenant_unreachable");
     expect(report.results.filter((x) => x.status === "failed").every((x) => x.error?.code === "api_server")).toBe(true);
@@ -112,5 +120,4 @@ describe("the tenant answers 500 to everything (failure injection)", () => {
     expect(again.code, again.stderr).toBe(0);
     expect((await p.cli(["plan", "--detailed-exitcode"])).code).toBe(0);
   });
-
 });

@@ -20,11 +20,15 @@ afterAll(async () => p.close());
 
 describe("a token rotated mid-apply", () => {
   it("stops at once, exits 4, explains the 401 and reports what was not attempted", { timeout: 60_000 }, async () => {
-    const child = spawn(process.execPath, [path.join(repoRoot, "dist/cli/main.js"), "apply", "--auto-approve", "--parallelism", "8", "--report", "report.json"], {
-      cwd: p.dir,
-      env: { ...process.env, ...p.env, NO_COLOR: "1" },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const child = spawn(
+      process.execPath,
+      [path.join(repoRoot, "dist/cli/main.js"), "apply", "--auto-approve", "--parallelism", "8", "--report", "report.json"],
+      {
+        cwd: p.dir,
+        env: { ...process.env, ...p.env, NO_COLOR: "1" },
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
     let stderr = "";
     child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
     const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));

@@ -17,10 +17,34 @@ import type { CategoryRec } from "../../src/emulator/store.js";
 
 const t0 = "2026-01-01T00:00:00Z";
 const cat = (id: number, parent_id: number | null, name: string): CategoryRec => ({
-  id, parent_id, name, slug: null, desc: null, status: "enabled", is_visible: true, sort_order: 0, attribute_sets: [],
-  seo_meta_desc: null, seo_meta_keywords: null, seo_meta_title: null, search_keywords: null, protected: false, versions: {}, created_at: t0, updated_at: t0,
+  id,
+  parent_id,
+  name,
+  slug: null,
+  desc: null,
+  status: "enabled",
+  is_visible: true,
+  sort_order: 0,
+  attribute_sets: [],
+  seo_meta_desc: null,
+  seo_meta_keywords: null,
+  seo_meta_title: null,
+  search_keywords: null,
+  protected: false,
+  versions: {},
+  created_at: t0,
+  updated_at: t0,
 });
-const desired: Catalogue = { managed: ["categories"], versions: [], display_groups: [], attributes: [], attribute_sets: [], blocks: [], brands: [], categories: [{ path: ["Home"], name: "Home" }] };
+const desired: Catalogue = {
+  managed: ["categories"],
+  versions: [],
+  display_groups: [],
+  attributes: [],
+  attribute_sets: [],
+  blocks: [],
+  brands: [],
+  categories: [{ path: ["Home"], name: "Home" }],
+};
 const prune = { categories: true };
 
 let emu: Emulator | undefined;
@@ -36,7 +60,11 @@ afterEach(async () => {
 describe("categories whose parent is missing from the read", () => {
   it("a parent deleted meanwhile (404): the subtree is left out with a warning and nothing in it is deleted", async () => {
     // "Lost" names parent 99, which does not exist (deleted while the tree was read).
-    emu = await startEmulator({ port: 0, tenants: [{ hash: "t", token: "tok" }], seed: { tenants: { t: { categories: [cat(1, null, "Home"), cat(10, 99, "Lost"), cat(11, 10, "Deeper")] } } } });
+    emu = await startEmulator({
+      port: 0,
+      tenants: [{ hash: "t", token: "tok" }],
+      seed: { tenants: { t: { categories: [cat(1, null, "Home"), cat(10, 99, "Lost"), cat(11, 10, "Deeper")] } } },
+    });
     api = createClient({ tenant: "t", baseUrl: emu.tenantUrl("t"), token: "tok" });
     const remote = await readState(api, { kinds: ["categories"], desired, prune });
     expect(remote.categories.map((c) => c.path)).toEqual([["Home"]]);

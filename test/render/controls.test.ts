@@ -90,8 +90,13 @@ describe("plan renderers on a plan whose every string carries control characters
 });
 
 describe("errors, warnings, summaries and drift reports", () => {
-  const located = new PimctlError("duplicate", `brand "${HOSTILE}" is declared twice`, { location: { file: `a${HOSTILE}.yaml`, line: 3, column: 5 }, details: [`did you mean "${HOSTILE}"?`] });
-  const requested = new PimctlError("api_unprocessable", `The name "${HOSTILE}" is taken`, { request: { method: "POST", path: `/brands${HOSTILE}`, status: 422, tenant: `t${HOSTILE}` } });
+  const located = new PimctlError("duplicate", `brand "${HOSTILE}" is declared twice`, {
+    location: { file: `a${HOSTILE}.yaml`, line: 3, column: 5 },
+    details: [`did you mean "${HOSTILE}"?`],
+  });
+  const requested = new PimctlError("api_unprocessable", `The name "${HOSTILE}" is taken`, {
+    request: { method: "POST", path: `/brands${HOSTILE}`, status: 422, tenant: `t${HOSTILE}` },
+  });
 
   it("PimctlError.format: every line escaped, the detail lines still lines", () => {
     const text = located.format();
@@ -115,14 +120,18 @@ describe("errors, warnings, summaries and drift reports", () => {
   });
 
   it("the apply summary and drift reports", () => {
-    const summary = renderApplySummary(`t${HOSTILE}`, {
-      counts: { done: 0, failed: 1, skipped: 1, unsupported: 0 },
-      duration_ms: 10,
-      results: [
-        { address: `brand["${HOSTILE}"]`, status: "failed", error: { message: `refused ${HOSTILE}` } },
-        { address: `brand["b${HOSTILE}"]`, status: "skipped", reason: `needs ${HOSTILE}` },
-      ],
-    } as never, { mismatches: [{ address: `brand["${HOSTILE}"]`, fields: [`desc${HOSTILE}`] }] });
+    const summary = renderApplySummary(
+      `t${HOSTILE}`,
+      {
+        counts: { done: 0, failed: 1, skipped: 1, unsupported: 0 },
+        duration_ms: 10,
+        results: [
+          { address: `brand["${HOSTILE}"]`, status: "failed", error: { message: `refused ${HOSTILE}` } },
+          { address: `brand["b${HOSTILE}"]`, status: "skipped", reason: `needs ${HOSTILE}` },
+        ],
+      } as never,
+      { mismatches: [{ address: `brand["${HOSTILE}"]`, fields: [`desc${HOSTILE}`] }] },
+    );
     expect(summary.match(RAW)).toBeNull();
     expect(summary).not.toMatch(/^FORGED/m);
     expect(summary).toContain(`- failed: \`brand["${HOSTILE_SHOWN}"]\`: refused ${HOSTILE_SHOWN}`);
@@ -132,7 +141,18 @@ describe("errors, warnings, summaries and drift reports", () => {
       tenant: `t${HOSTILE}`,
       checked_at: "2026-11-20T10:00:00Z",
       feed: { entity_types: ["brand"], since: `s${HOSTILE}` },
-      items: [{ address: `brand["${HOSTILE}"]`, kind: "brands", op: "update", fields: [`desc${HOSTILE}`], changelog_id: 7, change_type: "full", changed_at: `2026${HOSTILE}`, note: `n${HOSTILE}` }],
+      items: [
+        {
+          address: `brand["${HOSTILE}"]`,
+          kind: "brands",
+          op: "update",
+          fields: [`desc${HOSTILE}`],
+          changelog_id: 7,
+          change_type: "full",
+          changed_at: `2026${HOSTILE}`,
+          note: `n${HOSTILE}`,
+        },
+      ],
     } as unknown as DriftReport;
     for (const format of ["text", "markdown", "json"] as const) {
       const out = renderDrift(report, format);

@@ -14,8 +14,8 @@ describe("renderers on a plan with every kind of action", () => {
   });
   it("text in colour marks ops with ANSI colours", () => {
     const out = renderPlan(plan, "text", { color: true });
-    expect(out).toContain("\u001b[32m+\u001b[39m attribute[\"Material\"]");
-    expect(out).toContain("\u001b[31m-\u001b[39m brand[\"Oldco\"]");
+    expect(out).toContain('\u001b[32m+\u001b[39m attribute["Material"]');
+    expect(out).toContain('\u001b[31m-\u001b[39m brand["Oldco"]');
   });
   it("markdown", async () => {
     await expect(renderPlan(plan, "markdown", { color: false })).toMatchFileSnapshot("../fixtures/render/every-action.md");

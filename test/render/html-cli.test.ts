@@ -27,7 +27,9 @@ describe("pimctl plan / diff --format html", () => {
 
   const facts = (html: string) => {
     const { document } = parseHTML(html);
-    return Object.fromEntries([...document.querySelectorAll(".facts > div")].map((d) => [d.querySelector("dt")!.textContent, d.querySelector("dd")!.textContent]));
+    return Object.fromEntries(
+      [...document.querySelectorAll(".facts > div")].map((d) => [d.querySelector("dt")!.textContent, d.querySelector("dd")!.textContent]),
+    );
   };
 
   it("plan --format html --print-to FILE writes the page there and nothing on stdout", async () => {
@@ -46,7 +48,7 @@ describe("pimctl plan / diff --format html", () => {
     expect(r.stdout.startsWith("<!-- pimctl-plan -->")).toBe(true);
     const saved = JSON.parse(await readFile(path.join(p.dir, "plan.json"), "utf8")) as { actions: unknown[] };
     const page = parseHTML(await readFile(path.join(p.dir, "page.html"), "utf8")).document;
-    expect(page.querySelector('table.counts tfoot td:last-child')!.textContent).toBe(String(saved.actions.length));
+    expect(page.querySelector("table.counts tfoot td:last-child")!.textContent).toBe(String(saved.actions.length));
   });
 
   it("diff --format html --out FILE says what was compared", async () => {

@@ -17,7 +17,9 @@ describe("html page on the whole taxonomy", () => {
     const html = renderPlan(plan, "html", { color: false, page: { generatedAt: "2026-11-24T00:00:00Z" } });
     const ms = performance.now() - t0;
     const bytes = Buffer.byteLength(html);
-    console.log(`html page for ${moved.length} moves + ${renamed.length} renames of ${remote.length} categories: ${(bytes / 1e6).toFixed(2)} MB, rendered in ${ms.toFixed(0)} ms`);
+    console.log(
+      `html page for ${moved.length} moves + ${renamed.length} renames of ${remote.length} categories: ${(bytes / 1e6).toFixed(2)} MB, rendered in ${ms.toFixed(0)} ms`,
+    );
     expect(bytes).toBeLessThan(5_000_000);
     const { document } = parseHTML(html);
     // Each move at two places, each rename once, the new parent, and their ancestors: far fewer than the tree.

@@ -21,8 +21,7 @@ function page(p: Plan = plan) {
 }
 
 const text = (el: Element | null | undefined) => (el?.textContent ?? "").replace(/\s+/g, " ").trim();
-const nodeNamed = (doc: Document, name: string) =>
-  [...doc.querySelectorAll("li.node")].filter((li) => text(li.querySelector(":scope > .row .n")) === name);
+const nodeNamed = (doc: Document, name: string) => [...doc.querySelectorAll("li.node")].filter((li) => text(li.querySelector(":scope > .row .n")) === name);
 
 describe("html page: the top", () => {
   const { document } = page();
@@ -127,10 +126,14 @@ describe("html page: self-contained, safe and stable", () => {
     expect(document.querySelector('meta[http-equiv="Content-Security-Policy"]')!.getAttribute("content")).toContain("default-src 'none'");
   });
   it("escapes hostile names everywhere: they read back exactly and add no elements", () => {
-    const hostile = ['</script><script>alert(1)</script>', 'He said "hi" ]. & <b>bold</b>', "Ünïcødé ✓ 'quote'"];
+    const hostile = ["</script><script>alert(1)</script>", 'He said "hi" ]. & <b>bold</b>', "Ünïcødé ✓ 'quote'"];
     const p = buildPlan({
-      tenant: '<img src=x onerror=alert(1)>',
-      desired: { ...desired, managed: ["categories"], categories: hostile.map((name) => ({ path: ["Root", name], name })).concat([{ path: ["Root"], name: "Root" }]) },
+      tenant: "<img src=x onerror=alert(1)>",
+      desired: {
+        ...desired,
+        managed: ["categories"],
+        categories: hostile.map((name) => ({ path: ["Root", name], name })).concat([{ path: ["Root"], name: "Root" }]),
+      },
       remote: { ...remote, categories: [] },
       ledger,
       prune,
@@ -143,7 +146,7 @@ describe("html page: self-contained, safe and stable", () => {
       expect(names).toContain(name);
       expect(nodeNamed(document, name)[0]!.getAttribute("data-name")).toBe(name.toLowerCase());
     }
-    expect(text(document.querySelector(".tenant"))).toBe('<img src=x onerror=alert(1)>');
+    expect(text(document.querySelector(".tenant"))).toBe("<img src=x onerror=alert(1)>");
   });
   it("is deterministic: the same plan and facts give the same bytes", () => {
     expect(page().html).toBe(page(structuredClone(plan)).html);

@@ -14,7 +14,15 @@ afterAll(async () => p.close());
 const lockFile = () => path.join(p.dir, ".pimctl", "demo.lock");
 const holdLock = async () => {
   await mkdir(path.dirname(lockFile()), { recursive: true });
-  const info = { id: "held-by-test", who: "bob", where: "https://ci.example.com/jobs/7", since: new Date().toISOString(), why: "apply plan.json", host: hostname(), pid: process.pid };
+  const info = {
+    id: "held-by-test",
+    who: "bob",
+    where: "https://ci.example.com/jobs/7",
+    since: new Date().toISOString(),
+    why: "apply plan.json",
+    host: hostname(),
+    pid: process.pid,
+  };
   await writeFile(lockFile(), JSON.stringify(info));
 };
 

@@ -79,13 +79,18 @@ describe("pimctl state", () => {
     expect((await w.cli(laptop, ["state", "pull", path.join(w.root, "before.json")])).code).toBe(0);
     const remoteBefore = JSON.parse(readFileSync(path.join(w.root, "before.json"), "utf8"));
     const [onlyRemote, ...rest] = Object.keys(remoteBefore.web_ids);
-    const localLedger = { ...remoteBefore, web_ids: { ...Object.fromEntries(rest.map((k) => [k, remoteBefore.web_ids[k]])), "brand:999999": { Webshop: "only-on-the-laptop" } } };
+    const localLedger = {
+      ...remoteBefore,
+      web_ids: { ...Object.fromEntries(rest.map((k) => [k, remoteBefore.web_ids[k]])), "brand:999999": { Webshop: "only-on-the-laptop" } },
+    };
     const ledgerDir = path.join(laptop, ".pimctl");
     await import("node:fs/promises").then((fs) => fs.mkdir(ledgerDir, { recursive: true }));
     await writeFile(path.join(ledgerDir, "demo.json"), JSON.stringify(localLedger));
     const r = await w.cli(laptop, ["state", "migrate", "--to", "git", "--config", local]);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toContain(`Copied ${Object.keys(localLedger.web_ids).length + Object.keys(localLedger.assets).length + Object.keys(localLedger.brand_attribute_sets).length} record(s) from ${ledgerDir}/demo.json to origin refs/pimctl/state/demo`);
+    expect(r.stderr).toContain(
+      `Copied ${Object.keys(localLedger.web_ids).length + Object.keys(localLedger.assets).length + Object.keys(localLedger.brand_attribute_sets).length} record(s) from ${ledgerDir}/demo.json to origin refs/pimctl/state/demo`,
+    );
     expect(r.stderr).toContain("backend: git");
     const after = JSON.parse((await w.cli(await w.clone("after-migrate"), ["state", "pull"])).stdout);
     expect(after.web_ids["brand:999999"]).toEqual({ Webshop: "only-on-the-laptop" });

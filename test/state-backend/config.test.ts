@@ -55,7 +55,9 @@ describe("state: in pimctl.yaml", () => {
   });
 
   it("--lock-timeout durations", () => {
-    expect([parseDuration("5m"), parseDuration("30s"), parseDuration("1h"), parseDuration("250ms"), parseDuration("10")]).toEqual([300_000, 30_000, 3_600_000, 250, 10_000]);
+    expect([parseDuration("5m"), parseDuration("30s"), parseDuration("1h"), parseDuration("250ms"), parseDuration("10")]).toEqual([
+      300_000, 30_000, 3_600_000, 250, 10_000,
+    ]);
     expect(() => parseDuration("soon")).toThrow(/invalid duration "soon"/);
   });
 });

@@ -43,7 +43,12 @@ describe("git state backend, end to end with a bare repository and the emulator"
     expect(w.git(fresh, "status", "--porcelain")).toBe("");
     // The same checkout with the local backend (no .pimctl/ on a fresh runner) would see changes forever.
     const localConfig = path.join(w.root, "local.yaml");
-    await writeFile(localConfig, readFileSync(path.join(fresh, "pimctl.yaml"), "utf8").replace("backend: git", "backend: local").replace("dir: catalogue", `dir: ${path.join(fresh, "catalogue")}`));
+    await writeFile(
+      localConfig,
+      readFileSync(path.join(fresh, "pimctl.yaml"), "utf8")
+        .replace("backend: git", "backend: local")
+        .replace("dir: catalogue", `dir: ${path.join(fresh, "catalogue")}`),
+    );
     const local = await w.cli(fresh, ["plan", "--detailed-exitcode", "--config", localConfig]);
     expect(local.code, local.stderr).toBe(2);
     expect(local.stdout).toContain("unknown");

@@ -55,7 +55,8 @@ export async function gitWorld(opts: { config?: (url: string) => string; latency
   const url = emulator.tenantUrl("demo");
   await writeFile(
     path.join(seed, "pimctl.yaml"),
-    opts.config?.(url) ?? ["dir: catalogue", "state:", "  backend: git", "tenants:", "  demo:", `    base_url: ${url}`, "    token_env: PIMCTL_DEMO_TOKEN", ""].join("\n"),
+    opts.config?.(url) ??
+      ["dir: catalogue", "state:", "  backend: git", "tenants:", "  demo:", `    base_url: ${url}`, "    token_env: PIMCTL_DEMO_TOKEN", ""].join("\n"),
   );
   if (opts.brands) {
     await mkdir(path.join(seed, "catalogue"));
@@ -109,7 +110,12 @@ export interface Running {
 }
 
 /** `pimctl ...args` as a real process (dist/cli/main.js; build first), optionally through a wrapper (unshare, sh -c). */
-export function spawnPimctl(cwd: string, args: string[], env: NodeJS.ProcessEnv, opts: { wrap?: (node: string[]) => string[]; detached?: boolean } = {}): Running {
+export function spawnPimctl(
+  cwd: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  opts: { wrap?: (node: string[]) => string[]; detached?: boolean } = {},
+): Running {
   const node = [process.execPath, path.join(repoRoot, "dist/cli/main.js"), ...args];
   const argv = opts.wrap ? opts.wrap(node) : node;
   const child = spawn(argv[0]!, argv.slice(1), { cwd, env, stdio: ["ignore", "pipe", "pipe"], ...(opts.detached ? { detached: true } : {}) });
@@ -117,7 +123,9 @@ export function spawnPimctl(cwd: string, args: string[], env: NodeJS.ProcessEnv,
   let err = "";
   child.stdout!.on("data", (d: Buffer) => (out += d.toString()));
   child.stderr!.on("data", (d: Buffer) => (err += d.toString()));
-  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once("close", (code, signal) => resolve({ code, signal })));
+  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once("close", (code, signal) => resolve({ code, signal })),
+  );
   return { child, stderr: () => err, stdout: () => out, exit };
 }
 

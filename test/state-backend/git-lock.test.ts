@@ -58,7 +58,11 @@ describe("the lock on a Git remote", () => {
     w = await gitWorld({ latencyMs: 25 });
     const world = w;
     const a = await w.clone("a");
-    const child = spawn(process.execPath, [path.join(repoRoot, "dist/cli/main.js"), "apply", "--auto-approve"], { cwd: a, env: { ...w.env, ...CI }, stdio: "ignore" });
+    const child = spawn(process.execPath, [path.join(repoRoot, "dist/cli/main.js"), "apply", "--auto-approve"], {
+      cwd: a,
+      env: { ...w.env, ...CI },
+      stdio: "ignore",
+    });
     await until(() => "refs/pimctl/lock/demo" in world.remoteRefs() && (world.emulator.stats().requests.byMethod.POST ?? 0) > 5);
     child.kill("SIGKILL");
     await new Promise((r) => child.once("exit", r));
@@ -138,7 +142,15 @@ describe("the lock on a Git remote", () => {
   it("two processes taking over the same stale lock ref: exactly one wins", async () => {
     w = await gitWorld();
     const [a, b, c] = [await w.clone("a"), await w.clone("b"), await w.clone("c")];
-    const old = { id: "stale", who: "gone", where: "a dead runner", since: new Date(Date.now() - 7 * 3600_000).toISOString(), why: "apply", host: "elsewhere", pid: 1 };
+    const old = {
+      id: "stale",
+      who: "gone",
+      where: "a dead runner",
+      since: new Date(Date.now() - 7 * 3600_000).toISOString(),
+      why: "apply",
+      host: "elsewhere",
+      pid: 1,
+    };
     expect((await new GitBackend(a, "origin", "demo", w.env).lock(old, { staleMs: 6 * 3600_000 })).acquired).toBe(true);
     const info = (id: string) => ({ ...old, id, who: id, since: new Date().toISOString() });
     const results = await Promise.all([

@@ -46,7 +46,11 @@ describe("the Git remote fails after the writes", () => {
     expect(err).toContain('error: the lock of tenant "demo" could not be released: ');
     expect(err).toContain(`break it with: pimctl state unlock ${lockId}`);
     // The report file is written all the same, and says so.
-    const report = JSON.parse(readFileSync(path.join(a, "report.json"), "utf8")) as { counts: { done: number }; state_not_saved: { rescue_file: string }; lock_not_released: { lock_id: string } };
+    const report = JSON.parse(readFileSync(path.join(a, "report.json"), "utf8")) as {
+      counts: { done: number };
+      state_not_saved: { rescue_file: string };
+      lock_not_released: { lock_id: string };
+    };
     expect(report.counts.done).toBeGreaterThan(5);
     expect(report.state_not_saved.rescue_file).toBe(path.join(a, rescue!));
     expect(report.lock_not_released.lock_id).toBe(lockId);
@@ -96,7 +100,13 @@ describe("the Git remote fails after the writes", () => {
     const world = w;
     const a = await w.clone("a");
     const mark = path.join(w.root, "state-push.pids");
-    const env = { ...w.env, PATH: `${await slowGitDir(w.root)}:${w.env.PATH}`, PIMCTL_TEST_SLOW_PUSH: ":refs/pimctl/state/demo", PIMCTL_TEST_MARK: mark, PIMCTL_TEST_SLOW_S: "1" };
+    const env = {
+      ...w.env,
+      PATH: `${await slowGitDir(w.root)}:${w.env.PATH}`,
+      PIMCTL_TEST_SLOW_PUSH: ":refs/pimctl/state/demo",
+      PIMCTL_TEST_MARK: mark,
+      PIMCTL_TEST_SLOW_S: "1",
+    };
     // Its own process group, as a shell job or a CI step is: Ctrl-C goes to every process in it.
     const run = spawnPimctl(a, ["apply", "--auto-approve"], env, { detached: true });
     await until(() => existsSync(mark), 60_000, "the state push");
@@ -118,7 +128,13 @@ describe("the Git remote fails after the writes", () => {
     const a = await w.clone("a");
     const mark = path.join(w.root, "unlock-push.pids");
     // The release is the push that deletes the lock ref: its refspec starts with ":".
-    const env = { ...w.env, PATH: `${await slowGitDir(w.root)}:${w.env.PATH}`, PIMCTL_TEST_SLOW_PUSH: " :refs/pimctl/lock/demo", PIMCTL_TEST_MARK: mark, PIMCTL_TEST_SLOW_S: "1" };
+    const env = {
+      ...w.env,
+      PATH: `${await slowGitDir(w.root)}:${w.env.PATH}`,
+      PIMCTL_TEST_SLOW_PUSH: " :refs/pimctl/lock/demo",
+      PIMCTL_TEST_MARK: mark,
+      PIMCTL_TEST_SLOW_S: "1",
+    };
     const run = spawnPimctl(a, ["apply", "--auto-approve"], env, { detached: true });
     await until(() => existsSync(mark), 60_000, "the lock release push");
     process.kill(-run.child.pid!, "SIGTERM");
@@ -135,8 +151,12 @@ describe("git's errors say what happened", () => {
     const a = await w.clone("a");
     w.git(a, "remote", "set-url", "origin", path.join(w.root, "nowhere.git"));
     const err = await new GitBackend(a, "origin", "demo", w.env).read().catch((e: Error) => e);
-    expect(String((err as Error).message)).toContain(`cannot fetch refs/pimctl/state/demo from remote "origin" (${path.join(w.root, "nowhere.git")}): remote path not found`);
-    const lock = await new GitBackend(a, "origin", "demo", w.env).lock({ id: "x", who: "t", where: "t", since: new Date().toISOString(), why: "t", host: "h", pid: 1 }, { staleMs: 1000 }).catch((e: Error) => e);
+    expect(String((err as Error).message)).toContain(
+      `cannot fetch refs/pimctl/state/demo from remote "origin" (${path.join(w.root, "nowhere.git")}): remote path not found`,
+    );
+    const lock = await new GitBackend(a, "origin", "demo", w.env)
+      .lock({ id: "x", who: "t", where: "t", since: new Date().toISOString(), why: "t", host: "h", pid: 1 }, { staleMs: 1000 })
+      .catch((e: Error) => e);
     expect(String((lock as Error).message)).toContain('cannot push refs/pimctl/lock/demo to remote "origin"');
     expect(String((lock as Error).message)).toContain("remote path not found");
     expect(String((lock as Error).message)).not.toContain("write access");
@@ -149,8 +169,16 @@ describe("git's errors say what happened", () => {
     w = await gitWorld();
     const a = await w.clone("a");
     const mark = path.join(w.root, "lock-push.pids");
-    const env = { ...w.env, PATH: `${await slowGitDir(w.root)}:${w.env.PATH}`, PIMCTL_TEST_SLOW_PUSH: ":refs/pimctl/lock/demo", PIMCTL_TEST_MARK: mark, PIMCTL_TEST_SLOW_S: "2" };
-    const locking = new GitBackend(a, "origin", "demo", env).lock({ id: "x", who: "t", where: "t", since: new Date().toISOString(), why: "t", host: "h", pid: 1 }, { staleMs: 1000 }).catch((e: Error) => e);
+    const env = {
+      ...w.env,
+      PATH: `${await slowGitDir(w.root)}:${w.env.PATH}`,
+      PIMCTL_TEST_SLOW_PUSH: ":refs/pimctl/lock/demo",
+      PIMCTL_TEST_MARK: mark,
+      PIMCTL_TEST_SLOW_S: "2",
+    };
+    const locking = new GitBackend(a, "origin", "demo", env)
+      .lock({ id: "x", who: "t", where: "t", since: new Date().toISOString(), why: "t", host: "h", pid: 1 }, { staleMs: 1000 })
+      .catch((e: Error) => e);
     await until(() => existsSync(mark), 30_000, "the lock push");
     // The wrapper execs git under the same pid: this kills the git push itself.
     process.kill(Number(readFileSync(mark, "utf8").trim().split("\n")[0]), "SIGTERM");

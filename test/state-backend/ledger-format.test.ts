@@ -43,7 +43,9 @@ describe("the ledger's format", () => {
       const r = await p.cli(args);
       expect(r.code, args.join(" ")).toBe(1);
       noInternal(r);
-      expect(r.stderr).toContain(`the ledger ${ledgerFile} is in format 2, which needs pimctl 7.3.0 or later; this pimctl (${packageVersion()}) reads ledger format 1`);
+      expect(r.stderr).toContain(
+        `the ledger ${ledgerFile} is in format 2, which needs pimctl 7.3.0 or later; this pimctl (${packageVersion()}) reads ledger format 1`,
+      );
       expect(await readFile(ledgerFile, "utf8")).toBe(newer);
     }
     await writeFile(ledgerFile, `${JSON.stringify(written, null, 2)}\n`);
@@ -56,7 +58,11 @@ describe("state push FILE checks the file against the ledger schema", () => {
     ["null", null, "at (top level): must be object"],
     ["a list", [], "at (top level): must be object"],
     ["an owned id that is not a number", { owned: { brands: ["12"] } }, "at owned.brands[0]: must be integer"],
-    ["an unknown prune kind", { owned: { brand: [1] } }, `at owned: key "brand" is none of display_groups, attributes, type_values, attribute_sets, blocks, brands, categories, assets`],
+    [
+      "an unknown prune kind",
+      { owned: { brand: [1] } },
+      `at owned: key "brand" is none of display_groups, attributes, type_values, attribute_sets, blocks, brands, categories, assets`,
+    ],
     ["a web id keyed by something but a record", { web_ids: { "12": { Webshop: "x" } } }, 'at web_ids: key "12" must match pattern "^(brand|category):\\d+$"'],
     ["an asset without its image_url", { assets: { "brand:1": { "5": {} } } }, 'at assets["brand:1"][5]: missing "image_url"'],
     ["an unknown section", { surprise: {} }, 'at (top level): unknown field "surprise"'],
@@ -94,7 +100,10 @@ describe("state push FILE checks the file against the ledger schema", () => {
     expect(other.code).toBe(1);
     expect(other.stderr).toContain('push.json is the ledger of tenant "demo2", not "demo"');
     // Bytes that are not UTF-8: an error with the place, never a U+FFFD stored.
-    await writeFile(path.join(p.dir, "push.json"), Buffer.concat([Buffer.from(JSON.stringify(written).slice(0, -1) + ', "x": "caf'), Buffer.from([0xe9]), Buffer.from('"}')]));
+    await writeFile(
+      path.join(p.dir, "push.json"),
+      Buffer.concat([Buffer.from(JSON.stringify(written).slice(0, -1) + ', "x": "caf'), Buffer.from([0xe9]), Buffer.from('"}')]),
+    );
     const latin1 = await p.cli(["state", "push", "push.json"]);
     expect(latin1.code).toBe(1);
     expect(latin1.stderr).toMatch(/push\.json:1:\d+: this file is not UTF-8/);

@@ -10,7 +10,15 @@ import { repoRoot } from "./git-helpers.js";
 let dir: string;
 afterEach(async () => rm(dir, { recursive: true, force: true }));
 
-const staleLock = { id: "stale-one", who: "gone", where: "old laptop", since: new Date(Date.now() - 7 * 3600_000).toISOString(), why: "apply", host: "elsewhere", pid: 1 };
+const staleLock = {
+  id: "stale-one",
+  who: "gone",
+  where: "old laptop",
+  since: new Date(Date.now() - 7 * 3600_000).toISOString(),
+  why: "apply",
+  host: "elsewhere",
+  pid: 1,
+};
 
 /** One process racing for the lock: waits until `at`, then tries; prints "won" or "lost". */
 const racer = `
@@ -30,16 +38,21 @@ describe("local backend", () => {
       await writeFile(path.join(dir, "demo.lock"), JSON.stringify(staleLock));
       const at = Date.now() + 700;
       const outs = await Promise.all(
-        Array.from({ length: 8 }, (_, i) =>
-          new Promise<string>((resolve) => {
-            const child = spawn(process.execPath, [script, dir, String(at), `racer-${i}`], { stdio: ["ignore", "pipe", "inherit"] });
-            let out = "";
-            child.stdout.on("data", (d: Buffer) => (out += d.toString()));
-            child.on("close", () => resolve(out));
-          }),
+        Array.from(
+          { length: 8 },
+          (_, i) =>
+            new Promise<string>((resolve) => {
+              const child = spawn(process.execPath, [script, dir, String(at), `racer-${i}`], { stdio: ["ignore", "pipe", "inherit"] });
+              let out = "";
+              child.stdout.on("data", (d: Buffer) => (out += d.toString()));
+              child.on("close", () => resolve(out));
+            }),
         ),
       );
-      expect(outs.filter((o) => o === "won"), outs.join(",")).toHaveLength(1);
+      expect(
+        outs.filter((o) => o === "won"),
+        outs.join(","),
+      ).toHaveLength(1);
       expect(outs.filter((o) => o === "lost")).toHaveLength(7);
       const holder = JSON.parse(await readFile(path.join(dir, "demo.lock"), "utf8"));
       expect(holder.id).toBe(`racer-${outs.indexOf("won")}`);
@@ -60,7 +73,9 @@ describe("local backend", () => {
     for (let round = 0; round < 20; round++) {
       await writeFile(path.join(dir, "demo.lock"), JSON.stringify(staleLock));
       const results = await Promise.all(
-        Array.from({ length: 6 }, (_, i) => new SlowReader(dir, "demo").lock({ ...staleLock, id: `r${i}`, since: new Date().toISOString() }, { staleMs: 6 * 3600_000 })),
+        Array.from({ length: 6 }, (_, i) =>
+          new SlowReader(dir, "demo").lock({ ...staleLock, id: `r${i}`, since: new Date().toISOString() }, { staleMs: 6 * 3600_000 }),
+        ),
       );
       expect(results.filter((r) => r.acquired)).toHaveLength(1);
       await rm(path.join(dir, "demo.lock"));

@@ -17,7 +17,8 @@ afterEach(async () => {
   w = undefined;
 });
 
-const lockOf = (world: GitWorld) => JSON.parse(world.git(world.bare, "cat-file", "blob", "refs/pimctl/lock/demo:lock.json")) as { id: string; renew_ms: number; renewed: string; since: string };
+const lockOf = (world: GitWorld) =>
+  JSON.parse(world.git(world.bare, "cat-file", "blob", "refs/pimctl/lock/demo:lock.json")) as { id: string; renew_ms: number; renewed: string; since: string };
 const posts = (world: GitWorld) => world.emulator.stats().requests.byMethod.POST ?? 0;
 
 describe("the lock's lease (git backend)", () => {
@@ -76,7 +77,9 @@ describe("the lock's lease (git backend)", () => {
     const err = holder.stderr();
     expect(end.code, err).toBe(4);
     expect(err).toContain('warning: the lock of tenant "demo" could not be renewed (trying again every 0.3 s)');
-    expect(err).toMatch(/Stopped: the lock of tenant "demo" could not be renewed for \d+ s \(its lease runs out after 1 s, then another run may take it over\)\. No action was started after it/);
+    expect(err).toMatch(
+      /Stopped: the lock of tenant "demo" could not be renewed for \d+ s \(its lease runs out after 1 s, then another run may take it over\)\. No action was started after it/,
+    );
     expect(err).toMatch(/Apply: \d+ done, 0 failed, [1-9]\d* skipped/);
     // What was written is not lost: the ledger is in a rescue file.
     expect(readdirSync(path.join(a, ".pimctl", "rescue"))).toHaveLength(1);

@@ -16,14 +16,27 @@ import { testProject, type TestProject } from "../helpers/project.js";
 import { gitWorld, spawnPimctl, until, type GitWorld } from "./git-helpers.js";
 
 const probe = spawnSync("unshare", ["-p", "-f", "--mount-proc", "true"], { encoding: "utf8" });
-const unshareRefused = probe.error ? `unshare cannot run here (${probe.error.message})` : probe.status !== 0 ? `unshare -p -f --mount-proc is not permitted here: ${(probe.stderr || "").trim()}` : undefined;
+const unshareRefused = probe.error
+  ? `unshare cannot run here (${probe.error.message})`
+  : probe.status !== 0
+    ? `unshare -p -f --mount-proc is not permitted here: ${(probe.stderr || "").trim()}`
+    : undefined;
 
 /**
  * A new pid namespace in which pimctl's pid is above 100 (a hundred processes start and end
  * first): in the other namespace no process and no thread has it (kill(pid, 0) also answers
  * for thread ids, and node runs about ten threads).
  */
-const holderNamespace = (node: string[]) => ["unshare", "-p", "-f", "--mount-proc", "sh", "-c", 'i=0; while [ $i -lt 100 ]; do true & i=$((i+1)); done; wait; "$0" "$@"; exit $?', ...node];
+const holderNamespace = (node: string[]) => [
+  "unshare",
+  "-p",
+  "-f",
+  "--mount-proc",
+  "sh",
+  "-c",
+  'i=0; while [ $i -lt 100 ]; do true & i=$((i+1)); done; wait; "$0" "$@"; exit $?',
+  ...node,
+];
 /** Another new pid namespace, where pimctl is pid 1. */
 const otherNamespace = (node: string[]) => ["unshare", "-p", "-f", "--mount-proc", ...node];
 

@@ -38,7 +38,12 @@ function tenant(hash: "links" | "capped", entries: Array<Omit<ApiChangelog, "id"
 
 /** n entries, `perSecond` to a second, from `base`. */
 const spread = (n: number, perSecond: number): Array<Omit<ApiChangelog, "id">> =>
-  Array.from({ length: n }, (_, i) => ({ updated_at: iso(base + Math.floor(i / perSecond) * 1000), entity_id: i, entity_type: "product_asset" as const, change_type: "full" as const }));
+  Array.from({ length: n }, (_, i) => ({
+    updated_at: iso(base + Math.floor(i / perSecond) * 1000),
+    entity_id: i,
+    entity_type: "product_asset" as const,
+    change_type: "full" as const,
+  }));
 
 describe("reading the feed since a cursor", () => {
   for (const paging of ["links", "capped"] as const) {
@@ -82,14 +87,27 @@ describe("what an entry drops from the snapshot", () => {
     s.brand_lists = { "0": [{ id: 1, name: "A" }] as never };
     s.brands = { "1:2": { id: 1 } as never, "7:0": { id: 7 } as never };
     s.brand_attributes = { "1": [], "7": [] };
-    s.category_lists = { "0": [{ id: 1, parent_id: 0, name: "Root" }, { id: 2, parent_id: 1, name: "Child" }, { id: 3, parent_id: 2, name: "Leaf" }, { id: 4, parent_id: 0, name: "Other" }] as never };
+    s.category_lists = {
+      "0": [
+        { id: 1, parent_id: 0, name: "Root" },
+        { id: 2, parent_id: 1, name: "Child" },
+        { id: 3, parent_id: 2, name: "Leaf" },
+        { id: 4, parent_id: 0, name: "Other" },
+      ] as never,
+    };
     s.categories = { "3:2:0": { id: 3 } as never, "4:2:0": { id: 4 } as never };
     s.attribute_sets = [{ id: 5, name: "S" }] as never;
     s.set_attributes = { "5": [], "6": [] };
     s.attributes = { "9:0": { id: 9 } as never, "9:2": { id: 9 } as never, "8:0": { id: 8 } as never };
     return s;
   };
-  const entry = (entity_type: ApiChangelog["entity_type"], entity_id: number, change_type: ApiChangelog["change_type"] = "full"): ApiChangelog => ({ id: 2, updated_at: iso(base), entity_id, entity_type, change_type });
+  const entry = (entity_type: ApiChangelog["entity_type"], entity_id: number, change_type: ApiChangelog["change_type"] = "full"): ApiChangelog => ({
+    id: 2,
+    updated_at: iso(base),
+    entity_id,
+    entity_type,
+    change_type,
+  });
 
   it("a brand: its single reads and attribute values; the lists are patched", () => {
     const s = snapshot();

@@ -15,11 +15,23 @@ import { repoRoot, testProject, type TestProject } from "../helpers/project.js";
 let project: TestProject;
 let api: PimClient;
 const configFor = (url: string) =>
-  ["dir: catalogue", "tenants:", "  demo:", `    base_url: ${url}`, "    token_env: PIMCTL_DEMO_TOKEN", "versions: { French: 2, German: 3 }", "prune: { brands: true, categories: true, attributes: true, attribute_sets: true }", ""].join("\n");
+  [
+    "dir: catalogue",
+    "tenants:",
+    "  demo:",
+    `    base_url: ${url}`,
+    "    token_env: PIMCTL_DEMO_TOKEN",
+    "versions: { French: 2, German: 3 }",
+    "prune: { brands: true, categories: true, attributes: true, attribute_sets: true }",
+    "",
+  ].join("\n");
 
 beforeAll(async () => {
   // A cascaded delete writes one entry, for the category named: the reading where the refresh must find the rest itself.
-  project = await testProject({ config: (urls) => configFor(urls.demo!), emulator: { switches: { categoryDeleteWithChildren: "cascade", changelogSubtreeDeletes: "root" } } });
+  project = await testProject({
+    config: (urls) => configFor(urls.demo!),
+    emulator: { switches: { categoryDeleteWithChildren: "cascade", changelogSubtreeDeletes: "root" } },
+  });
   await project.copyExamples(path.join(repoRoot, "examples/catalogue"));
   const applied = await project.cli(["apply", "--auto-approve", "--allow-delete", "-q"]);
   expect(applied.code, applied.stderr).toBe(0);
@@ -42,7 +54,13 @@ const both = async () => {
 /** One random change made by someone else, through the API. */
 async function change(rnd: () => number, n: number): Promise<string> {
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)]!;
-  const [brands, categories, attributes, sets, groups] = await Promise.all([api.listBrands(), api.listCategories(), api.listAttributes(), api.listAttributeSets(), api.listDisplayGroups()]);
+  const [brands, categories, attributes, sets, groups] = await Promise.all([
+    api.listBrands(),
+    api.listCategories(),
+    api.listAttributes(),
+    api.listAttributeSets(),
+    api.listDisplayGroups(),
+  ]);
   const leaves = categories.filter((c) => !categories.some((d) => d.parent_id === c.id));
   const ops: Array<[string, () => Promise<unknown>]> = [
     ["brand desc", () => api.updateBrand(pick(brands).id, { desc: `Changed ${n}` })],
@@ -81,7 +99,12 @@ async function change(rnd: () => number, n: number): Promise<string> {
         const values = await api.listBrandAttributes(b.id);
         const v = values.length ? pick(values) : undefined;
         const first = v?.values[0];
-        if (v && first) await api.updateBrandAttributeValue(b.id, v.attribute_id, first.id, { attribute_id: v.attribute_id, version_id: first.version_id, values: [{ value: `Brand value ${n}` }] });
+        if (v && first)
+          await api.updateBrandAttributeValue(b.id, v.attribute_id, first.id, {
+            attribute_id: v.attribute_id,
+            version_id: first.version_id,
+            values: [{ value: `Brand value ${n}` }],
+          });
         else await api.createBrandAttribute(b.id, { attribute_id: pick(attributes).id, version_id: 0, values: [{ value: `Brand value ${n}` }] });
       },
     ],
@@ -154,7 +177,13 @@ describe("plan --refresh=changelog", () => {
     expect((await plan({ cwd: project.dir, env: project.env, refresh: "changelog" })).refresh.mode).toBe("changelog");
 
     // An entry of a kind API v1 does not list.
-    project.emulator.store("demo").changelogs.push({ id: project.emulator.store("demo").changelogs.length + 1, updated_at: new Date().toISOString().replace(/\.\d{3}Z$/, "Z"), entity_id: 1, entity_type: "webhook" as never, change_type: "full" });
+    project.emulator.store("demo").changelogs.push({
+      id: project.emulator.store("demo").changelogs.length + 1,
+      updated_at: new Date().toISOString().replace(/\.\d{3}Z$/, "Z"),
+      entity_id: 1,
+      entity_type: "webhook" as never,
+      change_type: "full",
+    });
     const odd = await plan({ cwd: project.dir, env: project.env, refresh: "changelog" });
     expect(odd.refresh.mode).toBe("full");
     expect(odd.refresh.fallback).toMatch(/entity_type "webhook", which API v1 does not list/);

@@ -24,7 +24,7 @@ describe("the version names a scan of the manifests' text finds", () => {
       "      French:",
       "        name: Couleur",
       "        note: 'x: y'",
-      "      \"German\": { name: Farbe }",
+      '      "German": { name: Farbe }',
       "    values:",
       "      - value: Red",
       "        versions: { Italian: Rosso, 'Spanish': Rojo, Dutch: { x: 1 } }",
@@ -59,7 +59,12 @@ describe("version lists start when the channels answer", () => {
   const gets: string[] = [];
   beforeAll(async () => {
     emu = await startEmulator({ port: 0, tenants: [{ hash: "demo", token: "t" }] });
-    api = createClient({ tenant: "demo", baseUrl: emu.tenantUrl("demo"), token: "t", logHttp: (l) => void (l.startsWith("GET ") && gets.push(l.split(" ")[1]!)) });
+    api = createClient({
+      tenant: "demo",
+      baseUrl: emu.tenantUrl("demo"),
+      token: "t",
+      logHttp: (l) => void (l.startsWith("GET ") && gets.push(l.split(" ")[1]!)),
+    });
     dir = await mkdtemp(path.join(tmpdir(), "pimctl-early-"));
   });
   afterAll(async () => {
@@ -69,7 +74,10 @@ describe("version lists start when the channels answer", () => {
   });
 
   it("for each scanned name a channel publishes, once; readState reuses them and reads nothing twice", async () => {
-    await writeFile(path.join(dir, "a.yaml"), "attributes:\n  - name: Colour\n    type: text\n    versions:\n      French: { name: Couleur }\n      Klingon: { name: Qul }\n");
+    await writeFile(
+      path.join(dir, "a.yaml"),
+      "attributes:\n  - name: Colour\n    type: text\n    versions:\n      French: { name: Couleur }\n      Klingon: { name: Qul }\n",
+    );
     const reads = startReads(api, ["attributes"]);
     // Klingon is published by no channel: it is not read.
     startVersionLists(api, reads, ["French", "Klingon"], undefined);

@@ -40,7 +40,10 @@ afterAll(async () => {
 async function readRoutes(full: boolean): Promise<string[]> {
   emu.resetStats();
   await readState(api, full ? { kinds: desired.managed } : { kinds: desired.managed, desired, prune: { brands: true, attributes: true } });
-  return Object.keys(emu.stats().requests.byRoute).filter((r) => r.startsWith("GET ")).map((r) => r.slice(4)).sort();
+  return Object.keys(emu.stats().requests.byRoute)
+    .filter((r) => r.startsWith("GET "))
+    .map((r) => r.slice(4))
+    .sort();
 }
 
 describe("a read whose request fails for good", () => {

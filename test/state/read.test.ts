@@ -7,7 +7,14 @@ import { emptyCatalogue, type Catalogue } from "../../src/model/catalogue.js";
 let emu: Emulator;
 let api: PimClient;
 beforeAll(async () => {
-  emu = await startEmulator({ port: 0, tenants: [{ hash: "demo", token: "t" }, { hash: "big", token: "b" }, { hash: "counted", token: "c" }] });
+  emu = await startEmulator({
+    port: 0,
+    tenants: [
+      { hash: "demo", token: "t" },
+      { hash: "big", token: "b" },
+      { hash: "counted", token: "c" },
+    ],
+  });
   api = createClient({ tenant: "demo", baseUrl: emu.tenantUrl("demo"), token: "t" });
 });
 afterAll(async () => {
@@ -85,11 +92,24 @@ describe("readState", () => {
           product_count: 4,
           versions: { French: { desc: "Outils" }, German: { desc: "Werkzeuge" } },
           assets: [{ id: asset.id, uri: asset.uri, alttext: "Acme", thumbnail: true }],
-          attributes: { Colour: { attribute_id: colour.id, values: { "": { id: valueId(val, 0), value: "Red" }, French: { id: valueId(valFr, 2), value: "Rouge" } } } },
+          attributes: {
+            Colour: { attribute_id: colour.id, values: { "": { id: valueId(val, 0), value: "Red" }, French: { id: valueId(valFr, 2), value: "Rouge" } } },
+          },
         },
       ],
       categories: [
-        { id: root.id, parent_id: null, path: ["Apparel"], child_count: 1, name: "Apparel", slug: "apparel", status: "enabled", is_visible: true, sort_order: 0, attribute_sets: ["Apparel"] },
+        {
+          id: root.id,
+          parent_id: null,
+          path: ["Apparel"],
+          child_count: 1,
+          name: "Apparel",
+          slug: "apparel",
+          status: "enabled",
+          is_visible: true,
+          sort_order: 0,
+          attribute_sets: ["Apparel"],
+        },
         {
           id: child.id,
           parent_id: root.id,
@@ -141,7 +161,8 @@ describe("readState", () => {
       1 + // blocks
       (1 + V) + // attributes, master and per version
       sets.length + // assignments of the sets that declare attributes
-      pages(B) + V * pages(B) + // brands, and per version
+      pages(B) +
+      V * pages(B) + // brands, and per version
       2 + // the one brand's assets and attributes
       pages(C) + // categories
       (V + 1); // the one category's versions and assets

@@ -15,9 +15,27 @@ import { readUnits, writeUnits, type Unit } from "../../src/translations/formats
 import { HAS_MSGFMT, MSGFMT_REQUIRED, MSGFMT_SKIP, msgfmtCheck } from "./msgfmt.js";
 
 const units: Unit[] = [
-  { id: 'attribute["Colour \\"dark\\""].version["French"].field["name"]', source: 'Colour "dark"', target: "Couleur « sombre »", state: "translated", notes: ["attribute (selectbox)", "field: name"] },
-  { id: 'attribute["Colour \\"dark\\""].value["Red & <b>"].version["French"]', source: "Red & <b>", target: "", state: "new", notes: ['a selectable value of the attribute "Colour"'] },
-  { id: 'category["Home/Bath, Body"].version["French"].field["desc"]', source: "Two lines,\r\nwith a comma\tand a tab &amp;", target: "Deux lignes,\navec une virgule", state: "needs-review", notes: ["category Home > Bath, Body"] },
+  {
+    id: 'attribute["Colour \\"dark\\""].version["French"].field["name"]',
+    source: 'Colour "dark"',
+    target: "Couleur « sombre »",
+    state: "translated",
+    notes: ["attribute (selectbox)", "field: name"],
+  },
+  {
+    id: 'attribute["Colour \\"dark\\""].value["Red & <b>"].version["French"]',
+    source: "Red & <b>",
+    target: "",
+    state: "new",
+    notes: ['a selectable value of the attribute "Colour"'],
+  },
+  {
+    id: 'category["Home/Bath, Body"].version["French"].field["desc"]',
+    source: "Two lines,\r\nwith a comma\tand a tab &amp;",
+    target: "Deux lignes,\navec une virgule",
+    state: "needs-review",
+    notes: ["category Home > Bath, Body"],
+  },
 ];
 const file = { version: "French", sourceLanguage: "en", targetLanguage: "fr", units };
 const back = units.map((u) => ({ id: u.id, source: u.source, target: u.target }));
@@ -44,15 +62,19 @@ describe("exchange formats", () => {
     expect(readUnits(text, "fr.po").map(({ id, source, target }) => ({ id, source, target }))).toEqual(back);
   });
 
-  it.skipIf(!HAS_MSGFMT && !MSGFMT_REQUIRED)(`po passes msgfmt --check (GNU gettext)${HAS_MSGFMT || MSGFMT_REQUIRED ? "" : ` [skipped: ${MSGFMT_SKIP}]`}`, () => {
-    expect(HAS_MSGFMT, MSGFMT_SKIP).toBe(true);
-    expect(() => msgfmtCheck(writeUnits("po", file))).not.toThrow();
-    // msgfmt is a real check: a broken file fails it.
-    expect(() => msgfmtCheck('msgid "a"\nmsgstr "b\n')).toThrow();
-  });
+  it.skipIf(!HAS_MSGFMT && !MSGFMT_REQUIRED)(
+    `po passes msgfmt --check (GNU gettext)${HAS_MSGFMT || MSGFMT_REQUIRED ? "" : ` [skipped: ${MSGFMT_SKIP}]`}`,
+    () => {
+      expect(HAS_MSGFMT, MSGFMT_SKIP).toBe(true);
+      expect(() => msgfmtCheck(writeUnits("po", file))).not.toThrow();
+      // msgfmt is a real check: a broken file fails it.
+      expect(() => msgfmtCheck('msgid "a"\nmsgstr "b\n')).toThrow();
+    },
+  );
 });
 
-const MANIFEST = "attributes:\n  - name: Colour\n    type: selectbox\n    versions: { French: { name: Couleur } }\n    values:\n      - { value: Red, versions: { French: Rouge } }\n";
+const MANIFEST =
+  "attributes:\n  - name: Colour\n    type: selectbox\n    versions: { French: { name: Couleur } }\n    values:\n      - { value: Red, versions: { French: Rouge } }\n";
 let dir: string;
 const cli = async (...args: string[]) => {
   const io = memoryIo({ cwd: dir, env: {} });
@@ -69,7 +91,10 @@ afterEach(() => rm(dir, { recursive: true, force: true }));
 
 describe("translations import refuses what it cannot place", () => {
   it("an unknown unit id is an error naming it; nothing is written", async () => {
-    await writeFile(path.join(dir, "fr.csv"), 'id,source,target\r\n"attribute[""Colour""].version[""French""].field[""name""]",Colour,Teinte\r\n"attribute[""Hue""].version[""French""].field[""name""]",Hue,Teinte\r\n');
+    await writeFile(
+      path.join(dir, "fr.csv"),
+      'id,source,target\r\n"attribute[""Colour""].version[""French""].field[""name""]",Colour,Teinte\r\n"attribute[""Hue""].version[""French""].field[""name""]",Hue,Teinte\r\n',
+    );
     const r = await cli("translations", "import", "fr.csv");
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('unit attribute["Hue"].version["French"].field["name"]: no such text in the manifests');
@@ -77,10 +102,15 @@ describe("translations import refuses what it cannot place", () => {
   });
 
   it("a unit whose source is no longer the master text is stale: reported, not written (exit 4); the rest is", async () => {
-    await writeFile(path.join(dir, "fr.csv"), 'id,source,target\r\n"attribute[""Colour""].version[""French""].field[""name""]",Color,Teinte\r\n"attribute[""Colour""].value[""Red""].version[""French""]",Red,Rouge vif\r\n');
+    await writeFile(
+      path.join(dir, "fr.csv"),
+      'id,source,target\r\n"attribute[""Colour""].version[""French""].field[""name""]",Color,Teinte\r\n"attribute[""Colour""].value[""Red""].version[""French""]",Red,Rouge vif\r\n',
+    );
     const r = await cli("translations", "import", "fr.csv");
     expect(r.code, r.stderr).toBe(4);
-    expect(r.stderr).toContain('stale, not written: attribute["Colour"].version["French"].field["name"]: the master text changed since the export: "Color" is now "Colour"');
+    expect(r.stderr).toContain(
+      'stale, not written: attribute["Colour"].version["French"].field["name"]: the master text changed since the export: "Color" is now "Colour"',
+    );
     expect(await readFile(path.join(dir, "catalogue", "a.yaml"), "utf8")).toBe(MANIFEST.replace("Rouge }", "Rouge vif }"));
   });
 

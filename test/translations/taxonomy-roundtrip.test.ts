@@ -42,7 +42,14 @@ async function spanishDictionary(): Promise<Map<string, string>> {
 async function taxonomyProject(): Promise<TestProject> {
   const p = await testProject();
   projects.push(p);
-  await writeTaxonomyProject(p.dir, { brands: 0, tenants: { demo: p.emulator.tenantUrl("demo") }, tokenEnv: () => "PIMCTL_DEMO_TOKEN", roots: ROOTS, categoryVersions: true, versionIds: { Spanish: 4 } });
+  await writeTaxonomyProject(p.dir, {
+    brands: 0,
+    tenants: { demo: p.emulator.tenantUrl("demo") },
+    tokenEnv: () => "PIMCTL_DEMO_TOKEN",
+    roots: ROOTS,
+    categoryVersions: true,
+    versionIds: { Spanish: 4 },
+  });
   const applied = await p.cli(["apply", "--auto-approve"]);
   expect(applied.code, applied.stderr).toBe(0);
   const reviewed = await p.cli(["translations", "mark-reviewed", "--all"]);
@@ -67,7 +74,12 @@ function fillPo(text: string, dictionary: Map<string, string>): { text: string; 
   return { text: po.compile(data).toString("utf8"), units };
 }
 
-const unescapeXml = (s: string) => s.replace(/&quot;/g, '"').replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
+const unescapeXml = (s: string) =>
+  s
+    .replace(/&quot;/g, '"')
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&amp;/g, "&");
 const escapeXml = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 
 /** Fill an XLIFF 2.0 file as a CAT tool would: a <target> after each <source>, the segment marked translated. */
@@ -77,7 +89,9 @@ function fillXliff2(text: string, dictionary: Map<string, string>): { text: stri
     const id = unescapeXml(name);
     expect(body).not.toContain("<target");
     units++;
-    const inner = body.replace('state="initial"', 'state="translated"').replace("</source>", `</source>\n        <target xml:space="preserve">${escapeXml(dictionary.get(id)!)}</target>`);
+    const inner = body
+      .replace('state="initial"', 'state="translated"')
+      .replace("</source>", `</source>\n        <target xml:space="preserve">${escapeXml(dictionary.get(id)!)}</target>`);
     return `<unit id="${_m.match(/id="([^"]+)"/)![1]}" name="${name}">${inner}</unit>`;
   });
   return { text: filled, units };
@@ -160,14 +174,20 @@ describe.each([
     const report = JSON.parse(status.stdout) as { versions: Array<{ version: string; outdated_ids: string[]; missing: number }> };
     expect(report.versions.map((v) => v.version)).toEqual(["French", "German", "Spanish"]);
     for (const v of report.versions) {
-      expect(v.outdated_ids).toEqual(renamed.map((n) => `attribute[${JSON.stringify(`${n} (2025)`)}].version[${JSON.stringify(v.version)}].field["name"]`).sort());
+      expect(v.outdated_ids).toEqual(
+        renamed.map((n) => `attribute[${JSON.stringify(`${n} (2025)`)}].version[${JSON.stringify(v.version)}].field["name"]`).sort(),
+      );
       expect(v.missing).toBe(0);
     }
     const replanned = JSON.parse((await p.cli(["plan", "--format", "json"])).stdout) as Plan;
-    for (const version of ["French", "German", "Spanish"]) expect(replanned.translations?.find((t) => t.version === version)).toMatchObject({ outdated: 10, added: 0, missing: 0 });
+    for (const version of ["French", "German", "Spanish"])
+      expect(replanned.translations?.find((t) => t.version === version)).toMatchObject({ outdated: 10, added: 0, missing: 0 });
 
     // The config rule: Spanish must be fully translated; ten outdated texts fail validate (exit 3).
-    await writeFile(path.join(p.dir, "pimctl.yaml"), `${await readFile(path.join(p.dir, "pimctl.yaml"), "utf8")}translations:\n  required: [Spanish]\n  fail_under: 100\n`);
+    await writeFile(
+      path.join(p.dir, "pimctl.yaml"),
+      `${await readFile(path.join(p.dir, "pimctl.yaml"), "utf8")}translations:\n  required: [Spanish]\n  fail_under: 100\n`,
+    );
     const ruled = await p.cli(["validate"]);
     expect(ruled.code).toBe(3);
     expect(ruled.stderr).toContain("Spanish: 98.");
@@ -181,7 +201,10 @@ describe.each([
     const stale = await p.cli(["translations", "import", `old-${file}`]);
     // Units not written are work not done: exit 4.
     expect(stale.code, stale.stderr).toBe(4);
-    for (const name of renamed) expect(stale.stderr).toContain(`stale, not written: attribute[${JSON.stringify(name)}].version["Spanish"].field["name"]: the record is now attribute[${JSON.stringify(`${name} (2025)`)}]`);
+    for (const name of renamed)
+      expect(stale.stderr).toContain(
+        `stale, not written: attribute[${JSON.stringify(name)}].version["Spanish"].field["name"]: the record is now attribute[${JSON.stringify(`${name} (2025)`)}]`,
+      );
     expect(stale.stderr).toContain("Wrote 0 translations");
     expect(await readFile(attributesFile, "utf8")).toBe(manifestsBefore);
   }, 120_000);

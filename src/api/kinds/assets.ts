@@ -13,6 +13,10 @@ import type * as T from "../types.js";
 export async function adoptAsset(list: () => Promise<T.ApiAsset[]>, body: T.AssetWrite): Promise<T.ApiAsset | undefined> {
   const same = (await list()).filter((a) => (a.alttext ?? "") === (body.alttext ?? ""));
   if (same.length === 1) return same[0];
-  if (same.length > 1) throw new PimctlError("apply_failed", `the asset create's answer was lost and ${same.length} assets carry the alt text "${body.alttext ?? ""}": not retried, so as not to duplicate it; the next plan adopts or creates it`);
+  if (same.length > 1)
+    throw new PimctlError(
+      "apply_failed",
+      `the asset create's answer was lost and ${same.length} assets carry the alt text "${body.alttext ?? ""}": not retried, so as not to duplicate it; the next plan adopts or creates it`,
+    );
   return undefined;
 }

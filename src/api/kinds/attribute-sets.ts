@@ -12,7 +12,14 @@ export const attributeSetEndpoints = {
     return this.get(`/attribute_sets/${id}`, "attribute_set");
   },
   createAttributeSet(this: ApiSelf, body: T.AttributeSetWrite): Promise<T.ApiAttributeSet> {
-    return this.send("POST", "/attribute_sets", body, "attribute_set", { adopt: () => this.adoptByName(body.name, (n) => this.searchAttributeSet(n), () => this.listAttributeSets()) });
+    return this.send("POST", "/attribute_sets", body, "attribute_set", {
+      adopt: () =>
+        this.adoptByName(
+          body.name,
+          (n) => this.searchAttributeSet(n),
+          () => this.listAttributeSets(),
+        ),
+    });
   },
   updateAttributeSet(this: ApiSelf, id: number, body: T.AttributeSetWrite): Promise<T.ApiAttributeSet> {
     return this.send("PUT", `/attribute_sets/${id}`, body, "attribute_set");
@@ -34,7 +41,12 @@ export const attributeSetEndpoints = {
     return this.parse("GET", path, r, "attribute_set_attribute");
   },
   async addAttributeToSet(this: ApiSelf, setId: number, attributeId: number): Promise<void> {
-    await this.request("POST", `/attribute_sets/${setId}/attributes`, { attribute_id: attributeId }, { adopt: async () => (await this.getAttributeSetAttribute(setId, attributeId)) ?? undefined });
+    await this.request(
+      "POST",
+      `/attribute_sets/${setId}/attributes`,
+      { attribute_id: attributeId },
+      { adopt: async () => (await this.getAttributeSetAttribute(setId, attributeId)) ?? undefined },
+    );
   },
   removeAttributeFromSet(this: ApiSelf, setId: number, target: { assignmentId: number; attributeId: number }): Promise<void> {
     return removeAssignment(this, setId, target);

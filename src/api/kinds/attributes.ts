@@ -11,7 +11,14 @@ export const attributeEndpoints = {
     return this.get(versionId ? `/attributes/${id}/version/${versionId}` : `/attributes/${id}`, "attribute");
   },
   createAttribute(this: ApiSelf, body: T.AttributeWrite): Promise<T.ApiAttribute> {
-    return this.send("POST", "/attributes", body, "attribute", { adopt: () => this.adoptByName(body.name, (n) => this.searchAttribute(n), () => this.listAttributes()) });
+    return this.send("POST", "/attributes", body, "attribute", {
+      adopt: () =>
+        this.adoptByName(
+          body.name,
+          (n) => this.searchAttribute(n),
+          () => this.listAttributes(),
+        ),
+    });
   },
   updateAttribute(this: ApiSelf, id: number, body: T.AttributeWrite): Promise<T.ApiAttribute> {
     return this.send("PUT", `/attributes/${id}`, body, "attribute");
@@ -30,14 +37,22 @@ export const attributeEndpoints = {
   },
 
   listTypeValues(this: ApiSelf, attributeId: number, versionId?: number): Promise<T.ApiTypeValue[]> {
-    return getList(this, versionId ? `/attributes/${attributeId}/type_values/version/${versionId}` : `/attributes/${attributeId}/type_values`, "attribute_type_values");
+    return getList(
+      this,
+      versionId ? `/attributes/${attributeId}/type_values/version/${versionId}` : `/attributes/${attributeId}/type_values`,
+      "attribute_type_values",
+    );
   },
   getTypeValue(this: ApiSelf, attributeId: number, id: number, versionId?: number): Promise<T.ApiTypeValue> {
-    return this.get(versionId ? `/attributes/${attributeId}/type_values/${id}/version/${versionId}` : `/attributes/${attributeId}/type_values/${id}`, "attribute_type_value");
+    return this.get(
+      versionId ? `/attributes/${attributeId}/type_values/${id}/version/${versionId}` : `/attributes/${attributeId}/type_values/${id}`,
+      "attribute_type_value",
+    );
   },
   createTypeValue(this: ApiSelf, attributeId: number, body: T.TypeValueWrite): Promise<T.ApiTypeValue> {
     return this.send("POST", `/attributes/${attributeId}/type_values`, body, "attribute_type_value", {
-      adopt: async () => (await this.listTypeValues(attributeId)).find((v) => v.value === body.value && (v.attribute_id === undefined || v.attribute_id === attributeId)),
+      adopt: async () =>
+        (await this.listTypeValues(attributeId)).find((v) => v.value === body.value && (v.attribute_id === undefined || v.attribute_id === attributeId)),
     });
   },
   updateTypeValue(this: ApiSelf, attributeId: number, id: number, body: T.TypeValueWrite): Promise<T.ApiTypeValue> {

@@ -18,8 +18,19 @@ function brandAttributes(v: unknown): T.ApiBrandAttribute[] {
     .filter((x): x is Record<string, unknown> => x !== null && typeof x === "object" && "attribute_id" in x)
     .map((x) => {
       const raw = x.values;
-      const values = (Array.isArray(raw) ? raw : raw !== null && typeof raw === "object" ? Object.entries(raw as Record<string, unknown>).map(([k, val]) => (val !== null && typeof val === "object" ? { version_id: Number(k), ...(val as object) } : { version_id: Number(k), value: val })) : []) as Array<Record<string, unknown>>;
-      return { ...x, values: values.map((e) => ({ ...e, value: e.value === null || e.value === undefined ? "" : String(e.value) })) } as unknown as T.ApiBrandAttribute;
+      const values = (
+        Array.isArray(raw)
+          ? raw
+          : raw !== null && typeof raw === "object"
+            ? Object.entries(raw as Record<string, unknown>).map(([k, val]) =>
+                val !== null && typeof val === "object" ? { version_id: Number(k), ...(val as object) } : { version_id: Number(k), value: val },
+              )
+            : []
+      ) as Array<Record<string, unknown>>;
+      return {
+        ...x,
+        values: values.map((e) => ({ ...e, value: e.value === null || e.value === undefined ? "" : String(e.value) })),
+      } as unknown as T.ApiBrandAttribute;
     });
 }
 
@@ -27,7 +38,7 @@ function brandAttributes(v: unknown): T.ApiBrandAttribute[] {
 function oneBrandAttribute(data: unknown, attributeId: number): T.ApiBrandAttribute {
   const d = data as Record<string, unknown> | null | undefined;
   const inner = d?.brand_attributes ?? d?.brands_attributes ?? d?.brand_attribute ?? d;
-  return brandAttributes(inner).find((a) => a.attribute_id === attributeId) ?? { attribute_id: attributeId, values: [] } as unknown as T.ApiBrandAttribute;
+  return brandAttributes(inner).find((a) => a.attribute_id === attributeId) ?? ({ attribute_id: attributeId, values: [] } as unknown as T.ApiBrandAttribute);
 }
 
 export const brandEndpoints = {
@@ -44,7 +55,14 @@ export const brandEndpoints = {
     return this.get(versionId ? `/brands/${id}/version/${versionId}` : `/brands/${id}`, "brand");
   },
   createBrand(this: ApiSelf, body: T.BrandWrite): Promise<T.ApiBrand> {
-    return this.send("POST", "/brands", body, "brand", { adopt: () => this.adoptByName(body.name, (n) => this.searchBrand(n), () => this.listBrands()) });
+    return this.send("POST", "/brands", body, "brand", {
+      adopt: () =>
+        this.adoptByName(
+          body.name,
+          (n) => this.searchBrand(n),
+          () => this.listBrands(),
+        ),
+    });
   },
   updateBrand(this: ApiSelf, id: number, body: T.BrandWrite): Promise<T.ApiBrand> {
     return this.send("PUT", `/brands/${id}`, body, "brand");
@@ -90,14 +108,23 @@ export const brandEndpoints = {
     return brandAttributes(inner).filter((a) => a.attribute_id === attributeId);
   },
   async createBrandAttribute(this: ApiSelf, brandId: number, body: T.BrandAttributeWrite): Promise<T.ApiBrandAttribute> {
-    return oneBrandAttribute(await this.send("POST", `/brands/${brandId}/attributes`, body, undefined, {
-      adopt: async () => {
-        const found = (await this.getBrandAttribute(brandId, body.attribute_id))[0];
-        return found?.values.some((v) => v.version_id === body.version_id) ? found : undefined;
-      },
-    }), body.attribute_id);
+    return oneBrandAttribute(
+      await this.send("POST", `/brands/${brandId}/attributes`, body, undefined, {
+        adopt: async () => {
+          const found = (await this.getBrandAttribute(brandId, body.attribute_id))[0];
+          return found?.values.some((v) => v.version_id === body.version_id) ? found : undefined;
+        },
+      }),
+      body.attribute_id,
+    );
   },
-  async updateBrandAttributeValue(this: ApiSelf, brandId: number, attributeId: number, valueId: number, body: T.BrandAttributeWrite): Promise<T.ApiBrandAttribute> {
+  async updateBrandAttributeValue(
+    this: ApiSelf,
+    brandId: number,
+    attributeId: number,
+    valueId: number,
+    body: T.BrandAttributeWrite,
+  ): Promise<T.ApiBrandAttribute> {
     return oneBrandAttribute(await this.send("PUT", `/brands/${brandId}/attributes/${attributeId}/values/${valueId}`, body, undefined), attributeId);
   },
   deleteBrandAttributeValue(this: ApiSelf, brandId: number, attributeId: number, valueId: number): Promise<void> {

@@ -12,7 +12,11 @@ export const categoryEndpoints = {
     return readAll(this, "/categories", "categories", { withAttributes: opts.withAttributes ? "true" : undefined });
   },
   listCategoriesPage(this: ApiSelf, opts: { page: number; withAttributes?: boolean; limit?: number }): Promise<T.Page<T.ApiCategory>> {
-    return page(this, "/categories", "categories", { page: opts.page, limit: opts.limit ?? this.pageLimit, withAttributes: opts.withAttributes ? "true" : undefined });
+    return page(this, "/categories", "categories", {
+      page: opts.page,
+      limit: opts.limit ?? this.pageLimit,
+      withAttributes: opts.withAttributes ? "true" : undefined,
+    });
   },
   getCategory(this: ApiSelf, id: number, opts: { withAttributes?: boolean; versionId?: number } = {}): Promise<T.ApiCategory> {
     if (opts.versionId) return this.get(`/categories/${id}/version/${opts.versionId}`, "category");
@@ -23,7 +27,9 @@ export const categoryEndpoints = {
       adopt: async () => {
         // Same name under the same parent, exactly: never a near match.
         const parent = body.parent_id === 0 ? null : body.parent_id;
-        return (await this.listCategories()).find((c) => (c.parent_id === 0 || c.parent_id === undefined ? null : c.parent_id) === parent && c.name === body.name);
+        return (await this.listCategories()).find(
+          (c) => (c.parent_id === 0 || c.parent_id === undefined ? null : c.parent_id) === parent && c.name === body.name,
+        );
       },
     });
   },
@@ -40,7 +46,9 @@ export const categoryEndpoints = {
     return this.get(`/categories/${categoryId}/assets/${id}`, "category_asset");
   },
   createCategoryAsset(this: ApiSelf, categoryId: number, body: T.AssetWrite): Promise<T.ApiAsset> {
-    return this.send("POST", `/categories/${categoryId}/assets`, body, "category_asset", { adopt: () => adoptAsset(() => this.listCategoryAssets(categoryId), body) });
+    return this.send("POST", `/categories/${categoryId}/assets`, body, "category_asset", {
+      adopt: () => adoptAsset(() => this.listCategoryAssets(categoryId), body),
+    });
   },
   updateCategoryAsset(this: ApiSelf, categoryId: number, id: number, body: T.AssetWrite): Promise<T.ApiAsset> {
     return this.send("PUT", `/categories/${categoryId}/assets/${id}`, body, "category_asset");

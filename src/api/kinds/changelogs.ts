@@ -12,7 +12,10 @@ export const changelogEndpoints = {
    * Changelog entries, all pages: API v1 names no paging parameter but `limit`, so the
    * client follows `links.next` when the answer has one, and never builds page numbers.
    */
-  async listChangelogs(this: ApiSelf, opts: { limit?: number; entityType?: T.ApiChangelog["entity_type"]; updatedAt?: string; seen?: { cut: boolean } } = {}): Promise<T.ApiChangelog[]> {
+  async listChangelogs(
+    this: ApiSelf,
+    opts: { limit?: number; entityType?: T.ApiChangelog["entity_type"]; updatedAt?: string; seen?: { cut: boolean } } = {},
+  ): Promise<T.ApiChangelog[]> {
     const q = new URLSearchParams();
     if (opts.limit) q.set("limit", String(opts.limit));
     if (opts.entityType) q.set("entity_type", opts.entityType);
@@ -27,14 +30,23 @@ export const changelogEndpoints = {
       try {
         data = this.parse("GET", path, r);
       } catch (e) {
-        throw new PimctlError("api_protocol", `changelog page ${n} could not be read: ${(e as Error).message}; stopping instead of returning a partial feed`, { request: this.info("GET", path, r.status) });
+        throw new PimctlError("api_protocol", `changelog page ${n} could not be read: ${(e as Error).message}; stopping instead of returning a partial feed`, {
+          request: this.info("GET", path, r.status),
+        });
       }
-      if (!data || !Array.isArray(data.changelogs)) throw new PimctlError("api_protocol", `changelog page ${n} has no "changelogs" list; stopping instead of returning a partial feed`, { request: this.info("GET", path, r.status) });
+      if (!data || !Array.isArray(data.changelogs))
+        throw new PimctlError("api_protocol", `changelog page ${n} has no "changelogs" list; stopping instead of returning a partial feed`, {
+          request: this.info("GET", path, r.status),
+        });
       out.push(...(data.changelogs as T.ApiChangelog[]));
       const next = nextLink(data.links);
       const meta = pageMeta(data.meta);
       if (!next && meta && meta.current_page < meta.last_page) {
-        throw new PimctlError("api_protocol", `changelog page ${n} says it is page ${meta.current_page} of ${meta.last_page} but gives no next address; stopping instead of returning a partial feed`, { request: this.info("GET", path) });
+        throw new PimctlError(
+          "api_protocol",
+          `changelog page ${n} says it is page ${meta.current_page} of ${meta.last_page} but gives no next address; stopping instead of returning a partial feed`,
+          { request: this.info("GET", path) },
+        );
       }
       if (opts.seen) opts.seen.cut = !next && !(meta && meta.current_page >= meta.last_page) && (data.changelogs as unknown[]).length >= CHANGELOG_DEFAULT_PAGE;
       path = next ? sameTenantPath(this, next, path) : undefined;

@@ -11,7 +11,9 @@ export const displayGroupEndpoints = {
     return this.get(`/display-groups/${id}`, "display_group");
   },
   createDisplayGroup(this: ApiSelf, body: T.DisplayGroupWrite): Promise<T.ApiDisplayGroup> {
-    return this.send("POST", "/display-groups", body, "display_group", { adopt: async () => (await this.listDisplayGroups()).find((d) => d.name === body.name) });
+    return this.send("POST", "/display-groups", body, "display_group", {
+      adopt: async () => (await this.listDisplayGroups()).find((d) => d.name === body.name),
+    });
   },
   updateDisplayGroup(this: ApiSelf, id: number, body: T.DisplayGroupWrite): Promise<T.ApiDisplayGroup> {
     return this.send("PUT", `/display-groups/${id}`, body, "display_group");

@@ -23,7 +23,7 @@ export const exportEndpoints = {
     const base = new URL(this.baseUrl);
     let url = new URL(fileUrl, this.baseUrl);
     const deadline = Date.now() + (opts.readyTimeoutMs ?? 120_000);
-    for (let hop = 0, wait = 0; ; ) {
+    for (let hop = 0, wait = 0; ;) {
       const own = url.origin === base.origin;
       if (!own && url.protocol !== "https:" && !isLoopbackHost(url.hostname)) {
         throw new PimctlError("insecure_url", `the export file is on ${url.host} over plain http; refusing to download a backup unencrypted`);
@@ -33,7 +33,8 @@ export const exportEndpoints = {
       if (res.status >= 300 && res.status < 400) {
         const loc = res.headers.location;
         const target = Array.isArray(loc) ? loc[0] : loc;
-        if (!target || ++hop > 5) throw new PimctlError("api_protocol", `the export download redirected ${target ? "too many times" : "without a Location"} (${where})`);
+        if (!target || ++hop > 5)
+          throw new PimctlError("api_protocol", `the export download redirected ${target ? "too many times" : "without a Location"} (${where})`);
         url = new URL(target, url);
         continue;
       }
@@ -50,7 +51,10 @@ export const exportEndpoints = {
         try {
           JSON.parse(Buffer.from(res.buf).toString("utf8"));
         } catch {
-          throw new PimctlError("api_protocol", `the export download from ${where} is not valid JSON (${res.buf.byteLength} bytes, truncated?); not saving it as a backup`);
+          throw new PimctlError(
+            "api_protocol",
+            `the export download from ${where} is not valid JSON (${res.buf.byteLength} bytes, truncated?); not saving it as a backup`,
+          );
         }
       }
       return res.buf;

@@ -44,7 +44,11 @@ export function applyCommand(io: Io): CommandModule<object, ApplyArgs> {
       withRefresh(withProjectOptions(y))
         .positional("plan", { type: "string", describe: "A plan saved with 'pimctl plan --out FILE'; refused when the tenant changed since" })
         .option("auto-approve", { type: "boolean", describe: "Apply without asking (needed without a terminal, unless a saved plan is given)" })
-        .option("allow-delete", { type: "boolean", describe: "Permit the deletes of the plan apply makes now (a saved plan carries its own permission, from 'plan --allow-delete'); without it a plan with deletes is refused before any write" })
+        .option("allow-delete", {
+          type: "boolean",
+          describe:
+            "Permit the deletes of the plan apply makes now (a saved plan carries its own permission, from 'plan --allow-delete'); without it a plan with deletes is refused before any write",
+        })
         .option("dry-run", { type: "boolean", describe: "Resolve ids and build every request, print them, send no write" })
         .option("fail-fast", { type: "boolean", describe: "Stop at the first failed action (default: skip only what depends on it)" })
         .option("report", { type: "string", describe: "Write the run's report (done, failed, skipped, verification) as JSON" })
@@ -52,7 +56,10 @@ export function applyCommand(io: Io): CommandModule<object, ApplyArgs> {
         .option("target", { type: "string", array: true, describe: "Limit to this address (and what it needs); repeatable" })
         .option("exclude", { type: "string", array: true, describe: "Leave out an address or a whole kind; repeatable" })
         .option("compact", { type: "boolean", describe: "Show the plan one line per action, no field details" })
-        .option("summary", { type: "boolean", describe: `Show the plan as counts per kind and the destructive lines only (the default above ${FULL_PLAN_LIMIT} actions)` })
+        .option("summary", {
+          type: "boolean",
+          describe: `Show the plan as counts per kind and the destructive lines only (the default above ${FULL_PLAN_LIMIT} actions)`,
+        })
         .option("lock-timeout", {
           type: "string",
           describe: "Wait this long (30s, 5m, 1h) for another run's state lock instead of failing at once",
@@ -76,7 +83,8 @@ export function applyCommand(io: Io): CommandModule<object, ApplyArgs> {
       const showPlan = (p: Plan) => {
         const summary = args.summary === true || (!args.compact && p.actions.length > FULL_PLAN_LIMIT);
         io.stderr(renderPlan(publicPlan(p), "text", { color, ...(summary ? { summary: true } : args.compact ? { compact: true } : {}) }));
-        if (summary && !args.summary) io.stderr(`(${p.actions.length} actions: counts per kind above; --compact lists every one, 'pimctl plan' shows every field)\n`);
+        if (summary && !args.summary)
+          io.stderr(`(${p.actions.length} actions: counts per kind above; --compact lists every one, 'pimctl plan' shows every field)\n`);
       };
       const confirm = async (p: Plan): Promise<boolean> => {
         if (!hasChanges(p)) return true;
@@ -121,7 +129,9 @@ export function applyCommand(io: Io): CommandModule<object, ApplyArgs> {
       }
       const report = result.report!;
       if (args["dry-run"]) {
-        for (const r of report.results) if (r.request) io.stdout(`${escapeControls(`${r.request.method} ${r.request.path}`)}${r.request.body === undefined ? "" : ` ${jsonText(r.request.body)}`}\n`);
+        for (const r of report.results)
+          if (r.request)
+            io.stdout(`${escapeControls(`${r.request.method} ${r.request.path}`)}${r.request.body === undefined ? "" : ` ${jsonText(r.request.body)}`}\n`);
         io.stderr(`Dry run: ${plural(report.results.filter((r) => r.request).length, "request")} built, none sent.\n`);
         const blocked = result.plan.actions.filter((a) => a.flags.blocked).length;
         if (blocked) say(args, io, `Note: the plan has ${plural(blocked, "blocked delete")}; a real apply refuses it (make the plan with --allow-delete).`);
@@ -135,7 +145,8 @@ export function applyCommand(io: Io): CommandModule<object, ApplyArgs> {
       for (const line of notDone.skipped) say(args, io, escapeControls(line));
       const v = result.verification;
       // v.error is PimctlError.format(): its line breaks start its detail lines.
-      if (v?.error) io.stderr(`Verification: the read after the writes failed, so nothing was checked (exit 4): ${escapeControls(v.error, { keepNewlines: true })}\n`);
+      if (v?.error)
+        io.stderr(`Verification: the read after the writes failed, so nothing was checked (exit 4): ${escapeControls(v.error, { keepNewlines: true })}\n`);
       if (v && v.mismatches.length) {
         io.stderr(`Verification: the tenant did not store ${plural(v.mismatches.length, "change")} as written (exit 4):\n`);
         for (const m of v.mismatches) io.stderr(`  ${escapeControls(`${m.address}: ${m.fields.join(", ")}`)}\n`);
@@ -151,15 +162,23 @@ export function applyCommand(io: Io): CommandModule<object, ApplyArgs> {
         );
       }
       if (result.stopped) {
-        io.stderr(`Stopped: ${result.stopped}${report.counts.skipped ? ". No action was started after it and" : " after every action was done;"} the tenant was not verified (exit 4).\n`);
+        io.stderr(
+          `Stopped: ${result.stopped}${report.counts.skipped ? ". No action was started after it and" : " after every action was done;"} the tenant was not verified (exit 4).\n`,
+        );
       }
       reportStateProblems(result, io, args.tenant);
       if (notDone.next) say(args, io, notDone.next);
       const c = report.counts;
       // The result line, even with --quiet: a log always says how the run ended.
-      io.stderr(`Apply: ${c.done} done, ${c.failed} failed, ${c.skipped} skipped, ${c.unsupported} not possible through API v1 (${(report.duration_ms / 1000).toFixed(1)} s).\n`);
+      io.stderr(
+        `Apply: ${c.done} done, ${c.failed} failed, ${c.skipped} skipped, ${c.unsupported} not possible through API v1 (${(report.duration_ms / 1000).toFixed(1)} s).\n`,
+      );
       appendStepSummary(io, () => renderApplySummary(result.plan.tenant, report, v, result.plan));
-      if (args.report) await writeFile(path.resolve(io.cwd, args.report), `${JSON.stringify({ plan_summary: result.plan.summary, ...report, verification: v, ...stateProblems(result) }, null, 2)}\n`);
+      if (args.report)
+        await writeFile(
+          path.resolve(io.cwd, args.report),
+          `${JSON.stringify({ plan_summary: result.plan.summary, ...report, verification: v, ...stateProblems(result) }, null, 2)}\n`,
+        );
       // Failed, skipped, interrupted or not verified: the run did not do all it was asked to.
       if (c.failed > 0 || c.skipped > 0 || (v && (v.mismatches.length > 0 || v.error !== undefined))) throw new ExitWith(EXIT.partial);
       if (result.stopped || result.stateNotSaved || result.lockNotReleased) throw new ExitWith(EXIT.partial);
@@ -171,7 +190,9 @@ export function applyCommand(io: Io): CommandModule<object, ApplyArgs> {
 function stateProblems(r: ApplyResult): Record<string, unknown> {
   return {
     ...(r.stopped ? { stopped: r.stopped } : {}),
-    ...(r.stateNotSaved ? { state_not_saved: { error: r.stateNotSaved.error, rescue_file: r.stateNotSaved.rescueFile, rescue_error: r.stateNotSaved.rescueError } } : {}),
+    ...(r.stateNotSaved
+      ? { state_not_saved: { error: r.stateNotSaved.error, rescue_file: r.stateNotSaved.rescueFile, rescue_error: r.stateNotSaved.rescueError } }
+      : {}),
     ...(r.lockNotReleased ? { lock_not_released: { error: r.lockNotReleased.error, lock_id: r.lockNotReleased.id } } : {}),
   };
 }
@@ -180,13 +201,18 @@ function stateProblems(r: ApplyResult): Record<string, unknown> {
 function reportStateProblems(result: ApplyResult, io: Io, tenantFlag: string | undefined): boolean {
   const { stateNotSaved: state, lockNotReleased: lock } = result;
   if (state?.rescueFile) {
-    io.stderr(`error: the state of tenant "${result.plan.tenant}" could not be saved: ${state.error}\n  What this run wrote is in ${state.rescueFile}; restore it with: ${restoreCommand(state.rescueFile, io.cwd, tenantFlag)}\n`);
+    io.stderr(
+      `error: the state of tenant "${result.plan.tenant}" could not be saved: ${state.error}\n  What this run wrote is in ${state.rescueFile}; restore it with: ${restoreCommand(state.rescueFile, io.cwd, tenantFlag)}\n`,
+    );
   } else if (state) {
     // The last place left: the output. Saved to a file, it restores like a rescue file.
-    io.stderr(`error: the state of tenant "${result.plan.tenant}" could not be saved: ${state.error}\n  nor written to a rescue file: ${state.rescueError}\n  Save the ledger below to a file and restore it with: pimctl state push FILE\n${state.ledger}`);
+    io.stderr(
+      `error: the state of tenant "${result.plan.tenant}" could not be saved: ${state.error}\n  nor written to a rescue file: ${state.rescueError}\n  Save the ledger below to a file and restore it with: pimctl state push FILE\n${state.ledger}`,
+    );
   }
   if (lock) io.stderr(`error: ${lock.error}\n`);
   // state push takes the lock: the lock of this run, which is gone, is broken first.
-  if (state?.rescueFile && lock) io.stderr(`To recover once the remote answers: ${unlockCommand(lock.id, tenantFlag)}, then ${restoreCommand(state.rescueFile, io.cwd, tenantFlag)}\n`);
+  if (state?.rescueFile && lock)
+    io.stderr(`To recover once the remote answers: ${unlockCommand(lock.id, tenantFlag)}, then ${restoreCommand(state.rescueFile, io.cwd, tenantFlag)}\n`);
   return state !== undefined || lock !== undefined;
 }

@@ -77,7 +77,11 @@ export async function runDemo(io: Io, args: DemoArgs): Promise<{ finalPlanHasCha
         `${desired.blocks.length} blocks, ${desired.brands.length} brands, ${desired.categories.length} categories; versions: ${desired.versions.join(", ") || "master only"}\n`,
     );
 
-    step(2, "plan against the empty tenant", "pimctl plan --tenant demo --summary   (reads the tenant, prints what apply would do: counts per kind here; without --summary, every field)");
+    step(
+      2,
+      "plan against the empty tenant",
+      "pimctl plan --tenant demo --summary   (reads the tenant, prints what apply would do: counts per kind here; without --summary, every field)",
+    );
     const first = await plan(opts);
     io.stdout(renderPlan(publicPlan(first.plan), "text", { color, summary: true }));
 

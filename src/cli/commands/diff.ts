@@ -29,7 +29,11 @@ export function diffCommand(io: Io): CommandModule<object, DiffArgs> {
         .option("from", { type: "string", demandOption: true, describe: "The source: a tenant name, or a manifest directory" })
         .option("to", { type: "string", demandOption: true, describe: "The tenant that would be changed to look like --from" })
         // A diff makes no plan to apply: --out (its older name) writes the same rendered output.
-        .option("print-to", { alias: ["out", "o"], type: "string", describe: "Write what --format renders to this file instead of stdout (e.g. --format html --print-to diff.html)" })
+        .option("print-to", {
+          alias: ["out", "o"],
+          type: "string",
+          describe: "Write what --format renders to this file instead of stdout (e.g. --format html --print-to diff.html)",
+        })
         .option("detailed-exitcode", { type: "boolean", describe: "Exit 0 when they match, 2 when they differ" })
         .option("compact", { type: "boolean", describe: "One line per difference" })
         .option("target", { type: "string", array: true, describe: "Limit to this address; repeatable" })

@@ -35,7 +35,13 @@ export function driftCommand(io: Io): CommandModule<object, DriftArgs> {
     describe: "For scheduled jobs: where the tenant no longer matches the manifests, and when each record changed (from the changelog feed)",
     builder: (y) =>
       withRefresh(withProjectOptions(y))
-        .option("format", { alias: "f", choices: DRIFT_FORMATS, default: "text" as DriftFormat, describe: "text for logs, markdown for an issue, json for programs (schemas/drift.schema.json)", group: "Output and network:" })
+        .option("format", {
+          alias: "f",
+          choices: DRIFT_FORMATS,
+          default: "text" as DriftFormat,
+          describe: "text for logs, markdown for an issue, json for programs (schemas/drift.schema.json)",
+          group: "Output and network:",
+        })
         // Drift makes no plan to apply: --out (its older name) writes the same report.
         .option("print-to", { alias: ["out", "o"], type: "string", describe: "Write the report (in --format) to this file instead of stdout" })
         .option("detailed-exitcode", { type: "boolean", describe: "Exit 0 when there is no drift, 2 when there is, 1 on error" })

@@ -43,9 +43,13 @@ const FAULT_MODES: FaultMode[] = ["error500", "rate429", "drop", "drop_after_com
 
 /** Parses "error500,drop_after_commit". */
 export function parseFaultModes(list: string): FaultMode[] {
-  const modes = list.split(",").map((m) => m.trim()).filter(Boolean);
+  const modes = list
+    .split(",")
+    .map((m) => m.trim())
+    .filter(Boolean);
   const bad = modes.find((m) => !FAULT_MODES.includes(m as FaultMode));
-  if (bad !== undefined || !modes.length) throw new PimctlError("usage", `--fault-modes takes a comma-separated list of ${FAULT_MODES.join(", ")}${bad ? `; "${bad}" is not one` : ""}`);
+  if (bad !== undefined || !modes.length)
+    throw new PimctlError("usage", `--fault-modes takes a comma-separated list of ${FAULT_MODES.join(", ")}${bad ? `; "${bad}" is not one` : ""}`);
   return modes as FaultMode[];
 }
 
@@ -73,23 +77,99 @@ export function emulatorCommand(io: Io): CommandModule<object, EmulatorArgs> {
         .option("fault-seed", { type: "number", describe: "Seed for reproducible random faults", group: "Faults:" })
         .option("export-step-ms", { type: "number", describe: "Time per export state (queued, processing, done)" })
         .option("max-body-bytes", { type: "number", describe: "Larger request bodies get 413 (default 1 MiB)" })
-        .option("category-attribute-sets-read", { choices: ["objects", "ids", "csv"] as const, default: "objects" as const, describe: "Read shape of category.attribute_sets", group: "Where API v1 is silent:" })
-        .option("asset-uri", { choices: ["rehost", "echo"] as const, default: "rehost" as const, describe: "Asset uri: the emulator's own address, or the image_url given", group: "Where API v1 is silent:" })
-        .option("search-case", { choices: ["sensitive", "insensitive"] as const, default: "sensitive" as const, describe: "Case of the exact-match search endpoints", group: "Where API v1 is silent:" })
-        .option("version-fallback", { type: "boolean", default: true, describe: "Version reads fall back to master text (--no-version-fallback: null)", group: "Where API v1 is silent:" })
-        .option("category-delete-with-children", { choices: ["refuse", "cascade"] as const, default: "refuse" as const, describe: "DELETE of a category with children", group: "Where API v1 is silent:" })
-        .option("changelog-subtree-deletes", { choices: ["each", "root"] as const, default: "each" as const, describe: "A cascaded category delete: a changelog entry per category, or only for the one deleted", group: "Where API v1 is silent:" })
-        .option("changelog-paging", { choices: ["links", "capped"] as const, default: "links" as const, describe: "GET /changelogs: paged with links and meta, or only the first `limit` entries", group: "Where API v1 is silent:" })
-        .option("fault-modes", { type: "string", describe: "What a random fault does, comma-separated: error500, drop, drop_after_commit, rate429 (default error500,drop)", group: "Faults:" })
-        .option("bool-format", { choices: ["int", "string", "bool"] as const, describe: "Booleans on the wire (default: as the document shows them)", group: "Where API v1 is silent:" })
-        .option("id-format", { choices: ["number", "string"] as const, default: "number" as const, describe: "Ids on the wire: numbers or numeric strings", group: "Where API v1 is silent:" })
-        .option("id-sequence", { choices: ["per-table", "global"] as const, default: "per-table" as const, describe: "One id sequence per table (as a database) or one for all", group: "Where API v1 is silent:" })
-        .option("set-attribute-delete-id", { choices: ["assignment", "attribute"] as const, default: "assignment" as const, describe: "Which id DELETE /attribute_sets/<S>/attributes/<ID> takes", group: "Where API v1 is silent:" })
-        .option("search-empty", { type: "string", choices: ["404", "empty-array", "null"] as const, describe: "How a search says nothing found (default: an empty 200 body)", group: "Where API v1 is silent:" })
+        .option("category-attribute-sets-read", {
+          choices: ["objects", "ids", "csv"] as const,
+          default: "objects" as const,
+          describe: "Read shape of category.attribute_sets",
+          group: "Where API v1 is silent:",
+        })
+        .option("asset-uri", {
+          choices: ["rehost", "echo"] as const,
+          default: "rehost" as const,
+          describe: "Asset uri: the emulator's own address, or the image_url given",
+          group: "Where API v1 is silent:",
+        })
+        .option("search-case", {
+          choices: ["sensitive", "insensitive"] as const,
+          default: "sensitive" as const,
+          describe: "Case of the exact-match search endpoints",
+          group: "Where API v1 is silent:",
+        })
+        .option("version-fallback", {
+          type: "boolean",
+          default: true,
+          describe: "Version reads fall back to master text (--no-version-fallback: null)",
+          group: "Where API v1 is silent:",
+        })
+        .option("category-delete-with-children", {
+          choices: ["refuse", "cascade"] as const,
+          default: "refuse" as const,
+          describe: "DELETE of a category with children",
+          group: "Where API v1 is silent:",
+        })
+        .option("changelog-subtree-deletes", {
+          choices: ["each", "root"] as const,
+          default: "each" as const,
+          describe: "A cascaded category delete: a changelog entry per category, or only for the one deleted",
+          group: "Where API v1 is silent:",
+        })
+        .option("changelog-paging", {
+          choices: ["links", "capped"] as const,
+          default: "links" as const,
+          describe: "GET /changelogs: paged with links and meta, or only the first `limit` entries",
+          group: "Where API v1 is silent:",
+        })
+        .option("fault-modes", {
+          type: "string",
+          describe: "What a random fault does, comma-separated: error500, drop, drop_after_commit, rate429 (default error500,drop)",
+          group: "Faults:",
+        })
+        .option("bool-format", {
+          choices: ["int", "string", "bool"] as const,
+          describe: "Booleans on the wire (default: as the document shows them)",
+          group: "Where API v1 is silent:",
+        })
+        .option("id-format", {
+          choices: ["number", "string"] as const,
+          default: "number" as const,
+          describe: "Ids on the wire: numbers or numeric strings",
+          group: "Where API v1 is silent:",
+        })
+        .option("id-sequence", {
+          choices: ["per-table", "global"] as const,
+          default: "per-table" as const,
+          describe: "One id sequence per table (as a database) or one for all",
+          group: "Where API v1 is silent:",
+        })
+        .option("set-attribute-delete-id", {
+          choices: ["assignment", "attribute"] as const,
+          default: "assignment" as const,
+          describe: "Which id DELETE /attribute_sets/<S>/attributes/<ID> takes",
+          group: "Where API v1 is silent:",
+        })
+        .option("search-empty", {
+          type: "string",
+          choices: ["404", "empty-array", "null"] as const,
+          describe: "How a search says nothing found (default: an empty 200 body)",
+          group: "Where API v1 is silent:",
+        })
         .option("max-page-size", { type: "number", describe: "A limit above N answers 422 (default: clamped to 1000)", group: "Where API v1 is silent:" })
-        .option("paginate-all-lists", { type: "boolean", describe: "Lists the document shows unpaginated answer 25 a page, with links and meta", group: "Where API v1 is silent:" })
-        .option("date-format", { choices: ["iso-z", "iso-offset", "sql"] as const, describe: "Dates on the wire (default: ISO 8601 with Z, no milliseconds)", group: "Where API v1 is silent:" })
-        .option("export-download", { choices: ["direct", "redirect"] as const, default: "direct" as const, describe: "file_url serves the file, or redirects to a second address that refuses the token", group: "Where API v1 is silent:" })
+        .option("paginate-all-lists", {
+          type: "boolean",
+          describe: "Lists the document shows unpaginated answer 25 a page, with links and meta",
+          group: "Where API v1 is silent:",
+        })
+        .option("date-format", {
+          choices: ["iso-z", "iso-offset", "sql"] as const,
+          describe: "Dates on the wire (default: ISO 8601 with Z, no milliseconds)",
+          group: "Where API v1 is silent:",
+        })
+        .option("export-download", {
+          choices: ["direct", "redirect"] as const,
+          default: "direct" as const,
+          describe: "file_url serves the file, or redirects to a second address that refuses the token",
+          group: "Where API v1 is silent:",
+        })
         .option("tls-cert", { type: "string", describe: "Serve HTTPS with this certificate (PEM file); needs --tls-key" })
         .option("tls-key", { type: "string", describe: "The certificate's private key (PEM file)" })
         .example("$0 emulator --port 4010 --tenant demo=TOKEN_A --tenant prod=TOKEN_B", "Two tenants with their own tokens")
@@ -98,9 +178,10 @@ export function emulatorCommand(io: Io): CommandModule<object, EmulatorArgs> {
     handler: async (args) => {
       const seed = args.seed ? (JSON.parse(await readFile(path.resolve(io.cwd, args.seed), "utf8")) as SeedFile) : undefined;
       if (Boolean(args["tls-cert"]) !== Boolean(args["tls-key"])) throw new PimctlError("usage", "--tls-cert and --tls-key go together");
-      const tls = args["tls-cert"] && args["tls-key"]
-        ? { cert: await readFile(path.resolve(io.cwd, args["tls-cert"]), "utf8"), key: await readFile(path.resolve(io.cwd, args["tls-key"]), "utf8") }
-        : undefined;
+      const tls =
+        args["tls-cert"] && args["tls-key"]
+          ? { cert: await readFile(path.resolve(io.cwd, args["tls-cert"]), "utf8"), key: await readFile(path.resolve(io.cwd, args["tls-key"]), "utf8") }
+          : undefined;
       // Loaded when used: the emulator is not part of any other command's start-up.
       const { startEmulator } = await import("../../emulator/index.js");
       const emu = await startEmulator({
@@ -140,7 +221,8 @@ export function emulatorCommand(io: Io): CommandModule<object, EmulatorArgs> {
       const hashes = args.tenant.map((t) => parseTenantSpec(t).hash);
       const width = Math.max(...hashes.map((h) => h.length));
       io.stdout(
-        `pimctl emulator listening on ${emu.url} (tenants: ${hashes.join(", ")})\n` + hashes.map((h) => `  ${`${h}:`.padEnd(width + 1)} ${emu.tenantUrl(h)}\n`).join(""),
+        `pimctl emulator listening on ${emu.url} (tenants: ${hashes.join(", ")})\n` +
+          hashes.map((h) => `  ${`${h}:`.padEnd(width + 1)} ${emu.tenantUrl(h)}\n`).join(""),
       );
       // close() stops accepting, lets a running save finish and saves once more if dirty; a failed
       // final save rejects, so the command fails instead of exiting 0 with stale data on disk.

@@ -22,7 +22,8 @@ export function exportCommand(io: Io): CommandModule<object, ExportArgs> {
         .option("kinds", { type: "string", array: true, choices: KINDS, describe: "Only these kinds (default: all)" })
         .option("merge", {
           type: "boolean",
-          describe: "Into a folder of manifests: change only the values that differ, where each entry lives (comments, ${variables}, previous_names, layout kept); add new entries; remove none",
+          describe:
+            "Into a folder of manifests: change only the values that differ, where each entry lives (comments, ${variables}, previous_names, layout kept); add new entries; remove none",
         })
         .option("force", { type: "boolean", describe: "Into a folder of manifests: overwrite with freshly exported <kind>.yaml files" })
         .conflicts("merge", "force")
@@ -38,7 +39,10 @@ export function exportCommand(io: Io): CommandModule<object, ExportArgs> {
       });
       if (result.mode !== "merge") {
         say(args, io, `Exported ${plural(result.files.length, "file")}: ${result.files.join(", ")}`);
-        for (const f of result.clashes) io.stderr(`warning: ${f} declares kinds that were exported too: its entries are now declared twice; merge them by hand or remove it (or use --merge)\n`);
+        for (const f of result.clashes)
+          io.stderr(
+            `warning: ${f} declares kinds that were exported too: its entries are now declared twice; merge them by hand or remove it (or use --merge)\n`,
+          );
         return;
       }
       for (const line of result.updated) say(args, io, `  updated: ${line}`);

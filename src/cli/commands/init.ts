@@ -41,7 +41,11 @@ export function initCommand(io: Io): CommandModule<object, InitArgs> {
         tokenEnv ??= (await io.ask(`Environment variable holding its token [${defaultEnv}]: `)).trim() || undefined;
       }
       baseUrl ??= `http://127.0.0.1:4010/${tenant}/api/v1`;
-      if (hasCredentials(baseUrl)) throw new PimctlError("config", `the base URL must not hold credentials (${redactUrl(baseUrl)}): the token goes in an environment variable (--token-env)`);
+      if (hasCredentials(baseUrl))
+        throw new PimctlError(
+          "config",
+          `the base URL must not hold credentials (${redactUrl(baseUrl)}): the token goes in an environment variable (--token-env)`,
+        );
       tokenEnv ??= defaultEnv;
       const configFile = path.resolve(io.cwd, args.config ?? "pimctl.yaml");
       const dir = path.resolve(io.cwd, args.dir);
@@ -84,7 +88,11 @@ export function initCommand(io: Io): CommandModule<object, InitArgs> {
         ].join("\n"),
       );
       const ignore = await ignoreStateDir(path.dirname(configFile));
-      say(args, io, `Wrote ${path.relative(io.cwd, configFile)} and ${path.relative(io.cwd, manifest)}${ignore === "kept" ? "" : `; ${ignore} ${path.relative(io.cwd, path.join(path.dirname(configFile), ".gitignore"))}`}.`);
+      say(
+        args,
+        io,
+        `Wrote ${path.relative(io.cwd, configFile)} and ${path.relative(io.cwd, manifest)}${ignore === "kept" ? "" : `; ${ignore} ${path.relative(io.cwd, path.join(path.dirname(configFile), ".gitignore"))}`}.`,
+      );
       say(args, io, `Next: export ${tokenEnv}=<token>, then 'pimctl validate' and 'pimctl plan --tenant ${tenant}'.`);
     },
   };

@@ -37,7 +37,11 @@ export function planCommand(io: Io): CommandModule<object, PlanArgs> {
     describe: "Show what apply would change in the tenant to match the manifests",
     builder: (y) =>
       withRefresh(withFormat(withProjectOptions(y)))
-        .option("out", { alias: "o", type: "string", describe: "Save the plan for 'pimctl apply FILE': always JSON (with a fingerprint of the state), whatever --format shows" })
+        .option("out", {
+          alias: "o",
+          type: "string",
+          describe: "Save the plan for 'pimctl apply FILE': always JSON (with a fingerprint of the state), whatever --format shows",
+        })
         .option("print-to", { type: "string", describe: "Write what --format renders to this file instead of stdout" })
         .option("html", { type: "string", describe: "Also write the HTML review page to this file (with any --format and --out)" })
         .option("detailed-exitcode", { type: "boolean", describe: "Exit 0 when there are no changes, 2 when there are, 1 on error" })
@@ -51,7 +55,10 @@ export function planCommand(io: Io): CommandModule<object, PlanArgs> {
         .option("exclude", { type: "string", array: true, describe: "Leave out an address or a whole kind (e.g. brands); repeatable" })
         .option("fail-on-delete", { type: "boolean", describe: "Exit 3 when the plan deletes anything" })
         .option("fail-on-destructive", { type: "boolean", describe: "Exit 3 when the plan has destructive changes" })
-        .option("allow-delete", { type: "boolean", describe: "Permit the plan's deletes (pruning). Recorded in the plan; without it deletes show as blocked and apply refuses the plan" })
+        .option("allow-delete", {
+          type: "boolean",
+          describe: "Permit the plan's deletes (pruning). Recorded in the plan; without it deletes show as blocked and apply refuses the plan",
+        })
         .option("compact", { type: "boolean", describe: "One line per action, no field details" })
         .option("summary", { type: "boolean", describe: "Counts per kind and the destructive lines only (text, markdown)" })
         .option("show-unmanaged", { type: "boolean", describe: "List unmanaged records one by one" })
@@ -72,10 +79,15 @@ export function planCommand(io: Io): CommandModule<object, PlanArgs> {
       });
       const p = result.plan;
       const how = describeRefresh(result.refresh);
-      say(args, io, `Read tenant "${result.connection.name}" in ${((Date.now() - t0) / 1000).toFixed(1)} s (${result.connection.api.stats().requests} requests${how ? `; ${how}` : ""}).`);
+      say(
+        args,
+        io,
+        `Read tenant "${result.connection.name}" in ${((Date.now() - t0) / 1000).toFixed(1)} s (${result.connection.api.stats().requests} requests${how ? `; ${how}` : ""}).`,
+      );
       const shown = publicPlan(p);
       appendStepSummary(io, () => renderPlan(shown, "markdown", { color: false }));
-      const page = args.format === "html" || args.html ? await pageFacts(io, "plan", [result.config.dir, ...(result.config.file ? [result.config.file] : [])]) : undefined;
+      const page =
+        args.format === "html" || args.html ? await pageFacts(io, "plan", [result.config.dir, ...(result.config.file ? [result.config.file] : [])]) : undefined;
       const rendered = renderPlan(shown, args.format, {
         color: args.format === "text" && colorFor(args, io),
         ...(args.compact ? { compact: true } : {}),

@@ -61,7 +61,9 @@ export function stateCommand(io: Io, opts: { parseOnly?: boolean } = {}): Comman
               if (s.lock) line(`Locked: ${describeHolder(s.lock)}; lock id ${s.lock.id}`);
               for (const e of s.entries) {
                 const who = e.address ? `${e.address} (${e.key})` : s.resolved ? `${e.key} (not in the tenant any more)` : e.key;
-                const what = Object.entries(e.value as Record<string, unknown>).map(([k, v]) => (Array.isArray(e.value) ? valueText(v) : `${k}=${valueText(v)}`));
+                const what = Object.entries(e.value as Record<string, unknown>).map(([k, v]) =>
+                  Array.isArray(e.value) ? valueText(v) : `${k}=${valueText(v)}`,
+                );
                 line(`  ${who}  ${e.section}: ${what.join(", ")}`);
               }
             }),
@@ -71,7 +73,10 @@ export function stateCommand(io: Io, opts: { parseOnly?: boolean } = {}): Comman
           sub({
             command: "pull [file]",
             describe: "Write the stored ledger to a file (or stdout), for inspection or repair",
-            builder: (b) => b.positional("file", { type: "string", describe: "Where to write it (default: stdout)" }).example("$0 state pull ledger.json", "Copy the ledger out") as never,
+            builder: (b) =>
+              b
+                .positional("file", { type: "string", describe: "Where to write it (default: stdout)" })
+                .example("$0 state pull ledger.json", "Copy the ledger out") as never,
             handler: run(async (args: StateArgs) => {
               const text = await pullState(projectOptions(args, io));
               if (!args.file) return void io.stdout(escapeJsonText(text));
@@ -84,7 +89,11 @@ export function stateCommand(io: Io, opts: { parseOnly?: boolean } = {}): Comman
           sub({
             command: "push <file>",
             describe: "Replace the stored ledger with a file (takes the lock, compare-and-swap write)",
-            builder: (b) => lockTimeout(b.positional("file", { type: "string", demandOption: true })).example("$0 state push ledger.json", "Put a repaired ledger back") as never,
+            builder: (b) =>
+              lockTimeout(b.positional("file", { type: "string", demandOption: true })).example(
+                "$0 state push ledger.json",
+                "Put a repaired ledger back",
+              ) as never,
             handler: run(async (args: StateArgs) => {
               // UTF-8 only, as every file pimctl reads: a Latin-1 byte is an error with its place, never a U+FFFD stored.
               const decoded = decodeManifest(await readFile(path.resolve(io.cwd, args.file!)), args.file!);
@@ -115,11 +124,13 @@ export function stateCommand(io: Io, opts: { parseOnly?: boolean } = {}): Comman
             command: "rm <addresses..>",
             describe: "Forget records so their write-only values are written again by the next apply",
             builder: (b) =>
-              lockTimeout(b.positional("addresses", { type: "string", array: true, describe: 'brand["Acme"], category["Apparel/Shirts"], or a ledger key (brand:12)' }))
-                .example('$0 state rm \'brand["Acme"]\'', "Acme's web ids and asset URLs are unknown again") as never,
+              lockTimeout(
+                b.positional("addresses", { type: "string", array: true, describe: 'brand["Acme"], category["Apparel/Shirts"], or a ledger key (brand:12)' }),
+              ).example("$0 state rm 'brand[\"Acme\"]'", "Acme's web ids and asset URLs are unknown again") as never,
             handler: run(async (args: StateArgs) => {
               const r = await rmState(stateOptions(args, io), args.addresses ?? []);
-              for (const x of r.removed) say(args, io, x.entries ? `Forgot ${x.ref} (${x.entries} entr${x.entries === 1 ? "y" : "ies"}).` : `${x.ref}: nothing in the ledger.`);
+              for (const x of r.removed)
+                say(args, io, x.entries ? `Forgot ${x.ref} (${x.entries} entr${x.entries === 1 ? "y" : "ies"}).` : `${x.ref}: nothing in the ledger.`);
             }),
           }),
         )

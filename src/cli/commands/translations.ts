@@ -39,15 +39,25 @@ export function translationsCommand(io: Io, opts: { parseOnly?: boolean } = {}):
             describe: "Per language version and kind: texts translated, missing, and outdated (the master text changed since)",
             builder: (b) =>
               b
-                .option("language", { type: "string", array: true, describe: "Only these language versions, by name (default: every version the manifests name, and translations.required)" })
-                .option("format", { alias: "f", choices: STATUS_FORMATS, default: "text" as StatusFormat, describe: "text for people, markdown for a pull request, json for programs" })
+                .option("language", {
+                  type: "string",
+                  array: true,
+                  describe: "Only these language versions, by name (default: every version the manifests name, and translations.required)",
+                })
+                .option("format", {
+                  alias: "f",
+                  choices: STATUS_FORMATS,
+                  default: "text" as StatusFormat,
+                  describe: "text for people, markdown for a pull request, json for programs",
+                })
                 .option("fail-under", {
                   type: "string",
                   describe: "Exit 3 when a reported version has fewer than PERCENT (0 to 100) of its texts translated",
                   // A gate that silently reads "abc" or "100%" as no gate would pass every pull request.
                   coerce: (v: string) => {
                     const n = Number(v);
-                    if (v.trim() === "" || !Number.isFinite(n) || n < 0 || n > 100) throw new PimctlError("usage", `--fail-under takes a number from 0 to 100 (a percentage, without %), not ${JSON.stringify(v)}`);
+                    if (v.trim() === "" || !Number.isFinite(n) || n < 0 || n > 100)
+                      throw new PimctlError("usage", `--fail-under takes a number from 0 to 100 (a percentage, without %), not ${JSON.stringify(v)}`);
                     return n;
                   },
                 })
@@ -72,12 +82,20 @@ export function translationsCommand(io: Io, opts: { parseOnly?: boolean } = {}):
             builder: (b) =>
               b
                 .option("language", { type: "string", array: true, demandOption: true, describe: "The language version, by name (French)" })
-                .option("format", { alias: "f", choices: EXPORT_FORMATS, default: "xliff" as ExportFormat, describe: "xliff (1.2), xliff2 (2.0), po (gettext) or csv" })
+                .option("format", {
+                  alias: "f",
+                  choices: EXPORT_FORMATS,
+                  default: "xliff" as ExportFormat,
+                  describe: "xliff (1.2), xliff2 (2.0), po (gettext) or csv",
+                })
                 .option("missing", { type: "boolean", describe: "Only texts with no translation (with --outdated: those and the outdated ones)" })
                 .option("outdated", { type: "boolean", describe: "Only translations whose master text changed since they were made" })
                 .option("out", { alias: "o", type: "string", describe: "File to write (default: stdout)" })
                 .option("source-lang", { type: "string", describe: "Language code of the master texts in the file's header (default en)" })
-                .option("target-lang", { type: "string", describe: "Language code of the version in the file's header (default: from its name, Spanish -> es)" })
+                .option("target-lang", {
+                  type: "string",
+                  describe: "Language code of the version in the file's header (default: from its name, Spanish -> es)",
+                })
                 .example("$0 translations export --language Spanish --format po --missing --out es.po", "What Spanish still lacks, for Poedit or a TMS")
                 .example("$0 translations export --language German --format xliff2 --outdated --out de.xlf", "German texts to review") as never,
             handler: run(async (args: TranslationsArgs) => {
@@ -135,7 +153,12 @@ export function translationsCommand(io: Io, opts: { parseOnly?: boolean } = {}):
                 .example("$0 translations mark-reviewed 'attribute[\"Colour\"]' --language German", "German's Colour texts were checked")
                 .example("$0 translations mark-reviewed --all", "Start tracking: today's translations are current") as never,
             handler: run(async (args: TranslationsArgs) => {
-              const r = await translationsMarkReviewed({ ...projectOptions(args, io), addresses: args.addresses ?? [], ...(args.language ? { languages: args.language } : {}), ...(args.all ? { all: true } : {}) });
+              const r = await translationsMarkReviewed({
+                ...projectOptions(args, io),
+                addresses: args.addresses ?? [],
+                ...(args.language ? { languages: args.language } : {}),
+                ...(args.all ? { all: true } : {}),
+              });
               say(args, io, `Marked ${plural(r.marked.length, "translation")} reviewed in ${r.lockFile}.`);
             }),
           }),

@@ -35,8 +35,16 @@ export function validateCommand(io: Io): CommandModule<object, ValidateArgs> {
         .example("$0 validate", "Validate the configured manifest directory (and the config's translations: rule)")
         .example("$0 validate catalogue/ --tenant prod", "With prod's variables and version names") as never,
     handler: async (args) => {
-      const config = await loadConfig({ cwd: io.cwd, ...(args.config ? { configPath: args.config } : {}), ...(args.directory ?? args.dir ? { dir: (args.directory ?? args.dir)! } : {}) });
-      const tenant = args.tenant ? pickTenant(config, args.tenant).tenant : Object.keys(config.tenants).length === 1 ? Object.values(config.tenants)[0] : undefined;
+      const config = await loadConfig({
+        cwd: io.cwd,
+        ...(args.config ? { configPath: args.config } : {}),
+        ...((args.directory ?? args.dir) ? { dir: (args.directory ?? args.dir)! } : {}),
+      });
+      const tenant = args.tenant
+        ? pickTenant(config, args.tenant).tenant
+        : Object.keys(config.tenants).length === 1
+          ? Object.values(config.tenants)[0]
+          : undefined;
       // Offline, only a typo of a name the config lists can be caught (the tenant's channels publish others): plan checks the rest.
       const result = await loadManifests(config.dir, {
         cwd: io.cwd,
@@ -51,7 +59,14 @@ export function validateCommand(io: Io): CommandModule<object, ValidateArgs> {
       if (untranslated.length) throw new PimctlErrors(untranslated, result.warnings);
       for (const w of result.warnings) say(args, io, `warning: ${w.format()}`);
       const c = result.catalogue;
-      const singular: Record<(typeof KINDS)[number], string> = { display_groups: "display group", attributes: "attribute", attribute_sets: "attribute set", blocks: "block", brands: "brand", categories: "category" };
+      const singular: Record<(typeof KINDS)[number], string> = {
+        display_groups: "display group",
+        attributes: "attribute",
+        attribute_sets: "attribute set",
+        blocks: "block",
+        brands: "brand",
+        categories: "category",
+      };
       const counts = KINDS.filter((k) => c.managed.includes(k)).map((k) => plural(c[k].length, singular[k]));
       const values = c.attributes.reduce((n, a) => n + (a.values?.length ?? 0), 0);
       const format = args.format === "text" ? undefined : args.format;

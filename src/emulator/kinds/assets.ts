@@ -26,17 +26,37 @@ export function getAsset(s: StoreCore, kind: "brand" | "category", ownerId: numb
   return a;
 }
 
-export function createAsset(s: StoreCore, kind: "brand" | "category", ownerId: number, uri: (id: number) => string, body: { alttext?: string; thumbnail?: boolean }): AssetRec {
+export function createAsset(
+  s: StoreCore,
+  kind: "brand" | "category",
+  ownerId: number,
+  uri: (id: number) => string,
+  body: { alttext?: string; thumbnail?: boolean },
+): AssetRec {
   if (kind === "brand") s.getBrand(ownerId);
   else s.getCategory(ownerId);
   const id = s.id(kind === "brand" ? "brandAssets" : "categoryAssets");
-  const a: AssetRec = { id, owner_id: ownerId, uri: uri(id), alttext: body.alttext ?? "", thumbnail: body.thumbnail ?? false, sort_order: assetsOf(s, kind, ownerId).length };
+  const a: AssetRec = {
+    id,
+    owner_id: ownerId,
+    uri: uri(id),
+    alttext: body.alttext ?? "",
+    thumbnail: body.thumbnail ?? false,
+    sort_order: assetsOf(s, kind, ownerId).length,
+  };
   assetMap(s, kind).set(id, a);
   s.changed(kind, ownerId);
   return a;
 }
 
-export function updateAsset(s: StoreCore, kind: "brand" | "category", ownerId: number, id: number, uri: string | undefined, body: { alttext?: string; thumbnail?: boolean }): AssetRec {
+export function updateAsset(
+  s: StoreCore,
+  kind: "brand" | "category",
+  ownerId: number,
+  id: number,
+  uri: string | undefined,
+  body: { alttext?: string; thumbnail?: boolean },
+): AssetRec {
   const a = getAsset(s, kind, ownerId, id);
   if (uri !== undefined) a.uri = uri;
   if (body.alttext !== undefined) a.alttext = body.alttext;
@@ -95,10 +115,23 @@ export function assetRoutes(kind: "brand" | "category"): RouteSpec[] {
   };
   const write = (c: RequestContext, create: boolean) => {
     const b = pick(bodyObject(c), { image_url: "string", alttext: "nullable-string", thumbnail: "bool" }, create ? ["image_url"] : []);
-    return { image_url: b.image_url as string | undefined, alttext: (b.alttext as string | null | undefined) ?? undefined, thumbnail: b.thumbnail as boolean | undefined };
+    return {
+      image_url: b.image_url as string | undefined,
+      alttext: (b.alttext as string | null | undefined) ?? undefined,
+      thumbnail: b.thumbnail as boolean | undefined,
+    };
   };
   return [
-    ["GET", base, (c) => ok({ [env]: tenant(c).assetsOf(kind, owner(c)).map((a) => assetJson(kind, a)) })],
+    [
+      "GET",
+      base,
+      (c) =>
+        ok({
+          [env]: tenant(c)
+            .assetsOf(kind, owner(c))
+            .map((a) => assetJson(kind, a)),
+        }),
+    ],
     ["GET", `${base}/:id`, (c) => ok({ [one]: assetJson(kind, tenant(c).getAsset(kind, owner(c), intParam(c, "id"))) })],
     [
       "POST",
@@ -106,7 +139,10 @@ export function assetRoutes(kind: "brand" | "category"): RouteSpec[] {
       (c) => {
         const id = owner(c);
         const b = write(c, true);
-        const a = tenant(c).createAsset(kind, id, assetUri(c, kind, b.image_url!), { ...(b.alttext !== undefined ? { alttext: b.alttext } : {}), ...(b.thumbnail !== undefined ? { thumbnail: b.thumbnail } : {}) });
+        const a = tenant(c).createAsset(kind, id, assetUri(c, kind, b.image_url!), {
+          ...(b.alttext !== undefined ? { alttext: b.alttext } : {}),
+          ...(b.thumbnail !== undefined ? { thumbnail: b.thumbnail } : {}),
+        });
         return ok({ [one]: assetJson(kind, a) }, 201);
       },
     ],
@@ -118,7 +154,10 @@ export function assetRoutes(kind: "brand" | "category"): RouteSpec[] {
         const assetId = intParam(c, "id");
         const b = write(c, false);
         const uri = b.image_url === undefined ? undefined : assetUri(c, kind, b.image_url)(assetId);
-        const a = tenant(c).updateAsset(kind, id, assetId, uri, { ...(b.alttext !== undefined ? { alttext: b.alttext } : {}), ...(b.thumbnail !== undefined ? { thumbnail: b.thumbnail } : {}) });
+        const a = tenant(c).updateAsset(kind, id, assetId, uri, {
+          ...(b.alttext !== undefined ? { alttext: b.alttext } : {}),
+          ...(b.thumbnail !== undefined ? { thumbnail: b.thumbnail } : {}),
+        });
         return ok({ [one]: assetJson(kind, a) });
       },
     ],

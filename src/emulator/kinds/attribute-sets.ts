@@ -54,7 +54,14 @@ export function assign(s: StoreCore, setId: number, attributeId: number): Assign
   const existing = assignmentsOf(s, setId).find((a) => a.attribute_id === attributeId);
   if (existing) return existing;
   const t = now();
-  const a: AssignmentRec = { id: s.id("assignments"), attribute_id: attributeId, attribute_set_id: setId, sort_order: assignmentsOf(s, setId).length, created_at: t, updated_at: t };
+  const a: AssignmentRec = {
+    id: s.id("assignments"),
+    attribute_id: attributeId,
+    attribute_set_id: setId,
+    sort_order: assignmentsOf(s, setId).length,
+    created_at: t,
+    updated_at: t,
+  };
   s.assignments.set(a.id, a);
   s.changed("attribute_set", setId);
   return a;
@@ -78,8 +85,16 @@ const tenant = (c: RequestContext) => c.store as StoreCore & AsMethods<typeof at
 export const attributeSetRoutes: RouteSpec[] = [
   ["GET", "/attribute_sets", (c) => ok({ attribute_sets: [...c.store.attributeSets.values()].sort((a, b) => a.id - b.id) })],
   ["GET", "/attribute_sets/:id", (c) => ok({ attribute_set: c.store.getSet(intParam(c, "id")) })],
-  ["POST", "/attribute_sets", (c) => ok({ attribute_set: tenant(c).createSet(pick(bodyObject(c), { name: "string", sort_order: "int" }, ["name"]) as never) }, 201)],
-  ["PUT", "/attribute_sets/:id", (c) => ok({ attribute_set: tenant(c).updateSet(intParam(c, "id"), pick(bodyObject(c), { name: "string", sort_order: "int" }) as never) })],
+  [
+    "POST",
+    "/attribute_sets",
+    (c) => ok({ attribute_set: tenant(c).createSet(pick(bodyObject(c), { name: "string", sort_order: "int" }, ["name"]) as never) }, 201),
+  ],
+  [
+    "PUT",
+    "/attribute_sets/:id",
+    (c) => ok({ attribute_set: tenant(c).updateSet(intParam(c, "id"), pick(bodyObject(c), { name: "string", sort_order: "int" }) as never) }),
+  ],
   [
     "DELETE",
     "/attribute_sets/:id",
@@ -114,7 +129,9 @@ export const attributeSetRoutes: RouteSpec[] = [
     (c) => {
       const setId = intParam(c, "id");
       c.store.getSet(setId);
-      const a = tenant(c).assignmentsOf(setId).find((x) => x.attribute_id === intParam(c, "attribute"));
+      const a = tenant(c)
+        .assignmentsOf(setId)
+        .find((x) => x.attribute_id === intParam(c, "attribute"));
       if (!a) throw notFound("Attribute set attribute");
       return ok({ attribute_set_attribute: a });
     },
@@ -135,7 +152,9 @@ export const attributeSetRoutes: RouteSpec[] = [
       const setId = intParam(c, "id");
       const id = intParam(c, "assignment");
       if (c.switches.setAttributeDeleteId === "attribute") {
-        const a = tenant(c).assignmentsOf(setId).find((x) => x.attribute_id === id);
+        const a = tenant(c)
+          .assignmentsOf(setId)
+          .find((x) => x.attribute_id === id);
         if (!a) throw notFound("Attribute set attribute");
         tenant(c).unassign(setId, a.id);
       } else tenant(c).unassign(setId, id);

@@ -18,7 +18,8 @@ export function attributeByName(s: StoreCore, name: string, caseInsensitive = fa
 
 export function createAttribute(s: StoreCore, body: Partial<AttributeRec> & { name: string; type: string }): AttributeRec {
   if (attributeByName(s, body.name)) throw unprocessable("name", "The name has already been taken.");
-  if (body.display_group_id != null && !s.displayGroups.has(body.display_group_id)) throw unprocessable("display_group_id", "The selected display group id is invalid.");
+  if (body.display_group_id != null && !s.displayGroups.has(body.display_group_id))
+    throw unprocessable("display_group_id", "The selected display group id is invalid.");
   const t = now();
   const a: AttributeRec = {
     id: s.id("attributes"),
@@ -42,7 +43,8 @@ export function createAttribute(s: StoreCore, body: Partial<AttributeRec> & { na
 export function updateAttribute(s: StoreCore, id: number, body: Partial<AttributeRec>): AttributeRec {
   const a = s.getAttribute(id);
   if (body.name !== undefined && body.name !== a.name && attributeByName(s, body.name)) throw unprocessable("name", "The name has already been taken.");
-  if (body.display_group_id != null && !s.displayGroups.has(body.display_group_id)) throw unprocessable("display_group_id", "The selected display group id is invalid.");
+  if (body.display_group_id != null && !s.displayGroups.has(body.display_group_id))
+    throw unprocessable("display_group_id", "The selected display group id is invalid.");
   for (const k of ["name", "type", "slug", "note", "length", "display_group_id", "sort_order", "publish"] as const) {
     if (body[k] !== undefined) (a as unknown as Record<string, unknown>)[k] = body[k];
   }
@@ -101,7 +103,8 @@ export function attributeJson(c: RequestContext, a: AttributeRec, version?: numb
     sort_order: a.sort_order,
     publish: a.publish,
     version_id: version ?? 0,
-    typeValuesArray: tenant(c).typeValuesOf(a.id)
+    typeValuesArray: tenant(c)
+      .typeValuesOf(a.id)
       .map((tv) => typeValueJson(tv, version, fb))
       .filter((x) => x !== undefined),
     created_at: a.created_at,
@@ -124,13 +127,22 @@ const ATTRIBUTE_WRITE: Record<string, FieldKind> = {
 // The attribute's type enum; "calculated" is listed only for product attributes, so writes refuse it.
 const ATTRIBUTE_TYPES = ["selectbox", "date", "datetime", "text", "textarea", "multiselect", "json", "markdown"];
 function checkType(t: unknown): void {
-  if (t !== undefined && !ATTRIBUTE_TYPES.includes(t as string)) throw unprocessable("type", `The selected type is invalid (one of ${ATTRIBUTE_TYPES.join(", ")}).`);
+  if (t !== undefined && !ATTRIBUTE_TYPES.includes(t as string))
+    throw unprocessable("type", `The selected type is invalid (one of ${ATTRIBUTE_TYPES.join(", ")}).`);
 }
 
 /** The attribute routes, then the type value routes (the router's order: it breaks ties and lists Allow). */
 export const attributeRoutes: RouteSpec[] = [
-  ["GET", "/attributes", (c) => ok({ attributes: [...c.store.attributes.values()].sort((a, b) => a.id - b.id).map((a) => attributeJson(c, a, undefined, false)) })],
-  ["GET", "/attributes/version/:version", (c) => ok({ attributes: [...c.store.attributes.values()].sort((a, b) => a.id - b.id).map((a) => attributeJson(c, a, versionParam(c), false)) })],
+  [
+    "GET",
+    "/attributes",
+    (c) => ok({ attributes: [...c.store.attributes.values()].sort((a, b) => a.id - b.id).map((a) => attributeJson(c, a, undefined, false)) }),
+  ],
+  [
+    "GET",
+    "/attributes/version/:version",
+    (c) => ok({ attributes: [...c.store.attributes.values()].sort((a, b) => a.id - b.id).map((a) => attributeJson(c, a, versionParam(c), false)) }),
+  ],
   ["GET", "/attributes/:id", (c) => ok({ attribute: attributeJson(c, c.store.getAttribute(intParam(c, "id"))) })],
   ["GET", "/attributes/:id/version/:version", (c) => ok({ attribute: attributeJson(c, c.store.getAttribute(intParam(c, "id")), versionParam(c)) })],
   [

@@ -19,7 +19,8 @@ export function createBlock(s: StoreCore, body: { name: string; slug: string; co
 
 export function updateBlock(s: StoreCore, id: number, body: { name?: string; slug?: string; content?: string }): BlockRec {
   const b = s.getBlock(id);
-  if (body.slug !== undefined && body.slug !== b.slug) for (const o of s.blocks.values()) if (o.slug === body.slug) throw unprocessable("slug", "The slug has already been taken.");
+  if (body.slug !== undefined && body.slug !== b.slug)
+    for (const o of s.blocks.values()) if (o.slug === body.slug) throw unprocessable("slug", "The slug has already been taken.");
   if (body.name !== undefined) b.name = body.name;
   if (body.slug !== undefined) b.slug = body.slug;
   if (body.content !== undefined) b.content = body.content;
@@ -37,15 +38,27 @@ const tenant = (c: RequestContext) => c.store as StoreCore & AsMethods<typeof bl
 export const blockRoutes: RouteSpec[] = [
   ["GET", "/blocks", (c) => ok({ blocks: [...c.store.blocks.values()].sort((a, b) => a.id - b.id) })],
   ["GET", "/blocks/:id", (c) => ok({ block: c.store.getBlock(intParam(c, "id")) })],
-  ["POST", "/blocks", (c) => ok({ block: tenant(c).createBlock(pick(bodyObject(c), { name: "string", slug: "string", content: "string" }, ["name", "slug"]) as never) }, 201)],
-  ["PUT", "/blocks/:id", (c) => ok({ block: tenant(c).updateBlock(intParam(c, "id"), pick(bodyObject(c), { name: "string", slug: "string", content: "string" }) as never) })],
+  [
+    "POST",
+    "/blocks",
+    (c) => ok({ block: tenant(c).createBlock(pick(bodyObject(c), { name: "string", slug: "string", content: "string" }, ["name", "slug"]) as never) }, 201),
+  ],
+  [
+    "PUT",
+    "/blocks/:id",
+    (c) => ok({ block: tenant(c).updateBlock(intParam(c, "id"), pick(bodyObject(c), { name: "string", slug: "string", content: "string" }) as never) }),
+  ],
   ["DELETE", "/blocks/:id", notImplemented],
   [
     "GET",
     "/blocks/:id/assets",
     (c) => {
       const id = c.store.getBlock(intParam(c, "id")).id;
-      return ok({ block_assets: [...c.store.blockAssets.values()].filter((a) => a.owner_id === id).map((a) => ({ id: a.id, block_id: id, uri: a.uri, alttext: a.alttext, sort_order: a.sort_order, thumbnail: a.thumbnail ? 1 : 0 })) });
+      return ok({
+        block_assets: [...c.store.blockAssets.values()]
+          .filter((a) => a.owner_id === id)
+          .map((a) => ({ id: a.id, block_id: id, uri: a.uri, alttext: a.alttext, sort_order: a.sort_order, thumbnail: a.thumbnail ? 1 : 0 })),
+      });
     },
   ],
   [

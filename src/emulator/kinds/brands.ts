@@ -6,7 +6,20 @@
 import { notFound, unprocessable } from "../errors.js";
 import { BRAND_FIELDS, type BrandAttrValueRec, type BrandRec } from "../records.js";
 import { now, type StoreCore, type AsMethods } from "../store-core.js";
-import { bodyObject, intParam, noContent, ok, pageParams, paginate, pick, searchMiss, versionParam, type FieldKind, type RequestContext, type RouteSpec } from "../request.js";
+import {
+  bodyObject,
+  intParam,
+  noContent,
+  ok,
+  pageParams,
+  paginate,
+  pick,
+  searchMiss,
+  versionParam,
+  type FieldKind,
+  type RequestContext,
+  type RouteSpec,
+} from "../request.js";
 import { assetRoutes } from "./assets.js";
 
 // ------------------------------------------------------------------ records
@@ -186,10 +199,18 @@ export function brandAttributesJson(c: RequestContext, brandId: number, onlyAttr
 function brandAttributeBody(c: RequestContext): { attribute_id: number; version_id: number; values: string[] } {
   const b = bodyObject(c);
   const p = pick(b, { attribute_id: "int", version_id: "int" }, ["attribute_id"]);
-  if (!Array.isArray(b.values) || b.values.length === 0 || b.values.some((v) => v === null || typeof v !== "object" || typeof (v as { value?: unknown }).value !== "string")) {
+  if (
+    !Array.isArray(b.values) ||
+    b.values.length === 0 ||
+    b.values.some((v) => v === null || typeof v !== "object" || typeof (v as { value?: unknown }).value !== "string")
+  ) {
     throw unprocessable("values", "The values field must be a non-empty array of objects with a string value.");
   }
-  return { attribute_id: p.attribute_id as number, version_id: (p.version_id as number | undefined) ?? 0, values: (b.values as Array<{ value: string }>).map((v) => v.value) };
+  return {
+    attribute_id: p.attribute_id as number,
+    version_id: (p.version_id as number | undefined) ?? 0,
+    values: (b.values as Array<{ value: string }>).map((v) => v.value),
+  };
 }
 
 // ------------------------------------------------------------------- routes
@@ -223,7 +244,11 @@ export const brandRoutes: RouteSpec[] = [
     },
   ],
   ["GET", "/brands/:id", (c) => ok({ brand: brandJson(c.store.getBrand(intParam(c, "id"))) })],
-  ["GET", "/brands/:id/version/:version", (c) => ok({ brand: brandJson(c.store.getBrand(intParam(c, "id")), versionParam(c) || undefined, c.switches.versionFallback) })],
+  [
+    "GET",
+    "/brands/:id/version/:version",
+    (c) => ok({ brand: brandJson(c.store.getBrand(intParam(c, "id")), versionParam(c) || undefined, c.switches.versionFallback) }),
+  ],
   ["POST", "/brands", (c) => ok({ brand: brandJson(tenant(c).createBrand(pick(bodyObject(c), BRAND_WRITE, ["name"]) as never)) }, 201)],
   ["PUT", "/brands/:id", (c) => ok({ brand: brandJson(tenant(c).updateBrand(intParam(c, "id"), pick(bodyObject(c), BRAND_WRITE) as never)) })],
   [
@@ -245,7 +270,11 @@ export const brandRoutes: RouteSpec[] = [
   ],
   ...assetRoutes("brand"),
   ["GET", "/brands/:id/attributes", (c) => ok({ brand_attributes: brandAttributesJson(c, c.store.getBrand(intParam(c, "id")).id) })],
-  ["GET", "/brands/:id/attributes/:attribute", (c) => ok({ brands_attributes: brandAttributesJson(c, c.store.getBrand(intParam(c, "id")).id, intParam(c, "attribute")) })],
+  [
+    "GET",
+    "/brands/:id/attributes/:attribute",
+    (c) => ok({ brands_attributes: brandAttributesJson(c, c.store.getBrand(intParam(c, "id")).id, intParam(c, "attribute")) }),
+  ],
   [
     "POST",
     "/brands/:id/attributes",

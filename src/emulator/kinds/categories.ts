@@ -59,7 +59,11 @@ export function createCategory(s: StoreCore, body: Partial<CategoryRec> & { pare
 export function updateCategory(s: StoreCore, id: number, body: Partial<CategoryRec>): CategoryRec {
   const c = s.getCategory(id);
   // The document says a protected category "cannot be updated" and names no status: 422, like its other refusals.
-  if (c.protected) throw new HttpError(422, { message: "This category is protected and cannot be updated.", errors: { id: ["This category is protected and cannot be updated."] } });
+  if (c.protected)
+    throw new HttpError(422, {
+      message: "This category is protected and cannot be updated.",
+      errors: { id: ["This category is protected and cannot be updated."] },
+    });
   let parent = c.parent_id;
   if (body.parent_id !== undefined) {
     parent = body.parent_id === 0 || body.parent_id === null ? null : body.parent_id;
@@ -202,9 +206,18 @@ export const categoryRoutes: RouteSpec[] = [
   [
     "GET",
     "/categories/:id",
-    (c) => ok({ category: categoryJson(c, c.store.getCategory(intParam(c, "id")), { withAttributes: c.query.get("withAttributes") === "true" || c.query.get("withAttributes") === "1" }) }),
+    (c) =>
+      ok({
+        category: categoryJson(c, c.store.getCategory(intParam(c, "id")), {
+          withAttributes: c.query.get("withAttributes") === "true" || c.query.get("withAttributes") === "1",
+        }),
+      }),
   ],
-  ["GET", "/categories/:id/version/:version", (c) => ok({ category: categoryJson(c, c.store.getCategory(intParam(c, "id")), { version: versionParam(c) || undefined }) })],
+  [
+    "GET",
+    "/categories/:id/version/:version",
+    (c) => ok({ category: categoryJson(c, c.store.getCategory(intParam(c, "id")), { version: versionParam(c) || undefined }) }),
+  ],
   [
     "POST",
     "/categories",

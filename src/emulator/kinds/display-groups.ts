@@ -29,7 +29,12 @@ const tenant = (c: RequestContext) => c.store as StoreCore & AsMethods<typeof di
 // ------------------------------------------------------------------- routes
 
 export const displayGroupRoutes: RouteSpec[] = [
-  ["GET", "/display-groups", (c) => ok({ display_groups: [...c.store.displayGroups.values()].sort((a, b) => a.id - b.id).map((d) => ({ ...d, in_navigation: d.in_navigation ? 1 : 0 })) })],
+  [
+    "GET",
+    "/display-groups",
+    (c) =>
+      ok({ display_groups: [...c.store.displayGroups.values()].sort((a, b) => a.id - b.id).map((d) => ({ ...d, in_navigation: d.in_navigation ? 1 : 0 })) }),
+  ],
   [
     "GET",
     "/display-groups/:id",

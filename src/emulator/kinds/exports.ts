@@ -31,7 +31,8 @@ export const exportRoutes: RouteSpec[] = [
     (c) => {
       const b = bodyObject(c);
       if (b.profile_id === undefined || b.profile_id === null) throw unprocessable("profile_id", "The profile id field is required.");
-      if (!Number.isInteger(b.profile_id) || !c.store.exportProfiles.has(b.profile_id as number)) throw unprocessable("profile_id", "The selected profile id is invalid.");
+      if (!Number.isInteger(b.profile_id) || !c.store.exportProfiles.has(b.profile_id as number))
+        throw unprocessable("profile_id", "The selected profile id is invalid.");
       const e = { id: c.store.id("exports"), profile_id: b.profile_id as number, created_ms: Date.now(), failed: false };
       c.store.exports.set(e.id, e);
       return ok({ export: { ...exportJson(c, e), status: "queued", filename: null } }, 201);
@@ -60,7 +61,13 @@ interface FileTenant {
  * address with its token, or with `--export-download redirect` through a 302 to a second
  * address (object storage) started here, which refuses any Authorization header.
  */
-export async function startFileServing(o: { tenant(hash: string): FileTenant | undefined; switches: EmulatorSwitches; exportStepMs: number; host: string; sockets: Set<Socket> }): Promise<{
+export async function startFileServing(o: {
+  tenant(hash: string): FileTenant | undefined;
+  switches: EmulatorSwitches;
+  exportStepMs: number;
+  host: string;
+  sockets: Set<Socket>;
+}): Promise<{
   serveFile(req: IncomingMessage, res: ServerResponse, kind: string, hash: string, rest: string): void;
   close(): Promise<void>;
 }> {

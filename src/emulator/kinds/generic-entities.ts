@@ -3,7 +3,13 @@ import { notFound } from "../errors.js";
 import { intParam, ok, paginate, type RouteSpec } from "../request.js";
 
 function genericJson(g: { is_tree: boolean; is_product_attribute: boolean; publishable: boolean; display_on_navigation: boolean }): Record<string, unknown> {
-  return { ...g, is_tree: g.is_tree ? 1 : 0, is_product_attribute: g.is_product_attribute ? 1 : 0, publishable: g.publishable ? 1 : 0, display_on_navigation: g.display_on_navigation ? 1 : 0 };
+  return {
+    ...g,
+    is_tree: g.is_tree ? 1 : 0,
+    is_product_attribute: g.is_product_attribute ? 1 : 0,
+    publishable: g.publishable ? 1 : 0,
+    display_on_navigation: g.display_on_navigation ? 1 : 0,
+  };
 }
 
 export const genericEntityRoutes: RouteSpec[] = [

@@ -41,7 +41,12 @@ export function createTypeValue(s: StoreCore, attributeId: number, body: { value
   return tv;
 }
 
-export function updateTypeValue(s: StoreCore, attributeId: number, id: number, body: { value?: string; slug?: string | null; sort_order?: number }): TypeValueRec {
+export function updateTypeValue(
+  s: StoreCore,
+  attributeId: number,
+  id: number,
+  body: { value?: string; slug?: string | null; sort_order?: number },
+): TypeValueRec {
   const tv = getTypeValue(s, attributeId, id);
   if (body.value !== undefined && body.value !== tv.value && typeValuesOf(s, attributeId).some((t) => t.value === body.value)) {
     throw unprocessable("value", "The value has already been taken.");
@@ -95,18 +100,32 @@ export function typeValueJson(tv: TypeValueRec, version: number | undefined, fal
 // ------------------------------------------------------------------- routes
 
 export const typeValueRoutes: RouteSpec[] = [
-  ["GET", "/attributes/:id/type_values", (c) => ok({ attribute_type_values: tenant(c).typeValuesOf(c.store.getAttribute(intParam(c, "id")).id).map((t) => typeValueJson(t, undefined, true)) })],
+  [
+    "GET",
+    "/attributes/:id/type_values",
+    (c) =>
+      ok({
+        attribute_type_values: tenant(c)
+          .typeValuesOf(c.store.getAttribute(intParam(c, "id")).id)
+          .map((t) => typeValueJson(t, undefined, true)),
+      }),
+  ],
   [
     "GET",
     "/attributes/:id/type_values/version/:version",
     (c) =>
       ok({
-        attribute_type_values: tenant(c).typeValuesOf(c.store.getAttribute(intParam(c, "id")).id)
+        attribute_type_values: tenant(c)
+          .typeValuesOf(c.store.getAttribute(intParam(c, "id")).id)
           .map((t) => typeValueJson(t, versionParam(c), c.switches.versionFallback))
           .filter((x) => x !== undefined),
       }),
   ],
-  ["GET", "/attributes/:id/type_values/:tv", (c) => ok({ attribute_type_value: typeValueJson(tenant(c).getTypeValue(intParam(c, "id"), intParam(c, "tv")), undefined, true) })],
+  [
+    "GET",
+    "/attributes/:id/type_values/:tv",
+    (c) => ok({ attribute_type_value: typeValueJson(tenant(c).getTypeValue(intParam(c, "id"), intParam(c, "tv")), undefined, true) }),
+  ],
   [
     "GET",
     "/attributes/:id/type_values/:tv/version/:version",

@@ -43,7 +43,15 @@ export const attributeSets: KindPlanner = {
       if (r.attributes.length) notes.push(`holds ${plural(r.attributes.length, "attribute assignment")}`);
       const cats = usedBy.get(r.name) ?? [];
       if (cats.length) notes.push(`used by ${plural(cats.length, "category")}`);
-      leftover(ctx, { prune: "attribute_sets", kind: "attribute_sets", type: "attribute_set", address: addr.attributeSet(r.name), remote: r, change: { field: "name", before: r.name }, notes });
+      leftover(ctx, {
+        prune: "attribute_sets",
+        kind: "attribute_sets",
+        type: "attribute_set",
+        address: addr.attributeSet(r.name),
+        remote: r,
+        change: { field: "name", before: r.name },
+        notes,
+      });
     }
   },
 };

@@ -46,7 +46,15 @@ export const attributes: KindPlanner = {
       if (r.values.length) notes.push(`deletes its ${plural(r.values.length, "type value")}`);
       const sets = assignedSets.get(r.name) ?? [];
       if (sets.length) notes.push(`assigned to ${sets.length === 1 ? "attribute set" : "attribute sets"}: ${sets.sort().join(", ")}`);
-      leftover(ctx, { prune: "attributes", kind: "attributes", type: "attribute", address: addr.attribute(r.name), remote: r, change: { field: "name", before: r.name }, notes });
+      leftover(ctx, {
+        prune: "attributes",
+        kind: "attributes",
+        type: "attribute",
+        address: addr.attribute(r.name),
+        remote: r,
+        change: { field: "name", before: r.name },
+        notes,
+      });
     }
   },
 };

@@ -31,13 +31,40 @@ export const brands: KindPlanner = {
         const have = m.remote?.versions?.[version] ?? {};
         const changes = m.remote ? updateChanges(fields, have, FIELDS.brand_version) : createChanges(fields, FIELDS.brand_version);
         if (changes.length) {
-          unsupportedVersion(ctx, { kind: "brands", type: "brand_version", address: addr.brandVersion(d.name, version), changes, owner: brandRef, version, ...source, before: have });
+          unsupportedVersion(ctx, {
+            kind: "brands",
+            type: "brand_version",
+            address: addr.brandVersion(d.name, version),
+            changes,
+            owner: brandRef,
+            version,
+            ...source,
+            before: have,
+          });
         }
       }
 
       const ownerKey = m.remote ? `brand:${m.remote.id}` : undefined;
-      planWebIds(ctx, { kind: "brands", type: "brand_web_id", want: d.web_ids, ownerKey, ownerRef: brandRef, address: (ch) => addr.brandWebId(d.name, ch), ownerLabel: `brand "${d.name}"`, ...source });
-      planAssets(ctx, { kind: "brands", type: "brand_asset", want: d.assets, remote: m.remote?.assets, ownerKey, ownerRef: brandRef, address: (u) => addr.brandAsset(d.name, u), ...source });
+      planWebIds(ctx, {
+        kind: "brands",
+        type: "brand_web_id",
+        want: d.web_ids,
+        ownerKey,
+        ownerRef: brandRef,
+        address: (ch) => addr.brandWebId(d.name, ch),
+        ownerLabel: `brand "${d.name}"`,
+        ...source,
+      });
+      planAssets(ctx, {
+        kind: "brands",
+        type: "brand_asset",
+        want: d.assets,
+        remote: m.remote?.assets,
+        ownerKey,
+        ownerRef: brandRef,
+        address: (u) => addr.brandAsset(d.name, u),
+        ...source,
+      });
       planBrandAttributes(ctx, d, m.remote, brandRef);
 
       const assignedRemote = new Set(Object.keys(m.remote?.attributes ?? {}).map((a) => ctx.current("attributes", a)));
@@ -52,7 +79,14 @@ export const brands: KindPlanner = {
         refs: { brand: brandRef },
         ...source,
       });
-      planBrandAttributeSets(ctx, { brand: d.name, brandId: m.remote?.id, brandRef, wanted: d.attribute_sets, address: (name) => addr.brandAttributeSet(d.name, name), ...source });
+      planBrandAttributeSets(ctx, {
+        brand: d.name,
+        brandId: m.remote?.id,
+        brandRef,
+        wanted: d.attribute_sets,
+        address: (name) => addr.brandAttributeSet(d.name, name),
+        ...source,
+      });
     }
     // A brand list that kept changing while it was read may lack brands that exist: no deletes on doubt.
     const doubt = ctx.remote.read_doubts?.brands;
@@ -61,8 +95,19 @@ export const brands: KindPlanner = {
       return;
     }
     for (const r of undeclared) {
-      const notes = r.product_count > 0 ? [r.product_count === 1 ? "1 product carries this brand and loses it" : `${r.product_count} products carry this brand and lose it`] : [];
-      leftover(ctx, { prune: "brands", kind: "brands", type: "brand", address: addr.brand(r.name), remote: r, change: { field: "name", before: r.name }, notes });
+      const notes =
+        r.product_count > 0
+          ? [r.product_count === 1 ? "1 product carries this brand and loses it" : `${r.product_count} products carry this brand and lose it`]
+          : [];
+      leftover(ctx, {
+        prune: "brands",
+        kind: "brands",
+        type: "brand",
+        address: addr.brand(r.name),
+        remote: r,
+        change: { field: "name", before: r.name },
+        notes,
+      });
     }
   },
 };

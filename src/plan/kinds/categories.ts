@@ -103,9 +103,7 @@ function planUndeclared(ctx: PlanContext, remote: readonly RemoteCategory[], tre
     ctx.warnings.push(`categories: no deletes planned, the category tree could not be read consistently (${doubt}); plan again when the tenant is quiet`);
     return;
   }
-  const undeclared = remote
-    .filter((c) => !claimed.has(c))
-    .sort((a, b) => b.path.length - a.path.length || compareText(pathKey(a.path), pathKey(b.path)));
+  const undeclared = remote.filter((c) => !claimed.has(c)).sort((a, b) => b.path.length - a.path.length || compareText(pathKey(a.path), pathKey(b.path)));
   // Undeclared categories that stay (not prunable, or not pimctl's to prune): their ancestors stay too.
   const staying = new Set<number>();
   for (const r of undeclared) {
@@ -121,11 +119,21 @@ function planUndeclared(ctx: PlanContext, remote: readonly RemoteCategory[], tre
     for (const kept of children.filter((c) => claimed.has(c))) {
       const a = [...ctx.actions.values()].find((x) => x.type === "category" && x.refs.self && "id" in x.refs.self && x.refs.self.id === kept.id);
       if (a) depends.push(a.address);
-      else ctx.errors.push(new PimctlError("plan_refused", `category "${pathKey(kept.path)}" is declared, but its parent "${pathKey(r.path)}" would be deleted`));
+      else
+        ctx.errors.push(new PimctlError("plan_refused", `category "${pathKey(kept.path)}" is declared, but its parent "${pathKey(r.path)}" would be deleted`));
     }
     // Always destructive: API v1 cannot count a category's products, so assume it has some.
     const notes = [CATEGORY_DELETE_REASON, ...(r.child_count > 0 ? [`has ${plural(r.child_count, "child category", "child categories")}`] : [])];
-    leftover(ctx, { prune: "categories", kind: "categories", type: "category", address, remote: r, change: { field: "name", before: r.name }, notes, depends_on: depends });
+    leftover(ctx, {
+      prune: "categories",
+      kind: "categories",
+      type: "category",
+      address,
+      remote: r,
+      change: { field: "name", before: r.name },
+      notes,
+      depends_on: depends,
+    });
   }
 }
 
@@ -174,7 +182,11 @@ function planCategory(
       // Moving under one of its own descendants would make a cycle: refuse now, not halfway through apply.
       if (newParentId !== undefined && newParentId !== null && isDescendant(byId, newParentId, r.id)) {
         ctx.errors.push(
-          new PimctlError("cycle", `category "${key}" cannot move into its own subtree ("${pathKey(r.path)}" is an ancestor of its new parent)`, d.source ? { location: d.source } : {}),
+          new PimctlError(
+            "cycle",
+            `category "${key}" cannot move into its own subtree ("${pathKey(r.path)}" is an ancestor of its new parent)`,
+            d.source ? { location: d.source } : {},
+          ),
         );
       }
       changes.unshift({ field: "parent", before: r.path.length > 1 ? pathKey(r.path.slice(0, -1)) : null, after: parentKey });
@@ -202,12 +214,39 @@ function planCategory(
     const have = r?.versions?.[version] ?? {};
     const changes = r ? updateChanges(fields, have, FIELDS.category_version) : createChanges(fields, FIELDS.category_version);
     if (changes.length) {
-      unsupportedVersion(ctx, { kind: "categories", type: "category_version", address: addr.categoryVersion(d.path, version), changes, owner: catRef, version, ...source, before: have });
+      unsupportedVersion(ctx, {
+        kind: "categories",
+        type: "category_version",
+        address: addr.categoryVersion(d.path, version),
+        changes,
+        owner: catRef,
+        version,
+        ...source,
+        before: have,
+      });
     }
   }
   const ownerKey = r ? `category:${r.id}` : undefined;
-  planWebIds(ctx, { kind: "categories", type: "category_web_id", want: d.web_ids, ownerKey, ownerRef: catRef, address: (ch) => addr.categoryWebId(d.path, ch), ownerLabel: `category "${key}"`, ...source });
-  planAssets(ctx, { kind: "categories", type: "category_asset", want: d.assets, remote: r?.assets, ownerKey, ownerRef: catRef, address: (u) => addr.categoryAsset(d.path, u), ...source });
+  planWebIds(ctx, {
+    kind: "categories",
+    type: "category_web_id",
+    want: d.web_ids,
+    ownerKey,
+    ownerRef: catRef,
+    address: (ch) => addr.categoryWebId(d.path, ch),
+    ownerLabel: `category "${key}"`,
+    ...source,
+  });
+  planAssets(ctx, {
+    kind: "categories",
+    type: "category_asset",
+    want: d.assets,
+    remote: r?.assets,
+    ownerKey,
+    ownerRef: catRef,
+    address: (u) => addr.categoryAsset(d.path, u),
+    ...source,
+  });
 }
 
 function isDescendant(byId: Map<number, RemoteCategory>, candidate: number, ancestor: number): boolean {

@@ -41,7 +41,10 @@ export function planTypeValues(ctx: PlanContext, d: Attribute, remote: RemoteAtt
     const address = addr.typeValue(d.name, v.value);
     const src = v.source ? { source: v.source } : {};
     if (!vm.remote) {
-      ctx.add({ address, kind: "attributes", type: "type_value", op: "create", changes: createChanges(v, FIELDS.type_value), refs: { attribute }, ...src }, null);
+      ctx.add(
+        { address, kind: "attributes", type: "type_value", op: "create", changes: createChanges(v, FIELDS.type_value), refs: { attribute }, ...src },
+        null,
+      );
       valueRefs.set(v.value, { address });
     } else {
       valueRefs.set(v.value, { id: vm.remote.id });

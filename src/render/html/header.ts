@@ -20,7 +20,10 @@ export function renderHeader(plan: Plan, facts: PageFacts, anchorOf: (address: s
     ["plan format", plan.format_version],
   ]
     .filter((x): x is [string, string] => typeof x[1] === "string" && x[1] !== "")
-    .map(([k, v]) => `<div><dt>${esc(k)}</dt><dd${k === "commit" ? ' class="mono"' : ""}>${esc(v)}${k === "commit" ? uncommitted(facts.uncommitted) : ""}</dd></div>`)
+    .map(
+      ([k, v]) =>
+        `<div><dt>${esc(k)}</dt><dd${k === "commit" ? ' class="mono"' : ""}>${esc(v)}${k === "commit" ? uncommitted(facts.uncommitted) : ""}</dd></div>`,
+    )
     .join("");
   return [
     `<header><h1>pimctl ${esc(facts.source ?? "plan")} for <span class="tenant">${esc(plan.tenant)}</span></h1><dl class="facts">${dl}</dl>`,
@@ -92,7 +95,9 @@ function attention(plan: Plan, anchorOf: (address: string) => string | undefined
   const deletes = shown.filter((a) => a.op === "delete" && !a.flags.destructive && !a.flags.blocked);
   if (deletes.length) {
     const permission = plan.deletes_allowed === true ? " (permitted: the plan was made with --allow-delete)" : "";
-    parts.push(`<section class="attention deletes" id="deletes"><h2>${deletes.length} ${deletes.length === 1 ? "delete" : "deletes"}${permission}</h2>${capped(deletes, item)}</section>`);
+    parts.push(
+      `<section class="attention deletes" id="deletes"><h2>${deletes.length} ${deletes.length === 1 ? "delete" : "deletes"}${permission}</h2>${capped(deletes, item)}</section>`,
+    );
   }
   // A delete plus a create that look like one record moved or renamed, with the line that keeps its id.
   const hints = plan.hints ?? [];
@@ -104,12 +109,13 @@ function attention(plan: Plan, anchorOf: (address: string) => string | undefined
     );
   }
   const coverage = coverageLines(plan);
-  if (coverage.length) parts.push(`<section class="translations" id="translations"><h2>Translations</h2><ul>${coverage.map((l) => `<li>${esc(l)}</li>`).join("")}</ul></section>`);
-  if (plan.warnings.length) parts.push(`<section class="attention warnings"><h2>Warnings</h2><ul>${plan.warnings.map((w) => `<li>${esc(w)}</li>`).join("")}</ul></section>`);
+  if (coverage.length)
+    parts.push(`<section class="translations" id="translations"><h2>Translations</h2><ul>${coverage.map((l) => `<li>${esc(l)}</li>`).join("")}</ul></section>`);
+  if (plan.warnings.length)
+    parts.push(`<section class="attention warnings"><h2>Warnings</h2><ul>${plan.warnings.map((w) => `<li>${esc(w)}</li>`).join("")}</ul></section>`);
   if (plan.unmanaged.length) parts.push(`<p class="unmanaged-line">Unmanaged, left alone (pruning off): ${esc(unmanagedCounts(plan))}.</p>`);
   return parts.join("");
 }
-
 
 /** Long lists stop after LIST_CAP entries: the rest are in the tree and lists below. */
 const LIST_CAP = 50;

@@ -61,7 +61,9 @@ export function renderLists(records: Map<Kind, RecordEntry[]>): string {
 function renderEntry(e: RecordEntry): string {
   const op = recordOp(e);
   const own = e.actions.find((a) => a.address === e.address);
-  const was = own?.previous ? ` <span class="was">renamed from “${esc(parseAddress(own.previous.address)?.segments.at(-1)?.key ?? own.previous.address)}”</span>` : "";
+  const was = own?.previous
+    ? ` <span class="was">renamed from “${esc(parseAddress(own.previous.address)?.segments.at(-1)?.key ?? own.previous.address)}”</span>`
+    : "";
   const flag = e.actions.some((a) => a.flags.destructive) ? ` <span class="flag">destructive</span>` : "";
   return `<li class="rec st-${op}" id="${e.id}" data-name="${esc(e.name.toLowerCase())}" tabindex="-1"><div class="row">${opBadge(op)} <span class="n">${esc(e.name)}</span>${was}${flag} <span class="sr">${OP_WORD[op]}</span></div><div class="detail">${recordBody(e.address, e.actions)}</div></li>`;
 }

@@ -50,7 +50,10 @@ export function recordBody(rootAddress: string, actions: readonly Action[], show
   if (subs.length) {
     parts.push(
       `<ul class="subs">${subs
-        .map(([key, group]) => `<li class="sub">${opBadge(headOp(key, group))} <span class="sublabel">${esc(subLabel(key))}</span>${changeBlock(group, true)}</li>`)
+        .map(
+          ([key, group]) =>
+            `<li class="sub">${opBadge(headOp(key, group))} <span class="sublabel">${esc(subLabel(key))}</span>${changeBlock(group, true)}</li>`,
+        )
         .join("")}</ul>`,
     );
   }
@@ -82,7 +85,9 @@ function changeBlock(group: readonly Action[], sayPrevious: boolean): string {
   if (columns.length === 1 && columns[0]!.label === "master") {
     const a = columns[0]!.action;
     if (a.op === "create") {
-      const rows = shownChanges(a).map((c) => `<tr><th scope="row">${esc(c.field)}</th><td class="after">${valueHtml(c.after)}</td></tr>`).join("");
+      const rows = shownChanges(a)
+        .map((c) => `<tr><th scope="row">${esc(c.field)}</th><td class="after">${valueHtml(c.after)}</td></tr>`)
+        .join("");
       return `${noteHtml}<table class="fields"><thead><tr><th>field</th><th>value</th></tr></thead><tbody>${rows}</tbody></table>`;
     }
     const rows = a.changes.map((c) => `<tr><th scope="row">${esc(c.field)}</th>${pairCells(c)}</tr>`).join("");

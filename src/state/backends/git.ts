@@ -105,14 +105,26 @@ export class GitBackend implements StateBackend {
 
   private async must(args: string[], opts: { input?: string; identity?: boolean } = {}): Promise<string> {
     const r = await this.git(args, opts);
-    if (r.code !== 0) throw new PimctlError("io", `git ${args[0]} failed for the pimctl state on ${this.remote}: ${redactUrls(r.stderr.trim() || r.stdout.trim())}`);
+    if (r.code !== 0)
+      throw new PimctlError("io", `git ${args[0]} failed for the pimctl state on ${this.remote}: ${redactUrls(r.stderr.trim() || r.stdout.trim())}`);
     return r.stdout.trim();
   }
 
   /** Fetch one ref of the remote into the private namespace; "" when the remote has no such ref. */
   private async fetchRef(ref: string): Promise<string> {
     const local = ref.replace("refs/pimctl/", "refs/pimctl-fetched/");
-    const r = await this.git(["-c", "gc.auto=0", "-c", "maintenance.auto=false", "fetch", "--quiet", "--no-tags", "--no-write-fetch-head", this.remote, `+${ref}:${local}`]);
+    const r = await this.git([
+      "-c",
+      "gc.auto=0",
+      "-c",
+      "maintenance.auto=false",
+      "fetch",
+      "--quiet",
+      "--no-tags",
+      "--no-write-fetch-head",
+      this.remote,
+      `+${ref}:${local}`,
+    ]);
     if (r.code !== 0) {
       if (/not a git repository/i.test(r.stderr)) {
         throw new PimctlError("config", `state.backend git keeps the state on a Git remote, but ${this.repoDir} is not inside a Git checkout`, {
@@ -164,7 +176,8 @@ export class GitBackend implements StateBackend {
     const out = `${r.stdout}\n${r.stderr}`;
     // Lost races: the lease failed on our side ([rejected] stale info), or the remote's own
     // atomic ref update saw another value first (cannot lock ref ... but expected ...).
-    if (r.signal) throw new PimctlError("io", `cannot push ${ref} to ${this.remote}: push interrupted (git ended by ${r.signal}); the ref may or may not have changed`);
+    if (r.signal)
+      throw new PimctlError("io", `cannot push ${ref} to ${this.remote}: push interrupted (git ended by ${r.signal}); the ref may or may not have changed`);
     if (/\[rejected\]|stale info|already exists|fetch first|non-fast-forward|cannot lock ref|but expected|failed to update ref/i.test(out)) return false;
     if (MISSING_REPOSITORY.test(out)) throw await this.missingRemote(`cannot push ${ref} to`);
     const denied = /permission|denied|forbidden|\b403\b|unauthori[sz]ed|authentication|write access|read-only|protected/i.test(out);

@@ -58,7 +58,11 @@ export async function readLedger(backend: StateBackend, tenant: string, baseUrl:
  * is refused: re-read, merge (our changes win per record, theirs are kept),
  * try again. Never overwrites blindly.
  */
-export async function saveLedger(backend: StateBackend, state: LedgerState, opts: { warn?: (line: string) => void; force?: boolean } = {}): Promise<{ merged: number }> {
+export async function saveLedger(
+  backend: StateBackend,
+  state: LedgerState,
+  opts: { warn?: (line: string) => void; force?: boolean } = {},
+): Promise<{ merged: number }> {
   let merged = 0;
   let { base, version } = state;
   let mine = state.ledger;
@@ -93,10 +97,23 @@ export function lockInfo(why: string, env: NodeJS.ProcessEnv): LockInfo {
     /* no passwd entry in some containers */
   }
   const who = env.GITHUB_ACTOR ?? env.GITLAB_USER_LOGIN ?? `${user}@${host}`;
-  const gh = env.GITHUB_SERVER_URL && env.GITHUB_REPOSITORY && env.GITHUB_RUN_ID ? `${env.GITHUB_SERVER_URL}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}` : undefined;
+  const gh =
+    env.GITHUB_SERVER_URL && env.GITHUB_REPOSITORY && env.GITHUB_RUN_ID
+      ? `${env.GITHUB_SERVER_URL}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}`
+      : undefined;
   const where = gh ?? env.CI_JOB_URL ?? `${host} (pid ${process.pid})`;
   const { pid_ns, boot_id } = pidScope();
-  return { id: randomUUID(), who, where, since: new Date().toISOString(), why, host, pid: process.pid, ...(pid_ns ? { pid_ns } : {}), ...(boot_id ? { boot_id } : {}) };
+  return {
+    id: randomUUID(),
+    who,
+    where,
+    since: new Date().toISOString(),
+    why,
+    host,
+    pid: process.pid,
+    ...(pid_ns ? { pid_ns } : {}),
+    ...(boot_id ? { boot_id } : {}),
+  };
 }
 
 function ago(since: string): string {
@@ -113,14 +130,18 @@ export function unlockCommand(id: string, tenantFlag?: string): string {
 }
 
 export function lockedError(tenant: string, backend: StateBackend, holder: LockInfo, tenantFlag?: string, waitedMs?: number): PimctlError {
-  return new PimctlError("ledger_locked", `the state of tenant "${tenant}" is locked by another pimctl run${waitedMs ? ` (waited ${Math.round(waitedMs / 1000)} s)` : ""}`, {
-    details: [
-      describeHolder(holder),
-      `lock id: ${holder.id} (${backend.lockLocation})`,
-      `if that run is gone, break the lock with: ${unlockCommand(holder.id, tenantFlag)}`,
-      "or wait for it: --lock-timeout 5m",
-    ],
-  });
+  return new PimctlError(
+    "ledger_locked",
+    `the state of tenant "${tenant}" is locked by another pimctl run${waitedMs ? ` (waited ${Math.round(waitedMs / 1000)} s)` : ""}`,
+    {
+      details: [
+        describeHolder(holder),
+        `lock id: ${holder.id} (${backend.lockLocation})`,
+        `if that run is gone, break the lock with: ${unlockCommand(holder.id, tenantFlag)}`,
+        "or wait for it: --lock-timeout 5m",
+      ],
+    },
+  );
 }
 
 export interface HeldLock {
@@ -222,13 +243,14 @@ export async function acquireLock(
     timer = setInterval(() => {
       const silentMs = Date.now() - lastRenewed;
       if (silentMs > GIVE_UP_PERIODS * renewMs) {
-        lose(`${what} could not be renewed for ${Math.round(silentMs / 1000)} s (its lease runs out after ${Math.round((LEASE_PERIODS * renewMs) / 1000)} s, then another run may take it over)`);
+        lose(
+          `${what} could not be renewed for ${Math.round(silentMs / 1000)} s (its lease runs out after ${Math.round((LEASE_PERIODS * renewMs) / 1000)} s, then another run may take it over)`,
+        );
         return;
       }
       if (renewing) return;
       const at = new Date().toISOString();
-      renewing = backend
-        .renew!({ ...info, renewed: at })
+      renewing = backend.renew!({ ...info, renewed: at })
         .then(
           (ours) => {
             if (!ours) return lose(`${what} was taken over or broken (pimctl state unlock) while this run held it`);

@@ -88,13 +88,15 @@ export function invalidate(s: Snapshot, entries: readonly ApiChangelog[]): Pendi
   for (const list of Object.values(s.category_lists)) {
     const parent = new Map(list.map((c) => [c.id, typeof c.parent_id === "number" ? c.parent_id : null]));
     const below = (id: number): boolean => {
-      for (let p = parent.get(id), seen = 0; p !== null && p !== undefined && seen < parent.size; p = parent.get(p), seen++) if (deletedCategories.has(p)) return true;
+      for (let p = parent.get(id), seen = 0; p !== null && p !== undefined && seen < parent.size; p = parent.get(p), seen++)
+        if (deletedCategories.has(p)) return true;
       return false;
     };
-    for (const c of list) if (below(c.id)) {
-      pending.categories.add(c.id);
-      dropKeys(s.categories, c.id);
-    }
+    for (const c of list)
+      if (below(c.id)) {
+        pending.categories.add(c.id);
+        dropKeys(s.categories, c.id);
+      }
   }
   return { ...pending, rereads: pending.brands.size + pending.categories.size + pending.sets.size };
 }
@@ -126,7 +128,15 @@ function onePage<T>(items: T[], path: string): Page<T> {
   return {
     items,
     links: { first: null, last: null, prev: null, next: null },
-    meta: { current_page: 1, from: items.length ? 1 : null, last_page: 1, path, per_page: Math.max(items.length, 1), to: items.length || null, total: items.length },
+    meta: {
+      current_page: 1,
+      from: items.length ? 1 : null,
+      last_page: 1,
+      path,
+      per_page: Math.max(items.length, 1),
+      to: items.length || null,
+      total: items.length,
+    },
   };
 }
 

@@ -43,8 +43,10 @@ export function misunderstood(e: unknown): string | undefined {
   if (!Number.isInteger(x.id)) return "an entry has no integer id";
   if (!Number.isInteger(x.entity_id)) return `entry ${String(x.id)} has no integer entity_id`;
   if (typeof x.updated_at !== "string" || Number.isNaN(Date.parse(x.updated_at))) return `entry ${String(x.id)} has no readable updated_at`;
-  if (!(ENTITY_TYPES as readonly unknown[]).includes(x.entity_type)) return `entry ${String(x.id)} has entity_type ${JSON.stringify(x.entity_type)}, which API v1 does not list`;
-  if (!(CHANGE_TYPES as readonly unknown[]).includes(x.change_type)) return `entry ${String(x.id)} has change_type ${JSON.stringify(x.change_type)}, which API v1 does not list`;
+  if (!(ENTITY_TYPES as readonly unknown[]).includes(x.entity_type))
+    return `entry ${String(x.id)} has entity_type ${JSON.stringify(x.entity_type)}, which API v1 does not list`;
+  if (!(CHANGE_TYPES as readonly unknown[]).includes(x.change_type))
+    return `entry ${String(x.id)} has change_type ${JSON.stringify(x.change_type)}, which API v1 does not list`;
   return undefined;
 }
 
@@ -97,7 +99,8 @@ async function readSince(api: PimApi, since: string): Promise<{ entries: ApiChan
     if (!paging.cut) break;
     const top = newest(batch)!;
     if (fresh === 0) {
-      if (Date.parse(top.updated_at) === Date.parse(from)) return { reason: `the feed returns ${batch.length} entries at ${from} without paging, and there may be more at that time`, requests };
+      if (Date.parse(top.updated_at) === Date.parse(from))
+        return { reason: `the feed returns ${batch.length} entries at ${from} without paging, and there may be more at that time`, requests };
       break;
     }
     from = top.updated_at;
@@ -110,7 +113,14 @@ export function cursorOf(entries: readonly ApiChangelog[]): FeedCursor | undefin
   const top = newest(entries);
   if (!top) return undefined;
   const at = Date.parse(top.updated_at);
-  return { id: top.id, updated_at: top.updated_at, seen: entries.filter((e) => Date.parse(e.updated_at) === at).map((e) => e.id).sort((a, b) => a - b) };
+  return {
+    id: top.id,
+    updated_at: top.updated_at,
+    seen: entries
+      .filter((e) => Date.parse(e.updated_at) === at)
+      .map((e) => e.id)
+      .sort((a, b) => a - b),
+  };
 }
 
 /**
@@ -121,7 +131,11 @@ export async function readFeed(api: PimApi, cursor: FeedCursor): Promise<FeedRea
   const read = await readSince(api, cursor.updated_at);
   if ("reason" in read) return { ok: false, reason: read.reason, requests: read.requests };
   if (!read.entries.some((e) => e.id === cursor.id)) {
-    return { ok: false, reason: `the feed no longer holds entry ${cursor.id} (${cursor.updated_at}), where the snapshot left off: it keeps less than the snapshot's age`, requests: read.requests };
+    return {
+      ok: false,
+      reason: `the feed no longer holds entry ${cursor.id} (${cursor.updated_at}), where the snapshot left off: it keeps less than the snapshot's age`,
+      requests: read.requests,
+    };
   }
   const seen = new Set(cursor.seen);
   return { ok: true, entries: read.entries.filter((e) => !seen.has(e.id)), cursor: cursorOf(read.entries)!, requests: read.requests };

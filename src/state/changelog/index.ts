@@ -46,9 +46,15 @@ export async function openRefresh(real: PimApi, o: { mode: RefreshMode; cacheDir
   let feedRequests = 0;
   const full = async (fallback: string): Promise<Refresh> => {
     const at = await guard(() => currentCursor(real));
-    if ("error" in at) return { api: real, report: { mode: "full", fallback: `${fallback}; and ${at.error}`, feed_requests: feedRequests }, commit: async () => undefined };
+    if ("error" in at)
+      return { api: real, report: { mode: "full", fallback: `${fallback}; and ${at.error}`, feed_requests: feedRequests }, commit: async () => undefined };
     feedRequests += at.value.requests;
-    if (!at.value.cursor) return { api: real, report: { mode: "full", fallback: `${fallback}; ${at.value.reason ?? "no cursor"}`, feed_requests: feedRequests }, commit: async () => undefined };
+    if (!at.value.cursor)
+      return {
+        api: real,
+        report: { mode: "full", fallback: `${fallback}; ${at.value.reason ?? "no cursor"}`, feed_requests: feedRequests },
+        commit: async () => undefined,
+      };
     const cursor: FeedCursor = at.value.cursor;
     const recording = cachedApi(real, emptySnapshot(o.baseUrl, cursor, startedAt), { brands: new Set(), categories: new Set(), sets: new Set() });
     return {

@@ -36,7 +36,19 @@ export interface Snapshot {
 }
 
 export function emptySnapshot(baseUrl: string, cursor: FeedCursor, takenAt: string): Snapshot {
-  return { format: SNAPSHOT_FORMAT, base_url: baseUrl, taken_at: takenAt, cursor, brand_lists: {}, brands: {}, brand_attributes: {}, category_lists: {}, categories: {}, set_attributes: {}, attributes: {} };
+  return {
+    format: SNAPSHOT_FORMAT,
+    base_url: baseUrl,
+    taken_at: takenAt,
+    cursor,
+    brand_lists: {},
+    brands: {},
+    brand_attributes: {},
+    category_lists: {},
+    categories: {},
+    set_attributes: {},
+    attributes: {},
+  };
 }
 
 /** The snapshot's file: named by a hash of the base URL, so a path never leaks into a name. */
@@ -56,7 +68,8 @@ export async function loadSnapshot(file: string, baseUrl: string): Promise<{ sna
     const s = JSON.parse(text) as Partial<Snapshot>;
     if (s.format !== SNAPSHOT_FORMAT) return { reason: `the snapshot has format ${String(s.format)}, not ${SNAPSHOT_FORMAT}` };
     if (s.base_url !== baseUrl) return { reason: `the snapshot is of ${String(s.base_url)}, not ${baseUrl}` };
-    if (!s.cursor || !Number.isInteger(s.cursor.id) || typeof s.cursor.updated_at !== "string" || !Array.isArray(s.cursor.seen)) return { reason: "the snapshot has no feed cursor" };
+    if (!s.cursor || !Number.isInteger(s.cursor.id) || typeof s.cursor.updated_at !== "string" || !Array.isArray(s.cursor.seen))
+      return { reason: "the snapshot has no feed cursor" };
     return { snapshot: s as Snapshot };
   } catch (e) {
     return { reason: `the snapshot cannot be read (${(e as Error).message})` };

@@ -27,21 +27,21 @@ function parseRows(text: string, name: string): string[][] {
   for (let i = 0; i < text.length; i++) {
     const ch = text[i]!;
     if (quoted) {
-      if (ch === '"' && text[i + 1] === '"') (cur += '"'), i++;
+      if (ch === '"' && text[i + 1] === '"') ((cur += '"'), i++);
       else if (ch === '"') quoted = false;
       else {
         if (ch === "\n") line++;
         cur += ch;
       }
     } else if (ch === '"' && cur === "") quoted = true;
-    else if (ch === ",") row.push(cur), (cur = "");
+    else if (ch === ",") (row.push(cur), (cur = ""));
     else if (ch === "\n" || ch === "\r") {
       if (ch === "\r" && text[i + 1] === "\n") i++;
-      row.push(cur), rows.push(row), (row = []), (cur = ""), line++;
+      (row.push(cur), rows.push(row), (row = []), (cur = ""), line++);
     } else cur += ch;
   }
   if (quoted) throw new PimctlError("invalid_value", `${name}:${line}: a quoted cell is not closed`);
-  if (cur !== "" || row.length) row.push(cur), rows.push(row);
+  if (cur !== "" || row.length) (row.push(cur), rows.push(row));
   return rows.filter((r) => r.length > 1 || r[0] !== "");
 }
 
@@ -49,6 +49,7 @@ export function readCsv(text: string, name: string): ReadUnit[] {
   const rows = parseRows(text.replace(/^\uFEFF/, ""), name);
   const header = rows.shift() ?? [];
   const col = (c: string) => header.indexOf(c);
-  for (const c of ["id", "source", "target"]) if (col(c) === -1) throw new PimctlError("invalid_value", `${name}: the header has no "${c}" column (expected ${HEADER.join(",")})`);
+  for (const c of ["id", "source", "target"])
+    if (col(c) === -1) throw new PimctlError("invalid_value", `${name}: the header has no "${c}" column (expected ${HEADER.join(",")})`);
   return rows.map((r) => ({ id: r[col("id")] ?? "", source: r[col("source")] ?? "", target: r[col("target")] ?? "", needsReview: false }));
 }

@@ -35,7 +35,11 @@ export function readUnits(text: string, name: string): ReadUnit[] {
   const lower = name.toLowerCase();
   const head = text.replace(/^\uFEFF/, "").trimStart();
   const charset = otherCharset(head);
-  if (charset) throw new PimctlError("io", `${name} declares the charset ${charset}; pimctl reads UTF-8 only: convert it (msgconv -t UTF-8, iconv -t UTF-8) and change the declaration`);
+  if (charset)
+    throw new PimctlError(
+      "io",
+      `${name} declares the charset ${charset}; pimctl reads UTF-8 only: convert it (msgconv -t UTF-8, iconv -t UTF-8) and change the declaration`,
+    );
   if (/\.(xlf|xliff|xml)$/.test(lower) || head.startsWith("<")) return readXliff(text, name);
   if (/\.(po|pot)$/.test(lower) || /^(#|msgid|msgctxt)/.test(head)) return readPo(text, name);
   if (lower.endsWith(".csv") || head.startsWith("id,")) return readCsv(text, name);

@@ -50,7 +50,11 @@ export function readPo(text: string, name: string): ReadUnit[] {
   for (const [ctx, entries] of Object.entries(data.translations)) {
     for (const entry of Object.values(entries)) {
       if (ctx === "" && entry.msgid === "") continue; // the header
-      if (!ctx) throw new PimctlError("invalid_value", `${name}: the entry "${entry.msgid}" has no msgctxt; pimctl's units carry their id there (export the file again)`);
+      if (!ctx)
+        throw new PimctlError(
+          "invalid_value",
+          `${name}: the entry "${entry.msgid}" has no msgctxt; pimctl's units carry their id there (export the file again)`,
+        );
       units.push({ id: ctx, source: entry.msgid, target: entry.msgstr[0] ?? "", needsReview: /\bfuzzy\b/.test(entry.comments?.flag ?? "") });
     }
   }

@@ -43,14 +43,43 @@ export type ExportFormat = (typeof EXPORT_FORMATS)[number];
  * ("x-klingon"), which XML's xml:lang and gettext both accept. --target-lang overrides.
  */
 const CODES: Record<string, string> = {
-  arabic: "ar", chinese: "zh", czech: "cs", danish: "da", dutch: "nl", english: "en", finnish: "fi", french: "fr", german: "de", greek: "el",
-  hungarian: "hu", italian: "it", japanese: "ja", korean: "ko", norwegian: "nb", polish: "pl", portuguese: "pt", romanian: "ro", russian: "ru",
-  slovak: "sk", spanish: "es", swedish: "sv", turkish: "tr", ukrainian: "uk",
+  arabic: "ar",
+  chinese: "zh",
+  czech: "cs",
+  danish: "da",
+  dutch: "nl",
+  english: "en",
+  finnish: "fi",
+  french: "fr",
+  german: "de",
+  greek: "el",
+  hungarian: "hu",
+  italian: "it",
+  japanese: "ja",
+  korean: "ko",
+  norwegian: "nb",
+  polish: "pl",
+  portuguese: "pt",
+  romanian: "ro",
+  russian: "ru",
+  slovak: "sk",
+  spanish: "es",
+  swedish: "sv",
+  turkish: "tr",
+  ukrainian: "uk",
 };
 
 export function languageCode(version: string): string {
   const key = version.trim().toLowerCase();
-  return CODES[key] ?? `x-${key.replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 8) || "version"}`;
+  return (
+    CODES[key] ??
+    `x-${
+      key
+        .replace(/[^a-z0-9]+/g, "-")
+        .replace(/^-+|-+$/g, "")
+        .slice(0, 8) || "version"
+    }`
+  );
 }
 
 /**

@@ -50,7 +50,8 @@ export function writeXliff2(file: UnitFile): string {
   for (const u of file.units) {
     out.push(`    <unit id="${xliff2UnitId(u.id)}" name="${esc(u.id)}">`);
     if (u.notes.length) out.push(`      <notes>`, ...u.notes.map((n) => `        <note category="pimctl">${esc(n)}</note>`), `      </notes>`);
-    const state = u.state === "translated" ? `state="translated"` : u.state === "needs-review" ? `state="initial" subState="pimctl:needs-review"` : `state="initial"`;
+    const state =
+      u.state === "translated" ? `state="translated"` : u.state === "needs-review" ? `state="initial" subState="pimctl:needs-review"` : `state="initial"`;
     out.push(`      <segment ${state}>`, `        <source xml:space="preserve">${esc(u.source)}</source>`);
     if (u.target !== "" || u.state !== "new") out.push(`        <target xml:space="preserve">${esc(u.target)}</target>`);
     out.push(`      </segment>`, `    </unit>`);
@@ -87,7 +88,11 @@ function textOf(v: unknown, where: string): string {
 export function readXliff(text: string, name: string): ReadUnit[] {
   // A document type declaration can define entities (an entity bomb, an external entity): XLIFF
   // needs none, so a file with one is refused before any parser reads it.
-  if (/<!DOCTYPE/i.test(text)) throw new PimctlError("invalid_value", `${name} has a document type declaration (<!DOCTYPE ...>); XLIFF needs none and pimctl reads no file with one (entities are never expanded): remove it`);
+  if (/<!DOCTYPE/i.test(text))
+    throw new PimctlError(
+      "invalid_value",
+      `${name} has a document type declaration (<!DOCTYPE ...>); XLIFF needs none and pimctl reads no file with one (entities are never expanded): remove it`,
+    );
   const valid = XMLValidator.validate(text);
   if (valid !== true) throw new PimctlError("invalid_value", `${name} is not well-formed XML: ${valid.err.msg} (line ${valid.err.line})`);
   const root = (parser.parse(text) as XmlNode).xliff as XmlNode | undefined;
@@ -102,7 +107,12 @@ export function readXliff(text: string, name: string): ReadUnit[] {
           const id = String(u["@id"] ?? "");
           const target = u.target as XmlNode | string | undefined;
           const state = typeof target === "object" ? String(target["@state"] ?? "") : "";
-          units.push({ id, source: textOf(u.source, `${name}: unit ${id}: <source>`), target: textOf(target, `${name}: unit ${id}: <target>`), needsReview: state.startsWith("needs-review") });
+          units.push({
+            id,
+            source: textOf(u.source, `${name}: unit ${id}: <source>`),
+            target: textOf(target, `${name}: unit ${id}: <target>`),
+            needsReview: state.startsWith("needs-review"),
+          });
         }
       }
     }

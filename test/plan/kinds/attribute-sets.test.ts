@@ -7,9 +7,19 @@ describe("attribute sets kind", () => {
   it("assigns missing attributes and removes left-out ones by the assignment's id, reading renamed attributes by today's name", () => {
     const { actions, errors } = planKinds(
       [attributes, attributeSets],
-      { attributes: [{ name: "Colour", type: "text", previous_names: ["Color"] }, { name: "Size", type: "text" }], attribute_sets: [{ name: "Apparel", attributes: ["Colour", "Size"] }] },
       {
-        attributes: [{ id: 10, name: "Color", type: "text", values: [] }, { id: 11, name: "Size", type: "text", values: [] }, { id: 12, name: "Fit", type: "text", values: [] }],
+        attributes: [
+          { name: "Colour", type: "text", previous_names: ["Color"] },
+          { name: "Size", type: "text" },
+        ],
+        attribute_sets: [{ name: "Apparel", attributes: ["Colour", "Size"] }],
+      },
+      {
+        attributes: [
+          { id: 10, name: "Color", type: "text", values: [] },
+          { id: 11, name: "Size", type: "text", values: [] },
+          { id: 12, name: "Fit", type: "text", values: [] },
+        ],
         attribute_sets: [{ id: 5, name: "Apparel", attributes: ["Color", "Fit"], assignment_ids: { Color: 500, Fit: 501 } }],
       },
     );
@@ -33,6 +43,10 @@ describe("attribute sets kind", () => {
       { prune: { attribute_sets: true } },
     );
     expect(actions.get('attribute_set["Shoes"].attribute["Size"]')!.depends_on).toEqual(['attribute_set["Shoes"]']);
-    expect(actions.get('attribute_set["Old"]')!.notes).toEqual(["products and categories using this set lose the attributes it brings", "holds 1 attribute assignment", "used by 1 category"]);
+    expect(actions.get('attribute_set["Old"]')!.notes).toEqual([
+      "products and categories using this set lose the attributes it brings",
+      "holds 1 attribute assignment",
+      "used by 1 category",
+    ]);
   });
 });

@@ -51,18 +51,29 @@ describe("attributes kind (with type values)", () => {
     const { actions } = planKinds(
       [attributes],
       { attributes: [{ name: "Color", type: "selectbox", values: [{ value: "Red" }, { value: "Dark blue" }] }] },
-      { attributes: [remoteColour, { id: 11, name: "Size", type: "selectbox", values: [{ id: 110, value: "S" }] }], attribute_sets: [{ id: 5, name: "Apparel", attributes: ["Size"], assignment_ids: {} }] },
+      {
+        attributes: [remoteColour, { id: 11, name: "Size", type: "selectbox", values: [{ id: 110, value: "S" }] }],
+        attribute_sets: [{ id: 5, name: "Apparel", attributes: ["Size"], assignment_ids: {} }],
+      },
       { prune: { attributes: true, type_values: true } },
     );
     const value = actions.get('attribute["Color"].value["Mauve"]')!;
     expect([value.op, value.flags.destructive, value.notes]).toEqual(["delete", true, ["products using this value lose it"]]);
     const attr = actions.get('attribute["Size"]')!;
-    expect([attr.op, attr.flags.destructive, attr.notes?.slice(1)]).toEqual(["delete", true, ["deletes its 1 type value", "assigned to attribute set: Apparel"]]);
+    expect([attr.op, attr.flags.destructive, attr.notes?.slice(1)]).toEqual([
+      "delete",
+      true,
+      ["deletes its 1 type value", "assigned to attribute set: Apparel"],
+    ]);
     expect(attr.notes?.[0]).toMatch(/^products lose their values of this \w+ attribute$/);
   });
 
   it("an unknown display group is an error with a suggestion", () => {
-    const { errors } = planKinds([displayGroups, attributes], { display_groups: [{ name: "Basics" }], attributes: [{ name: "A", type: "text", display_group: "Basic" }] }, {});
+    const { errors } = planKinds(
+      [displayGroups, attributes],
+      { display_groups: [{ name: "Basics" }], attributes: [{ name: "A", type: "text", display_group: "Basic" }] },
+      {},
+    );
     expect(errors.join("\n")).toMatch(/display group "Basic" is not declared.*did you mean: "Basics"/s);
   });
 });

@@ -3,7 +3,11 @@ import { attributes } from "../../../src/plan/kinds/attributes.js";
 import { brands } from "../../../src/plan/kinds/brands.js";
 import { planKinds } from "../../helpers/plan-kind.js";
 
-const ledger = { web_ids: { "brand:1": { Webshop: "acme-01" } }, assets: { "brand:1": { "9": { image_url: "https://cdn/a.png" } } }, brand_attribute_sets: { "1": [] } };
+const ledger = {
+  web_ids: { "brand:1": { Webshop: "acme-01" } },
+  assets: { "brand:1": { "9": { image_url: "https://cdn/a.png" } } },
+  brand_attribute_sets: { "1": [] },
+};
 
 describe("brands kind", () => {
   it("writes fields, attribute values per version, web ids and assets against the ledger", () => {
@@ -25,7 +29,17 @@ describe("brands kind", () => {
       {
         channels: [{ id: 3, channel_name: "Webshop", version_id: 0, version_name: "Master" }],
         attributes: [{ id: 10, name: "Colour", type: "text", values: [] }],
-        brands: [{ id: 1, name: "Acme", desc: "Old", product_count: 0, assets: [{ id: 9, uri: "https://tenant/9.png", alttext: "Acme" }], attributes: { Colour: { attribute_id: 10, values: { "": { id: 70, value: "Red" } } } }, versions: {} }],
+        brands: [
+          {
+            id: 1,
+            name: "Acme",
+            desc: "Old",
+            product_count: 0,
+            assets: [{ id: 9, uri: "https://tenant/9.png", alttext: "Acme" }],
+            attributes: { Colour: { attribute_id: 10, values: { "": { id: 70, value: "Red" } } } },
+            versions: {},
+          },
+        ],
       },
       { ledger },
     );
@@ -45,7 +59,10 @@ describe("brands kind", () => {
       { brands: [{ name: "Acme", web_ids: { Webshop: "acme-01" } }] },
       {
         channels: [{ id: 3, channel_name: "Webshop", version_id: 0, version_name: "Master" }],
-        brands: [{ id: 1, name: "Acme", product_count: 0, versions: {} }, { id: 2, name: "Gone", product_count: 4, versions: {} }],
+        brands: [
+          { id: 1, name: "Acme", product_count: 0, versions: {} },
+          { id: 2, name: "Gone", product_count: 4, versions: {} },
+        ],
       },
       { prune: { brands: true } },
     );

@@ -3,10 +3,18 @@ import { categories } from "../../../src/plan/kinds/categories.js";
 import type { RemoteCategory } from "../../../src/model/remote.js";
 import { planKinds } from "../../helpers/plan-kind.js";
 
-const cat = (id: number, parent_id: number | null, path: string[], child_count = 0): RemoteCategory => ({ id, parent_id, path, name: path.at(-1)!, child_count });
+const cat = (id: number, parent_id: number | null, path: string[], child_count = 0): RemoteCategory => ({
+  id,
+  parent_id,
+  path,
+  name: path.at(-1)!,
+  child_count,
+});
 
 describe("categories kind", () => {
-  const remote = { categories: [cat(1, null, ["Apparel"], 1), cat(2, 1, ["Apparel", "Tops"]), cat(3, null, ["Footwear"], 1), cat(4, 3, ["Footwear", "Shoes"])] };
+  const remote = {
+    categories: [cat(1, null, ["Apparel"], 1), cat(2, 1, ["Apparel", "Tops"]), cat(3, null, ["Footwear"], 1), cat(4, 3, ["Footwear", "Shoes"])],
+  };
 
   it("renames within a parent, moves through previous_paths, creates under a new parent", () => {
     const { actions, errors } = planKinds(
@@ -25,7 +33,11 @@ describe("categories kind", () => {
     );
     expect(errors).toEqual([]);
     const move = actions.get('category["Apparel/Shoes"]')!;
-    expect([move.op, move.changes[0], move.previous]).toEqual(["move", { field: "parent", before: "Footwear", after: "Apparel" }, { address: 'category["Footwear/Shoes"]', via: "previous_paths" }]);
+    expect([move.op, move.changes[0], move.previous]).toEqual([
+      "move",
+      { field: "parent", before: "Footwear", after: "Apparel" },
+      { address: 'category["Footwear/Shoes"]', via: "previous_paths" },
+    ]);
     expect(actions.get('category["Apparel/Shirts"]')!.op).toBe("rename");
     expect(actions.get('category["Garden/Tools"]')!.refs.parent).toEqual({ address: 'category["Garden"]' });
     // The old parent is deleted only after its kept child has moved out.
@@ -35,7 +47,12 @@ describe("categories kind", () => {
   it("refuses a move into the category's own subtree", () => {
     const cyclic = planKinds(
       [categories],
-      { categories: [{ path: ["Shoes"], name: "Shoes", previous_paths: [["Footwear", "Shoes"]] }, { path: ["Shoes", "Footwear"], name: "Footwear", previous_paths: [["Footwear"]] }] },
+      {
+        categories: [
+          { path: ["Shoes"], name: "Shoes", previous_paths: [["Footwear", "Shoes"]] },
+          { path: ["Shoes", "Footwear"], name: "Footwear", previous_paths: [["Footwear"]] },
+        ],
+      },
       { categories: [cat(3, null, ["Footwear"], 1), cat(4, 3, ["Footwear", "Shoes"])] },
     );
     expect(cyclic.errors.join("\n")).toMatch(/cannot move into its own subtree/);
