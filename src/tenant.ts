@@ -94,8 +94,10 @@ export function tenantProblemFirst(config: Config, tenantChosen: boolean, errors
   const problem = new PimctlError(
     "usage",
     names.length
-      ? `the manifests use \${variables} (${uses.length} use${uses.length === 1 ? "" : "s"}), whose values come from a tenant: name one with --tenant (configured: ${names.join(", ")})`
-      : `the manifests use \${variables} (${uses.length} use${uses.length === 1 ? "" : "s"}), but no tenant is configured${config.file ? ` in ${config.file}` : ""}: add one with its variables: under tenants:`,
+      ? `the manifests use \${variables} (${uses.length} use${uses.length === 1 ? "" : "s"}), whose values come from a tenant: name one with ` +
+          `--tenant (configured: ${names.join(", ")})`
+      : `the manifests use \${variables} (${uses.length} use${uses.length === 1 ? "" : "s"}), but no tenant is ` +
+          `configured${config.file ? ` in ${config.file}` : ""}: add one with its variables: under tenants:`,
     { details: first ? [`first use: ${first.file}:${first.line}:${first.column}`] : [] },
   );
   // Alone, so it is what a person reads first: the other checks ran without the tenant's values.

@@ -31,7 +31,10 @@ export function untrustedCertificate(code: string | undefined): string | undefin
     "CERT_UNTRUSTED",
   ];
   if (code !== undefined && codes.includes(code)) {
-    return `the tenant's TLS certificate is not trusted (${code}): if a private CA or a TLS-inspecting proxy signs it, point NODE_EXTRA_CA_CERTS at that CA's PEM file`;
+    return (
+      `the tenant's TLS certificate is not trusted (${code}): if a private CA or a TLS-inspecting proxy signs it, point NODE_EXTRA_CA_CERTS ` +
+      `at that CA's PEM file`
+    );
   }
   if (code === "CERT_HAS_EXPIRED" || code === "ERR_TLS_CERT_ALTNAME_INVALID") return `the tenant's TLS certificate is not valid for this address (${code})`;
   return undefined;

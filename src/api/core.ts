@@ -56,7 +56,8 @@ export class ApiCore {
     if (url.protocol === "http:" && !isLoopbackHost(url.hostname) && !opts.allowInsecureHttp) {
       throw new PimctlError(
         "insecure_url",
-        `tenant "${opts.tenant}": refusing plain http:// to ${url.host}: the token would travel unencrypted. Use https://, or set allow_insecure_http: true for this tenant`,
+        `tenant "${opts.tenant}": refusing plain http:// to ${url.host}: the token would travel unencrypted. Use https://, or set ` +
+          `allow_insecure_http: true for this tenant`,
       );
     }
     if (url.protocol !== "http:" && url.protocol !== "https:") throw new PimctlError("config", `tenant "${opts.tenant}": base URL must be http(s)`);
@@ -269,7 +270,8 @@ export class ApiCore {
     if (r.status === 401) {
       return new PimctlError(
         "api_unauthorized",
-        `tenant "${this.tenant}" at ${this.baseUrl} refused the token (401). Either the token was rotated or revoked, it belongs to another tenant, or the Authorization header is missing or malformed. Check the variable or file the config names for this tenant.`,
+        `tenant "${this.tenant}" at ${this.baseUrl} refused the token (401). Either the token was rotated or revoked, it belongs to another ` +
+          `tenant, or the Authorization header is missing or malformed. Check the variable or file the config names for this tenant.`,
         req,
       );
     }

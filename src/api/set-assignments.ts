@@ -33,7 +33,8 @@ export async function removeAssignment(c: AssignmentRemover, setId: number, targ
     if (c.setAttributeDeleteId === reading) return;
     c.setAttributeDeleteId = reading;
     c.note(
-      `tenant "${c.tenant}": DELETE /attribute_sets/<SET>/attributes/<ID> takes the ${reading === "attribute" ? "attribute id" : "assignment id"} (learned from its answer)`,
+      `tenant "${c.tenant}": DELETE /attribute_sets/<SET>/attributes/<ID> takes the ${reading === "attribute" ? "attribute id" : "assignment id"} ` +
+        `(learned from its answer)`,
     );
   };
 
@@ -62,7 +63,10 @@ export async function removeAssignment(c: AssignmentRemover, setId: number, targ
   if (!attempts.length) {
     throw new PimctlError(
       "plan_refused",
-      `cannot remove attribute ${A} from attribute set ${setId} safely: API v1 does not say whether DELETE /attribute_sets/<SET>/attributes/<ID> takes the attribute id (${A}) or the assignment id (${G}), and in this set each of them names another assignment under the other reading. Nothing was deleted; remove the assignment in the PIM's own interface, or run an apply that removes another assignment first so pimctl learns the tenant's reading`,
+      `cannot remove attribute ${A} from attribute set ${setId} safely: API v1 does not say whether DELETE /attribute_sets/<SET>/attributes/<ID> ` +
+        `takes the attribute id (${A}) or the assignment id (${G}), and in this set each of them names another assignment under the other ` +
+        `reading. Nothing was deleted; remove the assignment in the PIM's own interface, or run an apply that removes another assignment first so pimctl ` +
+        `learns the tenant's reading`,
       { request: { method: "DELETE", path: path(A), tenant: c.tenant } },
     );
   }

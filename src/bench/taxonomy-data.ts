@@ -28,7 +28,8 @@ export function readTaxonomy<T = unknown>(file: string = taxonomyFile()): T {
       bytes = readFileSync(file);
     } catch (err) {
       throw new Error(
-        `the Shopify taxonomy is not at ${file} (${(err as NodeJS.ErrnoException).code ?? String(err)}): it is part of the repository; set PIMCTL_TAXONOMY to use another copy`,
+        `the Shopify taxonomy is not at ${file} (${(err as NodeJS.ErrnoException).code ?? String(err)}): it is part of the repository; set ` +
+          `PIMCTL_TAXONOMY to use another copy`,
       );
     }
     // gzip's magic bytes, so that $PIMCTL_TAXONOMY may name either form.

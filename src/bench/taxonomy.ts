@@ -121,5 +121,8 @@ export async function writeTaxonomyProject(dir: string, o: TaxonomyProjectOption
   ].join("\n");
   await writeFile(path.join(dir, "pimctl.yaml"), config);
   const values = [...attributes.values()].reduce((n, a) => n + a.values.length, 0);
-  return `${categoryCount} categories, ${attributes.size} attributes with ${values} values, ${sets.length} attribute sets, ${o.brands} brands, ${languages.map((l) => TAXONOMY_LANGUAGES[l]).join(" and ") || "no language versions"}`;
+  return (
+    `${categoryCount} categories, ${attributes.size} attributes with ${values} values, ${sets.length} attribute sets, ${o.brands} brands, ` +
+    `${languages.map((l) => TAXONOMY_LANGUAGES[l]).join(" and ") || "no language versions"}`
+  );
 }

@@ -143,7 +143,8 @@ async function upsertComment(env: NodeJS.ProcessEnv, inputs: ActionInputs, body:
 function commentFailure(what: string, status: number): string {
   const hint =
     status === 403
-      ? ": the token may not write pull-request comments. Give the job `permissions: pull-requests: write`; a pull request from a fork or Dependabot only gets a read-only token (set `comment: false` there)"
+      ? ": the token may not write pull-request comments. Give the job `permissions: pull-requests: write`; a pull request from a fork or " +
+        "Dependabot only gets a read-only token (set `comment: false` there)"
       : "";
   return `${what} failed: HTTP ${status}${hint}`;
 }

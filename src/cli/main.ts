@@ -34,7 +34,8 @@ run(process.argv.slice(2), { ...processIo(), interrupt: guard.signal }).then(
 process.on("exit", (code) => {
   if (settled) return;
   process.stderr.write(
-    `pimctl: internal error: the run stopped before it finished (nothing was left that could complete it); its work is unfinished, run plan to see what remains${code ? "" : " (exit 1)"}\n`,
+    `pimctl: internal error: the run stopped before it finished (nothing was left that could complete it); its work is unfinished, run plan to ` +
+      `see what remains${code ? "" : " (exit 1)"}\n`,
   );
   process.exitCode = 1;
 });

@@ -38,7 +38,8 @@ export function withRefresh<T>(y: Argv<T>): Argv<T & { refresh?: RefreshMode }> 
   return y.option("refresh", {
     choices: REFRESH_MODES,
     describe:
-      "How the tenant is read: full (every time; the default) or changelog (a snapshot in the state backend's cache, brought up to date from GET /changelogs; falls back to a full read when the feed cannot prove it current)",
+      "How the tenant is read: full (every time; the default) or changelog (a snapshot in the state backend's cache, brought up to date from GET " +
+      "/changelogs; falls back to a full read when the feed cannot prove it current)",
     group: "Output and network:",
   }) as Argv<T & { refresh?: RefreshMode }>;
 }

@@ -116,7 +116,8 @@ export async function loadConfig(opts: { configPath?: string; cwd: string; dir?:
             errors.push(
               new PimctlError(
                 "config",
-                `tenant "${name}": a token must never be written in the config; remove "${secret}" and name an environment variable with token_env (or a file with token_file)`,
+                `tenant "${name}": a token must never be written in the config; remove "${secret}" and name an environment variable with ` +
+                  `token_env (or a file with token_file)`,
                 {
                   location: parsed.at(`${pointer(["tenants", name, secret])}#key`),
                 },

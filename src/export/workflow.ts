@@ -47,10 +47,12 @@ export async function exportTenant(opts: ExportOptions): Promise<ExportResult> {
     const names = existing.map((f) => path.relative(opts.cwd, f) || f);
     throw new PimctlError(
       "usage",
-      `${opts.out} already holds manifests: export would overwrite hand-written files (${names.slice(0, 8).join(", ")}${names.length > 8 ? `, and ${names.length - 8} more` : ""}); nothing was written`,
+      `${opts.out} already holds manifests: export would overwrite hand-written files ` +
+        `(${names.slice(0, 8).join(", ")}${names.length > 8 ? `, and ${names.length - 8} more` : ""}); nothing was written`,
       {
         details: [
-          "--merge: update only the values that changed, where each entry lives, keeping comments, ${variables}, previous_names and the file layout; add new entries",
+          "--merge: update only the values that changed, where each entry lives, keeping comments, ${variables}, previous_names and the file " +
+            "layout; add new entries",
           "--force: overwrite with freshly exported <kind>.yaml files (edits, comments and variables in them are lost)",
         ],
       },

@@ -89,7 +89,8 @@ export function decodeManifest(bytes: Uint8Array, file: string): { text: string 
     return {
       error: new PimctlError(
         "io",
-        `this file is not UTF-8: the byte ${hex(byte)} here is not valid UTF-8${latin1 ? ` (in Latin-1 or Windows-1252 it is "${latin1}")` : ""}; pimctl reads UTF-8 only: save the file as UTF-8`,
+        `this file is not UTF-8: the byte ${hex(byte)} here is not valid UTF-8${latin1 ? ` (in Latin-1 or Windows-1252 it is "${latin1}")` : ""}; ` +
+          `pimctl reads UTF-8 only: save the file as UTF-8`,
         {
           location: locate(bytes, at, file),
         },

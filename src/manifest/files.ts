@@ -66,7 +66,8 @@ export async function manifestFiles(dir: string, cwd = process.cwd()): Promise<M
           errors.push(
             new PimctlError(
               "io",
-              `${show(p)} is not a regular file (a pipe, a device or a socket${entry.isSymbolicLink() ? ", through a symlink" : ""}); manifests are files: remove it or rename it so it does not end in .yaml`,
+              `${show(p)} is not a regular file (a pipe, a device or a socket${entry.isSymbolicLink() ? ", through a symlink" : ""}); manifests ` +
+                `are files: remove it or rename it so it does not end in .yaml`,
             ),
           );
       }

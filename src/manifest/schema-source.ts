@@ -37,7 +37,8 @@ export const configSchema: S = {
       type: "object",
       additionalProperties: false,
       description:
-        'Per kind: delete records the manifests do not declare (default false: they are listed as unmanaged); "owned": only those pimctl created or adopted (the state remembers which), never records someone made by hand. Deletes still need plan --allow-delete.',
+        'Per kind: delete records the manifests do not declare (default false: they are listed as unmanaged); "owned": only those pimctl created ' +
+        "or adopted (the state remembers which), never records someone made by hand. Deletes still need plan --allow-delete.",
       properties: Object.fromEntries(
         PRUNE_KINDS.map((k) => [k, { oneOf: [{ type: "boolean" }, { const: "owned" }], description: `Prune ${k.replace("_", " ")}: true, false or "owned".` }]),
       ),
@@ -51,7 +52,8 @@ export const configSchema: S = {
         backend: {
           enum: ["local", "git"],
           description:
-            "local (default): files in ledger_dir on this machine. git: refs/pimctl/state/<tenant> and refs/pimctl/lock/<tenant> on a Git remote, shared by every pipeline runner.",
+            "local (default): files in ledger_dir on this machine. git: refs/pimctl/state/<tenant> and refs/pimctl/lock/<tenant> on a Git remote, " +
+            "shared by every pipeline runner.",
         },
         remote: str("git backend: the remote of the repository that holds this file (default origin)."),
       },
@@ -61,14 +63,16 @@ export const configSchema: S = {
       uniqueItems: true,
       items: { type: "string", minLength: 1 },
       description:
-        'Records this repository never plans, as kinds, addresses or globs (category["Seasonal/**"], brand["Partner *"]): left out of every plan, never deleted, counted in the plan\'s warnings.',
+        'Records this repository never plans, as kinds, addresses or globs (category["Seasonal/**"], brand["Partner *"]): left out of every plan, ' +
+        "never deleted, counted in the plan's warnings.",
     },
     protect: {
       type: "array",
       uniqueItems: true,
       items: { type: "string", minLength: 1 },
       description:
-        "Records never deleted, renamed or moved, whatever the prune setting (kinds, addresses or globs): a plan that would is refused, naming the rule. A rule follows a record the manifests moved or renamed (previous_paths, previous_names); a rule that matches nothing is a warning.",
+        "Records never deleted, renamed or moved, whatever the prune setting (kinds, addresses or globs): a plan that would is refused, naming " +
+        "the rule. A rule follows a record the manifests moved or renamed (previous_paths, previous_names); a rule that matches nothing is a warning.",
     },
     max_deletes: {
       oneOf: [
@@ -76,13 +80,15 @@ export const configSchema: S = {
         { type: "string", pattern: "^\\d+(\\.\\d+)?\\s*%$" },
       ],
       description:
-        'The most deletes one plan may hold: a number, or "N%" of a kind\'s records in the tenant. Above it the plan is refused (exit 3), so a manifest file removed by mistake cannot empty the tenant.',
+        'The most deletes one plan may hold: a number, or "N%" of a kind\'s records in the tenant. Above it the plan is refused (exit 3), so a ' +
+        "manifest file removed by mistake cannot empty the tenant.",
     },
     external: {
       type: "object",
       additionalProperties: false,
       description:
-        'Records the tenant owns that manifests may refer to without declaring them (validate checks every other reference offline). Per kind: a list of names, or "*" for all. Channels are never declared in manifests: list them here to have validate check web_ids keys.',
+        "Records the tenant owns that manifests may refer to without declaring them (validate checks every other reference offline). Per kind: a " +
+        'list of names, or "*" for all. Channels are never declared in manifests: list them here to have validate check web_ids keys.',
       properties: Object.fromEntries(
         ["display_groups", "attributes", "attribute_sets", "channels"].map((k) => [
           k,

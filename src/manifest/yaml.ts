@@ -194,7 +194,10 @@ function shortIndentHint(text: string, line: number): string {
   const above = prev >= 0 ? lines[prev]! : "";
   const keyColumn = /^\s*- /.test(above) ? above.indexOf("- ") + 2 : indentOf(above);
   if (prev >= 0 && indentOf(here) < keyColumn) {
-    return `an indentation mistake: line ${line} is indented ${indentOf(here)} spaces, but the keys of the entry above it start at column ${keyColumn + 1} (${keyColumn} spaces); keys of one entry line up`;
+    return (
+      `an indentation mistake: line ${line} is indented ${indentOf(here)} spaces, but the keys of the entry above it start at column ` +
+      `${keyColumn + 1} (${keyColumn} spaces); keys of one entry line up`
+    );
   }
   return indentationHint(text, line);
 }
@@ -210,9 +213,15 @@ function indentationHint(text: string, line: number): string {
   const tabs = /^\s*\t/.test(here) || (next !== undefined && /^\s*\t/.test(next));
   if (tabs) return "indent with spaces: YAML does not allow tabs as indentation";
   if (next !== undefined && indentOf(next) !== keyColumn && !next.trimStart().startsWith("- ")) {
-    return `an indentation mistake: line ${nextIndex + 1} is indented ${indentOf(next)} spaces, but the keys of this entry start at column ${keyColumn + 1} (${keyColumn} spaces); keys of one entry line up, and a value that goes on over several lines is quoted`;
+    return (
+      `an indentation mistake: line ${nextIndex + 1} is indented ${indentOf(next)} spaces, but the keys of this entry start at column ` +
+      `${keyColumn + 1} (${keyColumn} spaces); keys of one entry line up, and a value that goes on over several lines is quoted`
+    );
   }
-  return "an indentation mistake near here: keys of one entry start in the same column (spaces, not tabs), and a value that goes on over several lines is quoted";
+  return (
+    "an indentation mistake near here: keys of one entry start in the same column (spaces, not tabs), and a value that goes on over several " +
+    "lines is quoted"
+  );
 }
 
 /**

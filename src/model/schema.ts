@@ -324,7 +324,8 @@ export const manifestSchema = {
   $id: "https://pimctl.dev/schemas/manifest.schema.json",
   title: "pimctl manifest",
   description:
-    "A pimctl manifest file. Any file may hold any of the top-level kinds; entries of a kind from several files merge. A field left out is not managed (the tenant's value stays).",
+    "A pimctl manifest file. Any file may hold any of the top-level kinds; entries of a kind from several files merge. A field left out is not " +
+    "managed (the tenant's value stays).",
   type: "object",
   additionalProperties: false,
   patternProperties: {

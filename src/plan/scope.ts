@@ -139,11 +139,13 @@ function protectWarnings(protect: Selector[], context: ProtectContext, remote: R
     const moved = known.find((a) => former(a).some((f) => rule.matches(f)));
     if (moved) {
       out.push(
-        `protect: ${rule.text} in pimctl.yaml finds ${moved} only through its former address (previous_paths or previous_names in the manifests); write ${moved} in the rule before that entry is removed`,
+        `protect: ${rule.text} in pimctl.yaml finds ${moved} only through its former address (previous_paths or previous_names in the manifests); ` +
+          `write ${moved} in the rule before that entry is removed`,
       );
     } else if (rule.kind && context.readWhole.has(rule.kind)) {
       out.push(
-        `protect: ${rule.text} in pimctl.yaml matches nothing in the manifests or the tenant, so it protects nothing (was the record renamed or moved outside the manifests?)`,
+        `protect: ${rule.text} in pimctl.yaml matches nothing in the manifests or the tenant, so it protects nothing (was the record renamed or ` +
+          `moved outside the manifests?)`,
       );
     }
   }

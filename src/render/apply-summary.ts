@@ -63,7 +63,8 @@ export function notDoneLines(plan: Plan, report: ApplyReport, opts: { savedPlan?
   const skipped = groups.map((g) => `${plural(g.results.length, "action")} ${SKIP_TEXT[g.cause]} (${countsByKind(plan, g.results)})`);
   const rerun = groups.some((g) => RERUN_FINISHES.has(g.cause));
   const next = rerun
-    ? `Run \`pimctl apply\` again to finish: it plans only what is left and creates nothing twice${opts.savedPlan ? " (the saved plan is now stale: apply without it, or plan and save again)" : ""}.`
+    ? `Run \`pimctl apply\` again to finish: it plans only what is left and creates nothing ` +
+      `twice${opts.savedPlan ? " (the saved plan is now stale: apply without it, or plan and save again)" : ""}.`
     : undefined;
   return { failed, skipped, ...(next ? { next } : {}) };
 }

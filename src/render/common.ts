@@ -201,7 +201,10 @@ export function flagLabels(a: Action): string[] {
 export function blockedLine(plan: Plan): string | undefined {
   const n = plan.actions.filter((a) => a.flags.blocked).length;
   if (!n) return undefined;
-  return `${n === 1 ? "1 delete is" : `${n} deletes are`} blocked: this plan was made without ${ALLOW_DELETE_FLAG}, and apply refuses it as a whole. Make the plan with ${ALLOW_DELETE_FLAG} to permit them, or leave them out (prune off, --exclude).`;
+  return (
+    `${n === 1 ? "1 delete is" : `${n} deletes are`} blocked: this plan was made without ${ALLOW_DELETE_FLAG}, and apply refuses it as a ` +
+    `whole. Make the plan with ${ALLOW_DELETE_FLAG} to permit them, or leave them out (prune off, --exclude).`
+  );
 }
 
 /** Move hints as lines for people: which delete looks like which create, and the line that keeps the record. */

@@ -57,7 +57,8 @@ function markdown(r: DriftReport): string {
     lines.push(
       "",
       escapeControls(
-        `Feed read: ${r.feed.entity_types.join(", ") || "none needed"}${r.feed.since ? ` since ${r.feed.since}` : " (every entry)"}. Run \`pimctl plan\` to review what apply would change back.`,
+        `Feed read: ${r.feed.entity_types.join(", ") || "none needed"}${r.feed.since ? ` since ${r.feed.since}` : " (every entry)"}. Run \`pimctl ` +
+          `plan\` to review what apply would change back.`,
       ),
     );
   }

@@ -61,7 +61,8 @@ function renderMarkdownBody(plan: Plan, opts: RenderOptions, detail: "full" | "c
   if (hints.length) {
     out.push(
       "> [!IMPORTANT]",
-      `> **${hints.length} possible move${hints.length === 1 ? "" : "s"} or rename${hints.length === 1 ? "" : "s"}**: these deletes look like the creates beside them.`,
+      `> **${hints.length} possible move${hints.length === 1 ? "" : "s"} or rename${hints.length === 1 ? "" : "s"}**: these deletes look like the ` +
+        `creates beside them.`,
     );
     const shown = detail === "full" ? hints : hints.slice(0, 40);
     for (const h of shown) out.push(`> - ${h}`);

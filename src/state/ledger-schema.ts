@@ -60,7 +60,8 @@ export const ledgerSchema = Type.Object(
       mapOf(
         mapOf(Type.String(), { pattern: "^\\d+$" }, "Record id -> the name pimctl last applied to it."),
         { enum: [...PRUNE_KINDS] },
-        "Prune kind (named kinds: display groups, attributes, attribute sets, brands) -> the names pimctl applied, by record id: a record renamed by hand in the PIM is renamed back on its id.",
+        "Prune kind (named kinds: display groups, attributes, attribute sets, brands) -> the names pimctl applied, by record id: a record renamed " +
+          "by hand in the PIM is renamed back on its id.",
       ),
     ),
   },
@@ -69,7 +70,8 @@ export const ledgerSchema = Type.Object(
     $id: "https://pimctl.dev/schemas/ledger.schema.json",
     title: "pimctl ledger (state of one tenant)",
     description:
-      "What pimctl wrote to a tenant that API v1 cannot read back, and which records it owns; kept by the state backend (a file in ledger_dir, or refs/pimctl/state/TENANT on a Git remote). pimctl state pull writes it, state push reads it back.",
+      "What pimctl wrote to a tenant that API v1 cannot read back, and which records it owns; kept by the state backend (a file in ledger_dir, or " +
+      "refs/pimctl/state/TENANT on a Git remote). pimctl state pull writes it, state push reads it back.",
     additionalProperties: false,
   },
 );

@@ -28,7 +28,8 @@ export function resolveVersionIds(
       conflicts.push(
         new PimctlError(
           "config",
-          `versions: in pimctl.yaml maps language version "${name}" to id ${id}, but the tenant's channel "${publishedBy[name]}" publishes "${name}" as version id ${known[name]}`,
+          `versions: in pimctl.yaml maps language version "${name}" to id ${id}, but the tenant's channel "${publishedBy[name]}" publishes ` +
+            `"${name}" as version id ${known[name]}`,
           {
             details: [`remove "${name}" from versions: (the channels already say it), or correct the id to ${known[name]}`],
           },

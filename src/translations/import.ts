@@ -70,7 +70,8 @@ export function planImport(units: readonly ReadUnit[], texts: readonly Translata
       errors.push(
         new PimctlError(
           "invalid_value",
-          `${fileName}: unit ${JSON.stringify(u.id)} is not a pimctl translation id (an address with a version, e.g. attribute["Colour"].version["French"].field["name"])`,
+          `${fileName}: unit ${JSON.stringify(u.id)} is not a pimctl translation id (an address with a version, e.g. ` +
+            `attribute["Colour"].version["French"].field["name"])`,
         ),
       );
       continue;
@@ -112,7 +113,8 @@ export function planImport(units: readonly ReadUnit[], texts: readonly Translata
       errors.push(
         new PimctlError(
           "invalid_value",
-          `${fileName}: unit ${u.id}: its target holds the control character U+${control[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}; remove it`,
+          `${fileName}: unit ${u.id}: its target holds the control character ` +
+            `U+${control[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}; remove it`,
         ),
       );
       continue;

@@ -51,7 +51,8 @@ export async function readLock(file: string): Promise<TranslationLock> {
   } catch (e) {
     throw new PimctlError(
       "yaml_syntax",
-      `${file} is not valid YAML (${(e as Error).message.split("\n")[0]}); restore it from Git or delete it (translations then count as made against today's master texts)`,
+      `${file} is not valid YAML (${(e as Error).message.split("\n")[0]}); restore it from Git or delete it (translations then count as made ` +
+        `against today's master texts)`,
     );
   }
   const doc = (data ?? {}) as { version?: unknown; translations?: unknown };

@@ -225,7 +225,8 @@ export async function translationRuleProblems(config: Config, cwd: string): Prom
     (v) =>
       new PimctlError(
         "policy_refused",
-        `${v.version}: ${v.percent}% of ${v.total} texts translated (${v.missing} missing, ${v.outdated} outdated), below translations.fail_under ${threshold} in ${config.file ? path.basename(config.file) : "the config"}`,
+        `${v.version}: ${v.percent}% of ${v.total} texts translated (${v.missing} missing, ${v.outdated} outdated), below translations.fail_under ` +
+          `${threshold} in ${config.file ? path.basename(config.file) : "the config"}`,
         {
           details: [...v.outdated_ids.map((id) => `outdated: ${id}`), ...v.missing_ids.map((id) => `missing: ${id}`)]
             .slice(0, 20)

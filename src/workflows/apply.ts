@@ -172,7 +172,8 @@ export async function apply(opts: ApplyOptions): Promise<ApplyResult> {
           release: async () => {
             const file = rescue();
             return [
-              `The state of tenant "${connection.name}" (what this run wrote) is in ${file}; restore it with: ${restoreCommand(file, opts.cwd, multiTenant ? connection.name : undefined)}`,
+              `The state of tenant "${connection.name}" (what this run wrote) is in ${file}; restore it with: ` +
+                `${restoreCommand(file, opts.cwd, multiTenant ? connection.name : undefined)}`,
             ];
           },
         });

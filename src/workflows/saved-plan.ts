@@ -28,7 +28,8 @@ export async function readSavedPlan(opts: PlanOptions & { planFile: string }): P
   if (opts.allowDelete && !saved.deletes_allowed) {
     throw new PimctlError(
       "policy_refused",
-      `${opts.planFile} was made without ${ALLOW_DELETE_FLAG}: the permission to delete is decided at plan time, where reviewers see it. Make the plan again with 'pimctl plan ${ALLOW_DELETE_FLAG} --out FILE'`,
+      `${opts.planFile} was made without ${ALLOW_DELETE_FLAG}: the permission to delete is decided at plan time, where reviewers see it. Make the ` +
+        `plan again with 'pimctl plan ${ALLOW_DELETE_FLAG} --out FILE'`,
     );
   }
   refuseBlockedDeletes(
@@ -116,7 +117,8 @@ export async function checkSavedPlan(
         details: [
           ...(done
             ? [
-                `${done.done} of its ${done.of} actions are already done, and a plan made now has only the rest (a run that stopped part way?): make a new plan to finish`,
+                `${done.done} of its ${done.of} actions are already done, and a plan made now has only the rest (a run that stopped part way?): ` +
+                  `make a new plan to finish`,
               ]
             : []),
           ...differences.slice(0, 50).concat(differences.length > 50 ? [`... and ${differences.length - 50} more`] : []),

@@ -16,7 +16,8 @@ export async function adoptAsset(list: () => Promise<T.ApiAsset[]>, body: T.Asse
   if (same.length > 1)
     throw new PimctlError(
       "apply_failed",
-      `the asset create's answer was lost and ${same.length} assets carry the alt text "${body.alttext ?? ""}": not retried, so as not to duplicate it; the next plan adopts or creates it`,
+      `the asset create's answer was lost and ${same.length} assets carry the alt text "${body.alttext ?? ""}": not retried, so as not to ` +
+        `duplicate it; the next plan adopts or creates it`,
     );
   return undefined;
 }

@@ -44,7 +44,8 @@ export const changelogEndpoints = {
       if (!next && meta && meta.current_page < meta.last_page) {
         throw new PimctlError(
           "api_protocol",
-          `changelog page ${n} says it is page ${meta.current_page} of ${meta.last_page} but gives no next address; stopping instead of returning a partial feed`,
+          `changelog page ${n} says it is page ${meta.current_page} of ${meta.last_page} but gives no next address; stopping instead of returning ` +
+            `a partial feed`,
           { request: this.info("GET", path) },
         );
       }

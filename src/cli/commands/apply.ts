@@ -47,7 +47,8 @@ export function applyCommand(io: Io): CommandModule<object, ApplyArgs> {
         .option("allow-delete", {
           type: "boolean",
           describe:
-            "Permit the deletes of the plan apply makes now (a saved plan carries its own permission, from 'plan --allow-delete'); without it a plan with deletes is refused before any write",
+            "Permit the deletes of the plan apply makes now (a saved plan carries its own permission, from 'plan --allow-delete'); without it a " +
+            "plan with deletes is refused before any write",
         })
         .option("dry-run", { type: "boolean", describe: "Resolve ids and build every request, print them, send no write" })
         .option("fail-fast", { type: "boolean", describe: "Stop at the first failed action (default: skip only what depends on it)" })
@@ -154,16 +155,20 @@ export function applyCommand(io: Io): CommandModule<object, ApplyArgs> {
       const stoppedBy = report.stopped_by;
       if (stoppedBy?.code === "api_unauthorized") {
         io.stderr(
-          `Stopped: ${escapeControls(stoppedBy.message, { keepNewlines: true })}\nNo action was started after the 401; ${stoppedBy.not_attempted} action(s) were not attempted and the tenant was not verified. Fix the token first.\n`,
+          `Stopped: ${escapeControls(stoppedBy.message, { keepNewlines: true })}\nNo action was started after the 401; ${stoppedBy.not_attempted} ` +
+            `action(s) were not attempted and the tenant was not verified. Fix the token first.\n`,
         );
       } else if (stoppedBy?.code === "tenant_unreachable") {
         io.stderr(
-          `Stopped: the tenant stopped answering: ${BREAKER_THRESHOLD} actions in a row failed on the connection or with a server error (the last: ${escapeControls(stoppedBy.message.split("\n")[0]!)}).\nNo action was started after that; ${stoppedBy.not_attempted} action(s) were not attempted and the tenant was not verified. Wait until it answers again (pimctl ping).\n`,
+          `Stopped: the tenant stopped answering: ${BREAKER_THRESHOLD} actions in a row failed on the connection or with a server error (the ` +
+            `last: ${escapeControls(stoppedBy.message.split("\n")[0]!)}).\nNo action was started after that; ${stoppedBy.not_attempted} action(s) ` +
+            `were not attempted and the tenant was not verified. Wait until it answers again (pimctl ping).\n`,
         );
       }
       if (result.stopped) {
         io.stderr(
-          `Stopped: ${result.stopped}${report.counts.skipped ? ". No action was started after it and" : " after every action was done;"} the tenant was not verified (exit 4).\n`,
+          `Stopped: ${result.stopped}${report.counts.skipped ? ". No action was started after it and" : " after every action was done;"} the ` +
+            `tenant was not verified (exit 4).\n`,
         );
       }
       reportStateProblems(result, io, args.tenant);
@@ -202,12 +207,14 @@ function reportStateProblems(result: ApplyResult, io: Io, tenantFlag: string | u
   const { stateNotSaved: state, lockNotReleased: lock } = result;
   if (state?.rescueFile) {
     io.stderr(
-      `error: the state of tenant "${result.plan.tenant}" could not be saved: ${state.error}\n  What this run wrote is in ${state.rescueFile}; restore it with: ${restoreCommand(state.rescueFile, io.cwd, tenantFlag)}\n`,
+      `error: the state of tenant "${result.plan.tenant}" could not be saved: ${state.error}\n  What this run wrote is in ${state.rescueFile}; ` +
+        `restore it with: ${restoreCommand(state.rescueFile, io.cwd, tenantFlag)}\n`,
     );
   } else if (state) {
     // The last place left: the output. Saved to a file, it restores like a rescue file.
     io.stderr(
-      `error: the state of tenant "${result.plan.tenant}" could not be saved: ${state.error}\n  nor written to a rescue file: ${state.rescueError}\n  Save the ledger below to a file and restore it with: pimctl state push FILE\n${state.ledger}`,
+      `error: the state of tenant "${result.plan.tenant}" could not be saved: ${state.error}\n  nor written to a rescue file: ` +
+        `${state.rescueError}\n  Save the ledger below to a file and restore it with: pimctl state push FILE\n${state.ledger}`,
     );
   }
   if (lock) io.stderr(`error: ${lock.error}\n`);

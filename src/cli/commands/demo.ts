@@ -74,7 +74,8 @@ export async function runDemo(io: Io, args: DemoArgs): Promise<{ finalPlanHasCha
     io.stdout(
       `${files.length} file(s) OK: ${desired.display_groups.length} display groups, ${desired.attributes.length} attributes ` +
         `(${desired.attributes.reduce((n, a) => n + (a.values?.length ?? 0), 0)} values), ${desired.attribute_sets.length} attribute sets, ` +
-        `${desired.blocks.length} blocks, ${desired.brands.length} brands, ${desired.categories.length} categories; versions: ${desired.versions.join(", ") || "master only"}\n`,
+        `${desired.blocks.length} blocks, ${desired.brands.length} brands, ${desired.categories.length} categories; versions: ` +
+        `${desired.versions.join(", ") || "master only"}\n`,
     );
 
     step(

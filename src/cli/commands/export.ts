@@ -23,7 +23,8 @@ export function exportCommand(io: Io): CommandModule<object, ExportArgs> {
         .option("merge", {
           type: "boolean",
           describe:
-            "Into a folder of manifests: change only the values that differ, where each entry lives (comments, ${variables}, previous_names, layout kept); add new entries; remove none",
+            "Into a folder of manifests: change only the values that differ, where each entry lives (comments, ${variables}, previous_names, " +
+            "layout kept); add new entries; remove none",
         })
         .option("force", { type: "boolean", describe: "Into a folder of manifests: overwrite with freshly exported <kind>.yaml files" })
         .conflicts("merge", "force")
@@ -51,7 +52,8 @@ export function exportCommand(io: Io): CommandModule<object, ExportArgs> {
         args,
         io,
         result.files.length
-          ? `Merged into ${args.out}: ${plural(result.updated.length, "value")} updated, ${plural(result.added.length, "entry")} added, in ${plural(result.files.length, "file")}: ${result.files.join(", ")}`
+          ? `Merged into ${args.out}: ${plural(result.updated.length, "value")} updated, ${plural(result.added.length, "entry")} added, in ` +
+              `${plural(result.files.length, "file")}: ${result.files.join(", ")}`
           : `Merged into ${args.out}: the manifests already match the tenant; nothing written.`,
       );
       for (const line of result.byHand) io.stderr(`warning: ${line}\n`);

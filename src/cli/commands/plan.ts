@@ -49,7 +49,8 @@ export function planCommand(io: Io): CommandModule<object, PlanArgs> {
           choices: WRITE_ONLY_MODES,
           default: "always" as WriteOnlyMode,
           describe:
-            "Do first-time writes of write-only values nobody can read back (no ledger entry) count as changes for --detailed-exitcode? always; when-unknown: only while the tenant has no state at all; never",
+            "Do first-time writes of write-only values nobody can read back (no ledger entry) count as changes for --detailed-exitcode? always; " +
+            "when-unknown: only while the tenant has no state at all; never",
         })
         .option("target", { type: "string", array: true, describe: "Limit the plan to this address (and what it needs); repeatable" })
         .option("exclude", { type: "string", array: true, describe: "Leave out an address or a whole kind (e.g. brands); repeatable" })
@@ -131,6 +132,7 @@ export function refuseRenderedName(out: string): void {
   if (![".md", ".markdown", ".html", ".htm", ".txt"].includes(ext)) return;
   throw new PimctlError(
     "usage",
-    `--out saves the plan for 'pimctl apply FILE' and is always JSON, so ${out} would hold JSON; write what --format renders with --print-to ${out} (the HTML page also with --html ${out}), and save the plan with --out plan.json`,
+    `--out saves the plan for 'pimctl apply FILE' and is always JSON, so ${out} would hold JSON; write what --format renders with --print-to ` +
+      `${out} (the HTML page also with --html ${out}), and save the plan with --out plan.json`,
   );
 }

@@ -134,7 +134,9 @@ export function translationsCommand(io: Io, opts: { parseOnly?: boolean } = {}):
               say(
                 args,
                 io,
-                `${verb} ${plural(r.written.length, "translation")} into ${plural(r.files.length, "file")}${r.files.length ? ` (${r.files.join(", ")})` : ""}; ${r.unchanged} unchanged, ${r.empty} empty, ${r.stale.length} stale, ${r.not_reviewed.length} still marked for review${args["dry-run"] ? "" : `; ${r.lockFile} updated`}.`,
+                `${verb} ${plural(r.written.length, "translation")} into ` +
+                  `${plural(r.files.length, "file")}${r.files.length ? ` (${r.files.join(", ")})` : ""}; ${r.unchanged} unchanged, ${r.empty} ` +
+                  `empty, ${r.stale.length} stale, ${r.not_reviewed.length} still marked for review${args["dry-run"] ? "" : `; ${r.lockFile} updated`}.`,
               );
               // Units not written (stale, or still marked for review) are work not done: a pipeline must see it.
               if (r.stale.length || r.not_reviewed.length) throw new ExitWith(EXIT.partial);

@@ -74,7 +74,8 @@ export function validateCommand(io: Io): CommandModule<object, ValidateArgs> {
       say(
         args,
         io,
-        `OK: ${plural(result.files.length, "file")} in ${path.relative(io.cwd, config.dir) || "."}: ${counts.join(", ") || "nothing declared"}${values ? ` (${plural(values, "attribute value")})` : ""}${c.versions.length ? `; versions: ${c.versions.join(", ")}` : ""}`,
+        `OK: ${plural(result.files.length, "file")} in ${path.relative(io.cwd, config.dir) || "."}: ` +
+          `${counts.join(", ") || "nothing declared"}${values ? ` (${plural(values, "attribute value")})` : ""}${c.versions.length ? `; versions: ${c.versions.join(", ")}` : ""}`,
       );
     },
   };

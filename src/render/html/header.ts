@@ -60,7 +60,10 @@ function countsTable(actions: readonly Action[]): string {
     })
     .join("");
   const totals = ops.map((op) => `<td data-op="${op}">${actions.filter((a) => a.op === op).length}</td>`).join("");
-  return `<table class="counts" aria-label="Actions per kind and operation"><thead>${head}</thead><tbody>${rows}</tbody><tfoot><tr><th scope="row">all</th>${totals}<td>${actions.length}</td></tr></tfoot></table>`;
+  return (
+    `<table class="counts" aria-label="Actions per kind and operation"><thead>${head}</thead><tbody>${rows}</tbody><tfoot><tr><th ` +
+    `scope="row">all</th>${totals}<td>${actions.length}</td></tr></tfoot></table>`
+  );
 }
 
 function attention(plan: Plan, anchorOf: (address: string) => string | undefined): string {
@@ -82,21 +85,26 @@ function attention(plan: Plan, anchorOf: (address: string) => string | undefined
   const blockedTotal = plan.actions.filter((a) => a.flags.blocked).length;
   if (blocked.length) {
     parts.push(
-      `<section class="attention blocked" id="blocked"><h2><span class="mark" aria-hidden="true">✕</span> ${blockedTotal} blocked ${blockedTotal === 1 ? "delete" : "deletes"}: apply refuses this plan</h2><p>The plan was made without <code>--allow-delete</code>. Make it again with <code>pimctl plan --allow-delete</code> to apply them, or leave them out (prune off for the kind, <code>--exclude</code>).</p>${capped(blocked, item)}</section>`,
+      `<section class="attention blocked" id="blocked"><h2><span class="mark" aria-hidden="true">✕</span> ${blockedTotal} blocked ` +
+        `${blockedTotal === 1 ? "delete" : "deletes"}: apply refuses this plan</h2><p>The plan was made without <code>--allow-delete</code>. Make ` +
+        `it again with <code>pimctl plan --allow-delete</code> to apply them, or leave them out (prune off for the kind, ` +
+        `<code>--exclude</code>).</p>${capped(blocked, item)}</section>`,
     );
   }
   const destructive = shown.filter((a) => a.flags.destructive);
   const total = plan.actions.filter((a) => a.flags.destructive).length;
   if (destructive.length) {
     parts.push(
-      `<section class="attention destructive" id="destructive"><h2>⚠ ${total} destructive ${total === 1 ? "change" : "changes"}: data hangs on these records</h2>${capped(destructive, item)}</section>`,
+      `<section class="attention destructive" id="destructive"><h2>⚠ ${total} destructive ${total === 1 ? "change" : "changes"}: data hangs on ` +
+        `these records</h2>${capped(destructive, item)}</section>`,
     );
   }
   const deletes = shown.filter((a) => a.op === "delete" && !a.flags.destructive && !a.flags.blocked);
   if (deletes.length) {
     const permission = plan.deletes_allowed === true ? " (permitted: the plan was made with --allow-delete)" : "";
     parts.push(
-      `<section class="attention deletes" id="deletes"><h2>${deletes.length} ${deletes.length === 1 ? "delete" : "deletes"}${permission}</h2>${capped(deletes, item)}</section>`,
+      `<section class="attention deletes" id="deletes"><h2>${deletes.length} ` +
+        `${deletes.length === 1 ? "delete" : "deletes"}${permission}</h2>${capped(deletes, item)}</section>`,
     );
   }
   // A delete plus a create that look like one record moved or renamed, with the line that keeps its id.
@@ -105,7 +113,9 @@ function attention(plan: Plan, anchorOf: (address: string) => string | undefined
     const li = (h: NonNullable<Plan["hints"]>[number]) =>
       `<li>${link(h.delete)} → ${link(h.create)}: ${esc(h.reason)}. Add to the created record: <code>${esc(h.add)}</code></li>`;
     parts.push(
-      `<section class="attention hints" id="hints"><h2>${hints.length} ${hints.length === 1 ? "delete looks" : "deletes look"} like a move or rename</h2><p>Without a hint the record is deleted and a new one created (its id, and what hangs on it, is lost).</p><ul>${hints.slice(0, LIST_CAP).map(li).join("")}${hints.length > LIST_CAP ? `<li class="more">and ${hints.length - LIST_CAP} more</li>` : ""}</ul></section>`,
+      `<section class="attention hints" id="hints"><h2>${hints.length} ${hints.length === 1 ? "delete looks" : "deletes look"} like a move or ` +
+        `rename</h2><p>Without a hint the record is deleted and a new one created (its id, and what hangs on it, is ` +
+        `lost).</p><ul>${hints.slice(0, LIST_CAP).map(li).join("")}${hints.length > LIST_CAP ? `<li class="more">and ${hints.length - LIST_CAP} more</li>` : ""}</ul></section>`,
     );
   }
   const coverage = coverageLines(plan);

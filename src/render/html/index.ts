@@ -34,7 +34,8 @@ export function renderHtml(plan: Plan, opts: RenderOptions): string {
     `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:">`,
     `<title>${esc(title)}</title><style>${PAGE_STYLE}</style></head><body>`,
     renderHeader(plan, facts, (address) => anchors.get(address)),
-    `<nav class="bar" aria-label="Find"><input id="q" type="search" placeholder="Filter by name (press /)" aria-label="Filter the tree and lists by name" autocomplete="off">`,
+    `<nav class="bar" aria-label="Find"><input id="q" type="search" placeholder="Filter by name (press /)" aria-label="Filter the tree and lists ` +
+      `by name" autocomplete="off">`,
     `<span id="matches" role="status"></span><button id="expand" type="button">Expand all</button><button id="collapse" type="button">Collapse all</button>`,
     `<span class="legend" aria-label="Legend">${legend}</span></nav><main>`,
     hasCategories ? `<section class="kind" id="kind-categories"><h2>Categories</h2>${renderTree(tree)}</section>` : "",

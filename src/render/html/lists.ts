@@ -53,7 +53,10 @@ export function renderLists(records: Map<Kind, RecordEntry[]>): string {
   return [...records]
     .map(([kind, entries]) => {
       const items = entries.map(renderEntry).join("");
-      return `<section class="kind" id="kind-${kind}"><h2>${esc(KIND_TITLES[kind])} <span class="cnt">${count(entries.length, "record", "records")}</span></h2><ul class="recs">${items}</ul></section>`;
+      return (
+        `<section class="kind" id="kind-${kind}"><h2>${esc(KIND_TITLES[kind])} <span ` +
+        `class="cnt">${count(entries.length, "record", "records")}</span></h2><ul class="recs">${items}</ul></section>`
+      );
     })
     .join("");
 }
@@ -65,5 +68,9 @@ function renderEntry(e: RecordEntry): string {
     ? ` <span class="was">renamed from “${esc(parseAddress(own.previous.address)?.segments.at(-1)?.key ?? own.previous.address)}”</span>`
     : "";
   const flag = e.actions.some((a) => a.flags.destructive) ? ` <span class="flag">destructive</span>` : "";
-  return `<li class="rec st-${op}" id="${e.id}" data-name="${esc(e.name.toLowerCase())}" tabindex="-1"><div class="row">${opBadge(op)} <span class="n">${esc(e.name)}</span>${was}${flag} <span class="sr">${OP_WORD[op]}</span></div><div class="detail">${recordBody(e.address, e.actions)}</div></li>`;
+  return (
+    `<li class="rec st-${op}" id="${e.id}" data-name="${esc(e.name.toLowerCase())}" tabindex="-1"><div class="row">${opBadge(op)} <span ` +
+    `class="n">${esc(e.name)}</span>${was}${flag} <span class="sr">${OP_WORD[op]}</span></div><div ` +
+    `class="detail">${recordBody(e.address, e.actions)}</div></li>`
+  );
 }

@@ -2,7 +2,8 @@
  * The page's stylesheet, inline (no network, no web fonts). Ops are coloured
  * and also carry a symbol, so the page reads the same without colour and on paper.
  */
-export const PAGE_STYLE = `
+export const PAGE_STYLE =
+  `
 :root{--create:#1a7f37;--update:#9a6700;--rename:#8250df;--move:#0969da;--delete:#cf222e;--unsupported:#bf3989;--dim:#57606a;--line:#d0d7de;--bg:#fff;--fg:#1f2328;--hl:#fff8c5}
 *{box-sizing:border-box}
 body{margin:0;font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:var(--fg);background:var(--bg)}
@@ -23,14 +24,18 @@ nav.bar{position:sticky;top:0;background:var(--bg);border-bottom:1px solid var(-
 nav.bar input{font:inherit;padding:4px 8px;width:min(420px,60vw)}nav.bar button{font:inherit}
 .legend{color:var(--dim);display:flex;gap:10px;flex-wrap:wrap}
 .op{display:inline-block;min-width:1.3em;text-align:center;font-weight:700;border-radius:3px}
-.op-create{color:var(--create)}.op-update{color:var(--update)}.op-rename{color:var(--rename)}.op-move{color:var(--move)}.op-delete{color:var(--delete)}.op-unsupported{color:var(--unsupported)}.op-none{color:var(--dim)}
+.op-create{color:var(--create)}.op-update{color:var(--update)}.op-rename{color:var(--rename)}.op-move{color:var(--move)}` +
+  `.op-delete{color:var(--delete)}.op-unsupported{color:var(--unsupported)}.op-none{color:var(--dim)}
 .tree,.tree ul,.recs,.subs{list-style:none;margin:0;padding-left:0}.tree ul{padding-left:20px;border-left:1px dotted var(--line);margin-left:7px}
 .row{padding:1px 4px;border-radius:3px;cursor:default;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
-li.node.st-create>.row,li.rec.st-create>.row{background:#dafbe1}li.node.st-delete>.row,li.rec.st-delete>.row{background:#ffebe9}li.st-delete>.row .n{text-decoration:line-through}
-li.node.st-move>.row{background:#ddf4ff}li.node.st-rename>.row,li.rec.st-rename>.row{background:#fbefff}li.node.st-update>.row,li.rec.st-update>.row{background:#fff8c5}
+li.node.st-create>.row,li.rec.st-create>.row{background:#dafbe1}li.node.st-delete>.row,li.rec.st-delete>.row{background:#ffebe9}` +
+  `li.st-delete>.row .n{text-decoration:line-through}
+li.node.st-move>.row{background:#ddf4ff}li.node.st-rename>.row,li.rec.st-rename>.row{background:#fbefff}` +
+  `li.node.st-update>.row,li.rec.st-update>.row{background:#fff8c5}
 li.node.ghost>.row{background:none;border:1px dashed var(--move);color:var(--dim)}
 li.node.ctx>.row .n,li.unmanaged>.row .n{color:var(--dim)}
-.tw{display:inline-block;width:1.2em;cursor:pointer;color:var(--dim)}.tw::before{content:"▾"}li[aria-expanded=false]>.row .tw::before{content:"▸"}.tw.leaf::before{content:""}
+.tw{display:inline-block;width:1.2em;cursor:pointer;color:var(--dim)}.tw::before{content:"▾"}li[aria-expanded=false]>.row .tw::before{content:"▸"}` +
+  `.tw.leaf::before{content:""}
 li[aria-expanded=false]>ul{display:none}
 .was,.cnt,.tag,.rest{color:var(--dim);font-size:12px}.rest{padding-left:24px;font-style:italic}
 .flag{color:var(--delete);font-weight:600;font-size:12px}

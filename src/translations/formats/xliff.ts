@@ -27,7 +27,8 @@ export function writeXliff12(file: UnitFile): string {
   const out = [
     `<?xml version="1.0" encoding="UTF-8"?>`,
     `<xliff version="1.2" xmlns="urn:oasis:names:tc:xliff:document:1.2">`,
-    `  <file original="pimctl:${esc(file.version)}" datatype="plaintext" source-language="${esc(file.sourceLanguage)}" target-language="${esc(file.targetLanguage)}">`,
+    `  <file original="pimctl:${esc(file.version)}" datatype="plaintext" source-language="${esc(file.sourceLanguage)}" ` +
+      `target-language="${esc(file.targetLanguage)}">`,
     `    <body>`,
   ];
   for (const u of file.units) {
