@@ -36,7 +36,8 @@ const started = performance.now();
 await Promise.all(Array.from({ length: 32 }, (_, k) => worker(k)));
 const elapsed = (performance.now() - started) / 1000;
 console.log(
-  `GET /brands/<id>: ${done} requests in ${elapsed.toFixed(1)} s = ${(done / elapsed).toFixed(0)} requests/s (32 concurrent, ${errors} errors, same process as the client)`,
+  `GET /brands/<id>: ${done} requests in ${elapsed.toFixed(1)} s = ${(done / elapsed).toFixed(0)} requests/s (32 concurrent, ${errors} errors, same process ` +
+    `as the client)`,
 );
 console.log(`emulator counted ${emu.stats().requests.total} requests`);
 await pool.close();

@@ -136,7 +136,8 @@ try {
   const floorMs = median(floors);
   const planRss = median(plans.map((p) => p.rss));
   console.log(
-    `no-op plan: ${median(planRequests)} requests, ${s(planMs)} (median of 3); floor ${s(floorMs)} as a process, ${s(median(floorsInside))} timed inside (${gets.length} GETs); ratio ${(planMs / floorMs).toFixed(2)}; peak ${mb(planRss)}`,
+    `no-op plan: ${median(planRequests)} requests, ${s(planMs)} (median of 3); floor ${s(floorMs)} as a process, ${s(median(floorsInside))} timed inside (` +
+      `${gets.length} GETs); ratio ${(planMs / floorMs).toFixed(2)}; peak ${mb(planRss)}`,
   );
   rows.push([
     "no-op `plan`, 20 ms latency",

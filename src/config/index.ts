@@ -215,7 +215,8 @@ function credentialErrors(data: Record<string, unknown>, parsed: ParsedYaml): Pi
       out.push(
         new PimctlError(
           "config",
-          `${label} must not have a query or fragment (${redactUrl(url).replace(/[?#].*$/, "?...")}): a base URL is scheme, host, port and path; a token goes in token_env or token_file`,
+          `${label} must not have a query or fragment (${redactUrl(url).replace(/[?#].*$/, "?...")}): ` +
+            "a base URL is scheme, host, port and path; a token goes in token_env or token_file",
           { location: parsed.at(pointer(at)) },
         ),
       );

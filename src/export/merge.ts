@@ -211,9 +211,8 @@ export function mergeExport(input: MergeInput): MergeResult {
     const old = olds.find(have);
     if (old === undefined) return false;
     seen.add(seenKey(old));
-    report.pendingRenames.push(
-      `${where}: ${label} is "${old}" in the tenant (a rename the next apply makes; ${fieldsMerged ? "the name is left as the folder has it, its other fields merged" : "left as the folder has it"})`,
-    );
+    const left = fieldsMerged ? "the name is left as the folder has it, its other fields merged" : "left as the folder has it";
+    report.pendingRenames.push(`${where}: ${label} is "${old}" in the tenant (a rename the next apply makes; ${left})`);
     return true;
   };
   /** Previous names the folder's entries list, by kind: entry that lists it. */

@@ -120,7 +120,8 @@ function sortDeep(v: unknown): unknown {
 
 export function serialiseLedger(ledger: Ledger): string {
   const { tenant, base_url, ...rest } = ledger;
-  return `${JSON.stringify({ format: LEDGER_FORMAT, min_pimctl_version: LEDGER_FORMAT_SINCE[LEDGER_FORMAT], tenant, base_url, ...(sortDeep(rest) as object) }, null, 2)}\n`;
+  const file = { format: LEDGER_FORMAT, min_pimctl_version: LEDGER_FORMAT_SINCE[LEDGER_FORMAT], tenant, base_url, ...(sortDeep(rest) as object) };
+  return `${JSON.stringify(file, null, 2)}\n`;
 }
 
 export function cloneLedger(ledger: Ledger): Ledger {

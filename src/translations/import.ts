@@ -92,7 +92,9 @@ export function planImport(units: readonly ReadUnit[], texts: readonly Translata
     if (renamed) {
       report.stale.push({
         id: u.id,
-        reason: `the record is now ${textId(renamed, parts.version)}${renamed.master !== u.source ? ` and its master text is ${JSON.stringify(renamed.master)}` : ""}; export again`,
+        reason:
+          `the record is now ${textId(renamed, parts.version)}` +
+          `${renamed.master !== u.source ? ` and its master text is ${JSON.stringify(renamed.master)}` : ""}; export again`,
       });
       continue;
     }

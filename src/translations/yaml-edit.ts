@@ -34,7 +34,9 @@ interface Op {
 }
 
 function renderFlow(tree: Tree): string {
-  return `{ ${[...tree].map(([k, v]) => `${scalarText(k, { flow: true })}: ${typeof v === "string" ? scalarText(v, { flow: true }) : renderFlow(v)}`).join(", ")} }`;
+  const pair = ([k, v]: [string, Tree | string]) =>
+    `${scalarText(k, { flow: true })}: ${typeof v === "string" ? scalarText(v, { flow: true }) : renderFlow(v)}`;
+  return `{ ${[...tree].map(pair).join(", ")} }`;
 }
 
 function renderBlock(tree: Tree, indent: string, flowValues: boolean): string[] {

@@ -176,7 +176,8 @@ export function applyCommand(io: Io): CommandModule<object, ApplyArgs> {
       const c = report.counts;
       // The result line, even with --quiet: a log always says how the run ended.
       io.stderr(
-        `Apply: ${c.done} done, ${c.failed} failed, ${c.skipped} skipped, ${c.unsupported} not possible through API v1 (${(report.duration_ms / 1000).toFixed(1)} s).\n`,
+        `Apply: ${c.done} done, ${c.failed} failed, ${c.skipped} skipped, ${c.unsupported} not possible through API v1 (` +
+          `${(report.duration_ms / 1000).toFixed(1)} s).\n`,
       );
       appendStepSummary(io, () => renderApplySummary(result.plan.tenant, report, v, result.plan));
       if (args.report)

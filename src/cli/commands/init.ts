@@ -92,7 +92,8 @@ export function initCommand(io: Io): CommandModule<object, InitArgs> {
         args,
         io,
         `Wrote ${path.relative(io.cwd, configFile)} and ` +
-          `${path.relative(io.cwd, manifest)}${ignore === "kept" ? "" : `; ${ignore} ${path.relative(io.cwd, path.join(path.dirname(configFile), ".gitignore"))}`}.`,
+          `${path.relative(io.cwd, manifest)}` +
+          `${ignore === "kept" ? "" : `; ${ignore} ${path.relative(io.cwd, path.join(path.dirname(configFile), ".gitignore"))}`}.`,
       );
       say(args, io, `Next: export ${tokenEnv}=<token>, then 'pimctl validate' and 'pimctl plan --tenant ${tenant}'.`);
     },

@@ -83,7 +83,8 @@ export function planCommand(io: Io): CommandModule<object, PlanArgs> {
       say(
         args,
         io,
-        `Read tenant "${result.connection.name}" in ${((Date.now() - t0) / 1000).toFixed(1)} s (${result.connection.api.stats().requests} requests${how ? `; ${how}` : ""}).`,
+        `Read tenant "${result.connection.name}" in ${((Date.now() - t0) / 1000).toFixed(1)} s (${result.connection.api.stats().requests} requests` +
+          `${how ? `; ${how}` : ""}).`,
       );
       const shown = publicPlan(p);
       appendStepSummary(io, () => renderPlan(shown, "markdown", { color: false }));

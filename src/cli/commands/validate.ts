@@ -75,7 +75,8 @@ export function validateCommand(io: Io): CommandModule<object, ValidateArgs> {
         args,
         io,
         `OK: ${plural(result.files.length, "file")} in ${path.relative(io.cwd, config.dir) || "."}: ` +
-          `${counts.join(", ") || "nothing declared"}${values ? ` (${plural(values, "attribute value")})` : ""}${c.versions.length ? `; versions: ${c.versions.join(", ")}` : ""}`,
+          `${counts.join(", ") || "nothing declared"}${values ? ` (${plural(values, "attribute value")})` : ""}` +
+          `${c.versions.length ? `; versions: ${c.versions.join(", ")}` : ""}`,
       );
     },
   };

@@ -56,7 +56,10 @@ function countsTable(actions: readonly Action[]): string {
     .map((k) => {
       const row = counts.get(k)!;
       const total = [...row.values()].reduce((x, y) => x + y, 0);
-      return `<tr data-kind="${k}"><th scope="row">${esc(KIND_TITLES[k])}</th>${ops.map((op) => `<td data-op="${op}">${row.get(op) ?? ""}</td>`).join("")}<td>${total}</td></tr>`;
+      return (
+        `<tr data-kind="${k}"><th scope="row">${esc(KIND_TITLES[k])}</th>` +
+        `${ops.map((op) => `<td data-op="${op}">${row.get(op) ?? ""}</td>`).join("")}<td>${total}</td></tr>`
+      );
     })
     .join("");
   const totals = ops.map((op) => `<td data-op="${op}">${actions.filter((a) => a.op === op).length}</td>`).join("");
@@ -115,7 +118,8 @@ function attention(plan: Plan, anchorOf: (address: string) => string | undefined
     parts.push(
       `<section class="attention hints" id="hints"><h2>${hints.length} ${hints.length === 1 ? "delete looks" : "deletes look"} like a move or ` +
         `rename</h2><p>Without a hint the record is deleted and a new one created (its id, and what hangs on it, is ` +
-        `lost).</p><ul>${hints.slice(0, LIST_CAP).map(li).join("")}${hints.length > LIST_CAP ? `<li class="more">and ${hints.length - LIST_CAP} more</li>` : ""}</ul></section>`,
+        `lost).</p><ul>${hints.slice(0, LIST_CAP).map(li).join("")}` +
+        `${hints.length > LIST_CAP ? `<li class="more">and ${hints.length - LIST_CAP} more</li>` : ""}</ul></section>`,
     );
   }
   const coverage = coverageLines(plan);
@@ -132,7 +136,10 @@ const LIST_CAP = 50;
 
 function capped(actions: readonly Action[], item: (a: Action) => string): string {
   const more = actions.length - LIST_CAP;
-  return `<ul>${actions.slice(0, LIST_CAP).map(item).join("")}${more > 0 ? `<li class="more">and ${more} more, marked in the tree and lists below</li>` : ""}</ul>`;
+  return (
+    `<ul>${actions.slice(0, LIST_CAP).map(item).join("")}` +
+    `${more > 0 ? `<li class="more">and ${more} more, marked in the tree and lists below</li>` : ""}</ul>`
+  );
 }
 
 /** Category paths of category deletes (the category itself, not a sub-record). */

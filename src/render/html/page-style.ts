@@ -4,7 +4,8 @@
  */
 export const PAGE_STYLE =
   `
-:root{--create:#1a7f37;--update:#9a6700;--rename:#8250df;--move:#0969da;--delete:#cf222e;--unsupported:#bf3989;--dim:#57606a;--line:#d0d7de;--bg:#fff;--fg:#1f2328;--hl:#fff8c5}
+:root{--create:#1a7f37;--update:#9a6700;--rename:#8250df;--move:#0969da;--delete:#cf222e;--unsupported:#bf3989;--dim:#57606a;--line:#d0d7de;` +
+  `--bg:#fff;--fg:#1f2328;--hl:#fff8c5}
 *{box-sizing:border-box}
 body{margin:0;font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:var(--fg);background:var(--bg)}
 header,main,nav.bar{padding:0 20px}
@@ -20,7 +21,8 @@ table{border-collapse:collapse}th,td{border:1px solid var(--line);padding:2px 8p
 .attention .mark{color:var(--delete);font-weight:700}
 .facts .dirty{color:var(--delete);font-family:inherit;font-weight:600}
 .attention ul{margin:4px 0;padding-left:20px;max-height:40vh;overflow:auto}
-nav.bar{position:sticky;top:0;background:var(--bg);border-bottom:1px solid var(--line);display:flex;gap:12px;align-items:center;padding-top:8px;padding-bottom:8px;z-index:2}
+nav.bar{position:sticky;top:0;background:var(--bg);border-bottom:1px solid var(--line);display:flex;gap:12px;align-items:center;` +
+  `padding-top:8px;padding-bottom:8px;z-index:2}
 nav.bar input{font:inherit;padding:4px 8px;width:min(420px,60vw)}nav.bar button{font:inherit}
 .legend{color:var(--dim);display:flex;gap:10px;flex-wrap:wrap}
 .op{display:inline-block;min-width:1.3em;text-align:center;font-weight:700;border-radius:3px}

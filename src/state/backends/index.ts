@@ -244,7 +244,8 @@ export async function acquireLock(
       const silentMs = Date.now() - lastRenewed;
       if (silentMs > GIVE_UP_PERIODS * renewMs) {
         lose(
-          `${what} could not be renewed for ${Math.round(silentMs / 1000)} s (its lease runs out after ${Math.round((LEASE_PERIODS * renewMs) / 1000)} s, then another run may take it over)`,
+          `${what} could not be renewed for ${Math.round(silentMs / 1000)} s (its lease runs out after ${Math.round((LEASE_PERIODS * renewMs) / 1000)} s, ` +
+            `then another run may take it over)`,
         );
         return;
       }
