@@ -12,7 +12,7 @@
  * Pure: texts in, texts and a report out.
  */
 import { isMap, isSeq, type Node, type Pair, type YAMLMap, type YAMLSeq } from "yaml";
-import { comparePaths, pathKey, type Catalogue, type Category, type Kind } from "../model/catalogue.js";
+import { comparePaths, KIND_NOUN, pathKey, type Catalogue, type Category, type Kind } from "../model/catalogue.js";
 import { canonicalJson } from "../plan/canonical-json.js";
 import { clean, nestCategories, ownVersions, tidy } from "./index.js";
 import { variableWriter } from "./translate.js";
@@ -56,14 +56,6 @@ const SKIP: Record<Kind, readonly string[]> = {
   categories: ["name", "previous_names", "previous_paths", "children", "web_ids", "assets"],
 };
 const VALUE_SKIP = ["value", "previous_values"];
-const LABEL: Record<Kind, string> = {
-  display_groups: "display group",
-  attributes: "attribute",
-  attribute_sets: "attribute set",
-  blocks: "block",
-  brands: "brand",
-  categories: "category",
-};
 
 /** `${name}` and the `$${` escape, as the loader reads them (src/manifest/yaml.ts). */
 const VARIABLE = /\$\$\{|\$\{([^}]*)\}/g;
@@ -295,7 +287,7 @@ export function mergeExport(input: MergeInput): MergeResult {
         if (!isMap(item)) continue;
         const current = f.js(item) as Json;
         const id = String(kind === "blocks" ? current.slug : current.name);
-        const label = `${LABEL[kind]} "${id}"`;
+        const label = `${KIND_NOUN[kind]} "${id}"`;
         seen.add(`${kind}\0${id}`);
         // A name the folder renames away from is never added back: the loader would refuse the folder.
         for (const old of names(current.previous_names)) claimed.set(`${kind}\0${old}`, `${f.at(item.range![0])}: ${label}`);
@@ -335,7 +327,7 @@ export function mergeExport(input: MergeInput): MergeResult {
     for (const f of files) {
       const seq = f.doc && isMap(f.doc.contents) ? f.doc.contents.get(kind) : undefined;
       if (isSeq(seq) && f.appendItems(seq, items)) {
-        for (const e of items) report.added.push(`${f.name}: ${LABEL[kind]} "${entryName(kind, e as Json)}"`);
+        for (const e of items) report.added.push(`${f.name}: ${KIND_NOUN[kind]} "${entryName(kind, e as Json)}"`);
         return;
       }
     }
@@ -344,7 +336,7 @@ export function mergeExport(input: MergeInput): MergeResult {
     const body = renderYaml({ [kind]: items }, text);
     if (existing) existing.insertLines(existing.text.length, `\n${body}`);
     else created.set(name, new YamlFileEdit(name, `${input.header(kind)}${body}`, text, { parse: false }));
-    for (const e of items) report.added.push(`${name}: ${LABEL[kind]} "${entryName(kind, e as Json)}"`);
+    for (const e of items) report.added.push(`${name}: ${KIND_NOUN[kind]} "${entryName(kind, e as Json)}"`);
   };
 
   for (const kind of input.kinds) {

@@ -6,6 +6,9 @@
  * `${shop_channel}` compares as the same channel on both sides.
  */
 import type { Catalogue } from "../model/catalogue.js";
+import { templateText } from "../manifest/yaml-text.js";
+
+const NO_NAMES: ReadonlySet<string> = new Set();
 
 export function translateVariables(catalogue: Catalogue, from: Record<string, string>, to: Record<string, string>): Catalogue {
   const pairs = Object.entries(from)
@@ -39,7 +42,8 @@ export function variableWriter(variables: Record<string, string>): (s: string) =
   // Two variables with one value: the first name in sorted order, so exports are stable.
   for (const [name, value] of Object.entries(variables).sort(([a], [b]) => (a < b ? -1 : 1))) if (value.length && !byValue.has(value)) byValue.set(value, name);
   const urls = [...byValue.entries()].filter(([value]) => /^[a-z][a-z0-9+.-]*:\/\/\S+$/i.test(value)).sort((a, b) => b[0].length - a[0].length);
-  const escape = (s: string) => (s.includes("${") ? s.replace(/\$\{/g, "$$${") : s);
+  // No reference is kept: every literal ${ is written $${ (the loader reads it back as ${).
+  const escape = (s: string) => templateText(s, NO_NAMES);
   return (s) => {
     const name = byValue.get(s);
     if (name !== undefined) return `\${${name}}`;

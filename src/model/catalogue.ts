@@ -37,6 +37,16 @@ export interface SourceLocation {
 export const KINDS = ["display_groups", "attributes", "attribute_sets", "blocks", "brands", "categories"] as const;
 export type Kind = (typeof KINDS)[number];
 
+/** One record of each kind, as messages name it ("attribute set"). */
+export const KIND_NOUN: Readonly<Record<Kind, string>> = {
+  display_groups: "display group",
+  attributes: "attribute",
+  attribute_sets: "attribute set",
+  blocks: "block",
+  brands: "brand",
+  categories: "category",
+};
+
 export { ATTRIBUTE_TYPES, CATEGORY_STATUSES } from "./schema.js";
 export type AttributeType = (typeof ATTRIBUTE_TYPES)[number];
 export type CategoryStatus = (typeof CATEGORY_STATUSES)[number];

@@ -6,7 +6,7 @@
  * file removed by mistake cannot empty the tenant. Rules are selectors
  * (kinds, addresses, globs: src/plan/selectors.ts). Pure: checks a finished plan.
  */
-import { KINDS, type Catalogue, type Kind } from "../model/catalogue.js";
+import { KIND_NOUN, KINDS, type Catalogue, type Kind } from "../model/catalogue.js";
 import type { RemoteCatalogue } from "../model/remote.js";
 import { PimctlError, PimctlErrors } from "../errors.js";
 import { plural } from "../plural.js";
@@ -118,7 +118,7 @@ export function checkScope(plan: Plan, rules: ScopeRules, remote: RemoteCatalogu
     const gone = deletes.filter((a) => a.kind === kind && parseAddress(a.address)?.segments.length === 1).length;
     if (gone && records && (gone / records) * 100 > limit.percent) {
       throw tooMany(
-        `the plan deletes ${gone} of the tenant's ${plural(records, kindNoun(kind))} (${((gone / records) * 100).toFixed(1)}%)`,
+        `the plan deletes ${gone} of the tenant's ${plural(records, KIND_NOUN[kind])} (${((gone / records) * 100).toFixed(1)}%)`,
         `max_deletes: "${limit.percent}%"`,
       );
     }
@@ -156,15 +156,4 @@ function tooMany(what: string, rule: string): PimctlError {
   return new PimctlError("policy_refused", `${what}, more than ${rule} in pimctl.yaml allows; nothing was applied`, {
     details: ["a manifest file removed by mistake looks like this: check the manifests; if the deletes are meant, raise the limit for this change"],
   });
-}
-
-function kindNoun(kind: Kind): string {
-  return {
-    display_groups: "display group",
-    attributes: "attribute",
-    attribute_sets: "attribute set",
-    blocks: "block",
-    brands: "brand",
-    categories: "category",
-  }[kind];
 }

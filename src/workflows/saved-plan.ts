@@ -87,6 +87,19 @@ export async function checkSavedPlan(
     if (e instanceof PimctlError || e instanceof PimctlErrors) throw e;
     throw new PimctlError("plan_format", `${file}: its basis cannot be planned again (${(e as Error).message}); make a new plan with 'pimctl plan --out FILE'`);
   });
+  // What apply goes on with: the saved plan (never the one made now), with what this read learned.
+  const result: PlanResult = {
+    plan: saved,
+    desired: basis.desired,
+    remote: current.remote,
+    declared: current.declared,
+    names: current.names,
+    refresh: current.refresh,
+    ledger: state.ledger,
+    ledgerExisted: state.existed,
+    connection,
+    config,
+  };
   const differences = savedPlanDifferences({ saved, current: current.plan });
   if (differences.length && alreadyApplied(saved, current.plan)) {
     const message = `${file} was already applied: the tenant already looks as the plan leaves it (a plan made now from its basis has no changes)`;
@@ -94,19 +107,7 @@ export async function checkSavedPlan(
       throw new PimctlError("plan_stale", `${message}; nothing was applied`, {
         details: ["pass --if-applied=ok to treat a re-run of an applied plan as done (exit 0)"],
       });
-    return {
-      plan: saved,
-      desired: basis.desired,
-      remote: current.remote,
-      declared: current.declared,
-      names: current.names,
-      refresh: current.refresh,
-      ledger: state.ledger,
-      ledgerExisted: state.existed,
-      connection,
-      config,
-      alreadyApplied: message,
-    };
+    return { ...result, alreadyApplied: message };
   }
   if (differences.length) {
     const done = partlyApplied(saved, current.plan);
@@ -126,18 +127,7 @@ export async function checkSavedPlan(
       },
     );
   }
-  return {
-    plan: saved,
-    desired: basis.desired,
-    remote: current.remote,
-    declared: current.declared,
-    names: current.names,
-    refresh: current.refresh,
-    ledger: state.ledger,
-    ledgerExisted: state.existed,
-    connection,
-    config,
-  };
+  return result;
 }
 
 /**

@@ -3,7 +3,7 @@ import { loadConfig, versionMap } from "../../config/index.js";
 import { loadManifests } from "../../manifest/index.js";
 import { PimctlErrors } from "../../errors.js";
 import { pickTenant, tenantProblemFirst } from "../../tenant.js";
-import { KINDS } from "../../model/catalogue.js";
+import { KIND_NOUN, KINDS } from "../../model/catalogue.js";
 import type { Io } from "../io.js";
 import { reportProblems, type ProblemFormat } from "../pipeline-output.js";
 import { problemsOf } from "../../render/errors.js";
@@ -59,15 +59,7 @@ export function validateCommand(io: Io): CommandModule<object, ValidateArgs> {
       if (untranslated.length) throw new PimctlErrors(untranslated, result.warnings);
       for (const w of result.warnings) say(args, io, `warning: ${w.format()}`);
       const c = result.catalogue;
-      const singular: Record<(typeof KINDS)[number], string> = {
-        display_groups: "display group",
-        attributes: "attribute",
-        attribute_sets: "attribute set",
-        blocks: "block",
-        brands: "brand",
-        categories: "category",
-      };
-      const counts = KINDS.filter((k) => c.managed.includes(k)).map((k) => plural(c[k].length, singular[k]));
+      const counts = KINDS.filter((k) => c.managed.includes(k)).map((k) => plural(c[k].length, KIND_NOUN[k]));
       const values = c.attributes.reduce((n, a) => n + (a.values?.length ?? 0), 0);
       const format = args.format === "text" ? undefined : args.format;
       reportProblems(io, problemsOf([], result.warnings), format, { files: result.files.map((f) => path.relative(io.cwd, f)) });
