@@ -34,7 +34,7 @@ let browser: Browser;
 let page: Page;
 let url: string;
 let tax: TaxonomyPlan;
-/** Milliseconds from navigation start to the script's data-ready mark, one per load. */
+/** Milliseconds from navigation start to the script's data-ready mark (set once the first frame is drawn), one per load. */
 const readyMs: number[] = [];
 
 /** Load the page fresh and note when it became usable, by the page's own clock. */
