@@ -1,8 +1,11 @@
 /**
  * A plan on Shopify's real taxonomy (test/data/shopify-taxonomy, 10,595 categories), made
  * at test time: the whole tree is the tenant's state; the desired state moves
- * some leaves under a new top-level category, renames others in place, and
- * leaves one subtree out with category pruning on (so it is deleted).
+ * some leaves under a new top-level category, renames others in place, adds
+ * new leaves, and leaves one subtree out with category pruning on (so it is deleted).
+ * `copies: 10` makes the tree ten times larger, as issue 27 measures a large
+ * tenant: the taxonomy ten times over, every root after the first suffixed
+ * ("Apparel & Accessories #2"), 105,950 categories.
  */
 import { readTaxonomy } from "../../src/bench/taxonomy-data.js";
 import { emptyCatalogue, type Catalogue, type Category } from "../../src/model/catalogue.js";
@@ -15,9 +18,11 @@ interface TaxonomyNode {
   children?: TaxonomyNode[];
 }
 
-/** The taxonomy as tenant records, pre-order, siblings by name (duplicate sibling names dropped). */
-export function taxonomyCategories(): RemoteCategory[] {
+/** The taxonomy as tenant records, pre-order, siblings by name (duplicate sibling names dropped); `copies` times over. */
+export function taxonomyCategories(copies = 1): RemoteCategory[] {
   const doc = readTaxonomy<{ categories: TaxonomyNode[] }>();
+  // New root objects: the parsed taxonomy is shared and read-only.
+  const roots = Array.from({ length: copies }, (_, i) => doc.categories.map((n) => (i === 0 ? n : { ...n, name: { en: `${n.name.en} #${i + 1}` } }))).flat();
   const out: RemoteCategory[] = [];
   const walk = (nodes: TaxonomyNode[], parent: RemoteCategory | undefined) => {
     const seen = new Set<string>();
@@ -36,7 +41,7 @@ export function taxonomyCategories(): RemoteCategory[] {
       walk(n.children ?? [], rec);
     }
   };
-  walk(doc.categories, undefined);
+  walk(roots, undefined);
   return out;
 }
 
@@ -47,6 +52,10 @@ export interface TaxonomyChanges {
   pruneAtLeast?: number;
   /** The new top-level category the moved leaves go under. */
   newParent: string;
+  /** New leaves, one under each of this many categories spread over the tree. */
+  creates?: number;
+  /** The taxonomy this many times over (see taxonomyCategories). */
+  copies?: number;
 }
 
 export interface TaxonomyPlan {
@@ -54,6 +63,7 @@ export interface TaxonomyPlan {
   remote: RemoteCategory[];
   moved: Array<{ from: string[]; to: string[] }>;
   renamed: Array<{ from: string[]; to: string[] }>;
+  created: string[][];
   pruned: string[][];
 }
 
@@ -65,7 +75,7 @@ const byPath = (a: { path: string[] }, b: { path: string[] }) => {
 };
 
 export function taxonomyPlan(changes: TaxonomyChanges): TaxonomyPlan {
-  const remote = taxonomyCategories();
+  const remote = taxonomyCategories(changes.copies);
   const key = (p: string[]) => JSON.stringify(p);
   // The pruned subtree: a second-level category of the requested size, chosen from the end so moves come from elsewhere.
   const pruned: string[][] = [];
@@ -105,6 +115,17 @@ export function taxonomyPlan(changes: TaxonomyChanges): TaxonomyPlan {
       categories.push({ path: c.path, name: c.name });
     }
   }
+  // New leaves under inner categories spread over the tree (not in the pruned subtree).
+  const created: string[][] = [];
+  if (changes.creates) {
+    const inner = remote.filter((c) => c.child_count > 0 && c.path.length >= 2 && !prunedKeys.has(key(c.path)));
+    const every = Math.max(1, Math.floor(inner.length / changes.creates));
+    for (let i = 0; i < inner.length && created.length < changes.creates; i += every) {
+      const path = [...inner[i]!.path, "New in this season"];
+      categories.push({ path, name: path[path.length - 1]! });
+      created.push(path);
+    }
+  }
   categories.sort(byPath);
   const desired: Catalogue = { ...emptyCatalogue(), managed: ["categories"], categories };
   const state: RemoteCatalogue = { ...emptyRemote(), read: ["categories"], categories: remote };
@@ -115,5 +136,5 @@ export function taxonomyPlan(changes: TaxonomyChanges): TaxonomyPlan {
     ledger: { web_ids: {}, assets: {}, brand_attribute_sets: {} },
     prune: { categories: true },
   });
-  return { plan, remote, moved, renamed, pruned };
+  return { plan, remote, moved, renamed, created, pruned };
 }
