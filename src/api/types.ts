@@ -146,6 +146,30 @@ export interface ApiChangelog {
   change_type: "full" | "delete" | "reset";
 }
 
+export interface ChangelogQuery {
+  /** Default: the largest the tenant takes (the client's changelogLimit). */
+  limit?: number;
+  entityType?: ApiChangelog["entity_type"];
+  updatedAt?: string;
+}
+
+/** What a read of the changelog list returned, and what its pages said about themselves. */
+export interface ChangelogRead {
+  /** In the order the service listed them. */
+  entries: ApiChangelog[];
+  /** `meta.total` of the first page, when the service sends meta: every entry the query matches. */
+  total?: number;
+  /** Pages were left unread (`firstPage`). */
+  more: boolean;
+  /**
+   * The last page read may have been cut short: as long as the default page, with no next
+   * link and no meta saying it is the last (a service that ignores paging).
+   */
+  cut: boolean;
+  /** Requests sent, a refused page size's included. */
+  requests: number;
+}
+
 export interface ApiChannel {
   id: number;
   channel_name: string;
@@ -365,12 +389,10 @@ export interface PimApi {
   deleteCategoryAsset(categoryId: number, id: number): Promise<void>;
   setCategoryWebId(categoryId: number, channelId: number, webId: string): Promise<void>;
 
-  /**
-   * Every page the service links to. `seen.cut` is set when the last page may
-   * have been cut short: as long as the default page, with no next link and no
-   * meta saying it is the last (a service that ignores paging).
-   */
-  listChangelogs(opts?: { limit?: number; entityType?: ApiChangelog["entity_type"]; updatedAt?: string; seen?: { cut: boolean } }): Promise<ApiChangelog[]>;
+  /** Every entry on every page the service links to. */
+  listChangelogs(opts?: ChangelogQuery): Promise<ApiChangelog[]>;
+  /** The same, with what the pages said about themselves; `firstPage` stops after the first. */
+  readChangelogs(opts?: ChangelogQuery & { firstPage?: boolean }): Promise<ChangelogRead>;
   getChangelog(id: number): Promise<ApiChangelog>;
 
   listChannels(): Promise<ApiChannel[]>;
