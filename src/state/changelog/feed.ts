@@ -158,8 +158,8 @@ async function pastTheBoundary(
 ): Promise<{ entries?: ApiChangelog[]; cursor?: FeedCursor; requests: number }> {
   const at = instant(cursor.updated_at);
   const seen = new Set(cursor.seen);
-  if (first.total === undefined || cursor.head === undefined || first.entries[0]?.id !== cursor.head || first.entries.some((e) => misunderstood(e)))
-    return { requests: 0 };
+  const usable = first.total !== undefined && seen.has(cursor.id) && cursor.head !== undefined && first.entries[0]?.id === cursor.head;
+  if (!usable || first.entries.some((e) => misunderstood(e))) return { requests: 0 };
   const unseen = first.entries.filter((e) => !(seen.has(e.id) && instant(e.updated_at) === at));
   if (unseen.some((e) => !(instant(e.updated_at) > at))) return { requests: 0 };
   const later = await readSince(api, justAfter(cursor.updated_at));
