@@ -3,6 +3,9 @@
  * envelopes, as the client returns them. Booleans may arrive as 1/0, nulls
  * where absent: src/state/ normalises; nothing else reads these shapes.
  */
+import type { ApiChangelog, ChangelogQuery, ChangelogRead } from "./changelog-types.js";
+
+export type { ApiChangelog, ChangelogQuery, ChangelogRead };
 
 export type Bool01 = boolean | 0 | 1;
 
@@ -136,38 +139,6 @@ export interface ApiCategory {
   attributes?: ApiCategoryAttribute[];
   created_at?: string;
   updated_at?: string;
-}
-
-export interface ApiChangelog {
-  id: number;
-  updated_at: string;
-  entity_id: number;
-  entity_type: "product" | "brand" | "category" | "product_asset" | "attribute" | "attribute_set";
-  change_type: "full" | "delete" | "reset";
-}
-
-export interface ChangelogQuery {
-  /** Default: the largest the tenant takes (the client's changelogLimit). */
-  limit?: number;
-  entityType?: ApiChangelog["entity_type"];
-  updatedAt?: string;
-}
-
-/** What a read of the changelog list returned, and what its pages said about themselves. */
-export interface ChangelogRead {
-  /** In the order the service listed them. */
-  entries: ApiChangelog[];
-  /** `meta.total` of the first page, when the service sends meta: every entry the query matches. */
-  total?: number;
-  /** Pages were left unread (`firstPage`). */
-  more: boolean;
-  /**
-   * The last page read may have been cut short: as long as the default page, with no next
-   * link and no meta saying it is the last (a service that ignores paging).
-   */
-  cut: boolean;
-  /** Requests sent, a refused page size's included. */
-  requests: number;
 }
 
 export interface ApiChannel {

@@ -141,14 +141,15 @@ export function justAfter(t: string): string {
  * first page of `>= cursor time` leaves pages unread (thousands of entries share the
  * second a large apply ended in). Instead of reading them, it counts them:
  * - the first page says how many entries match (`meta.total`), and lists the cursor's
- *   head first again: the feed can only lose its oldest entries, so none seen at that
- *   time is gone;
+ *   head first again: a feed that keeps less loses its oldest entries first (what the
+ *   cursor's own entry proves rests on that too), so none seen at that time is gone;
  * - every entry after that time is read (`>= justAfter(time)`), whole;
  * - the entries at the cursor's time are then total - later; equal to the number seen,
- *   none is new (an entry arriving at that time after the snapshot makes it one more).
+ *   none is new (an entry arriving at that time after the snapshot makes it one more,
+ *   wherever the service lists it).
  * Anything else (no meta, another head, an unseen entry at that time on the first page,
- * an entry of the later read not after that time, a count that does not add up because
- * an entry arrived between the two reads) answers undefined: the caller reads every
+ * an entry of the later read not after that time, a count that does not add up, as when
+ * an entry arrives between the two reads) returns no entries: the caller reads every
  * entry since the cursor's time, as it would without this.
  */
 async function pastTheBoundary(
