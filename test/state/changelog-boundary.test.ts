@@ -9,7 +9,7 @@ import { writeTaxonomyProject } from "../../src/bench/taxonomy.js";
 import { createClient, type PimClient } from "../../src/api/client.js";
 import type { ApiChangelog } from "../../src/api/types.js";
 import { startEmulator, type Emulator, type EmulatorSwitches } from "../../src/emulator/index.js";
-import { cursorOf, readFeed, type FeedCursor } from "../../src/state/changelog/feed.js";
+import { cursorOf, justAfter, readFeed, type FeedCursor } from "../../src/state/changelog/feed.js";
 import { plan } from "../../src/workflows/index.js";
 import { testProject, type TestProject } from "../helpers/project.js";
 
@@ -107,6 +107,12 @@ async function feed(entries: ApiChangelog[], switches: Partial<EmulatorSwitches>
 const after = (entries: ApiChangelog[]): FeedCursor => cursorOf(entries)!;
 
 describe("the feed reader at a crowded boundary, under every reading", () => {
+  it("the entries after the cursor's second start one step on, at the precision the service writes", () => {
+    for (const t of ["2026-11-20T10:00:05Z", "2026-11-20T10:00:05.000000Z", "2026-11-20 10:00:05", "2026-11-20T11:00:05+01:00"])
+      expect(justAfter(t), t).toBe("2026-11-20T10:00:06Z");
+    expect(justAfter("2026-11-20T10:00:05.120Z")).toBe("2026-11-20T10:00:05.121Z");
+  });
+
   it("counts the entries at the cursor's time instead of reading them: two requests, whatever follows", async () => {
     const seen = crowd(BOUNDARY);
     const { api, emu, gets } = await feed(seen);
