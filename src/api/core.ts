@@ -12,7 +12,7 @@ import type * as T from "./types.js";
 import { canonical } from "./wire.js";
 import { backoffMs, DEFAULT_RETRIES, type RetryPolicy } from "./retry.js";
 import { Semaphore } from "./semaphore.js";
-import { buildBaseUrl, DEFAULT_PAGE_LIMIT, isLoopbackHost, type ClientOptions, type ClientStats } from "./options.js";
+import { buildBaseUrl, CHANGELOG_PAGE_LIMIT, DEFAULT_PAGE_LIMIT, isLoopbackHost, type ClientOptions, type ClientStats } from "./options.js";
 import { redactUrl } from "./base-url.js";
 import { routeOf, TransportError, untrustedCertificate, type Attempt } from "./attempt.js";
 
@@ -36,6 +36,8 @@ export class ApiCore {
   readonly log: ((line: string) => void) | undefined;
   /** The page size asked for; lowered for the rest of the run when the tenant refuses it (422). */
   pageLimit: number;
+  /** The same for the changelog list, which starts larger (CHANGELOG_PAGE_LIMIT). */
+  changelogLimit = CHANGELOG_PAGE_LIMIT;
   /** Set by the first 401: the token is refused, so no further request is sent. */
   private refusedWith: PimctlError | undefined;
   /** Set by stopRetrying(): a failed attempt is final (the tenant is down; retries only add minutes). */

@@ -7,11 +7,12 @@
 import { PimctlError } from "../errors.js";
 import type * as T from "./types.js";
 import type { ApiCore } from "./core.js";
+import type { Attempt } from "./attempt.js";
 
 type Query = Record<string, string | number | undefined>;
 
-/** Page sizes tried, largest first, when the tenant refuses a `limit` with 422. */
-const PAGE_SIZES = [500, 250, 100, 50, 25, 10, 5, 1];
+/** Page sizes tried, largest first, when the tenant refuses a `limit` with 422 (the changelog starts above the other lists). */
+const PAGE_SIZES = [5000, 2500, 1000, 500, 250, 100, 50, 25, 10, 5, 1];
 
 export function pageMeta(v: unknown): T.PageMeta | undefined {
   if (v === null || typeof v !== "object") return undefined;
@@ -106,29 +107,42 @@ export function sameTenantPath(core: ApiCore, link: string, forPath: string): st
   return next.pathname.slice(core.basePath.length) + next.search;
 }
 
-export async function page<R>(core: ApiCore, path: string, key: string, query: Query): Promise<T.Page<R>> {
-  for (;;) {
+/**
+ * A GET of a list with `limit` in its query. The largest page size is not in the document:
+ * a 422 steps the limit down through PAGE_SIZES until the tenant takes one, and `keep` is
+ * told each smaller size so the run asks for it from then on. `requests` counts the refusals too.
+ */
+export async function getLimited(
+  core: ApiCore,
+  path: string,
+  query: Query,
+  keep: (limit: number) => void,
+): Promise<{ r: Attempt; full: string; limit: number | undefined; requests: number }> {
+  for (let requests = 1; ; requests++) {
     const q = new URLSearchParams();
     for (const [k, v] of Object.entries(query)) if (v !== undefined) q.set(k, String(v));
-    const full = `${path}?${q.toString()}`;
+    const full = q.size ? `${path}?${q.toString()}` : path;
     const r = await core.request("GET", full, undefined, { allow422: query.limit !== undefined });
-    if (r.status === 422) {
-      // The largest page size is not in the document: step down, and keep the size for the run.
-      const limit = Number(query.limit);
-      const smaller = PAGE_SIZES.find((n) => n < limit);
-      if (smaller === undefined) throw core.httpError("GET", full, r);
-      core.log?.(`GET ${path}: limit=${limit} refused (422); using limit=${smaller} for this tenant from now on`);
-      if (core.pageLimit > smaller) core.pageLimit = smaller;
-      query = { ...query, limit: smaller };
-      continue;
-    }
-    const data = core.parse<Record<string, unknown>>("GET", full, r);
-    const items = data[key];
-    const meta = pageMeta(data.meta);
-    if (!Array.isArray(items) || !meta)
-      throw new PimctlError("api_protocol", `the page has no "${key}" list or meta`, { request: core.info("GET", path, r.status) });
-    return { items: items as R[], links: data.links as T.PageLinks, meta: meta as T.PageMeta, limit: Number(query.limit ?? meta.per_page) };
+    if (r.status !== 422) return { r, full, limit: query.limit === undefined ? undefined : Number(query.limit), requests };
+    const limit = Number(query.limit);
+    const smaller = PAGE_SIZES.find((n) => n < limit);
+    if (smaller === undefined) throw core.httpError("GET", full, r);
+    core.log?.(`GET ${path}: limit=${limit} refused (422); using limit=${smaller} for this tenant from now on`);
+    keep(smaller);
+    query = { ...query, limit: smaller };
   }
+}
+
+export async function page<R>(core: ApiCore, path: string, key: string, query: Query): Promise<T.Page<R>> {
+  const { r, full, limit } = await getLimited(core, path, query, (smaller) => {
+    if (core.pageLimit > smaller) core.pageLimit = smaller;
+  });
+  const data = core.parse<Record<string, unknown>>("GET", full, r);
+  const items = data[key];
+  const meta = pageMeta(data.meta);
+  if (!Array.isArray(items) || !meta)
+    throw new PimctlError("api_protocol", `the page has no "${key}" list or meta`, { request: core.info("GET", path, r.status) });
+  return { items: items as R[], links: data.links as T.PageLinks, meta: meta as T.PageMeta, limit: limit ?? meta.per_page };
 }
 
 /**

@@ -34,6 +34,12 @@ export interface ClientStats {
 }
 
 export const DEFAULT_PAGE_LIMIT = 1000;
+/**
+ * The changelog page size asked for first: its entries are small, and a warm changelog refresh
+ * after a large apply meets thousands of them at one second. The document names no maximum
+ * (a 422 steps down; a tenant that clamps silently just sends shorter pages).
+ */
+export const CHANGELOG_PAGE_LIMIT = 10_000;
 
 /** A token from an environment variable or a file; errors name the variable or file, never the value. */
 export async function resolveToken(src: { tokenEnv?: string; tokenFile?: string }, env: NodeJS.ProcessEnv): Promise<string> {

@@ -3,6 +3,9 @@
  * envelopes, as the client returns them. Booleans may arrive as 1/0, nulls
  * where absent: src/state/ normalises; nothing else reads these shapes.
  */
+import type { ApiChangelog, ChangelogQuery, ChangelogRead } from "./changelog-types.js";
+
+export type { ApiChangelog, ChangelogQuery, ChangelogRead };
 
 export type Bool01 = boolean | 0 | 1;
 
@@ -136,14 +139,6 @@ export interface ApiCategory {
   attributes?: ApiCategoryAttribute[];
   created_at?: string;
   updated_at?: string;
-}
-
-export interface ApiChangelog {
-  id: number;
-  updated_at: string;
-  entity_id: number;
-  entity_type: "product" | "brand" | "category" | "product_asset" | "attribute" | "attribute_set";
-  change_type: "full" | "delete" | "reset";
 }
 
 export interface ApiChannel {
@@ -365,12 +360,10 @@ export interface PimApi {
   deleteCategoryAsset(categoryId: number, id: number): Promise<void>;
   setCategoryWebId(categoryId: number, channelId: number, webId: string): Promise<void>;
 
-  /**
-   * Every page the service links to. `seen.cut` is set when the last page may
-   * have been cut short: as long as the default page, with no next link and no
-   * meta saying it is the last (a service that ignores paging).
-   */
-  listChangelogs(opts?: { limit?: number; entityType?: ApiChangelog["entity_type"]; updatedAt?: string; seen?: { cut: boolean } }): Promise<ApiChangelog[]>;
+  /** Every entry on every page the service links to. */
+  listChangelogs(opts?: ChangelogQuery): Promise<ApiChangelog[]>;
+  /** The same, with what the pages said about themselves; `firstPage` stops after the first. */
+  readChangelogs(opts?: ChangelogQuery & { firstPage?: boolean }): Promise<ChangelogRead>;
   getChangelog(id: number): Promise<ApiChangelog>;
 
   listChannels(): Promise<ApiChannel[]>;

@@ -53,7 +53,7 @@ describe("reading the feed since a cursor", () => {
       expect(read.ok).toBe(true);
       if (!read.ok) return;
       expect(read.entries.map((e) => e.id)).toEqual(Array.from({ length: 2599 }, (_, i) => i + 2));
-      expect(read.cursor).toEqual({ id: 2600, updated_at: iso(base + 25_000), seen: Array.from({ length: 100 }, (_, i) => 2501 + i) });
+      expect(read.cursor).toEqual({ id: 2600, updated_at: iso(base + 25_000), seen: Array.from({ length: 100 }, (_, i) => 2501 + i), head: 2501 });
     });
   }
 
@@ -75,7 +75,7 @@ describe("reading the feed since a cursor", () => {
   it("starts a cursor at the newest entry, trying wider windows on this machine's clock", async () => {
     const api = tenant("links", spread(10, 1));
     const at = await currentCursor(api, new Date(base + 3 * 3600_000));
-    expect(at.cursor).toEqual({ id: 10, updated_at: iso(base + 9000), seen: [10] });
+    expect(at.cursor).toEqual({ id: 10, updated_at: iso(base + 9000), seen: [10], head: 10 });
     const quiet = tenant("links", []);
     expect((await currentCursor(quiet)).cursor).toBeUndefined();
   });

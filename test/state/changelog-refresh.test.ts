@@ -2,12 +2,15 @@
  * --refresh=changelog against --refresh=full: after random out-of-band changes
  * through the API, the state read through the snapshot and the feed equals a
  * full read, and so does the plan. Rounds follow each other in the same second
- * too, so the feed's repeated boundary entries are exercised.
+ * too, so the feed's repeated boundary entries are exercised; and some rounds
+ * crowd the cursor's second with more entries than a page holds (as a large
+ * apply leaves it), then record changes at that same second after the snapshot.
  */
 import { readdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createClient, type PimClient } from "../../src/api/client.js";
+import type { FeedCursor } from "../../src/state/changelog/feed.js";
 import { plan } from "../../src/workflows/index.js";
 import { prng } from "../helpers/random.js";
 import { repoRoot, testProject, type TestProject } from "../helpers/project.js";
@@ -46,10 +49,36 @@ const both = async () => {
   const opts = { cwd: project.dir, env: project.env, allowDelete: true };
   project.emulator.resetStats();
   const viaFeed = await plan({ ...opts, refresh: "changelog" });
-  const feedRequests = project.emulator.stats().requests.total;
+  const { total: feedRequests, byRoute } = project.emulator.stats().requests;
   const full = await plan({ ...opts, refresh: "full" });
-  return { viaFeed, full, feedRequests };
+  return { viaFeed, full, feedRequests, feedPages: byRoute["GET /changelogs"] ?? 0 };
 };
+
+/** The cursor of the snapshot the last changelog refresh left. */
+async function snapshotCursor(): Promise<FeedCursor> {
+  const cache = path.join(project.dir, ".pimctl", "cache");
+  const [file] = (await readdir(cache)).filter((f) => f.startsWith("snapshot-"));
+  return (JSON.parse(await readFile(path.join(cache, file!), "utf8")) as { cursor: FeedCursor }).cursor;
+}
+
+/** More entries at the cursor's second than a feed page holds, as a large apply leaves them (they change nothing the state reader reads). */
+function crowdSecond(at: string, n: number): void {
+  const feed = project.emulator.store("demo").changelogs;
+  for (let i = 0; i < n; i++) feed.push({ id: feed.length + 1, updated_at: at, entity_id: i + 1, entity_type: "product_asset", change_type: "full" });
+}
+
+/** The entries from `from` on, recorded at `at` instead and listed among the entries of that second, where the service would put them. */
+function recordAt(from: number, at: string, rnd: () => number): number {
+  const feed = project.emulator.store("demo").changelogs;
+  const moved = feed.splice(from);
+  for (const e of moved) {
+    e.updated_at = at;
+    const slots = feed.flatMap((x, i) => (x.updated_at === at ? [i] : []));
+    const pick = slots[Math.floor(rnd() * slots.length)] ?? feed.length;
+    feed.splice(rnd() < 0.5 ? feed.length : pick, 0, e);
+  }
+  return moved.length;
+}
 
 /** One random change made by someone else, through the API. */
 async function change(rnd: () => number, n: number): Promise<string> {
@@ -149,16 +178,47 @@ describe("plan --refresh=changelog", () => {
   it("after random out-of-band changes, equals a full read: state and plan (property, 40 rounds)", async () => {
     const rnd = prng(Number(process.env.PIMCTL_TEST_SEED ?? 18));
     const log: string[] = [];
+    const check = async () => {
+      const r = await both();
+      const why = `after:\n${log.slice(-12).join("\n")}\nrefresh: ${JSON.stringify(r.viaFeed.refresh)}`;
+      expect(r.viaFeed.refresh.mode, why).toBe("changelog");
+      expect(r.viaFeed.remote, why).toEqual(r.full.remote);
+      expect(r.viaFeed.plan.actions, why).toEqual(r.full.plan.actions);
+      return r;
+    };
+    // Crowded rounds: the cursor's second holds more entries than a page, and the round's changes are
+    // recorded either at a later second (counted: two feed pages) or at that same second after the snapshot.
+    const crowded = { counted: 0, arrivals: 0 };
     for (let round = 1; round <= 40; round++) {
+      const crowd = rnd() < 0.3;
+      const arrive = crowd && rnd() < 0.5;
+      let at = "";
+      if (crowd) {
+        at = (await snapshotCursor()).updated_at;
+        crowdSecond(at, 1100 + Math.floor(rnd() * 500));
+        log.push(`round ${round}: the cursor's second ${at} crowded`);
+        await check();
+        at = (await snapshotCursor()).updated_at;
+        // The emulator records changes at its clock's second: wait for the next one.
+        if (!arrive) await new Promise((r) => setTimeout(r, Math.max(0, Date.parse(at) + 1005 - Date.now())));
+      }
+      const before = project.emulator.store("demo").changelogs.length;
       const k = 1 + Math.floor(rnd() * 3);
       for (let i = 0; i < k; i++) log.push(`round ${round}: ${await change(rnd, round * 10 + i)}`);
-      const { viaFeed, full } = await both();
-      const why = `after:\n${log.slice(-12).join("\n")}\nrefresh: ${JSON.stringify(viaFeed.refresh)}`;
-      expect(viaFeed.refresh.mode, why).toBe("changelog");
-      expect(viaFeed.remote, why).toEqual(full.remote);
-      expect(viaFeed.plan.actions, why).toEqual(full.plan.actions);
+      if (arrive) {
+        const n = recordAt(before, at, rnd);
+        crowded.arrivals += n;
+        log.push(`round ${round}: ${n} entries recorded at ${at}, after the snapshot`);
+      }
+      const r = await check();
+      if (crowd && !arrive) {
+        expect(r.feedPages, `round ${round}: the crowd at ${at} is counted, not read`).toBe(2);
+        crowded.counted++;
+      }
     }
-    if (process.env.SHOW_ROUNDS) console.log(log.join("\n"));
+    if (process.env.SHOW_ROUNDS) console.log(log.join("\n"), crowded);
+    expect(crowded.counted, JSON.stringify(crowded)).toBeGreaterThan(0);
+    expect(crowded.arrivals, JSON.stringify(crowded)).toBeGreaterThan(0);
   }, 120_000);
 
   it("reads in full when the feed no longer holds the snapshot's cursor, or an entry is not understood", async () => {

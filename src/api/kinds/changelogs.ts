@@ -1,6 +1,6 @@
 /** The changelog feed (API v1: Changelogs), followed by its `links.next`. */
 import { PimctlError } from "../../errors.js";
-import { nextLink, pageMeta, sameTenantPath } from "../lists.js";
+import { getLimited, nextLink, pageMeta, sameTenantPath } from "../lists.js";
 import type { ApiSelf } from "../core.js";
 import type * as T from "../types.js";
 
@@ -8,24 +8,27 @@ import type * as T from "../types.js";
 export const CHANGELOG_DEFAULT_PAGE = 250;
 
 export const changelogEndpoints = {
+  async listChangelogs(this: ApiSelf, opts: T.ChangelogQuery = {}): Promise<T.ApiChangelog[]> {
+    return (await this.readChangelogs(opts)).entries;
+  },
+
   /**
-   * Changelog entries, all pages: API v1 names no paging parameter but `limit`, so the
-   * client follows `links.next` when the answer has one, and never builds page numbers.
+   * Changelog entries, all pages (or the first): API v1 names no paging parameter but `limit`,
+   * so the client follows `links.next` when the answer has one, and never builds page numbers.
+   * It asks for the largest page the tenant takes (a 422 steps down, as for the other lists).
    */
-  async listChangelogs(
-    this: ApiSelf,
-    opts: { limit?: number; entityType?: T.ApiChangelog["entity_type"]; updatedAt?: string; seen?: { cut: boolean } } = {},
-  ): Promise<T.ApiChangelog[]> {
-    const q = new URLSearchParams();
-    if (opts.limit) q.set("limit", String(opts.limit));
-    if (opts.entityType) q.set("entity_type", opts.entityType);
-    if (opts.updatedAt) q.set("updated_at", opts.updatedAt);
-    const out: T.ApiChangelog[] = [];
-    let path: string | undefined = `/changelogs${q.size ? `?${q.toString()}` : ""}`;
+  async readChangelogs(this: ApiSelf, opts: T.ChangelogQuery & { firstPage?: boolean } = {}): Promise<T.ChangelogRead> {
+    const query = { limit: opts.limit ?? this.changelogLimit, entity_type: opts.entityType, updated_at: opts.updatedAt };
+    const first = await getLimited(this, "/changelogs", query, (smaller) => {
+      if (this.changelogLimit > smaller) this.changelogLimit = smaller;
+    });
+    let { r, full: path } = first;
+    let requests = first.requests;
+    const entries: T.ApiChangelog[] = [];
+    let total: number | undefined;
     // Every page must parse and say where the next one is; a page that does not is an
     // error, never a quiet end of the feed (an incremental sync would skip changes).
-    for (let n = 1; path; n++) {
-      const r = await this.request("GET", path);
+    for (let n = 1; ; n++) {
       let data: { changelogs?: unknown; links?: unknown; meta?: unknown } | null;
       try {
         data = this.parse("GET", path, r);
@@ -38,9 +41,10 @@ export const changelogEndpoints = {
         throw new PimctlError("api_protocol", `changelog page ${n} has no "changelogs" list; stopping instead of returning a partial feed`, {
           request: this.info("GET", path, r.status),
         });
-      out.push(...(data.changelogs as T.ApiChangelog[]));
+      entries.push(...(data.changelogs as T.ApiChangelog[]));
       const next = nextLink(data.links);
       const meta = pageMeta(data.meta);
+      if (n === 1 && meta) total = meta.total;
       if (!next && meta && meta.current_page < meta.last_page) {
         throw new PimctlError(
           "api_protocol",
@@ -49,11 +53,17 @@ export const changelogEndpoints = {
           { request: this.info("GET", path) },
         );
       }
-      if (opts.seen) opts.seen.cut = !next && !(meta && meta.current_page >= meta.last_page) && (data.changelogs as unknown[]).length >= CHANGELOG_DEFAULT_PAGE;
-      path = next ? sameTenantPath(this, next, path) : undefined;
+      if (!next) {
+        const cut = !(meta && meta.current_page >= meta.last_page) && (data.changelogs as unknown[]).length >= CHANGELOG_DEFAULT_PAGE;
+        return { entries, ...(total === undefined ? {} : { total }), more: false, cut, requests };
+      }
+      if (opts.firstPage) return { entries, ...(total === undefined ? {} : { total }), more: true, cut: false, requests };
+      path = sameTenantPath(this, next, path);
+      r = await this.request("GET", path);
+      requests++;
     }
-    return out;
   },
+
   getChangelog(this: ApiSelf, id: number): Promise<T.ApiChangelog> {
     return this.get(`/changelogs/${id}`, "changelogs");
   },
