@@ -38,6 +38,8 @@ export class ApiCore {
   pageLimit: number;
   /** Set by the first 401: the token is refused, so no further request is sent. */
   private refusedWith: PimctlError | undefined;
+  /** Set by abort(): the run refused while reads were in flight; nothing more is sent. */
+  private abortedWith: PimctlError | undefined;
   /** Set by stopRetrying(): a failed attempt is final (the tenant is down; retries only add minutes). */
   private retriesStopped = false;
   /** Which id DELETE /attribute_sets/<S>/attributes/<ID> takes on this tenant, once seen. */
@@ -89,6 +91,15 @@ export class ApiCore {
     await this.pool.close().catch(() => undefined);
   }
 
+  /**
+   * Drop the requests in flight and send no more: a run that refuses while the tenant's
+   * lists are read must not wait for them (close() would let each run to completion).
+   */
+  async abort(): Promise<void> {
+    this.abortedWith ??= new PimctlError("interrupted", `the reads of tenant "${this.tenant}" were abandoned: the run refused`);
+    await this.pool.destroy().catch(() => undefined);
+  }
+
   stopRetrying(): void {
     this.retriesStopped = true;
   }
@@ -128,6 +139,7 @@ export class ApiCore {
     } catch (e) {
       const ms = Date.now() - t0;
       this.counters.timeMs += ms;
+      if (this.abortedWith) throw this.abortedWith;
       const err = e as { code?: string; message?: string };
       const timeout = err.code === "UND_ERR_HEADERS_TIMEOUT" || err.code === "UND_ERR_BODY_TIMEOUT" || e instanceof undiciErrors.HeadersTimeoutError;
       const refused = err.code === "ECONNREFUSED" || err.code === "ENOTFOUND" || err.code === "EAI_AGAIN";
@@ -160,6 +172,7 @@ export class ApiCore {
       // Whether an earlier attempt may have reached the server and acted.
       let mayHaveActed = false;
       for (let attempt = 0; ; attempt++) {
+        if (this.abortedWith) throw this.abortedWith;
         // After a 401 every request with this token fails: do not send more of them.
         if (this.refusedWith) throw new PimctlError("api_unauthorized", this.refusedWith.message, { request: this.info(method, path, 401) });
         let result: Attempt | undefined;
