@@ -139,6 +139,22 @@ describe("refusals that need only the config", () => {
     expect(requests().total).toBe(0);
   });
 
+  it("a file written after the read (--out, --html, --print-to, --report) into a directory that does not exist refuses first", async () => {
+    for (const [args, option] of [
+      [["plan", "--tenant", "demo", "--out", "missing/plan.json"], "--out missing/plan.json"],
+      [["plan", "--tenant", "demo", "--html", "missing/plan.html"], "--html missing/plan.html"],
+      [["plan", "--tenant", "demo", "--print-to", "missing/plan.md"], "--print-to missing/plan.md"],
+      [["drift", "--tenant", "demo", "--print-to", "missing/drift.md"], "--print-to missing/drift.md"],
+      [["diff", "--from", "catalogue", "--to", "demo", "--print-to", "missing/diff.md"], "--print-to missing/diff.md"],
+      [["apply", "--auto-approve", "--tenant", "demo", "--report", "missing/report.json"], "--report missing/report.json"],
+    ] as const) {
+      const r = await p.cli([...args]);
+      expect(r.code, args.join(" ")).toBe(1);
+      expect(r.stderr).toContain(`${option}: the directory ${path.join(p.dir, "missing")} does not exist; nothing was read from the tenant`);
+    }
+    expect(requests().total).toBe(0);
+  });
+
   it("export --merge into a folder that does not load refuses before the tenant is read", async () => {
     await p.write("exported/brands.yaml", "brands:\n  - name: Acme\n  - name: Acme\n");
     const r = await p.cli(["export", "--tenant", "demo", "--out", "exported", "--merge"]);
@@ -189,6 +205,18 @@ describe("language versions", () => {
       expect(r.stderr).toContain("catalogue/brands.yaml:2");
       expect(requests().byRoute, args.join(" ")).toEqual({ "GET /channels": 1 });
     }
+  });
+
+  it("a saved plan naming a version the config no longer maps: apply PLANFILE reads the channels and nothing else", async () => {
+    p = await testProject({ config: (u) => config({ ...u, prod: u.demo! }, "versions: { Klingon: 9 }"), files: klingon });
+    expect((await p.cli(["plan", "--tenant", "demo", "--out", "plan.json", "--quiet"])).code).toBe(0);
+    await p.write("pimctl.yaml", config({ demo: p.emulator.tenantUrl("demo"), prod: p.emulator.tenantUrl("demo") }));
+    p.emulator.setFaults({ latencyMs: SLOW_MS });
+    p.emulator.resetStats();
+    const r = await p.cli(["apply", "plan.json", "--tenant", "demo"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('language version "Klingon" is not published by any channel of tenant "demo"');
+    expect(requests().byRoute).toEqual({ "GET /channels": 1 });
   });
 
   it("a full plan refuses when the channels answer: the lists started beside the manifest load are dropped, not waited for", async () => {
