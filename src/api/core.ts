@@ -38,7 +38,6 @@ export class ApiCore {
   pageLimit: number;
   /** Set by the first 401: the token is refused, so no further request is sent. */
   private refusedWith: PimctlError | undefined;
-  /** Set by abort(): the run refused while reads were in flight; nothing more is sent. */
   private abortedWith: PimctlError | undefined;
   /** Set by stopRetrying(): a failed attempt is final (the tenant is down; retries only add minutes). */
   private retriesStopped = false;
@@ -91,10 +90,7 @@ export class ApiCore {
     await this.pool.close().catch(() => undefined);
   }
 
-  /**
-   * Drop the requests in flight and send no more: a run that refuses while the tenant's
-   * lists are read must not wait for them (close() would let each run to completion).
-   */
+  /** Drop the requests in flight, and fail every later one at once (no retry): a run that refuses mid-read must not wait for them, as close() would. */
   async abort(): Promise<void> {
     this.abortedWith ??= new PimctlError("interrupted", `the reads of tenant "${this.tenant}" were abandoned: the run refused`);
     await this.pool.destroy().catch(() => undefined);
@@ -172,7 +168,6 @@ export class ApiCore {
       // Whether an earlier attempt may have reached the server and acted.
       let mayHaveActed = false;
       for (let attempt = 0; ; attempt++) {
-        if (this.abortedWith) throw this.abortedWith;
         // After a 401 every request with this token fails: do not send more of them.
         if (this.refusedWith) throw new PimctlError("api_unauthorized", this.refusedWith.message, { request: this.info(method, path, 401) });
         let result: Attempt | undefined;
