@@ -14,7 +14,7 @@ import { remoteToCatalogue } from "../export/index.js";
 import { translateVariables } from "../export/translate.js";
 import { connect, pickTenant, type Connection } from "../tenant.js";
 import { PimctlError, PimctlErrors, closeNames } from "../errors.js";
-import { narrow, planAgainst, refuseUnknownVersions } from "./plan.js";
+import { narrow, planAgainst, refuseUnknownKinds, refuseUnknownVersions } from "./plan.js";
 import { type ProjectOptions, connectOpts, projectConfig, prunePolicy } from "./project.js";
 
 /** Read a whole tenant (or some kinds) and return it as a catalogue, with the ledger's write-only values. */
@@ -58,6 +58,7 @@ export interface DiffOptions extends ProjectOptions {
  * (unmanaged, or deletes where the prune policy would delete them).
  */
 export async function diff(opts: DiffOptions): Promise<Plan> {
+  refuseUnknownKinds(opts.targets, opts.excludes);
   const config = await projectConfig(opts);
   // A mistyped --to is reported (with did-you-mean) before the ${variable} errors its missing values would cause.
   const target = pickTenant(config, opts.to).tenant;

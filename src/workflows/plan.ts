@@ -16,7 +16,7 @@ import { buildPlan, type PlanOutcome } from "../plan/planner.js";
 import { unknownVersions } from "../plan/context.js";
 import type { PrunePolicy } from "../plan/policy.js";
 import { filterPlan } from "../plan/filter.js";
-import { checkSelectors, knownAddresses } from "../plan/selectors.js";
+import { checkSelectors, knownAddresses, parseSelector } from "../plan/selectors.js";
 import { unknownWriteOnly } from "../plan/write-only.js";
 import { PLAN_HMAC_ENV } from "../plan/integrity.js";
 import { decideDeletes } from "../plan/delete-permission.js";
@@ -142,6 +142,20 @@ export async function makePlan(
   return { plan: narrowed, remote, declared, names, refresh };
 }
 
+/** --target / --exclude that name no kind: refused before anything is read (what the others match is checked after the read, by narrow). */
+export function refuseUnknownKinds(targets: readonly string[] = [], excludes: readonly string[] = []): void {
+  const errors: PimctlError[] = [];
+  for (const text of [...targets, ...excludes]) {
+    try {
+      parseSelector(text);
+    } catch (e) {
+      if (!(e instanceof PimctlError)) throw e;
+      errors.push(e);
+    }
+  }
+  if (errors.length) throw new PimctlErrors(errors);
+}
+
 /** --target / --exclude, each checked to match something in the manifests or the tenant first. */
 export function narrow(full: Plan, desired: Catalogue, remote: RemoteCatalogue, targets: readonly string[], excludes: readonly string[]): Plan {
   if (!targets.length && !excludes.length) return full;
@@ -184,6 +198,7 @@ export async function plan(opts: PlanOptions): Promise<PlanResult> {
 
 /** plan(), leaving the connection open for the caller (drift reads the feed on it); the caller closes it. */
 export async function planOpen(opts: PlanOptions): Promise<PlanResult> {
+  refuseUnknownKinds(opts.targets, opts.excludes);
   const config = await projectConfig(opts);
   // The tenant's lists that depend on no manifest are read while the manifests load; a
   // manifest error still comes first, before a missing token or an unreachable tenant.

@@ -132,6 +132,21 @@ describe("refusals that need only the config", () => {
     expect(requests().total).toBe(0);
   });
 
+  it("a --target or --exclude that names no kind: plan, apply, drift and diff send nothing", async () => {
+    for (const args of [
+      ["plan", "--tenant", "demo", "--exclude", "brandz"],
+      ["plan", "--tenant", "demo", "--target", 'brnd["Acme"]'],
+      ["apply", "--auto-approve", "--tenant", "demo", "--exclude", "brandz"],
+      ["drift", "--tenant", "demo", "--exclude", "brandz"],
+      ["diff", "--from", "catalogue", "--to", "demo", "--exclude", "brandz"],
+    ]) {
+      const r = await p.cli(args);
+      expect(r.code, args.join(" ")).toBe(1);
+      expect(r.stderr).toMatch(/"(brandz|brnd\["Acme"\])" is neither a kind nor an address: unknown kind "(brandz|brnd)"/);
+    }
+    expect(requests().total).toBe(0);
+  });
+
   it("diff --from TENANT: a missing token of --to refuses before the source tenant is read", async () => {
     const r = await p.cli(["diff", "--from", "prod", "--to", "demo"], { env: { PIMCTL_DEMO_TOKEN: "" } });
     expect(r.code).toBe(1);
