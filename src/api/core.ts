@@ -40,6 +40,7 @@ export class ApiCore {
   changelogLimit = CHANGELOG_PAGE_LIMIT;
   /** Set by the first 401: the token is refused, so no further request is sent. */
   private refusedWith: PimctlError | undefined;
+  private abortedWith: PimctlError | undefined;
   /** Set by stopRetrying(): a failed attempt is final (the tenant is down; retries only add minutes). */
   private retriesStopped = false;
   /** Which id DELETE /attribute_sets/<S>/attributes/<ID> takes on this tenant, once seen. */
@@ -91,6 +92,12 @@ export class ApiCore {
     await this.pool.close().catch(() => undefined);
   }
 
+  /** Drop the requests in flight, and fail every later one at once (no retry): a run that refuses mid-read must not wait for them, as close() would. */
+  async abort(): Promise<void> {
+    this.abortedWith ??= new PimctlError("interrupted", `the reads of tenant "${this.tenant}" were abandoned: the run refused`);
+    await this.pool.destroy().catch(() => undefined);
+  }
+
   stopRetrying(): void {
     this.retriesStopped = true;
   }
@@ -130,6 +137,7 @@ export class ApiCore {
     } catch (e) {
       const ms = Date.now() - t0;
       this.counters.timeMs += ms;
+      if (this.abortedWith) throw this.abortedWith;
       const err = e as { code?: string; message?: string };
       const timeout = err.code === "UND_ERR_HEADERS_TIMEOUT" || err.code === "UND_ERR_BODY_TIMEOUT" || e instanceof undiciErrors.HeadersTimeoutError;
       const refused = err.code === "ECONNREFUSED" || err.code === "ENOTFOUND" || err.code === "EAI_AGAIN";

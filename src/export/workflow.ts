@@ -11,6 +11,9 @@ import { loadManifests } from "../manifest/index.js";
 import { manifestFiles } from "../manifest/files.js";
 import { PimctlError, PimctlErrors } from "../errors.js";
 import { readTenantCatalogue, schemaPath, type ProjectOptions } from "../workflows/index.js";
+import { projectConfig } from "../workflows/project.js";
+import { pickTenant } from "../tenant.js";
+import type { TenantConfig } from "../config/index.js";
 import { catalogueToFiles, exportHeader } from "./index.js";
 import { mergeExport } from "./merge.js";
 
@@ -58,8 +61,18 @@ export async function exportTenant(opts: ExportOptions): Promise<ExportResult> {
       },
     );
   }
-  const { catalogue, connection, config } = await readTenantCatalogue(opts);
-  const variables = Object.fromEntries(Object.entries(connection.tenant.variables ?? {}).map(([k, v]) => [k, String(v)]));
+  // The folder a merge edits must load cleanly (a merge edits entries where they are declared): checked before the tenant is read.
+  if (existing.length && opts.existing === "merge") {
+    const config = await projectConfig(opts);
+    const loaded = await loadManifests(outDir, {
+      cwd: opts.cwd,
+      variables: variablesOf(pickTenant(config, opts.tenant).tenant),
+      ...(config.external ? { external: config.external } : {}),
+    });
+    if (loaded.errors.length) throw new PimctlErrors(loaded.errors);
+  }
+  const { catalogue, connection } = await readTenantCatalogue(opts);
+  const variables = variablesOf(connection.tenant);
   const schemaRef = path.relative(outDir, schemaPath()) || "manifest.schema.json";
   const result: ExportResult = {
     files: [],
@@ -73,9 +86,6 @@ export async function exportTenant(opts: ExportOptions): Promise<ExportResult> {
   };
   let files: Record<string, string>;
   if (existing.length && opts.existing === "merge") {
-    // The folder must load cleanly: a merge edits entries where they are declared.
-    const loaded = await loadManifests(outDir, { cwd: opts.cwd, variables, ...(config.external ? { external: config.external } : {}) });
-    if (loaded.errors.length) throw new PimctlErrors(loaded.errors);
     const texts: Record<string, string> = {};
     for (const f of existing) texts[path.relative(outDir, f)] = await readFile(f, "utf8");
     const merged = mergeExport({
@@ -113,6 +123,11 @@ export async function exportTenant(opts: ExportOptions): Promise<ExportResult> {
   }
   result.files = Object.keys(files).map((f) => path.join(opts.out, f));
   return result;
+}
+
+/** A tenant's variables as the text a manifest holds. */
+function variablesOf(tenant: TenantConfig): Record<string, string> {
+  return Object.fromEntries(Object.entries(tenant.variables ?? {}).map(([k, v]) => [k, String(v)]));
 }
 
 /** The manifest files a folder holds (none when it does not exist); a folder that cannot be listed whole is an error. */

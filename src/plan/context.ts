@@ -173,27 +173,7 @@ export class PlanContext {
 
   /** Every language version the manifests name must have an id in this tenant. */
   checkVersions(): void {
-    // The names the channels publish (every one, not only those the manifests asked for) and those the config maps.
-    const published = this.input.remote.channels.filter((c) => c.version_id !== 0 && c.version_name).map((c) => c.version_name!);
-    const known = [...new Set([...published, ...Object.keys(this.input.remote.version_ids)])].sort();
-    for (const v of this.input.desired.versions) {
-      if (this.versionId(v) !== undefined) continue;
-      const close = closeNames(v, known);
-      const at = firstUseOfVersion(this.input.desired, v);
-      this.errors.push(
-        new PimctlError(
-          "unknown_version",
-          `language version "${v}" is not published by any channel of tenant "${this.input.tenant}" and not mapped in the config`,
-          {
-            ...(at ? { location: at } : {}),
-            details: [
-              ...(close.length ? [`did you mean: ${close.map((c) => `"${c}"`).join(", ")}?`] : []),
-              `known versions: ${known.join(", ") || "(none)"}; map it under versions: in pimctl.yaml`,
-            ],
-          },
-        ),
-      );
-    }
+    this.errors.push(...unknownVersions(this.input.desired, this.input.remote.channels, this.input.remote.version_ids, this.input.tenant));
   }
 
   channelRef(channel: string, owner: string, source?: SourceLocation): Ref | undefined {
@@ -244,6 +224,37 @@ export class PlanContext {
   recordRenames(kind: RenamedKind, pairs: ReadonlyArray<Matched<{ name: string }, { name: string }>>): void {
     for (const p of pairs) if (p.renamedFrom !== undefined) this.renamed[kind].set(p.renamedFrom, p.desired.name);
   }
+}
+
+/**
+ * The language versions the manifests name that have no id in this tenant: one error each, at the
+ * entry that first names it. The workflows run it on the channels alone, before the lists are read.
+ */
+export function unknownVersions(
+  desired: Catalogue,
+  channels: ReadonlyArray<{ version_id: number; version_name?: string | null }>,
+  versionIds: Record<string, number>,
+  tenant: string,
+): PimctlError[] {
+  // The names the channels publish (every one, not only those the manifests asked for) and those the config maps.
+  const published = channels.filter((c) => c.version_id !== 0 && c.version_name).map((c) => c.version_name!);
+  const known = [...new Set([...published, ...Object.keys(versionIds)])].sort();
+  const errors: PimctlError[] = [];
+  for (const v of desired.versions) {
+    if (versionIds[v] !== undefined) continue;
+    const close = closeNames(v, known);
+    const at = firstUseOfVersion(desired, v);
+    errors.push(
+      new PimctlError("unknown_version", `language version "${v}" is not published by any channel of tenant "${tenant}" and not mapped in the config`, {
+        ...(at ? { location: at } : {}),
+        details: [
+          ...(close.length ? [`did you mean: ${close.map((c) => `"${c}"`).join(", ")}?`] : []),
+          `known versions: ${known.join(", ") || "(none)"}; map it under versions: in pimctl.yaml`,
+        ],
+      }),
+    );
+  }
+  return errors;
 }
 
 /** The first entry that names a language version (its own versions, its values', a brand's attribute values'): where an unknown name is reported. */

@@ -17,7 +17,7 @@ import { backupExport } from "../apply/backup.js";
 import { connect } from "../tenant.js";
 import { PimctlError, PimctlErrors } from "../errors.js";
 import { createdByKind, createdNames, deletedByKind, removedWith } from "./ownership.js";
-import { type PlanOptions, planAgainst, planWithState } from "./plan.js";
+import { type PlanOptions, planAgainst, planWithState, refuseUnknownKinds } from "./plan.js";
 import { connectOpts, errorText, errorsOf, ledgerDir, loadProject, projectConfig, prunePolicy } from "./project.js";
 import { checkSavedPlan, readSavedPlan, refuseOtherTenant } from "./saved-plan.js";
 
@@ -105,6 +105,7 @@ export function unlessStopped<T>(work: Promise<T>, signal: AbortSignal, lost: { 
  * the other, and neither loses the report.
  */
 export async function apply(opts: ApplyOptions): Promise<ApplyResult> {
+  if (!opts.planFile) refuseUnknownKinds(opts.targets, opts.excludes);
   const saved = opts.planFile ? await readSavedPlan({ ...opts, planFile: opts.planFile }) : undefined;
   const project = saved ? { config: await projectConfig(opts), desired: saved.basis.desired } : await loadProject(opts);
   const { config } = project;

@@ -9,11 +9,12 @@ import { loadManifests } from "../manifest/index.js";
 import { readState } from "../state/index.js";
 import { openBackend, readLedger } from "../state/backends/index.js";
 import type { Plan } from "../plan/types.js";
+import type { Ledger } from "../state/ledger.js";
 import { remoteToCatalogue } from "../export/index.js";
 import { translateVariables } from "../export/translate.js";
 import { connect, pickTenant, type Connection } from "../tenant.js";
 import { PimctlError, PimctlErrors, closeNames } from "../errors.js";
-import { narrow, planAgainst } from "./plan.js";
+import { narrow, planAgainst, refuseUnknownKinds, refuseUnknownVersions } from "./plan.js";
 import { type ProjectOptions, connectOpts, projectConfig, prunePolicy } from "./project.js";
 
 /** Read a whole tenant (or some kinds) and return it as a catalogue, with the ledger's write-only values. */
@@ -23,14 +24,19 @@ export async function readTenantCatalogue(
   const config = await projectConfig(opts);
   const connection = await connect(config, opts.tenant, connectOpts(opts));
   try {
+    // The ledger first: one this run cannot use (another base URL, a newer format) refuses before the whole read.
+    const { ledger } = await readLedger(openBackend(config, connection.name, opts.env), connection.name, connection.baseUrl);
     const kinds = opts.kinds ?? [...KINDS];
     const remote = await readState(connection.api, {
       kinds,
       versionMap: versionMap(config, connection.tenant),
       ...(opts.log ? { log: opts.log } : {}),
     });
-    const { ledger } = await readLedger(openBackend(config, connection.name, opts.env), connection.name, connection.baseUrl);
     return { catalogue: remoteToCatalogue(remote, ledger), connection, config };
+  } catch (e) {
+    // What is still in flight when a read fails is dropped, not read to the end.
+    await connection.api.abort();
+    throw e;
   } finally {
     await connection.api.close();
   }
@@ -52,32 +58,57 @@ export interface DiffOptions extends ProjectOptions {
  * (unmanaged, or deletes where the prune policy would delete them).
  */
 export async function diff(opts: DiffOptions): Promise<Plan> {
+  refuseUnknownKinds(opts.targets, opts.excludes);
   const config = await projectConfig(opts);
   // A mistyped --to is reported (with did-you-mean) before the ${variable} errors its missing values would cause.
   const target = pickTenant(config, opts.to).tenant;
-  let desired: Catalogue;
   if (config.tenants[opts.from]) {
-    const source = (await readTenantCatalogue({ ...opts, tenant: opts.from })).catalogue;
-    desired = translateVariables(source, config.tenants[opts.from]!.variables ?? {}, target.variables ?? {});
-  } else {
-    if (!existsSync(path.resolve(opts.cwd, opts.from))) {
-      const close = closeNames(opts.from, Object.keys(config.tenants));
-      throw new PimctlError("usage", `--from ${opts.from} is neither a configured tenant nor a directory`, {
-        details: [close.length ? `did you mean: ${close.join(", ")}?` : `configured tenants: ${Object.keys(config.tenants).sort().join(", ") || "(none)"}`],
-      });
+    // The target's token and ledger are checked before the source is read whole.
+    const to = await connectWithLedger(config, opts.to, opts);
+    let source: Catalogue;
+    try {
+      source = (await readTenantCatalogue({ ...opts, tenant: opts.from })).catalogue;
+    } catch (e) {
+      await to.connection.api.close();
+      throw e;
     }
-    const result = await loadManifests(path.resolve(opts.cwd, opts.from), {
-      cwd: opts.cwd,
-      variables: target.variables ?? {},
-    });
-    if (result.errors.length) throw new PimctlErrors(result.errors);
-    desired = result.catalogue;
+    return diffAgainst(to, config, translateVariables(source, config.tenants[opts.from]!.variables ?? {}, target.variables ?? {}), opts);
   }
-  const connection = await connect(config, opts.to, connectOpts(opts));
+  if (!existsSync(path.resolve(opts.cwd, opts.from))) {
+    const close = closeNames(opts.from, Object.keys(config.tenants));
+    throw new PimctlError("usage", `--from ${opts.from} is neither a configured tenant nor a directory`, {
+      details: [close.length ? `did you mean: ${close.join(", ")}?` : `configured tenants: ${Object.keys(config.tenants).sort().join(", ") || "(none)"}`],
+    });
+  }
+  const result = await loadManifests(path.resolve(opts.cwd, opts.from), {
+    cwd: opts.cwd,
+    variables: target.variables ?? {},
+  });
+  if (result.errors.length) throw new PimctlErrors(result.errors);
+  return diffAgainst(await connectWithLedger(config, opts.to, opts), config, result.catalogue, opts);
+}
+
+/** Connect to a tenant and read its ledger, before anything is read from the tenant; closed again when the ledger refuses. */
+async function connectWithLedger(config: Config, tenant: string, opts: ProjectOptions): Promise<{ connection: Connection; ledger: Ledger }> {
+  const connection = await connect(config, tenant, connectOpts(opts));
   try {
-    const { ledger } = await readLedger(openBackend(config, connection.name, opts.env), connection.name, connection.baseUrl);
-    const { plan: p, remote } = await planAgainst(connection, config, desired, ledger, prunePolicy(config), opts, { listAll: true });
+    return { connection, ledger: (await readLedger(openBackend(config, connection.name, opts.env), connection.name, connection.baseUrl)).ledger };
+  } catch (e) {
+    await connection.api.close();
+    throw e;
+  }
+}
+
+/** Plan the target against `desired`, reading it whole; the connection is closed (its reads dropped on a refusal) before it returns. */
+async function diffAgainst(to: { connection: Connection; ledger: Ledger }, config: Config, desired: Catalogue, opts: DiffOptions): Promise<Plan> {
+  const { connection, ledger } = to;
+  try {
+    const early = await refuseUnknownVersions(connection, config, desired, opts);
+    const { plan: p, remote } = await planAgainst(connection, config, desired, ledger, prunePolicy(config), opts, { listAll: true, ...early });
     return narrow(p, desired, remote, opts.targets ?? [], opts.excludes ?? []);
+  } catch (e) {
+    await connection.api.abort();
+    throw e;
   } finally {
     await connection.api.close();
   }

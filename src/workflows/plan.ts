@@ -5,16 +5,18 @@
 import { KINDS, type Catalogue } from "../model/catalogue.js";
 import type { RemoteCatalogue } from "../model/remote.js";
 import { versionMap, type Config } from "../config/index.js";
-import { readState, startReads, startVersionLists, type StartedReads } from "../state/index.js";
+import { readState, resolveVersionIds, startReads, startVersionLists, type StartedReads } from "../state/index.js";
+import { started } from "../state/started.js";
 import { openRefresh, type Refresh, type RefreshReport } from "../state/changelog/index.js";
 import { scanManifests } from "../manifest/kinds-scan.js";
 import { readScope } from "../plan/read-scope.js";
 import type { Ledger } from "../state/ledger.js";
 import { describeHolder, openBackend, readLedger, type LedgerState, type LockInfo } from "../state/backends/index.js";
 import { buildPlan, type PlanOutcome } from "../plan/planner.js";
+import { unknownVersions } from "../plan/context.js";
 import type { PrunePolicy } from "../plan/policy.js";
 import { filterPlan } from "../plan/filter.js";
-import { checkSelectors, knownAddresses } from "../plan/selectors.js";
+import { checkSelectors, knownAddresses, parseSelector } from "../plan/selectors.js";
 import { unknownWriteOnly } from "../plan/write-only.js";
 import { PLAN_HMAC_ENV } from "../plan/integrity.js";
 import { decideDeletes } from "../plan/delete-permission.js";
@@ -140,6 +142,20 @@ export async function makePlan(
   return { plan: narrowed, remote, declared, names, refresh };
 }
 
+/** --target / --exclude that name no kind: refused before anything is read (what the others match is checked after the read, by narrow). */
+export function refuseUnknownKinds(targets: readonly string[] = [], excludes: readonly string[] = []): void {
+  const errors: PimctlError[] = [];
+  for (const text of [...targets, ...excludes]) {
+    try {
+      parseSelector(text);
+    } catch (e) {
+      if (!(e instanceof PimctlError)) throw e;
+      errors.push(e);
+    }
+  }
+  if (errors.length) throw new PimctlErrors(errors);
+}
+
 /** --target / --exclude, each checked to match something in the manifests or the tenant first. */
 export function narrow(full: Plan, desired: Catalogue, remote: RemoteCatalogue, targets: readonly string[], excludes: readonly string[]): Plan {
   if (!targets.length && !excludes.length) return full;
@@ -182,27 +198,37 @@ export async function plan(opts: PlanOptions): Promise<PlanResult> {
 
 /** plan(), leaving the connection open for the caller (drift reads the feed on it); the caller closes it. */
 export async function planOpen(opts: PlanOptions): Promise<PlanResult> {
+  refuseUnknownKinds(opts.targets, opts.excludes);
   const config = await projectConfig(opts);
   // The tenant's lists that depend on no manifest are read while the manifests load; a
   // manifest error still comes first, before a missing token or an unreachable tenant.
   const early = await connect(config, opts.tenant, connectOpts(opts)).then(
     async (connection) => {
+      // The ledger and the lock (a file, or one git fetch) are read beside the scan, and the lists
+      // start only once the ledger is read: a ledger this run cannot use (another base URL, a newer
+      // format) refuses with nothing asked of the tenant.
+      const backend = openBackend(config, connection.name, opts.env);
+      const ledgerRead = started(Promise.all([backend.readLock(), readLedger(backend, connection.name, connection.baseUrl)]));
       // With targets, what to read depends on the parsed manifests: only the channels start.
       const scan = opts.targets?.length ? { kinds: [], versions: () => [] } : await scanManifests(config.dir);
       const left = new Set<string>([...(opts.excludes ?? []), ...(config.scope.ignore ?? [])]);
       const dropped = new Set<string>([...left].filter((e) => e === "brands" || e === "blocks"));
       // With --refresh=changelog the early reads go through the snapshot too.
       const refresh = await openRefreshFor(config, connection, opts);
-      const started = scan
-        ? startReads(
+      const reads = started(
+        ledgerRead.then(() => {
+          if (!scan) return undefined;
+          const lists = startReads(
             refresh.api,
             scan.kinds.filter((k) => !dropped.has(k)),
-          )
-        : undefined;
-      // The version names are scanned while the first lists are in flight.
-      if (started && scan?.kinds.includes("attributes") && !left.has("attributes"))
-        startVersionLists(refresh.api, started, scan.versions(), versionMap(config, connection.tenant));
-      return { connection, started, refresh };
+          );
+          // The version names are scanned while the first lists are in flight.
+          if (scan.kinds.includes("attributes") && !left.has("attributes"))
+            startVersionLists(refresh.api, lists, scan.versions(), versionMap(config, connection.tenant));
+          return lists;
+        }),
+      );
+      return { connection, ledgerRead, reads, refresh };
     },
     (e: unknown) => ({ error: e }),
   );
@@ -210,23 +236,24 @@ export async function planOpen(opts: PlanOptions): Promise<PlanResult> {
   try {
     desired = (await loadDesired(config, opts)).desired;
   } catch (e) {
-    if ("connection" in early) await early.connection.api.close();
+    // The lists under way are dropped, not read to the end.
+    if ("connection" in early) await early.connection.api.abort();
     throw e;
   }
   if ("error" in early) throw early.error;
-  const { connection, started, refresh } = early;
+  const { connection, refresh } = early;
   try {
-    const backend = openBackend(config, connection.name, opts.env);
-    const lockHeld = await backend.readLock();
-    const state = await readLedger(backend, connection.name, connection.baseUrl);
-    const result = await planWithState(opts, config, desired, connection, state, { ...(started ? { started } : {}), refresh });
+    const [lockHeld, state] = await early.ledgerRead;
+    const reads = await early.reads;
+    const result = await planWithState(opts, config, desired, connection, state, { ...(reads ? { started: reads } : {}), refresh });
     if (lockHeld)
       result.plan.warnings.push(
         `the state of tenant "${connection.name}" is locked: an apply is running or was killed (${describeHolder(lockHeld)}; lock id ${lockHeld.id})`,
       );
     return { ...result, ...(lockHeld ? { lockHeld } : {}) };
   } catch (e) {
-    await connection.api.close();
+    // A refusal known while the lists are read (an unknown language version) stops them.
+    await connection.api.abort();
     throw e;
   }
 }
@@ -241,10 +268,35 @@ export async function planWithState(
   early?: { started?: StartedReads; refresh?: Refresh },
 ): Promise<PlanResult> {
   const policy: PlanPolicy = { prune: prunePolicy(config), targets: opts.targets ?? [], excludes: opts.excludes ?? [], allowDelete: opts.allowDelete === true };
-  const { plan: planned, remote, declared, names, refresh } = await makePlan(connection, config, desired, state.ledger, policy, opts, early);
+  const checked = await refuseUnknownVersions(connection, config, desired, opts, early);
+  const { plan: planned, remote, declared, names, refresh } = await makePlan(connection, config, desired, state.ledger, policy, opts, checked);
   planned.warnings.push(...unknownWarnings(planned, state.existed, connection.name));
   planned.basis = basisOf(desired, policy, connection.baseUrl);
   return { plan: planned, desired, remote, declared, names, refresh, ledger: state.ledger, ledgerExisted: state.existed, connection, config };
+}
+
+/**
+ * The language versions the manifests name, checked on the channels alone: a name no channel
+ * publishes and the config does not map (or a config id a channel contradicts) refuses the plan
+ * before the lists are read. Without early reads, the channels are read first when a name needs
+ * them (one request); names the config maps need no wait. Returns the reads to go on with.
+ */
+export async function refuseUnknownVersions(
+  connection: Connection,
+  config: Config,
+  desired: Catalogue,
+  opts: ProjectOptions,
+  early?: { started?: StartedReads; refresh?: Refresh },
+): Promise<{ started?: StartedReads; refresh?: Refresh } | undefined> {
+  const map = versionMap(config, connection.tenant);
+  if (!early?.started && desired.versions.every((v) => map[v] !== undefined)) return early;
+  const refresh = early?.refresh ?? (await openRefreshFor(config, connection, opts));
+  const reads = early?.started ?? startReads(refresh.api, []);
+  const channels = await reads.channels;
+  const { ids } = resolveVersionIds(channels, map, desired.versions);
+  const errors = unknownVersions(desired, channels, ids, connection.name);
+  if (errors.length) throw new PimctlErrors(errors);
+  return { started: reads, refresh };
 }
 
 /** Unknown write-only values, once per field kind, and why they are unknown. */

@@ -11,7 +11,7 @@ import { savedPlanDifferences } from "../apply/stale.js";
 import { pickTenant, tenantBaseUrl, type Connection } from "../tenant.js";
 import { normaliseBaseUrl } from "../api/base-url.js";
 import { PimctlError, PimctlErrors } from "../errors.js";
-import { type PlanOptions, type PlanPolicy, type PlanResult, makePlan, planHmacKey } from "./plan.js";
+import { type PlanOptions, type PlanPolicy, type PlanResult, makePlan, planHmacKey, refuseUnknownVersions } from "./plan.js";
 import type { ProjectOptions } from "./project.js";
 
 /**
@@ -83,7 +83,8 @@ export async function checkSavedPlan(
     excludes: basis.excludes ?? [],
     allowDelete: basis.allow_delete === true,
   };
-  const current = await makePlan(connection, config, basis.desired, state.ledger, policy, opts).catch((e: unknown) => {
+  const checked = await refuseUnknownVersions(connection, config, basis.desired, opts);
+  const current = await makePlan(connection, config, basis.desired, state.ledger, policy, opts, checked).catch((e: unknown) => {
     if (e instanceof PimctlError || e instanceof PimctlErrors) throw e;
     throw new PimctlError("plan_format", `${file}: its basis cannot be planned again (${(e as Error).message}); make a new plan with 'pimctl plan --out FILE'`);
   });

@@ -16,6 +16,7 @@ import { colorFor, projectOptions, say, warnLine, withProjectOptions, withRefres
 import { escapeControls, jsonText } from "../../render/controls.js";
 import { publicPlan } from "../../plan/file.js";
 import { parseDuration, unlockCommand } from "../../state/backends/index.js";
+import { refuseUnwritable } from "../output-files.js";
 
 interface ApplyArgs extends GlobalArgs {
   plan?: string;
@@ -78,6 +79,7 @@ export function applyCommand(io: Io): CommandModule<object, ApplyArgs> {
       if (!args.plan && !args["auto-approve"] && !args["dry-run"] && !io.interactive) {
         throw new PimctlError("usage", "refusing to apply without confirmation: no terminal to ask on. Pass --auto-approve, or apply a saved plan file");
       }
+      await refuseUnwritable(io.cwd, { report: args.report });
       const progress = createProgress({ write: io.stderr, live: io.stderrIsTTY, color, quiet: args.quiet === true });
       // The plan apply shows goes to stderr, always (with or without --report): stdout carries only
       // what a program reads (the requests of --dry-run).

@@ -8,6 +8,7 @@ import { EXIT, ExitWith } from "../exit-codes.js";
 import type { Io } from "../io.js";
 import { pageFacts } from "../page-facts.js";
 import { colorFor, projectOptions, say, withFormat, withProjectOptions, withRefresh, type GlobalArgs } from "../options.js";
+import { refuseUnwritable } from "../output-files.js";
 
 interface DiffArgs extends GlobalArgs {
   from: string;
@@ -42,6 +43,7 @@ export function diffCommand(io: Io): CommandModule<object, DiffArgs> {
         .example("$0 diff --from ./catalogue --to prod --format markdown", "A directory against a tenant")
         .example("$0 diff --from staging --to prod --format html --print-to diff.html", "A review page of the difference") as never,
     handler: async (args) => {
+      await refuseUnwritable(io.cwd, { "print-to": args["print-to"] });
       const p = await diff({
         ...projectOptions(args, io),
         from: args.from,

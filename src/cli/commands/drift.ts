@@ -8,6 +8,7 @@ import { PimctlError } from "../../errors.js";
 import { EXIT, ExitWith } from "../exit-codes.js";
 import type { Io } from "../io.js";
 import { projectOptions, say, withProjectOptions, withRefresh, type GlobalArgs } from "../options.js";
+import { refuseUnwritable } from "../output-files.js";
 
 export interface DriftArgs extends GlobalArgs {
   format: DriftFormat;
@@ -52,6 +53,7 @@ export function driftCommand(io: Io): CommandModule<object, DriftArgs> {
         .example("$0 drift --format markdown --print-to drift.md --detailed-exitcode", "The body of an issue to open on exit 2")
         .example("$0 drift --since 7d --format json", "Attribute changes from the last week only") as never,
     handler: async (args) => {
+      await refuseUnwritable(io.cwd, { "print-to": args["print-to"] });
       const report = await drift({
         ...projectOptions(args, io),
         ...(args.target ? { targets: args.target } : {}),

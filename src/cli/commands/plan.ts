@@ -13,6 +13,7 @@ import type { Io } from "../io.js";
 import { pageFacts } from "../page-facts.js";
 import { appendStepSummary } from "../pipeline-output.js";
 import { colorFor, projectOptions, say, withFormat, withProjectOptions, withRefresh, type GlobalArgs } from "../options.js";
+import { refuseUnwritable } from "../output-files.js";
 
 export interface PlanArgs extends GlobalArgs {
   format: Format;
@@ -71,6 +72,7 @@ export function planCommand(io: Io): CommandModule<object, PlanArgs> {
         .example("$0 plan --format markdown --out plan.json --html plan.html", "CI: comment, saved plan and review page from one read") as never,
     handler: async (args) => {
       if (args.out) refuseRenderedName(args.out);
+      await refuseUnwritable(io.cwd, { out: args.out, html: args.html, "print-to": args["print-to"] });
       const t0 = Date.now();
       const result = await plan({
         ...projectOptions(args, io),
