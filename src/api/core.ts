@@ -7,7 +7,7 @@
  */
 import { request as undiciRequest, errors as undiciErrors, type Dispatcher } from "undici";
 import { createTransport } from "./transport.js";
-import { PimctlError, type ErrorCode } from "../errors.js";
+import { PimctlError } from "../errors.js";
 import type * as T from "./types.js";
 import { canonical } from "./wire.js";
 import { backoffMs, DEFAULT_RETRIES, type RetryPolicy } from "./retry.js";
@@ -15,6 +15,7 @@ import { Semaphore } from "./semaphore.js";
 import { buildBaseUrl, CHANGELOG_PAGE_LIMIT, DEFAULT_PAGE_LIMIT, isLoopbackHost, type ClientOptions, type ClientStats } from "./options.js";
 import { redactUrl } from "./base-url.js";
 import { routeOf, TransportError, untrustedCertificate, type Attempt } from "./attempt.js";
+import { errorForStatus } from "./http-error.js";
 
 /** What the endpoint methods of src/api/kinds/ see as `this`: the core, and the other endpoints. */
 export type ApiSelf = ApiCore & T.PimApi;
@@ -257,43 +258,7 @@ export class ApiCore {
   }
 
   httpError(method: string, path: string, r: Attempt): PimctlError {
-    let message = "";
-    try {
-      const b = JSON.parse(r.text) as { message?: unknown; errors?: Record<string, unknown> };
-      message = typeof b.message === "string" ? b.message : "";
-      if (b.errors && typeof b.errors === "object") {
-        const details = Object.entries(b.errors).map(([k, v]) => `${k}: ${Array.isArray(v) ? v.join(" ") : String(v)}`);
-        if (details.length) message = `${message} (${details.join("; ")})`.trim();
-      }
-    } catch {
-      message = r.text.slice(0, 200);
-    }
-    const req = { request: this.info(method, path, r.status) };
-    const codeFor: Record<number, ErrorCode> = {
-      400: "api_bad_request",
-      401: "api_unauthorized",
-      404: "api_not_found",
-      422: "api_unprocessable",
-      429: "api_rate_limited",
-      501: "api_not_implemented",
-    };
-    if (r.status === 401) {
-      return new PimctlError(
-        "api_unauthorized",
-        `tenant "${this.tenant}" at ${this.baseUrl} refused the token (401). Either the token was rotated or revoked, it belongs to another ` +
-          `tenant, or the Authorization header is missing or malformed. Check the variable or file the config names for this tenant.`,
-        req,
-      );
-    }
-    const code = codeFor[r.status] ?? (r.status >= 500 ? "api_server" : "api_protocol");
-    const fallback: Record<string, string> = {
-      api_not_found: "not found",
-      api_unprocessable: "the tenant rejected the request",
-      api_not_implemented: "API v1 does not implement this operation",
-      api_rate_limited: "rate limited by the tenant; retries exhausted",
-      api_server: "the tenant answered with a server error; retries exhausted",
-    };
-    return new PimctlError(code, message || fallback[code] || `unexpected status ${r.status}`, req);
+    return errorForStatus({ tenant: this.tenant, baseUrl: this.baseUrl, request: this.info(method, path, r.status) }, r);
   }
 
   parse<R>(method: string, path: string, r: Attempt, key?: string): R {
