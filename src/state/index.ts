@@ -11,7 +11,7 @@ import { attributesNeedingDetails, mergeAttributeVersions, readAttributeDetails,
 import { readBrands, rekeyBrandAttributes } from "./brands.js";
 import { readCategories, type CategoryReadFacts } from "./categories.js";
 import * as N from "./normalise.js";
-import { listsFor, listedAttributes, pmap, started, startAttributeVersions, startReads, type StartedReads } from "./started.js";
+import { listsFor, listedAttributes, pmap, started, startAttributeVersions, startReads, takeReads, type StartedReads } from "./started.js";
 import { resolveVersionIds } from "./versions.js";
 
 export { resolveVersionIds } from "./versions.js";
@@ -42,7 +42,7 @@ export async function readState(api: PimApi, opts: ReadStateOptions): Promise<Re
   const desired = opts.desired;
   const log = opts.log ?? (() => undefined);
   const need = listsFor(kinds);
-  const early = opts.started ?? startReads(api, opts.kinds, { brandsFirstPage: opts.searchBrands !== true });
+  const early = opts.started ? takeReads(opts.started) : startReads(api, opts.kinds, { brandsFirstPage: opts.searchBrands !== true });
   // Only the lists these kinds need; one the early scan missed starts now.
   const reads: StartedReads = {
     channels: early.channels,
@@ -173,6 +173,8 @@ export async function readState(api: PimApi, opts: ReadStateOptions): Promise<Re
   // Brand attributes are read keyed by attribute id; re-key by name.
   const attrNames = await attrNamesRead;
   for (const b of brands) if (b.attributes) b.attributes = rekeyBrandAttributes(b.attributes, attrNames);
+  // Merged into the attributes: the version lists' texts are garbage now (see takeReads).
+  reads.attributeVersions.clear();
 
   return {
     read: KINDS.filter((k) => kinds.has(k)),

@@ -23,7 +23,8 @@ export const CATEGORY_DELETE_REASON = "products classified here lose this catego
 /** The remote tree, indexed the ways matching needs. */
 interface Tree {
   byId: Map<number, RemoteCategory>;
-  byPath: Map<string, RemoteCategory>;
+  /** By path key: built on first use (only a previous_paths entry looks a category up by path). */
+  byPath: () => Map<string, RemoteCategory>;
   children: Map<number | null, Map<string, RemoteCategory>>;
 }
 
@@ -34,7 +35,8 @@ function indexTree(remote: readonly RemoteCategory[]): Tree {
     if (!m) children.set(c.parent_id, (m = new Map()));
     m.set(c.name, c);
   }
-  return { byId: new Map(remote.map((c) => [c.id, c])), byPath: new Map(remote.map((c) => [pathKey(c.path), c])), children };
+  let byPath: Map<string, RemoteCategory> | undefined;
+  return { byId: new Map(remote.map((c) => [c.id, c])), byPath: () => (byPath ??= new Map(remote.map((c) => [pathKey(c.path), c]))), children };
 }
 
 export const categories: KindPlanner = {
@@ -47,11 +49,14 @@ export const categories: KindPlanner = {
     const matchedRemote = new Map<string, RemoteCategory>(); // desired path key -> remote
 
     const desired = ctx.desired.categories; // pre-order: parents first
-    const desiredKeys = new Set(desired.map((c) => pathKey(c.path)));
-    const free = (c: RemoteCategory | undefined): c is RemoteCategory => c !== undefined && !claimed.has(c) && !desiredKeys.has(pathKey(c.path));
+    // Only a previous_names or previous_paths entry asks whether a tenant's category is declared: built then.
+    let desiredKeys: Set<string> | undefined;
+    const free = (c: RemoteCategory | undefined): c is RemoteCategory =>
+      c !== undefined && !claimed.has(c) && !(desiredKeys ??= new Set(desired.map((x) => pathKey(x.path)))).has(pathKey(c.path));
     for (const d of desired) {
       const key = pathKey(d.path);
-      const parentKey = d.path.length > 1 ? pathKey(d.path.slice(0, -1)) : null;
+      // The parent's key is this key less its last segment (escaped as pathKey escapes it).
+      const parentKey = d.path.length > 1 ? key.slice(0, key.length - pathKey([d.name]).length - 1) : null;
       const parentRemote = parentKey === null ? null : matchedRemote.get(parentKey);
       let r: RemoteCategory | undefined;
       let via: PreviousAddress["via"] | undefined;
@@ -72,7 +77,7 @@ export const categories: KindPlanner = {
       }
       // 3. previous_paths anywhere in the tree (a move).
       for (const prev of r ? [] : (d.previous_paths ?? [])) {
-        const c = tree.byPath.get(pathKey(prev));
+        const c = tree.byPath().get(pathKey(prev));
         if (free(c)) {
           r = c;
           via = "previous_paths";
@@ -84,7 +89,7 @@ export const categories: KindPlanner = {
         matchedRemote.set(key, r);
         ctx.own("categories", r.id);
       }
-      planCategory(ctx, d, r, via, parentKey, parentRemote, tree.byId);
+      planCategory(ctx, d, key, r, via, parentKey, parentRemote, tree.byId);
     }
     planUndeclared(ctx, remote, tree, claimed);
   },
@@ -140,14 +145,13 @@ function planUndeclared(ctx: PlanContext, remote: readonly RemoteCategory[], tre
 function planCategory(
   ctx: PlanContext,
   d: Category,
+  key: string,
   r: RemoteCategory | undefined,
   via: PreviousAddress["via"] | undefined,
   parentKey: string | null,
   parentRemote: RemoteCategory | null | undefined,
   byId: Map<number, RemoteCategory>,
 ): void {
-  const key = pathKey(d.path);
-  const address = addr.category(d.path);
   const source = d.source ? { source: d.source } : {};
   const refs: Record<string, Ref> = {};
   if (parentKey !== null) {
@@ -158,7 +162,9 @@ function planCategory(
     const ref = ctx.ref("attribute_sets", s, d.source);
     if (ref) refs[`attribute_set:${s}`] = ref;
   }
+  // Addresses are printed only where an action or a reference needs one: a no-op plan at scale prints none.
   if (!r) {
+    const address = addr.category(d.path);
     ctx.refs.categories.set(key, { address });
     ctx.add(
       {
@@ -195,7 +201,7 @@ function planCategory(
       const op: Op = moved ? "move" : via ? "rename" : "update";
       ctx.add(
         {
-          address,
+          address: addr.category(d.path),
           kind: "categories",
           type: "category",
           op,
@@ -226,6 +232,8 @@ function planCategory(
       });
     }
   }
+  // Most categories declare neither: the owner key and labels are not built for them (100,000 a plan at scale).
+  if (d.web_ids === undefined && d.assets === undefined) return;
   const ownerKey = r ? `category:${r.id}` : undefined;
   planWebIds(ctx, {
     kind: "categories",

@@ -38,14 +38,16 @@ export function planTypeValues(ctx: PlanContext, d: Attribute, remote: RemoteAtt
   );
   for (const vm of pairs) {
     const v = vm.desired;
-    const address = addr.typeValue(d.name, v.value);
+    // Printed only for an action: a no-op plan at scale has 200,000 values and prints none.
+    const address = () => addr.typeValue(d.name, v.value);
     const src = v.source ? { source: v.source } : {};
     if (!vm.remote) {
+      const created = address();
       ctx.add(
-        { address, kind: "attributes", type: "type_value", op: "create", changes: createChanges(v, FIELDS.type_value), refs: { attribute }, ...src },
+        { address: created, kind: "attributes", type: "type_value", op: "create", changes: createChanges(v, FIELDS.type_value), refs: { attribute }, ...src },
         null,
       );
-      valueRefs.set(v.value, { address });
+      valueRefs.set(v.value, { address: created });
     } else {
       valueRefs.set(v.value, { id: vm.remote.id });
       ctx.own("type_values", vm.remote.id);
@@ -53,13 +55,13 @@ export function planTypeValues(ctx: PlanContext, d: Attribute, remote: RemoteAtt
       if (changes.length) {
         ctx.add(
           {
-            address,
+            address: address(),
             kind: "attributes",
             type: "type_value",
             op: vm.renamedFrom !== undefined ? "rename" : "update",
             changes,
             refs: { attribute, self: { id: vm.remote.id } },
-            ...(vm.renamedFrom !== undefined ? { previous: { address: withLastKey(address, vm.renamedFrom), via: "previous_values" as const } } : {}),
+            ...(vm.renamedFrom !== undefined ? { previous: { address: withLastKey(address(), vm.renamedFrom), via: "previous_values" as const } } : {}),
             ...src,
           },
           vm.remote,
