@@ -67,6 +67,9 @@ function refuseUnsupported(c: Catalogue): void {
  */
 export function seedTenant(store: TenantStore, catalogue: Catalogue, versionIds: Record<string, number> = {}): Seeded {
   refuseUnsupported(catalogue);
+  // Into a tenant that holds records, apply would plan updates and renames: not what is written here.
+  if (store.attributes.size || store.attributeSets.size || store.categories.size || store.brands.size)
+    throw new PimctlError("usage", `seedTenant writes into an empty tenant; "${store.hash}" already holds records`);
   const versions = new Map<string, number>();
   for (const ch of store.channels.values()) if (ch.version_id) versions.set(ch.version_name, ch.version_id);
   for (const [name, id] of Object.entries(versionIds)) versions.set(name, id);
