@@ -6,6 +6,11 @@
  * languages asked for), one attribute set per root category (the attributes
  * its subtree uses, assigned to the root), and generated brands. `roots`
  * keeps a few root categories and only the attributes their trees use.
+ * `copies: N` writes the whole of it N times, as a tenant N times the size
+ * (issue 27's 10×): copy k > 1 suffixes every root category, attribute,
+ * attribute set and brand name with " #k", in files of its own
+ * (attributes-02.yaml ...), so each file stays the size of one copy's, as a
+ * team that keeps several catalogues would split them.
  */
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
@@ -44,7 +49,12 @@ export interface TaxonomyProjectOptions {
   versionIds?: Record<string, number>;
   /** Category names in each language version too (default false: the benchmark's figures were measured without them). */
   categoryVersions?: boolean;
+  /** How many copies of the taxonomy (default 1); see the file's comment. */
+  copies?: number;
 }
+
+/** The name a record of copy k (1-based) carries: copy 1 keeps the taxonomy's own names. */
+export const copyName = (name: string, k: number): string => (k === 1 ? name : `${name} #${k}`);
 
 /** Writes catalogue/*.yaml and pimctl.yaml into dir; returns a one-line summary. */
 export async function writeTaxonomyProject(dir: string, o: TaxonomyProjectOptions): Promise<string> {
@@ -98,7 +108,7 @@ export async function writeTaxonomyProject(dir: string, o: TaxonomyProjectOption
     const keep = () => share >= 1 || i++ % Math.round(1 / share) === 0;
     const node = tree(root, used, keep);
     sets.push({ name: root.name.en, attributes: [...used].sort() });
-    return { ...node, attribute_sets: [root.name.en] };
+    return { ...node, name: root.name.en, attribute_sets: [root.name.en] };
   });
   const brands = Array.from({ length: o.brands }, (_, i) => ({
     name: `Brand ${String(i + 1).padStart(3, "0")}`,
@@ -107,11 +117,29 @@ export async function writeTaxonomyProject(dir: string, o: TaxonomyProjectOption
 
   const catalogue = path.join(dir, "catalogue");
   await mkdir(catalogue, { recursive: true });
-  const write = (name: string, doc: unknown) => writeFile(path.join(catalogue, name), stringify(doc, { lineWidth: 0 }));
-  await write("attributes.yaml", { attributes: [...attributes.values()] });
-  await write("attribute_sets.yaml", { attribute_sets: sets });
-  await write("categories.yaml", { categories });
-  await write("brands.yaml", { brands });
+  const copies = o.copies ?? 1;
+  for (let k = 1; k <= copies; k++) {
+    // Copy k is one copy's objects with its names suffixed; written before the next is built.
+    const name = (n: string) => copyName(n, k);
+    const file = (kind: string) => (k === 1 ? `${kind}.yaml` : `${kind}-${String(k).padStart(2, "0")}.yaml`);
+    const write = (kind: string, list: unknown[]) => writeFile(path.join(catalogue, file(kind)), stringify({ [kind]: list }, { lineWidth: 0 }));
+    await write(
+      "attributes",
+      [...attributes.values()].map((a) => ({ ...a, name: name(a.name) })),
+    );
+    await write(
+      "attribute_sets",
+      sets.map((x) => ({ name: name(x.name), attributes: x.attributes.map(name).sort() })),
+    );
+    await write(
+      "categories",
+      categories.map((c) => ({ ...c, name: name(c.name), attribute_sets: c.attribute_sets.map(name) })),
+    );
+    await write(
+      "brands",
+      brands.map((b) => ({ ...b, name: name(b.name) })),
+    );
+  }
   const config = [
     "dir: catalogue",
     ...(o.versionIds ? ["versions:", ...Object.entries(o.versionIds).map(([v, id]) => `  ${v}: ${id}`)] : []),
@@ -121,8 +149,10 @@ export async function writeTaxonomyProject(dir: string, o: TaxonomyProjectOption
   ].join("\n");
   await writeFile(path.join(dir, "pimctl.yaml"), config);
   const values = [...attributes.values()].reduce((n, a) => n + a.values.length, 0);
+  const times = (n: number) => n * copies;
   return (
-    `${categoryCount} categories, ${attributes.size} attributes with ${values} values, ${sets.length} attribute sets, ${o.brands} brands, ` +
+    `${times(categoryCount)} categories, ${times(attributes.size)} attributes with ${times(values)} values, ${times(sets.length)} attribute sets, ` +
+    `${times(o.brands)} brands, ` +
     `${languages.map((l) => TAXONOMY_LANGUAGES[l]).join(" and ") || "no language versions"}`
   );
 }

@@ -15,12 +15,11 @@
  * Ratios are the figures to quote: the machine's speed cancels out of them.
  * Run: npm run build && node dist/bench/wire.js [--quick]   (--quick: a tenth of the categories)
  */
-import { spawn } from "node:child_process";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { performance } from "node:perf_hooks";
 import { startEmulator } from "../emulator/index.js";
+import { child as run, mb, median, seconds, type Run } from "./processes.js";
 import { writeTaxonomyProject } from "./taxonomy.js";
 
 const here = path.dirname(new URL(import.meta.url).pathname);
@@ -29,46 +28,10 @@ const PAR = 8;
 const TOKEN = "bench-token";
 const tenants = ["tax", "b20k", "b200k"];
 
-interface Run {
-  code: number;
-  ms: number;
-  rss: number;
-  stderr: string;
-  stdout: string;
-}
-
-/** pimctl (through measure.js, which reports peak memory) or another script, in its own process. */
-function child(script: string, args: string[], cwd: string): Promise<Run> {
-  const rssFile = path.join(cwd, `.rss-${Math.random().toString(36).slice(2)}`);
-  return new Promise((resolve, reject) => {
-    const t0 = performance.now();
-    const p = spawn(process.execPath, [path.join(here, script), ...args], {
-      cwd,
-      env: { ...process.env, PIMCTL_BENCH_RSS: rssFile, ...Object.fromEntries(tenants.map((t) => [`PIMCTL_${t.toUpperCase()}_TOKEN`, TOKEN])), NO_COLOR: "1" },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    p.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
-    p.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-    p.on("error", reject);
-    // The listener's promise is nobody's: a failed rm must reject the run, not go unhandled.
-    p.on("close", (code) => {
-      const ms = performance.now() - t0;
-      readFile(rssFile, "utf8")
-        .catch(() => "0")
-        .then(async (text) => {
-          await rm(rssFile, { force: true });
-          resolve({ code: code ?? 1, ms, rss: Number(text), stdout, stderr });
-        })
-        .catch(reject);
-    });
-  });
-}
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-const mb = (bytes: number) => `${(bytes / 1048576).toFixed(0)} MB`;
-const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+const tokens = Object.fromEntries(tenants.map((t) => [`PIMCTL_${t.toUpperCase()}_TOKEN`, TOKEN]));
+/** pimctl (through measure.js, which reports peak memory) or another script of this folder, in its own process. */
+const child = (script: string, args: string[], cwd: string): Promise<Run> => run([path.join(here, script), ...args], cwd, tokens);
+const s = seconds;
 
 const emu = await startEmulator({ port: 0, tenants: tenants.map((hash) => ({ hash, token: TOKEN })) });
 const dir = await mkdtemp(path.join(tmpdir(), "pimctl-bench-wire-"));

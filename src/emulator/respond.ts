@@ -48,7 +48,16 @@ export async function sendInChunks(
   res.writeHead(status, { "content-type": "application/json" });
   const write = async (text: string) => {
     if (res.destroyed) return;
-    if (!res.write(text)) await new Promise<void>((r) => res.once("drain", () => r()).once("close", () => r()));
+    if (res.write(text)) return;
+    // Whichever comes first removes both: a close listener left behind per drain piled up on a
+    // large list (Node's MaxListenersExceededWarning after ten, on every 10× attribute list).
+    await new Promise<void>((r) => {
+      const done = () => {
+        res.off("drain", done).off("close", done);
+        r();
+      };
+      res.once("drain", done).once("close", done);
+    });
   };
   const keys = Object.keys(body);
   await write("{");

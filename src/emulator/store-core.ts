@@ -293,7 +293,9 @@ export class StoreCore {
     put(this.genericEntities, d.genericEntities);
     for (const p of d.exportProfiles ?? []) this.exportProfiles.add(p);
     put(this.exports, d.exports);
-    if (d.changelogs) this.changelogs.push(...d.changelogs);
+    // One at a time: push(...list) passes every entry as an argument, and a state with more than
+    // about 150,000 entries (ten times the taxonomy applied holds 800,000) overflowed the stack.
+    for (const e of d.changelogs ?? []) this.changelogs.push(e);
     if (d.nextId && d.nextId > this.nextId) this.nextId = d.nextId;
     for (const [t, n] of Object.entries(d.nextIds ?? {})) if (n > (this.nextIds[t] ?? 0)) this.nextIds[t] = n;
     this.brandIds = null;

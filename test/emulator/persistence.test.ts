@@ -4,7 +4,7 @@
  * write on disk, and large lists that do not hold up small requests.
  */
 import { spawn } from "node:child_process";
-import { mkdir, mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
@@ -40,6 +40,24 @@ describe("the emulator with --data", () => {
     expect(saved.tenants.t.data.brands.find((b) => b.name === "Acme")?.desc).toBe("v150");
     expect(saved.tenants.t.data.brands).toHaveLength(40_001);
   }, 60_000);
+
+  it("loads a saved state whose changelog holds 300,000 entries (ten times the taxonomy, applied, holds 800,000)", async () => {
+    const file = path.join(dir, "changelog.json");
+    const changelogs = Array.from({ length: 300_000 }, (_, i) => ({
+      id: i + 1,
+      updated_at: "2026-01-01T00:00:00Z",
+      entity_id: 1,
+      entity_type: "brand",
+      change_type: "full",
+    }));
+    await writeFile(file, JSON.stringify({ tenants: { t: { token: "t", data: { nextId: 100, changelogs } } } }));
+    const emu = await startEmulator({ port: 0, tenants: [{ hash: "t", token: "t" }], dataFile: file });
+    try {
+      expect(emu.store("t").changelogs).toHaveLength(300_000);
+    } finally {
+      await emu.close();
+    }
+  }, 30_000);
 
   it("`pimctl emulator` stops promptly on SIGTERM, and a new emulator loads what it saved", async () => {
     const file = path.join(dir, "cli.json");
