@@ -23,7 +23,8 @@ import { applyIgnore, checkScope } from "../plan/scope.js";
 import type { Plan, PlanBasis } from "../plan/types.js";
 import { connect, type Connection } from "../tenant.js";
 import { PimctlError, PimctlErrors } from "../errors.js";
-import { type ProjectOptions, connectOpts, loadDesired, projectConfig, prunePolicy, prunedKinds } from "./project.js";
+import { type ProjectOptions, connectOpts, loadDesiredFor, projectConfig, prunePolicy, prunedKinds } from "./project.js";
+import type { LoadedCount } from "./targeted-load.js";
 
 export interface PlanOptions extends ProjectOptions {
   targets?: string[];
@@ -57,6 +58,8 @@ export interface PlanResult {
   names: PlanOutcome["names"];
   /** How the tenant's state was read (in full, or through the changelog). */
   refresh: RefreshReport;
+  /** With --target: how many manifest entries were loaded, of how many (targeted-load.ts). */
+  loaded?: LoadedCount;
 }
 
 /** How this run reads the tenant (--refresh): in full, or through the changelog snapshot in the backend's cache. */
@@ -207,8 +210,9 @@ export async function planOpen(opts: PlanOptions): Promise<PlanResult> {
     (e: unknown) => ({ error: e }),
   );
   let desired: Catalogue;
+  let loaded: LoadedCount | undefined;
   try {
-    desired = (await loadDesired(config, opts)).desired;
+    ({ desired, loaded } = await loadDesiredFor(config, opts, opts));
   } catch (e) {
     if ("connection" in early) await early.connection.api.close();
     throw e;
@@ -224,7 +228,7 @@ export async function planOpen(opts: PlanOptions): Promise<PlanResult> {
       result.plan.warnings.push(
         `the state of tenant "${connection.name}" is locked: an apply is running or was killed (${describeHolder(lockHeld)}; lock id ${lockHeld.id})`,
       );
-    return { ...result, ...(lockHeld ? { lockHeld } : {}) };
+    return { ...result, ...(lockHeld ? { lockHeld } : {}), ...(loaded ? { loaded } : {}) };
   } catch (e) {
     await connection.api.close();
     throw e;
