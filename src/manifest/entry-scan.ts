@@ -19,11 +19,16 @@
  */
 import { KINDS, type Kind } from "../model/catalogue.js";
 
-export interface ScannedEntry {
-  kind: Kind;
-  /** Its lines, 0-based, end excluded. */
+/** A stretch of whole lines of a file: offsets (end excluded, past its last line break) and 0-based line numbers. */
+export interface Segment {
   start: number;
   end: number;
+  line: number;
+  endLine: number;
+}
+
+export interface ScannedEntry extends Segment {
+  kind: Kind;
   /** The name (slug), or undefined when the text alone cannot tell it. */
   name?: string;
   /** The version names it writes, or undefined when the text alone cannot tell them. */
@@ -33,9 +38,9 @@ export interface ScannedEntry {
 }
 
 export interface ScannedFile {
-  lines: string[];
+  text: string;
   /** The kinds the file declares (its top-level keys), with the line of each key. */
-  kinds: Map<Kind, number>;
+  kinds: Map<Kind, Segment>;
   entries: ScannedEntry[];
 }
 
@@ -241,136 +246,323 @@ function simpleKey(text: string): string | undefined {
   return text;
 }
 
-/** Where in an entry a `versions:` key names language versions (keys of the entry's own mapping, "*" for an item). */
-function countsVersions(kind: Kind, parents: readonly string[]): boolean {
-  if (kind === "attributes") return parents.length === 0 || (parents.length === 2 && parents[0] === "values" && parents[1] === "*");
-  if (kind === "brands") return parents.length === 0 || (parents.length === 2 && parents[0] === "attributes");
-  if (kind === "categories") return parents.length % 2 === 0 && parents.every((p, i) => p === (i % 2 === 0 ? "children" : "*"));
-  return false;
+/** Where in an entry a `versions:` key names language versions: `keys` are the open keys from the entry's own item ("*" an item). */
+function countsVersions(kind: Kind, keys: readonly string[], depth: number): boolean {
+  const n = depth - 1;
+  const at = (i: number) => keys[i + 1]!;
+  if (kind === "attributes") return n === 0 || (n === 2 && at(0) === "values" && at(1) === "*");
+  if (kind === "brands") return n === 0 || (n === 2 && at(0) === "attributes");
+  if (kind !== "categories" || n % 2 !== 0) return false;
+  for (let i = 0; i < n; i++) if (at(i) !== (i % 2 === 0 ? "children" : "*")) return false;
+  return true;
 }
 
-interface Open {
-  col: number;
-  /** The key, or "*" for a sequence item. */
-  key: string;
-  /** A `versions:` mapping whose keys are version names. */
-  versions?: boolean;
+const SPACE = 32;
+const DASH = 45;
+const HASH = 35;
+const COLON = 58;
+/** First characters of a key or value the fast path leaves to lexLine: quotes, flows, block scalars, anchors, tags, ... */
+const SLOW_START = new Uint8Array(128);
+for (const ch of "\"'[]{},|>&*!@`%?-#") SLOW_START[ch.charCodeAt(0)] = 1;
+
+/** One line, as the entry scan needs it. Reused from line to line (the scan makes no object per line). */
+interface LineFacts {
+  /** Columns of the `- ` indicators: the first `dashCount`. */
+  dashes: Int32Array;
+  dashCount: number;
+  key: string | undefined;
+  keyCol: number;
+  keyUnsure: boolean;
+  /** Nothing after the key (or the dashes) but a comment: a nested block follows. */
+  empty: boolean;
+  /** The value is a flow collection. */
+  flow: boolean;
+  block: boolean;
+  /** The value's text (comment and trailing spaces removed). */
+  value: () => string;
 }
 
-/** The facts of one entry's lines (the first holds its `- `); lines inside a block scalar are skipped. */
-function scanEntry(kind: Kind, lines: string[], start: number, end: number, seqCol: number): ScannedEntry {
-  const entry: ScannedEntry = { kind, start, end, previous: false };
-  const nameKey = kind === "blocks" ? "slug" : "name";
-  const versions = new Set<string>();
-  let versionsSure = true;
-  let nameSeen = 0;
-  let name: string | undefined;
-  let nameCol = -1;
-  let afterPlainName = false;
-  const stack: Open[] = [];
-  let blockAbove = -1;
-  for (let n = start; n < end; n++) {
-    const line = lines[n]!;
-    let indent = 0;
-    while (line[indent] === " ") indent++;
-    if (indent === line.length) continue;
-    if (blockAbove >= 0) {
-      if (indent > blockAbove) continue;
-      blockAbove = -1;
+/** The facts of one entry, gathered line by line. */
+class EntryFacts {
+  readonly versions = new Set<string>();
+  versionsSure = true;
+  names = 0;
+  name: string | undefined;
+  nameCol = -1;
+  afterPlainName = false;
+  blockAbove = -1;
+  readonly cols: number[] = [];
+  readonly keys: string[] = [];
+  readonly collects: boolean[] = [];
+  depth = 0;
+
+  constructor(
+    readonly kind: Kind,
+    readonly seqCol: number,
+  ) {}
+
+  line(f: LineFacts, indent: number): void {
+    for (let k = 0; k < f.dashCount; k++) {
+      const d = f.dashes[k]!;
+      while (this.depth && (this.cols[this.depth - 1]! > d || (this.cols[this.depth - 1] === d && this.keys[this.depth - 1] === "*"))) this.depth--;
+      if (this.depth && this.collects[this.depth - 1]) this.versionsSure = false;
+      this.push(d, "*", false);
     }
-    // A line below a plain one-line name, indented deeper, may continue it: the name is not certain.
-    if (afterPlainName) {
-      afterPlainName = false;
-      if (indent > nameCol) name = undefined;
+    if (f.block) this.blockAbove = f.key === undefined ? (f.dashCount ? f.dashes[f.dashCount - 1]! : indent) : f.keyCol;
+    if (f.key === undefined) {
+      if (f.flow && f.value().includes("versions")) this.versionsSure = false;
+      return;
     }
-    if (line[indent] === "#") continue;
-    if (line.includes("previous_")) entry.previous = true;
-    const lexed = lexLine(line, indent);
-    for (const d of lexed.dashes) {
-      while (stack.length && (stack.at(-1)!.col > d || (stack.at(-1)!.col === d && stack.at(-1)!.key === "*"))) stack.pop();
-      if (stack.at(-1)?.versions) versionsSure = false;
-      stack.push({ col: d, key: "*" });
+    while (this.depth && this.cols[this.depth - 1]! >= f.keyCol) this.depth--;
+    if (f.keyUnsure) this.versionsSure = false;
+    const collecting = this.depth > 0 && this.collects[this.depth - 1]!;
+    if (collecting) this.versions.add(f.key);
+    if (this.depth === 1 && f.key === (this.kind === "blocks" ? "slug" : "name")) {
+      this.names++;
+      const v = f.value();
+      this.name = simpleScalar(v);
+      this.nameCol = f.keyCol;
+      this.afterPlainName = this.name !== undefined && v[0] !== '"' && v[0] !== "'";
     }
-    if (lexed.block) blockAbove = lexed.key === undefined ? (lexed.dashes.at(-1) ?? indent) : lexed.keyCol;
-    if (lexed.key === undefined) {
-      if (lexed.value.includes("versions")) versionsSure = false;
-      continue;
-    }
-    while (stack.length && stack.at(-1)!.col >= lexed.keyCol) stack.pop();
-    if (lexed.keyUnsure) versionsSure = false;
-    const parent = stack.at(-1);
-    if (parent?.versions) versions.add(lexed.key);
-    const parents = stack.slice(1).map((o) => o.key);
-    if (parents.length === 0 && lexed.key === nameKey) {
-      nameSeen++;
-      name = simpleScalar(lexed.value);
-      nameCol = lexed.keyCol;
-      afterPlainName = name !== undefined && lexed.value[0] !== '"' && lexed.value[0] !== "'";
-    }
-    const counted = lexed.key === "versions" && !parent?.versions && countsVersions(kind, parents);
-    if (counted && lexed.value !== "") {
-      const keys = flowKeys(lexed.value);
-      if (keys) for (const k of keys) versions.add(k);
-      else versionsSure = false;
-    } else if (!counted && lexed.value.includes("versions") && (lexed.value[0] === "{" || lexed.value[0] === "[")) versionsSure = false;
-    if (lexed.value === "") stack.push({ col: lexed.keyCol, key: lexed.key, ...(counted ? { versions: true } : {}) });
+    const counted = f.key === "versions" && !collecting && countsVersions(this.kind, this.keys, this.depth);
+    if (counted && !f.empty) {
+      const keys = flowKeys(f.value());
+      if (keys) for (const k of keys) this.versions.add(k);
+      else this.versionsSure = false;
+    } else if (!counted && f.flow && f.value().includes("versions")) this.versionsSure = false;
+    if (f.empty) this.push(f.keyCol, f.key, counted);
   }
-  if (stack[0]?.col !== seqCol) versionsSure = false;
-  if (nameSeen === 1 && name !== undefined) entry.name = name;
-  if (versionsSure) entry.versions = [...versions];
-  return entry;
+
+  private push(col: number, key: string, collects: boolean): void {
+    this.cols[this.depth] = col;
+    this.keys[this.depth] = key;
+    this.collects[this.depth] = collects;
+    this.depth++;
+  }
+
+  entry(start: number, end: number, line: number, endLine: number): ScannedEntry {
+    const e: ScannedEntry = { kind: this.kind, start, end, line, endLine, previous: false };
+    if (this.names === 1 && this.name !== undefined) e.name = this.name;
+    if (this.versionsSure && this.cols[0] === this.seqCol) e.versions = [...this.versions];
+    return e;
+  }
+}
+
+/** Lexes lines of one text into LineFacts: plain lines without a copy of the line, the rest through lexLine. */
+class LineLexer {
+  private readonly facts: LineFacts = {
+    dashes: new Int32Array(64),
+    dashCount: 0,
+    key: undefined,
+    keyCol: 0,
+    keyUnsure: false,
+    empty: false,
+    flow: false,
+    block: false,
+    value: () => "",
+  };
+  private valueStart = 0;
+  private lineEnd = 0;
+  private slowValue: string | undefined;
+
+  constructor(private readonly text: string) {
+    // A plain value's text is found only when asked for (a name): most values are never looked at.
+    this.facts.value = () => {
+      if (this.slowValue !== undefined) return this.slowValue;
+      const t = this.text;
+      let e = Math.min(this.nextComment(this.valueStart), this.lineEnd);
+      while (e > this.valueStart && t.charCodeAt(e - 1) === SPACE) e--;
+      return t.slice(this.valueStart, e);
+    };
+  }
+
+  /** Where ` #` next occurs at or after `from` (the text's length if nowhere): searched once for all the lines before it. */
+  private nextComment(from: number): number {
+    if (this.commentAt >= from && this.commentFrom <= from) return this.commentAt;
+    const at = this.text.indexOf(" #", from);
+    this.commentAt = at === -1 ? this.text.length : at;
+    this.commentFrom = from;
+    return this.commentAt;
+  }
+  private commentAt = -1;
+  private commentFrom = 0;
+
+  /** The line from `start` (its first non-space at `at`) to `end`. */
+  lex(start: number, at: number, end: number): LineFacts {
+    const t = this.text;
+    const f = this.facts;
+    f.dashCount = 0;
+    let i = at;
+    while (t.charCodeAt(i) === DASH && (i + 1 === end || t.charCodeAt(i + 1) === SPACE)) {
+      if (f.dashCount === f.dashes.length) unsafe();
+      f.dashes[f.dashCount++] = i - start;
+      i++;
+      while (t.charCodeAt(i) === SPACE) i++;
+    }
+    f.key = undefined;
+    f.keyUnsure = f.empty = f.flow = f.block = false;
+    f.keyCol = i - start;
+    this.slowValue = undefined;
+    this.valueStart = i;
+    this.lineEnd = end;
+    if (i === end) {
+      f.empty = true;
+      return f;
+    }
+    if (SLOW_START[t.charCodeAt(i)]) return this.lexSlow(start, at, end);
+    // A plain key ends at the first `: ` (or `:` at the end); a ` #` before it starts a comment.
+    let colon = i;
+    for (; colon < end; colon++) if (t.charCodeAt(colon) === COLON && (colon + 1 === end || t.charCodeAt(colon + 1) === SPACE)) break;
+    if (colon === end || this.nextComment(i) < colon) return f;
+    let keyEnd = colon;
+    while (t.charCodeAt(keyEnd - 1) === SPACE) keyEnd--;
+    f.key = t.slice(i, keyEnd);
+    if (f.key === "<<") unsafe();
+    f.keyUnsure = f.key.includes("${");
+    let v = colon + 1;
+    while (t.charCodeAt(v) === SPACE) v++;
+    if (v === end || t.charCodeAt(v) === HASH) {
+      f.empty = true;
+      return f;
+    }
+    if (SLOW_START[t.charCodeAt(v)]) return this.lexSlow(start, at, end);
+    this.valueStart = v;
+    return f;
+  }
+
+  private lexSlow(start: number, at: number, end: number): LineFacts {
+    const lexed = lexLine(this.text.slice(start, end), at - start);
+    const f = this.facts;
+    f.dashCount = 0;
+    for (const d of lexed.dashes) f.dashes[f.dashCount++] = d;
+    f.key = lexed.key;
+    f.keyCol = lexed.keyCol;
+    f.keyUnsure = lexed.keyUnsure;
+    f.empty = lexed.value === "" && !lexed.block;
+    f.flow = lexed.value[0] === "{" || lexed.value[0] === "[";
+    f.block = lexed.block;
+    this.slowValue = lexed.value;
+    return f;
+  }
 }
 
 /** The file's entries by line, or undefined when it must be parsed whole. */
 export function scanEntries(text: string): ScannedFile | undefined {
   if (text.includes("\t") || text.includes("\r") || text.includes("\ufeff")) return undefined;
-  const lines = text.split("\n");
-  const kinds = new Map<Kind, number>();
-  const entries: ScannedEntry[] = [];
   try {
-    let n = 0;
-    const significant = (l: string) => !/^ *(#|$)/.test(l);
-    const indentOf = (l: string) => /^ */.exec(l)![0].length;
-    while (n < lines.length) {
-      const line = lines[n]!;
-      if (!significant(line)) {
-        n++;
-        continue;
-      }
-      // A top-level key: a kind, once, with a block sequence (or []) as its value.
-      const top = /^([a-z_]+):(?: +(\[ *\]))?(?: +#.*)? *$/.exec(line);
-      if (!top || !KIND_SET.has(top[1]!) || kinds.has(top[1] as Kind)) return undefined;
-      const kind = top[1] as Kind;
-      kinds.set(kind, n);
-      n++;
-      if (top[2]) continue;
-      while (n < lines.length && !significant(lines[n]!)) n++;
-      const first = lines[n];
-      const seqCol = first === undefined ? -1 : indentOf(first);
-      if (first === undefined || !/^ *-( |$)/.test(first)) return undefined;
-      let entryStart = -1;
-      const close = (end: number) => {
-        if (entryStart >= 0) entries.push(scanEntry(kind, lines, entryStart, end, seqCol));
-      };
-      for (; n < lines.length; n++) {
-        const l = lines[n]!;
-        if (!significant(l)) continue;
-        const indent = indentOf(l);
-        if (indent > seqCol) continue;
-        if (indent === seqCol && l[indent] === "-" && (l[indent + 1] === " " || l.length === indent + 1)) {
-          close(n);
-          entryStart = n;
-          continue;
-        }
-        if (indent !== 0) return undefined;
-        break;
-      }
-      // Blank and comment lines before the next key belong to the entry above: harmless to parse.
-      close(n);
-    }
+    return new FileScan(text).scan();
   } catch (e) {
     if (e instanceof Unsafe) return undefined;
     throw e;
   }
-  return { lines, kinds, entries };
+}
+
+class FileScan {
+  private readonly lexer: LineLexer;
+  private readonly kinds = new Map<Kind, Segment>();
+  private readonly entries: ScannedEntry[] = [];
+  private lineNo = 0;
+  private pos = 0;
+  /** The line at `pos`: its end and its first non-space. */
+  private end = 0;
+  private at = 0;
+
+  constructor(private readonly text: string) {
+    this.lexer = new LineLexer(text);
+    this.read();
+  }
+
+  /** Reads the line at pos (end, first non-space). */
+  private read(): void {
+    const nl = this.text.indexOf("\n", this.pos);
+    this.end = nl === -1 ? this.text.length : nl;
+    let i = this.pos;
+    while (this.text.charCodeAt(i) === SPACE) i++;
+    this.at = i;
+  }
+
+  private next(): void {
+    this.pos = this.end + 1;
+    this.lineNo++;
+    this.read();
+  }
+
+  private get done(): boolean {
+    return this.pos > this.text.length || (this.pos === this.text.length && this.lineNo > 0);
+  }
+
+  /** Not blank and not a comment. */
+  private get significant(): boolean {
+    return this.at < this.end && this.text.charCodeAt(this.at) !== HASH;
+  }
+
+  scan(): ScannedFile {
+    const t = this.text;
+    while (!this.done) {
+      if (!this.significant) {
+        this.next();
+        continue;
+      }
+      // A top-level key: a kind, once, with a block sequence (or []) as its value.
+      const top = /^([a-z_]+):(?: +(\[ *\]))?(?: +#.*)? *$/.exec(t.slice(this.pos, this.end));
+      if (!top || !KIND_SET.has(top[1]!) || this.kinds.has(top[1] as Kind)) unsafe();
+      const kind = top![1] as Kind;
+      this.kinds.set(kind, { start: this.pos, end: Math.min(this.end + 1, t.length), line: this.lineNo, endLine: this.lineNo + 1 });
+      this.next();
+      if (!top![2]) this.sequence(kind);
+    }
+    // An entry that says previous_ anywhere (a rename, a move) is always parsed.
+    let k = 0;
+    for (let at = t.indexOf("previous_"); at !== -1; at = t.indexOf("previous_", at + 1)) {
+      while (k < this.entries.length && this.entries[k]!.end <= at) k++;
+      if (k < this.entries.length && this.entries[k]!.start <= at) this.entries[k]!.previous = true;
+    }
+    return { text: t, kinds: this.kinds, entries: this.entries };
+  }
+
+  private sequence(kind: Kind): void {
+    const t = this.text;
+    while (!this.done && !this.significant) this.next();
+    const seqCol = this.at - this.pos;
+    if (this.done || t.charCodeAt(this.at) !== DASH || !(this.at + 1 === this.end || t.charCodeAt(this.at + 1) === SPACE)) unsafe();
+    let facts: EntryFacts | undefined;
+    let start = 0;
+    let line = 0;
+    const close = () => {
+      if (facts) this.entries.push(facts.entry(start, Math.min(this.pos, t.length), line, this.lineNo));
+    };
+    for (; !this.done; this.next()) {
+      if (this.at === this.end) continue;
+      const indent = this.at - this.pos;
+      const comment = t.charCodeAt(this.at) === HASH;
+      if (indent <= seqCol && !comment) {
+        const item = indent === seqCol && t.charCodeAt(this.at) === DASH && (this.at + 1 === this.end || t.charCodeAt(this.at + 1) === SPACE);
+        if (!item) {
+          if (indent !== 0) unsafe();
+          break;
+        }
+        close();
+        facts = new EntryFacts(kind, seqCol);
+        start = this.pos;
+        line = this.lineNo;
+      }
+      this.entryLine(facts!, indent, comment);
+    }
+    // Blank and comment lines before the next key belong to the entry above: harmless to parse.
+    close();
+  }
+
+  private entryLine(facts: EntryFacts, indent: number, comment: boolean): void {
+    if (facts.blockAbove >= 0) {
+      if (indent > facts.blockAbove) return;
+      facts.blockAbove = -1;
+    }
+    // A line below a plain one-line name, indented deeper, may continue it: the name is not certain.
+    if (facts.afterPlainName) {
+      facts.afterPlainName = false;
+      if (indent > facts.nameCol) facts.name = undefined;
+    }
+    if (comment) return;
+    facts.line(this.lexer.lex(this.pos, this.at, this.end), indent);
+  }
 }

@@ -15,7 +15,7 @@ import { CatalogueBuilder } from "./catalogue-builder.js";
 import { decodeManifest } from "./encoding.js";
 import { manifestFiles } from "./files.js";
 import { parseManifestText, type LoadOptions } from "./index.js";
-import { scanEntries, type ScannedEntry, type ScannedFile } from "./entry-scan.js";
+import { scanEntries, type ScannedEntry, type ScannedFile, type Segment } from "./entry-scan.js";
 import type { ParsedYaml } from "./yaml.js";
 
 interface SplitFile extends ScannedFile {
@@ -87,13 +87,19 @@ export class ManifestEntries {
     for (const f of this.split) {
       const mine = f.entries.filter((e) => chosen.has(e) && !this.loadedEntries.has(e));
       if (!mine.length) continue;
-      const keep = new Uint8Array(f.lines.length);
+      const segments = new Set<Segment>();
       for (const e of mine) {
         this.loadedEntries.add(e);
-        keep.fill(1, e.start, e.end);
-        keep[f.kinds.get(e.kind)!] = 1;
+        segments.add(e).add(f.kinds.get(e.kind)!);
       }
-      this.parse(f.lines.map((l, i) => (keep[i] ? l : "")).join("\n"), f.rel);
+      // The other lines are left blank: the parser reports the entries' real lines and columns.
+      let text = "";
+      let line = 0;
+      for (const seg of [...segments].sort((a, b) => a.start - b.start)) {
+        text += "\n".repeat(seg.line - line) + f.text.slice(seg.start, seg.end);
+        line = seg.endLine;
+      }
+      this.parse(text, f.rel);
     }
   }
 
