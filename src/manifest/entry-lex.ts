@@ -150,8 +150,8 @@ function lexLine(line: string, indent: number): Lexed {
 }
 
 /** Plain scalars YAML 1.2 (or 1.1) reads as a number, a boolean or null; wider than either, to be safe. */
-const NOT_A_STRING =
-  /^(~|null|true|false|yes|no|on|off|y|n|[-+]?(0x[0-9a-f_]+|0o[0-7_]+|0b[01_]+|[0-9][0-9_:]*(\.[0-9_]*)?(e[-+]?[0-9]+)?|\.[0-9_]+(e[-+]?[0-9]+)?|\.inf|\.nan))$/i;
+const NOT_A_STRING_WORD = /^(~|null|true|false|yes|no|on|off|y|n)$/i;
+const NOT_A_STRING_NUMBER = /^[-+]?(0x[0-9a-f_]+|0o[0-7_]+|0b[01_]+|[0-9][0-9_:]*(\.[0-9_]*)?(e[-+]?[0-9]+)?|\.[0-9_]+(e[-+]?[0-9]+)?|\.inf|\.nan)$/i;
 
 /** A scalar's text as YAML reads it when that is certain and a string; undefined otherwise. */
 export function simpleScalar(value: string): string | undefined {
@@ -161,7 +161,7 @@ export function simpleScalar(value: string): string | undefined {
   if (q === "'") return value.slice(1, -1).replace(/''/g, "'");
   if (q === "[" || q === "{" || q === "|" || q === ">") return undefined;
   // Plain text YAML may read as something other than a string (a number, true, null, a date): left to the parser.
-  if (NOT_A_STRING.test(value) || /^\d{4}-\d/.test(value)) return undefined;
+  if (NOT_A_STRING_WORD.test(value) || NOT_A_STRING_NUMBER.test(value) || /^\d{4}-\d/.test(value)) return undefined;
   return value;
 }
 

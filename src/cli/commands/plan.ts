@@ -127,7 +127,8 @@ export function planCommand(io: Io): CommandModule<object, PlanArgs> {
 
 /** What a targeted plan loaded of the manifests: "loaded 7 of 41,235 manifest entries for 3 targets". */
 export function describeLoaded(l: LoadedCount): string {
-  return `loaded ${l.entries.toLocaleString("en-US")} of ${l.of.toLocaleString("en-US")} manifest ${l.of === 1 ? "entry" : "entries"} for ${plural(l.targets, "target")}`;
+  const count = (n: number) => n.toLocaleString("en-US");
+  return `loaded ${count(l.entries)} of ${count(l.of)} manifest ${l.of === 1 ? "entry" : "entries"} for ${plural(l.targets, "target")}`;
 }
 
 /**
