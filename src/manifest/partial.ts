@@ -44,9 +44,13 @@ export class ManifestEntries {
     private readonly split: SplitFile[],
   ) {}
 
-  /** Reads and scans every manifest file; files that cannot be split are parsed whole now. */
-  static async open(dir: string, opts: LoadOptions): Promise<ManifestEntries> {
-    const listing = await manifestFiles(dir, opts.cwd);
+  /**
+   * Reads and scans every manifest file; files that cannot be split are parsed whole now.
+   * Undefined when the directory cannot be listed: a full load says why, as it always has.
+   */
+  static async open(dir: string, opts: LoadOptions): Promise<ManifestEntries | undefined> {
+    const listing = await manifestFiles(dir, opts.cwd).catch(() => undefined);
+    if (!listing) return undefined;
     const texts = await Promise.all(
       listing.files.map(async (file) => {
         const rel = path.relative(opts.cwd ?? process.cwd(), file) || file;

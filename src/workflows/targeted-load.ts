@@ -88,6 +88,7 @@ export async function loadTargeted(
   const named = namedEntries(selectors);
   if (!named) return undefined;
   const entries = await ManifestEntries.open(dir, opts);
+  if (!entries) return undefined;
   const wanted = new Map<Kind, Set<string>>();
   const want = (e: { kind: Kind; name: string }): boolean => {
     const names = wanted.get(e.kind) ?? wanted.set(e.kind, new Set()).get(e.kind)!;

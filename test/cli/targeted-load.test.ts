@@ -48,7 +48,7 @@ describe("a targeted plan costs what it touches", () => {
     const [, loaded, of, count] = LOADED.exec(r.stderr)!;
     // The brand, the root category and its attribute set (which lists no attributes), the attribute.
     expect(Number(loaded)).toBe(4);
-    expect(Number(of.replace(/,/g, ""))).toBe(entries);
+    expect(Number(of!.replace(/,/g, ""))).toBe(entries);
     expect(count).toBe("3");
     const records = new Set((JSON.parse(r.stdout) as Plan).actions.map((a) => parseAddress(a.address)!.segments[0]));
     const roots = [...records].map((s) => `${s.type} ${s.type === "category" ? s.key.split("/")[0] : s.key}`);
