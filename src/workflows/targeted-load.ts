@@ -8,7 +8,7 @@
  * it does not hold outside the read scope (apply verifies within that scope).
  * References are checked within the read scope, as a full load checks them.
  *
- * It gives the read scope a full load gives (test/workflows/targeted-load.test.ts),
+ * It gives the read scope a full load gives (test/manifest/targeted-load.test.ts),
  * and declines (undefined: the caller loads everything) where read-scope.ts
  * would read the whole catalogue, or the selectors need every name of a kind:
  * globs, whole kinds as targets, glob excludes, selectors that do not parse.
