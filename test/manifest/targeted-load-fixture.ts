@@ -120,6 +120,12 @@ export async function writeTargetedFixture(dir: string, url = "http://127.0.0.1:
       "brands: []",
       "",
     ].join("\n"),
+    // Parsed whole: a quoted scalar over two lines, carriage returns, a tab.
+    "extra-multiline.yaml": 'brands:\n  - name: Long Desc\n    desc: "first line\n      second line"\n  - name: After Long\n',
+    "extra-crlf.yaml": "brands:\r\n  - name: Windows\r\n    desc: crlf\r\n",
+    "extra-tab.yaml": "brands:\n  - name: Tabbed\n    desc:\tafter a tab\n",
+    // Split: the decoder drops the byte order mark.
+    "extra-bom.yaml": "\ufeffbrands:\n  - name: Bom Brand\n",
   };
   for (const [name, text] of Object.entries(files)) await writeFile(path.join(dir, "catalogue", name), text);
   // The tenant's variables (the load resolves ${prefix} with them).
