@@ -27,9 +27,11 @@ export interface ReadScope {
   wholeKinds: Set<Kind>;
 }
 
-type Rec = { kind: Kind; name: string; address: string; previous: string[]; record: unknown };
+/** A record of the catalogue with what read scoping needs of it: its address and the addresses it was known by. */
+export type ScopedRecord = { kind: Kind; name: string; address: string; previous: string[]; record: unknown };
+type Rec = ScopedRecord;
 
-function records(c: Catalogue): Rec[] {
+export function scopedRecords(c: Catalogue): Rec[] {
   const out: Rec[] = [];
   for (const r of c.display_groups) out.push({ kind: "display_groups", name: r.name, address: addr.displayGroup(r.name), previous: [], record: r });
   for (const r of c.attributes)
@@ -83,7 +85,7 @@ export function readScope(
     // A bad selector: the full read, after which narrowing reports every problem at once.
     return undefined;
   }
-  const all = records(desired);
+  const all = scopedRecords(desired);
   const byAddress = new Map(all.map((r) => [r.address, r]));
   const wholeKinds = new Set<Kind>();
   const alsoBrands: string[] = [];
@@ -141,12 +143,43 @@ export function readScope(
   return { desired: narrowed, alsoBrands, searchBrands: searchBrands && targets.length > 0, wholeKinds };
 }
 
+/**
+ * The addresses of the records this record's actions can depend on: a brand's attributes and
+ * sets, a set's attributes, an attribute's display group, a category's parent chain and sets.
+ * (A record whose rename or move frees this one's name is found the other way: closeOver.)
+ * The one list of these rules: the targeted load (src/workflows/targeted-load.ts) follows them too.
+ */
+export function dependencies(r: Rec): string[] {
+  switch (r.kind) {
+    case "attributes": {
+      const group = (r.record as Catalogue["attributes"][number]).display_group;
+      return group == null ? [] : [addr.displayGroup(group)];
+    }
+    case "attribute_sets":
+      return ((r.record as Catalogue["attribute_sets"][number]).attributes ?? []).map(addr.attribute);
+    case "brands": {
+      const b = r.record as Catalogue["brands"][number];
+      return [
+        ...Object.keys(b.attributes ?? {}).map(addr.attribute),
+        ...(b.assigned_attributes ?? []).map(addr.attribute),
+        ...(b.attribute_sets ?? []).map(addr.attributeSet),
+      ];
+    }
+    case "categories": {
+      const c = r.record as Catalogue["categories"][number];
+      const parents = [];
+      for (let i = c.path.length - 1; i > 0; i--) parents.push(addr.category(c.path.slice(0, i)));
+      return [...(c.attribute_sets ?? []).map(addr.attributeSet), ...parents];
+    }
+    default:
+      return [];
+  }
+}
+
 /** Add what the kept records' actions can depend on, until nothing more is added. */
 function closeOver(keep: Set<Rec>, all: Rec[]): void {
-  const byKindName = new Map(all.map((r) => [`${r.kind}\0${r.name}`, r]));
   const byAddress = new Map(all.map((r) => [r.address, r]));
-  const add = (kind: Kind, name: string | undefined | null) => {
-    const r = name == null ? undefined : byKindName.get(`${kind}\0${name}`);
+  const add = (r: Rec | undefined) => {
     if (r && !keep.has(r)) {
       keep.add(r);
       queue.push(r);
@@ -156,39 +189,7 @@ function closeOver(keep: Set<Rec>, all: Rec[]): void {
   while (queue.length) {
     const r = queue.pop()!;
     // A record whose rename or move frees this one's name: this one's create waits for it.
-    for (const o of all)
-      if (!keep.has(o) && o.kind === r.kind && o.previous.includes(r.address)) {
-        keep.add(o);
-        queue.push(o);
-      }
-    switch (r.kind) {
-      case "attributes":
-        add("display_groups", (r.record as Catalogue["attributes"][number]).display_group);
-        break;
-      case "attribute_sets":
-        for (const a of (r.record as Catalogue["attribute_sets"][number]).attributes ?? []) add("attributes", a);
-        break;
-      case "brands": {
-        const b = r.record as Catalogue["brands"][number];
-        for (const a of Object.keys(b.attributes ?? {})) add("attributes", a);
-        for (const a of b.assigned_attributes ?? []) add("attributes", a);
-        for (const s of b.attribute_sets ?? []) add("attribute_sets", s);
-        break;
-      }
-      case "categories": {
-        const c = r.record as Catalogue["categories"][number];
-        for (const s of c.attribute_sets ?? []) add("attribute_sets", s);
-        for (let i = c.path.length - 1; i > 0; i--) {
-          const parent = byAddress.get(addr.category(c.path.slice(0, i)));
-          if (parent && !keep.has(parent)) {
-            keep.add(parent);
-            queue.push(parent);
-          }
-        }
-        break;
-      }
-      default:
-        break;
-    }
+    for (const o of all) if (o.kind === r.kind && o.previous.includes(r.address)) add(o);
+    for (const d of dependencies(r)) add(byAddress.get(d));
   }
 }

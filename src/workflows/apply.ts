@@ -18,8 +18,9 @@ import { connect } from "../tenant.js";
 import { PimctlError, PimctlErrors } from "../errors.js";
 import { createdByKind, createdNames, deletedByKind, removedWith } from "./ownership.js";
 import { type PlanOptions, planAgainst, planWithState, refuseUnknownKinds } from "./plan.js";
-import { connectOpts, errorText, errorsOf, ledgerDir, loadProject, projectConfig, prunePolicy } from "./project.js";
+import { connectOpts, errorText, errorsOf, ledgerDir, loadDesiredFor, projectConfig, prunePolicy } from "./project.js";
 import { checkSavedPlan, readSavedPlan, refuseOtherTenant } from "./saved-plan.js";
+import { readScope } from "../plan/read-scope.js";
 
 /** How apply waits for the state lock (plan never takes it). */
 export interface LockOptions {
@@ -107,8 +108,9 @@ export function unlessStopped<T>(work: Promise<T>, signal: AbortSignal, lost: { 
 export async function apply(opts: ApplyOptions): Promise<ApplyResult> {
   if (!opts.planFile) refuseUnknownKinds(opts.targets, opts.excludes);
   const saved = opts.planFile ? await readSavedPlan({ ...opts, planFile: opts.planFile }) : undefined;
-  const project = saved ? { config: await projectConfig(opts), desired: saved.basis.desired } : await loadProject(opts);
-  const { config } = project;
+  const config = await projectConfig(opts);
+  // apply --target loads what the targets touch, as plan --target does.
+  const project = { desired: saved ? saved.basis.desired : (await loadDesiredFor(config, opts, opts)).desired };
   if (saved) refuseOtherTenant(saved, opts.planFile!, config, opts.tenant);
   const connection = await connect(config, opts.tenant ?? saved?.tenant, connectOpts(opts));
   // One stop for both reasons: the caller's signal, and a lock this run cannot keep.
@@ -224,7 +226,12 @@ export async function apply(opts: ApplyOptions): Promise<ApplyResult> {
     // A verification read that fails leaves the writes unchecked: reported (exit 4), never a crash without a report.
     // With the changelog refresh, the verification read is a full read that starts a new snapshot:
     // the next plan does not re-read, one by one, every record this apply wrote.
-    result.verification = await planAgainst(connection, config, planned.desired, state.ledger, prune, opts, { rebuildSnapshot: true }).then(
+    // A targeted apply verifies within its read scope: the catalogue it loaded holds what its targets touch (targeted-load.ts).
+    const basis = thePlan.basis;
+    const verified = basis?.targets?.length
+      ? (readScope(planned.desired, { targets: basis.targets, excludes: basis.excludes ?? [], ignore: config.scope.ignore ?? [] })?.desired ?? planned.desired)
+      : planned.desired;
+    result.verification = await planAgainst(connection, config, verified, state.ledger, prune, opts, { rebuildSnapshot: true }).then(
       (replanned) => verifyApplied(report, replanned.plan),
       (e: unknown): VerificationReport => ({ checked: 0, mismatches: [], error: errorText(e) }),
     );

@@ -25,7 +25,8 @@ import { applyIgnore, checkScope } from "../plan/scope.js";
 import type { Plan, PlanBasis } from "../plan/types.js";
 import { connect, type Connection } from "../tenant.js";
 import { PimctlError, PimctlErrors } from "../errors.js";
-import { type ProjectOptions, connectOpts, loadDesired, projectConfig, prunePolicy, prunedKinds } from "./project.js";
+import { type ProjectOptions, connectOpts, loadDesiredFor, projectConfig, prunePolicy, prunedKinds } from "./project.js";
+import type { LoadedCount } from "./targeted-load.js";
 
 export interface PlanOptions extends ProjectOptions {
   targets?: string[];
@@ -59,6 +60,8 @@ export interface PlanResult {
   names: PlanOutcome["names"];
   /** How the tenant's state was read (in full, or through the changelog). */
   refresh: RefreshReport;
+  /** With --target: how many manifest entries were loaded, of how many (targeted-load.ts). */
+  loaded?: LoadedCount;
 }
 
 /** How this run reads the tenant (--refresh): in full, or through the changelog snapshot in the backend's cache. */
@@ -233,8 +236,9 @@ export async function planOpen(opts: PlanOptions): Promise<PlanResult> {
     (e: unknown) => ({ error: e }),
   );
   let desired: Catalogue;
+  let loaded: LoadedCount | undefined;
   try {
-    desired = (await loadDesired(config, opts)).desired;
+    ({ desired, loaded } = await loadDesiredFor(config, opts, opts));
   } catch (e) {
     // The lists under way are dropped, not read to the end.
     if ("connection" in early) await early.connection.api.abort();
@@ -250,7 +254,7 @@ export async function planOpen(opts: PlanOptions): Promise<PlanResult> {
       result.plan.warnings.push(
         `the state of tenant "${connection.name}" is locked: an apply is running or was killed (${describeHolder(lockHeld)}; lock id ${lockHeld.id})`,
       );
-    return { ...result, ...(lockHeld ? { lockHeld } : {}) };
+    return { ...result, ...(lockHeld ? { lockHeld } : {}), ...(loaded ? { loaded } : {}) };
   } catch (e) {
     // A refusal known while the lists are read (an unknown language version) stops them.
     await connection.api.abort();

@@ -5,8 +5,9 @@
  */
 import path from "node:path";
 import { KINDS, type Catalogue, type Kind } from "../model/catalogue.js";
-import { loadConfig, versionMap, type Config } from "../config/index.js";
-import { loadManifests } from "../manifest/index.js";
+import { loadConfig, versionMap, type Config, type TenantConfig } from "../config/index.js";
+import { loadManifests, type LoadOptions } from "../manifest/index.js";
+import { loadTargeted, type LoadedCount } from "./targeted-load.js";
 import type { RefreshMode } from "../state/changelog/index.js";
 import type { PrunePolicy } from "../plan/policy.js";
 import { pickTenant, tenantProblemFirst } from "../tenant.js";
@@ -43,6 +44,36 @@ export async function loadProject(opts: ProjectOptions): Promise<{ config: Confi
 }
 
 export async function loadDesired(config: Config, opts: ProjectOptions): Promise<{ desired: Catalogue; files: string[] }> {
+  const { tenant, load } = loadOptions(config, opts);
+  const result = await loadManifests(config.dir, load);
+  if (result.errors.length) throw new PimctlErrors(tenantProblemFirst(config, tenant !== undefined, result.errors));
+  return { desired: result.catalogue, files: result.files };
+}
+
+/**
+ * The manifests a plan needs: with --target, only the records the targets touch and what they
+ * depend on (targeted-load.ts: it validates only those); otherwise, or where that cannot be
+ * narrowed, all of them.
+ */
+export async function loadDesiredFor(
+  config: Config,
+  opts: ProjectOptions,
+  selectors: { targets?: readonly string[]; excludes?: readonly string[] },
+): Promise<{ desired: Catalogue; loaded?: LoadedCount }> {
+  if (selectors.targets?.length) {
+    const { tenant, load } = loadOptions(config, opts);
+    const targeted = await loadTargeted(config.dir, load, {
+      targets: selectors.targets,
+      excludes: selectors.excludes ?? [],
+      ignore: config.scope.ignore ?? [],
+    });
+    if (targeted && "errors" in targeted) throw new PimctlErrors(tenantProblemFirst(config, tenant !== undefined, targeted.errors));
+    if (targeted) return targeted;
+  }
+  return loadDesired(config, opts);
+}
+
+function loadOptions(config: Config, opts: ProjectOptions): { tenant: TenantConfig | undefined; load: LoadOptions } {
   // A mistyped --tenant is reported (with did-you-mean) before any ${variable} error it would cause.
   const tenant =
     opts.tenant !== undefined
@@ -52,14 +83,13 @@ export async function loadDesired(config: Config, opts: ProjectOptions): Promise
         : undefined;
   // Version names are checked when planning, against the tenant's channels and the config's versions:
   // (here only a typo of a name versions: lists).
-  const result = await loadManifests(config.dir, {
+  const load: LoadOptions = {
     cwd: opts.cwd,
     ...(tenant ? { variables: tenant.variables ?? {} } : {}),
     listedVersions: Object.keys(versionMap(config, tenant)),
     ...(config.external ? { external: config.external } : {}),
-  });
-  if (result.errors.length) throw new PimctlErrors(tenantProblemFirst(config, tenant !== undefined, result.errors));
-  return { desired: result.catalogue, files: result.files };
+  };
+  return { tenant, load };
 }
 
 export function prunePolicy(config: Config): PrunePolicy {

@@ -10,6 +10,8 @@ import { countsAsChanges, WRITE_ONLY_MODES, type WriteOnlyMode } from "../../pla
 import { EXIT, ExitWith } from "../exit-codes.js";
 import { PimctlError } from "../../errors.js";
 import type { Io } from "../io.js";
+import type { LoadedCount } from "../../workflows/targeted-load.js";
+import { plural } from "../../plural.js";
 import { pageFacts } from "../page-facts.js";
 import { appendStepSummary } from "../pipeline-output.js";
 import { colorFor, projectOptions, say, withFormat, withProjectOptions, withRefresh, type GlobalArgs } from "../options.js";
@@ -82,11 +84,12 @@ export function planCommand(io: Io): CommandModule<object, PlanArgs> {
       });
       const p = result.plan;
       const how = describeRefresh(result.refresh);
+      const loaded = result.loaded ? describeLoaded(result.loaded) : undefined;
       say(
         args,
         io,
         `Read tenant "${result.connection.name}" in ${((Date.now() - t0) / 1000).toFixed(1)} s (${result.connection.api.stats().requests} requests` +
-          `${how ? `; ${how}` : ""}).`,
+          `${how ? `; ${how}` : ""}${loaded ? `; ${loaded}` : ""}).`,
       );
       const shown = publicPlan(p);
       appendStepSummary(io, () => renderPlan(shown, "markdown", { color: false }));
@@ -122,6 +125,12 @@ export function planCommand(io: Io): CommandModule<object, PlanArgs> {
       if (args["detailed-exitcode"] && countsAsChanges(p, args["write-only"], result.ledgerExisted)) throw new ExitWith(EXIT.changes);
     },
   };
+}
+
+/** What a targeted plan loaded of the manifests: "loaded 7 of 41,235 manifest entries for 3 targets". */
+export function describeLoaded(l: LoadedCount): string {
+  const count = (n: number) => n.toLocaleString("en-US");
+  return `loaded ${count(l.entries)} of ${count(l.of)} manifest ${l.of === 1 ? "entry" : "entries"} for ${plural(l.targets, "target")}`;
 }
 
 /**
