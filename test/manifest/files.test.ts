@@ -71,6 +71,23 @@ describe("symlinks in a manifest folder", () => {
     expect((await scanManifests(dir))?.kinds).toEqual(["brands", "categories"]);
   });
 
+  it("the scan finds each kind at column 0 as the YAML parse does: after a BOM, blanks before the colon, among non-ASCII text, never indented", async () => {
+    const dir = await catalogue({
+      "a.yaml": "\ufeffbrands:\n  - name: Café Ünïcode 日本\n    desc: x\n",
+      "b.yaml": "# a comment\ncategories \t:\n  - name: Äpfel\n    attribute_sets: [x]\n",
+      "c.yaml": "attribute_setsX: 1\n  attributes:\n    - name: not a top-level key\n",
+    });
+    expect((await scanManifests(dir))?.kinds).toEqual(["brands", "categories"]);
+  });
+
+  it("the version scan reads whole lines of each file's head: a name split at the cut is not read as another", async () => {
+    const filler = Array.from({ length: 1200 }, (_, i) => `  - name: Brand ${i} ${"é".repeat(30)}\n    versions: { French: { desc: d } }\n`).join("");
+    const dir = await catalogue({ "brands.yaml": `brands:\n${filler}  - name: Last\n    versions: { Klingon: { desc: d } }\n` });
+    const scan = await scanManifests(dir);
+    // Past the head: a hint the plan does without (the version is read once the manifests are loaded).
+    expect(scan?.versions()).toEqual(["French"]);
+  });
+
   it("a symlinked file is read", async () => {
     const dir = await catalogue({ "brands.yaml": "brands:\n  - name: Acme\n" });
     await writeFile(path.join(p.dir, "linked-file.yaml"), "brands:\n  - name: Linked\n");
