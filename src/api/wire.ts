@@ -129,8 +129,11 @@ export function canonical(data: unknown, envelope = true): unknown {
     if (k === "links" || k === "meta" || !Object.hasOwn(obj, k)) continue;
     const v = obj[k];
     // Only the table's own keys are assigned (never __proto__); nested records change in place.
-    if (isRecord && FIELD_TYPES[k] !== undefined && (v === null || typeof v !== "object" || FIELD_TYPES[k] === "id-list")) obj[k] = coerceField(k, v);
-    else canonical(v, false);
+    if (isRecord && FIELD_TYPES[k] !== undefined && (v === null || typeof v !== "object" || FIELD_TYPES[k] === "id-list")) {
+      // Written only when the coercion changed it: a field already in shape (nearly all of them) costs no store.
+      const coerced = coerceField(k, v);
+      if (coerced !== v) obj[k] = coerced;
+    } else canonical(v, false);
   }
   return obj;
 }

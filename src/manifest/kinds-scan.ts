@@ -81,6 +81,8 @@ export interface ManifestScan {
   kinds: Kind[];
   /** Language version names the manifests write, sorted: a second pass, run when asked (after the first reads start). */
   versions: () => string[];
+  /** The files' size in bytes, all together. */
+  bytes: number;
 }
 
 /**
@@ -123,6 +125,7 @@ export async function scanManifests(dir: string): Promise<ManifestScan | undefin
     for (const bytes of files) topLevelKinds(bytes, found);
     return {
       kinds: KINDS.filter((k) => found.has(k)),
+      bytes: files.reduce((n, b) => n + b.length, 0),
       versions: () => {
         const names = new Set<string>();
         for (const bytes of files) {

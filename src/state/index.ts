@@ -11,7 +11,7 @@ import { attributesNeedingDetails, mergeAttributeVersions, readAttributeDetails,
 import { readBrands, rekeyBrandAttributes } from "./brands.js";
 import { readCategories, type CategoryReadFacts } from "./categories.js";
 import * as N from "./normalise.js";
-import { listsFor, listedAttributes, pmap, started, startAttributeVersions, startReads, takeReads, type StartedReads } from "./started.js";
+import { largeCatalogue, listsFor, masterAttributes, pmap, started, startAttributeVersions, startReads, takeReads, type StartedReads } from "./started.js";
 import { resolveVersionIds } from "./versions.js";
 
 export { resolveVersionIds } from "./versions.js";
@@ -42,15 +42,17 @@ export async function readState(api: PimApi, opts: ReadStateOptions): Promise<Re
   const desired = opts.desired;
   const log = opts.log ?? (() => undefined);
   const need = listsFor(kinds);
-  const early = opts.started ? takeReads(opts.started) : startReads(api, opts.kinds, { brandsFirstPage: opts.searchBrands !== true });
+  const oneAttributeListAtATime = largeCatalogue(desired);
+  const early = opts.started ? takeReads(opts.started) : startReads(api, opts.kinds, { brandsFirstPage: opts.searchBrands !== true, oneAttributeListAtATime });
   // Only the lists these kinds need; one the early scan missed starts now.
   const reads: StartedReads = {
     channels: early.channels,
     attributeVersions: early.attributeVersions,
+    ...(early.attributeListsDone ? { attributeListsDone: early.attributeListsDone } : {}),
     ...(need.groups ? { displayGroups: early.displayGroups ?? started(api.listDisplayGroups()) } : {}),
     ...(need.sets ? { sets: early.sets ?? started(api.listAttributeSets()) } : {}),
     ...(need.blocks ? { blocks: early.blocks ?? started(api.listBlocks()) } : {}),
-    ...(need.attributes ? { attributes: early.attributes ?? started(api.listAttributes().then(listedAttributes)) } : {}),
+    ...(need.attributes ? (early.attributes ? { attributes: early.attributes } : masterAttributes(api, oneAttributeListAtATime)) : {}),
     ...(kinds.has("brands") && early.brandsFirst ? { brandsFirst: early.brandsFirst } : {}),
     ...(kinds.has("categories") ? { categories: early.categories ?? started(api.readCategories()) } : {}),
   };

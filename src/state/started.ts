@@ -5,7 +5,7 @@
  * what is under way here and starts the rest itself: no list is read twice.
  */
 import type { ApiAttribute, ApiAttributeSet, ApiBlock, ApiBrand, ApiCategory, ApiChannel, ApiDisplayGroup, ListRead, Page, PimApi } from "../api/types.js";
-import type { Kind } from "../model/catalogue.js";
+import type { Catalogue, Kind } from "../model/catalogue.js";
 import type { RemoteAttribute } from "../model/remote.js";
 import * as N from "./normalise.js";
 import { resolveVersionIds } from "./versions.js";
@@ -34,6 +34,15 @@ export interface StartedReads {
   attributes?: Promise<ListedAttribute[]>;
   /** What each version's attribute list says, by version id, kept as it arrives. */
   attributeVersions: Map<number, Promise<VersionTexts[]>>;
+  /**
+   * For a large catalogue (`oneAttributeListAtATime`): settles when the attribute list asked for
+   * last has arrived (its value is not kept), and the next one is asked for then. The lists are
+   * the largest answers (50 MB each at ten times the taxonomy); asked for together they arrive
+   * together, and their bodies, texts and parsed records are all alive at once (300 MB more at
+   * the peak). One after another, each is decoded while the service writes the next; for a small
+   * catalogue the round trips this adds cost more than the memory it saves.
+   */
+  attributeListsDone?: Promise<void>;
   brandsFirst?: Promise<Page<ApiBrand>>;
   categories?: Promise<ListRead<ApiCategory>>;
 }
@@ -104,7 +113,7 @@ export function listsFor(kinds: ReadonlySet<Kind>) {
  * once with the channels: none of them waits for another. `brandsFirstPage`
  * false leaves the brands to a search by name (a targeted plan).
  */
-export function startReads(api: PimApi, kinds: readonly Kind[], opts: { brandsFirstPage?: boolean } = {}): StartedReads {
+export function startReads(api: PimApi, kinds: readonly Kind[], opts: { brandsFirstPage?: boolean; oneAttributeListAtATime?: boolean } = {}): StartedReads {
   const k = new Set(kinds);
   const need = listsFor(k);
   return {
@@ -112,7 +121,7 @@ export function startReads(api: PimApi, kinds: readonly Kind[], opts: { brandsFi
     ...(need.groups ? { displayGroups: started(api.listDisplayGroups()) } : {}),
     ...(need.sets ? { sets: started(api.listAttributeSets()) } : {}),
     ...(need.blocks ? { blocks: started(api.listBlocks()) } : {}),
-    ...(need.attributes ? { attributes: started(api.listAttributes().then(listedAttributes)) } : {}),
+    ...(need.attributes ? masterAttributes(api, opts.oneAttributeListAtATime === true) : {}),
     attributeVersions: new Map(),
     ...(k.has("brands") && opts.brandsFirstPage !== false ? { brandsFirst: started(api.listBrandsPage({ page: 1 })) } : {}),
     ...(k.has("categories") ? { categories: started(api.readCategories()) } : {}),
@@ -153,5 +162,37 @@ export function startVersionLists(api: PimApi, reads: StartedReads, names: reado
  * ids after.
  */
 export function startAttributeVersions(api: PimApi, reads: StartedReads, ids: number[]): void {
-  for (const id of ids) if (!reads.attributeVersions.has(id)) reads.attributeVersions.set(id, started(api.listAttributes(id).then(versionTexts)));
+  for (const id of ids) {
+    if (reads.attributeVersions.has(id)) continue;
+    const gate = reads.attributeListsDone;
+    const list = gate ? gate.then(() => api.listAttributes(id)) : api.listAttributes(id);
+    if (gate) reads.attributeListsDone = settled(list);
+    reads.attributeVersions.set(id, started(list.then(versionTexts)));
+  }
 }
+
+/** The master attribute list, normalised as it arrives, and the gate the version lists wait on. */
+export function masterAttributes(api: PimApi, oneAtATime: boolean): Pick<StartedReads, "attributes" | "attributeListsDone"> {
+  const list = api.listAttributes();
+  return { attributes: started(list.then(listedAttributes)), ...(oneAtATime ? { attributeListsDone: settled(list) } : {}) };
+}
+
+/**
+ * When the attribute lists are read one at a time: manifests of more than 16 MB (ten times the
+ * taxonomy is 30 MB, once is 3 MB), or, when the reader starts the lists itself, more than 50,000
+ * type values declared (once the taxonomy is 20,635) or an export (every version, of any size).
+ */
+export const LARGE_MANIFEST_BYTES = 16 * 1024 * 1024;
+export function largeCatalogue(desired: Catalogue | undefined): boolean {
+  if (!desired) return true;
+  let values = 0;
+  for (const a of desired.attributes) values += a.values?.length ?? 0;
+  return values > 50_000;
+}
+
+/** Settles (never rejects, keeps no value) when `p` does: a failed list is its reader's to report, not the next list's. */
+const settled = (p: Promise<unknown>): Promise<void> =>
+  p.then(
+    () => undefined,
+    () => undefined,
+  );

@@ -6,7 +6,7 @@ import { KINDS, type Catalogue } from "../model/catalogue.js";
 import type { RemoteCatalogue } from "../model/remote.js";
 import { versionMap, type Config } from "../config/index.js";
 import { readState, resolveVersionIds, startReads, startVersionLists, type StartedReads } from "../state/index.js";
-import { started } from "../state/started.js";
+import { LARGE_MANIFEST_BYTES, started } from "../state/started.js";
 import { openRefresh, type Refresh, type RefreshReport } from "../state/changelog/index.js";
 import { scanManifests } from "../manifest/kinds-scan.js";
 import { readScope } from "../plan/read-scope.js";
@@ -213,7 +213,7 @@ export async function planOpen(opts: PlanOptions): Promise<PlanResult> {
       const backend = openBackend(config, connection.name, opts.env);
       const ledgerRead = started(Promise.all([backend.readLock(), readLedger(backend, connection.name, connection.baseUrl)]));
       // With targets, what to read depends on the parsed manifests: only the channels start.
-      const scan = opts.targets?.length ? { kinds: [], versions: () => [] } : await scanManifests(config.dir);
+      const scan = opts.targets?.length ? { kinds: [], versions: () => [], bytes: 0 } : await scanManifests(config.dir);
       const left = new Set<string>([...(opts.excludes ?? []), ...(config.scope.ignore ?? [])]);
       const dropped = new Set<string>([...left].filter((e) => e === "brands" || e === "blocks"));
       // With --refresh=changelog the early reads go through the snapshot too.
@@ -224,6 +224,7 @@ export async function planOpen(opts: PlanOptions): Promise<PlanResult> {
           const lists = startReads(
             refresh.api,
             scan.kinds.filter((k) => !dropped.has(k)),
+            { oneAttributeListAtATime: scan.bytes > LARGE_MANIFEST_BYTES },
           );
           // The version names are scanned while the first lists are in flight.
           if (scan.kinds.includes("attributes") && !left.has("attributes"))

@@ -13,7 +13,7 @@ import { filterPlan } from "../../src/plan/filter.js";
 import { applyIgnore } from "../../src/plan/scope.js";
 import { canonicalJson } from "../../src/plan/canonical-json.js";
 import { createClient } from "../../src/api/client.js";
-import { readState } from "../../src/state/index.js";
+import { readState, startReads } from "../../src/state/index.js";
 import type { Plan } from "../../src/plan/types.js";
 
 const config = (url: string, extra = "") =>
@@ -151,6 +151,49 @@ describe("the read overlaps", () => {
       await api.close();
     }
   }, 30_000);
+});
+
+describe("a large catalogue's attribute lists, one at a time", () => {
+  it("asks for each version's list once the previous list has arrived, and reads the same state as asking for them together", async () => {
+    const p = await testProject({ config: (u) => config(u.demo!) });
+    try {
+      await p.copyExamples(path.join(repoRoot, "examples/catalogue"));
+      const applied = await p.cli(["apply", "--auto-approve"]);
+      expect(applied.code, applied.stderr).toBe(0);
+      const { desired } = await plan({ cwd: p.dir, env: p.env });
+      const latency = 150;
+      p.emulator.setFaults({ latencyMs: latency });
+      const read = async (oneAtATime: boolean) => {
+        const answered = new Map<string, number>();
+        const t0 = Date.now();
+        const api = createClient({
+          tenant: "demo",
+          baseUrl: p.emulator.tenantUrl("demo"),
+          token: p.tokens.demo!,
+          parallelism: 16,
+          logHttp: (l) => void (/^GET \/attributes(\/version\/\d+)? /.test(l) && answered.set(l.split(" ")[1]!, Date.now() - t0)),
+        });
+        try {
+          const started = startReads(api, desired.managed, { oneAttributeListAtATime: oneAtATime });
+          const state = await readState(api, { kinds: desired.managed, desired, versionMap: { French: 2, German: 3 }, prune: {}, started });
+          return { state, answered: ["/attributes", "/attributes/version/2", "/attributes/version/3"].map((k) => answered.get(k)!) };
+        } finally {
+          await api.close();
+        }
+      };
+      const together = await read(false);
+      const oneByOne = await read(true);
+      expect(oneByOne.state).toEqual(together.state);
+      const [master, french, german] = oneByOne.answered as [number, number, number];
+      // Each list is asked for once the one before it has arrived: a round trip apart at least.
+      expect(french - master).toBeGreaterThanOrEqual(latency - 20);
+      expect(german - french).toBeGreaterThanOrEqual(latency - 20);
+      const spread = Math.max(...together.answered) - Math.min(...together.answered);
+      expect(spread).toBeLessThan(latency);
+    } finally {
+      await p.close();
+    }
+  }, 60_000);
 });
 
 describe("max_deletes as a percentage counts the tenant's brands, targeted or not", () => {
