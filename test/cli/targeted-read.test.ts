@@ -185,9 +185,11 @@ describe("a large catalogue's attribute lists, one at a time", () => {
       const oneByOne = await read(true);
       expect(oneByOne.state).toEqual(together.state);
       const [master, french, german] = oneByOne.answered as [number, number, number];
-      // Each list is asked for once the one before it has arrived: a round trip apart at least.
-      expect(french - master).toBeGreaterThanOrEqual(latency - 20);
-      expect(german - french).toBeGreaterThanOrEqual(latency - 20);
+      // Each list is asked for once the one before it has arrived: about a round trip apart (the emulator's hold
+      // corrects for late timers, so a loaded machine can see a hold shorter than the latency), where lists asked
+      // for together arrive together.
+      expect(french - master).toBeGreaterThanOrEqual(latency / 2);
+      expect(german - french).toBeGreaterThanOrEqual(latency / 2);
       const spread = Math.max(...together.answered) - Math.min(...together.answered);
       expect(spread).toBeLessThan(latency);
     } finally {
