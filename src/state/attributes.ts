@@ -4,7 +4,7 @@
  * (note, length) only of the attributes whose manifests manage them, and each
  * set's assigned attributes only for the sets whose manifests declare them.
  */
-import type { PimApi } from "../api/types.js";
+import type { ApiAttribute, PimApi } from "../api/types.js";
 import type { Catalogue } from "../model/catalogue.js";
 import type { RemoteAttribute, RemoteAttributeSet } from "../model/remote.js";
 import * as N from "./normalise.js";
@@ -43,15 +43,29 @@ export function attributesNeedingDetails(attrs: RemoteAttribute[], desired: Cata
  * attributes, filled in place. Every request is independent of the others.
  */
 export async function readAttributeDetails(api: PimApi, attributes: RemoteAttribute[], versions: ReadonlyArray<readonly [string, number]>): Promise<void> {
-  await pmap(attributes, async (a) => {
-    const [detail, ...perVersion] = await Promise.all([api.getAttribute(a.id), ...versions.map(([, id]) => api.getAttribute(a.id, id))]);
-    a.note = N.text(detail!.note) ?? null;
-    if (detail!.length !== undefined && detail!.length !== null) a.length = detail!.length;
-    else a.length = null;
-    versions.forEach(([name], i) => {
-      a.versions![name] = { ...(a.versions![name] ?? {}), note: N.text(perVersion[i]!.note) ?? null };
-    });
+  await pmap(attributes, async (a) =>
+    fillAttributeDetails(a, await Promise.all([api.getAttribute(a.id), ...versions.map(([, id]) => api.getAttribute(a.id, id))]), versions),
+  );
+}
+
+/** Note and length from an attribute's single reads (`reads`: master, then each version in `versions`' order), in place. */
+export function fillAttributeDetails(a: RemoteAttribute, reads: ApiAttribute[], versions: ReadonlyArray<readonly [string, number]>): void {
+  const [detail, ...perVersion] = reads;
+  a.note = N.text(detail!.note) ?? null;
+  if (detail!.length !== undefined && detail!.length !== null) a.length = detail!.length;
+  else a.length = null;
+  versions.forEach(([name], i) => {
+    a.versions![name] = { ...(a.versions![name] ?? {}), note: N.text(perVersion[i]!.note) ?? null };
   });
+}
+
+/**
+ * Whether any set's members are read (which needs every attribute's name, to name what is
+ * assigned): what setsNeedingAssignments would pick, decided from the manifests alone.
+ */
+export function setsNeedMembers(desired: Catalogue, kinds: ReadonlySet<string>, prune: Partial<Record<string, boolean>> | undefined): boolean {
+  if (!kinds.has("attribute_sets")) return false;
+  return prune?.attributes === true || desired.attribute_sets.some((s) => s.attributes !== undefined);
 }
 
 /** The sets whose assignments a plan needs: those whose manifests declare `attributes` (all when `all`). */

@@ -4,10 +4,19 @@
  * whichever costs fewer requests. Independent reads run concurrently (the
  * client bounds how many). The request-count formula is in README.md beside this file.
  */
-import type { PimApi } from "../api/types.js";
+import type { ApiAttribute, PimApi } from "../api/types.js";
 import { KINDS, compareText, type Catalogue, type Kind } from "../model/catalogue.js";
 import type { Channel, RemoteAttributeSet, RemoteCatalogue } from "../model/remote.js";
-import { attributesNeedingDetails, mergeAttributeVersions, readAttributeDetails, readSetAssignments, setsNeedingAssignments } from "./attributes.js";
+import {
+  attributesNeedingDetails,
+  fillAttributeDetails,
+  mergeAttributeVersions,
+  readAttributeDetails,
+  readSetAssignments,
+  setsNeedingAssignments,
+  setsNeedMembers,
+} from "./attributes.js";
+import { readAttributesById, readCategoriesById, type KnownIds } from "./by-id.js";
 import { readBrands, rekeyBrandAttributes } from "./brands.js";
 import { readCategories, type CategoryReadFacts } from "./categories.js";
 import * as N from "./normalise.js";
@@ -16,6 +25,7 @@ import { resolveVersionIds } from "./versions.js";
 
 export { resolveVersionIds } from "./versions.js";
 export { startReads, startVersionLists, type StartedReads } from "./started.js";
+export type { KnownIds } from "./by-id.js";
 
 export interface ReadStateOptions {
   kinds: Kind[];
@@ -34,6 +44,13 @@ export interface ReadStateOptions {
   searchBrands?: boolean;
   /** Brands to read besides those the desired catalogue names (a target on a brand only the tenant has). */
   alsoBrands?: string[];
+  /**
+   * The ledger's ids by name (its `names`), when the desired catalogue is narrowed to targets:
+   * its attributes and categories are read by id and checked (src/state/by-id.ts), and listed
+   * only when that fails. Ignored for attributes when brands or set members are read (they
+   * need every attribute's name).
+   */
+  knownIds?: KnownIds;
 }
 
 export async function readState(api: PimApi, opts: ReadStateOptions): Promise<RemoteCatalogue> {
@@ -43,6 +60,10 @@ export async function readState(api: PimApi, opts: ReadStateOptions): Promise<Re
   const log = opts.log ?? (() => undefined);
   const need = listsFor(kinds);
   const early = opts.started ? takeReads(opts.started) : startReads(api, opts.kinds, { brandsFirstPage: opts.searchBrands !== true });
+  const byId = full ? undefined : opts.knownIds;
+  const attributesById =
+    byId !== undefined && kinds.has("attributes") && !kinds.has("brands") && !early.attributes && !setsNeedMembers(desired!, kinds, opts.prune);
+  const categoriesById = byId !== undefined && kinds.has("categories") && !early.categories;
   // Only the lists these kinds need; one the early scan missed starts now.
   const reads: StartedReads = {
     channels: early.channels,
@@ -50,14 +71,14 @@ export async function readState(api: PimApi, opts: ReadStateOptions): Promise<Re
     ...(need.groups ? { displayGroups: early.displayGroups ?? started(api.listDisplayGroups()) } : {}),
     ...(need.sets ? { sets: early.sets ?? started(api.listAttributeSets()) } : {}),
     ...(need.blocks ? { blocks: early.blocks ?? started(api.listBlocks()) } : {}),
-    ...(need.attributes ? { attributes: early.attributes ?? started(api.listAttributes().then(listedAttributes)) } : {}),
+    ...(need.attributes && !attributesById ? { attributes: early.attributes ?? started(api.listAttributes().then(listedAttributes)) } : {}),
     ...(kinds.has("brands") && early.brandsFirst ? { brandsFirst: early.brandsFirst } : {}),
-    ...(kinds.has("categories") ? { categories: early.categories ?? started(api.readCategories()) } : {}),
+    ...(kinds.has("categories") && !categoriesById ? { categories: early.categories ?? started(api.readCategories()) } : {}),
   };
   const managedAttributes = kinds.has("attributes");
   // Version ids the config gives need not wait for the channels: a channel that disagrees is an
   // error below (resolveVersionIds), so a list started here is never a list read in vain.
-  if (!full && managedAttributes) {
+  if (!full && managedAttributes && !attributesById) {
     const fromConfig = (desired?.versions ?? []).map((v) => opts.versionMap?.[v]).filter((id): id is number => id !== undefined && id !== 0);
     startAttributeVersions(api, reads, fromConfig);
   }
@@ -81,7 +102,7 @@ export async function readState(api: PimApi, opts: ReadStateOptions): Promise<Re
     : (desired?.versions ?? []);
   const { ids: versionIds } = resolveVersionIds(channels, opts.versionMap, wantedVersions);
   const versions = Object.entries(versionIds);
-  if (managedAttributes)
+  if (managedAttributes && !attributesById)
     startAttributeVersions(
       api,
       reads,
@@ -97,17 +118,35 @@ export async function readState(api: PimApi, opts: ReadStateOptions): Promise<Re
       )
     : Promise.resolve();
   const groupsRead = (reads.displayGroups ?? Promise.resolve([])).then((l) => l.map(N.displayGroup));
+  // Attribute id -> its single reads, when read by id: their details need no second read.
+  let detailsById: Map<number, ApiAttribute[]> | undefined;
   const attributesRead = (async () => {
-    if (!reads.attributes) return [];
+    const found = attributesById ? await readAttributesById(api, desired!.attributes, byId!, versions) : undefined;
+    if (attributesById && !found) {
+      log("attributes: list (the ledger's ids did not check out)");
+      reads.attributes = started(api.listAttributes().then(listedAttributes));
+      startAttributeVersions(
+        api,
+        reads,
+        versions.map(([, id]) => id),
+      );
+    }
+    if (!found && !reads.attributes) return [];
     const groupNames = new Map((await groupsRead).map((d) => [d.id, d.name]));
-    const listed = (await reads.attributes).map(({ attribute, groupId }) => {
+    const listed = (found ? found.listed : await reads.attributes!).map(({ attribute, groupId }) => {
       const name = groupId === null ? undefined : groupNames.get(groupId);
       if (name !== undefined) attribute.display_group = name;
       return attribute;
     });
+    if (found) log(`attributes: by id (${listed.length} the ledger names; the tenant's size is not read)`);
+    detailsById = found?.details;
     return mergeAttributeVersions(
       listed,
-      managedAttributes ? await Promise.all(versions.map(async ([name, id]) => [name, await reads.attributeVersions.get(id)!] as const)) : [],
+      found
+        ? found.perVersion
+        : managedAttributes
+          ? await Promise.all(versions.map(async ([name, id]) => [name, await reads.attributeVersions.get(id)!] as const))
+          : [],
     );
   })();
   // Awaited only on some paths: when the attribute read fails, Promise.all below reports it.
@@ -121,8 +160,14 @@ export async function readState(api: PimApi, opts: ReadStateOptions): Promise<Re
     (async () => {
       const attrs = await attributesRead;
       if (managedAttributes) {
+        const needing = attributesNeedingDetails(attrs, desired, full);
+        for (const a of needing) if (detailsById?.has(a.id)) fillAttributeDetails(a, detailsById.get(a.id)!, versions);
         await listsDone;
-        await readAttributeDetails(api, attributesNeedingDetails(attrs, desired, full), versions);
+        await readAttributeDetails(
+          api,
+          needing.filter((a) => !detailsById?.has(a.id)),
+          versions,
+        );
       }
       return attrs;
     })(),
@@ -158,7 +203,12 @@ export async function readState(api: PimApi, opts: ReadStateOptions): Promise<Re
         )
       : Promise.resolve([]),
     kinds.has("categories")
-      ? setsRead.then((sets) => readCategories(api, reads.categories!, desired, versions, new Map(sets.map((s) => [s.id, s.name])), full, categoryFacts))
+      ? setsRead.then(async (sets) => {
+          const setNames = new Map(sets.map((s) => [s.id, s.name]));
+          const found = categoriesById ? await readCategoriesById(api, desired!.categories, byId!, setNames, versions) : undefined;
+          if (categoriesById) log(found ? `categories: by id (${found.length} the ledger names)` : "categories: list (the ledger's ids did not check out)");
+          return found ?? readCategories(api, reads.categories ?? started(api.readCategories()), desired, versions, setNames, full, categoryFacts);
+        })
       : Promise.resolve([]),
     (reads.blocks ?? Promise.resolve([])).then((blocks) =>
       pmap(blocks, async (b) => ({
