@@ -4,7 +4,7 @@
  * (note, length) only of the attributes whose manifests manage them, and each
  * set's assigned attributes only for the sets whose manifests declare them.
  */
-import type { ApiAttribute, PimApi } from "../api/types.js";
+import type { ApiAttribute, ApiAttributeSetAttribute, PimApi } from "../api/types.js";
 import type { Catalogue } from "../model/catalogue.js";
 import type { RemoteAttribute, RemoteAttributeSet } from "../model/remote.js";
 import * as N from "./normalise.js";
@@ -59,15 +59,6 @@ export function fillAttributeDetails(a: RemoteAttribute, reads: ApiAttribute[], 
   });
 }
 
-/**
- * Whether any set's members are read (which needs every attribute's name, to name what is
- * assigned): what setsNeedingAssignments would pick, decided from the manifests alone.
- */
-export function setsNeedMembers(desired: Catalogue, kinds: ReadonlySet<string>, prune: Partial<Record<string, boolean>> | undefined): boolean {
-  if (!kinds.has("attribute_sets")) return false;
-  return prune?.attributes === true || desired.attribute_sets.some((s) => s.attributes !== undefined);
-}
-
 /** The sets whose assignments a plan needs: those whose manifests declare `attributes` (all when `all`). */
 export function setsNeedingAssignments(sets: RemoteAttributeSet[], desired: Catalogue | undefined, all: boolean): RemoteAttributeSet[] {
   if (desired === undefined || all) return sets;
@@ -76,18 +67,25 @@ export function setsNeedingAssignments(sets: RemoteAttributeSet[], desired: Cata
   return sets.filter((s) => wantsMembers.has(s.name));
 }
 
+/** Each set's assignment rows, as read (named by nameSetAssignments once every attribute they refer to is read). */
+export type SetAssignmentRows = Array<[RemoteAttributeSet, ApiAttributeSetAttribute[]]>;
+
+/** The assignment rows of each given set: one request per set. */
+export async function readSetAssignmentRows(api: PimApi, sets: RemoteAttributeSet[]): Promise<SetAssignmentRows> {
+  return pmap(sets, async (s) => [s, await api.listAttributeSetAttributes(s.id)] as [RemoteAttributeSet, ApiAttributeSetAttribute[]]);
+}
+
 /**
- * The attributes assigned to each given set, by name, with the assignment
- * row ids, filled in place. An assignment of an attribute not in
- * `attributeNames` (not read) is left out.
+ * The attributes assigned to each set, by name, with the assignment row ids,
+ * filled in place. An assignment of an attribute not in `attributeNames`
+ * (not read) is left out.
  */
-export async function readSetAssignments(api: PimApi, sets: RemoteAttributeSet[], attributeNames: ReadonlyMap<number, string>): Promise<void> {
-  await pmap(sets, async (s) => {
-    const raw = await api.listAttributeSetAttributes(s.id);
+export function nameSetAssignments(rows: SetAssignmentRows, attributeNames: ReadonlyMap<number, string>): void {
+  for (const [s, raw] of rows) {
     s.attributes = raw
       .map((r) => attributeNames.get(r.attribute_id))
       .filter((n): n is string => n !== undefined)
       .sort();
     s.assignment_ids = Object.fromEntries(raw.filter((r) => attributeNames.has(r.attribute_id)).map((r) => [attributeNames.get(r.attribute_id)!, r.id]));
-  });
+  }
 }

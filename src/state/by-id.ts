@@ -14,10 +14,11 @@
  */
 import type { ApiAttribute, ApiCategory, PimApi } from "../api/types.js";
 import { comparePaths, pathKey, type Catalogue } from "../model/catalogue.js";
-import type { RemoteCategory } from "../model/remote.js";
+import type { RemoteAttribute, RemoteBrand, RemoteCategory } from "../model/remote.js";
 import * as N from "./normalise.js";
 import { listedAttributes, pmap, versionTexts, type ListedAttribute, type VersionTexts } from "./started.js";
 import { readCategoryDetails } from "./categories.js";
+import { mergeAttributeVersions, type SetAssignmentRows } from "./attributes.js";
 
 /** The ledger's `names`: prune kind -> record id -> name (categories: path key). */
 export type KnownIds = Partial<Record<string, Record<string, string>>>;
@@ -60,12 +61,21 @@ export async function readAttributesById(
   const ids = idsByName(known.attributes);
   if (!desired.length || desired.some((d) => d.previous_names?.length || !ids.has(d.name))) return undefined;
   const read = await pmap(desired, async (d) => {
-    const id = ids.get(d.name)!;
-    const all = await Promise.all([unlessGone(api.getAttribute(id)), ...versions.map(([, v]) => unlessGone(api.getAttribute(id, v)))]);
-    return all.every((a) => a?.id === id) && all[0]!.name === d.name ? (all as ApiAttribute[]) : undefined;
+    const all = await readAttribute(api, ids.get(d.name)!, versions);
+    return all?.[0]!.name === d.name ? all : undefined;
   });
   if (read.some((r) => r === undefined)) return undefined;
-  const found = read as ApiAttribute[][];
+  return asLists(read as ApiAttribute[][], versions);
+}
+
+/** An attribute's single reads, master then each version; undefined when one answers 404 (or another record). */
+async function readAttribute(api: PimApi, id: number, versions: ReadonlyArray<readonly [string, number]>): Promise<ApiAttribute[] | undefined> {
+  const all = await Promise.all([unlessGone(api.getAttribute(id)), ...versions.map(([, v]) => unlessGone(api.getAttribute(id, v)))]);
+  return all.every((a) => a?.id === id) ? (all as ApiAttribute[]) : undefined;
+}
+
+/** Single reads in the shapes the lists are reduced to (readState merges them the same way). */
+function asLists(found: ApiAttribute[][], versions: ReadonlyArray<readonly [string, number]>): AttributesById {
   // The list's shape: it carries no note or length (readState adds them where the manifests manage them).
   const listed = listedAttributes(
     found.map((all) => {
@@ -78,6 +88,39 @@ export async function readAttributesById(
     perVersion: versions.map(([name], i) => [name, versionTexts(found.map((all) => all[i + 1]!))]),
     details: new Map(found.map((all) => [all[0]!.id, all])),
   };
+}
+
+/**
+ * The attributes a set's assignments or a brand's values refer to besides those read (the
+ * desired ones): read by id, as the lists would give them, so every reference has its name
+ * and record. One that answers 404 is left out, as a list read would leave it out.
+ */
+export async function readReferencedAttributes(
+  api: PimApi,
+  read: RemoteAttribute[],
+  setRows: SetAssignmentRows,
+  brands: RemoteBrand[],
+  versions: ReadonlyArray<readonly [string, number]>,
+  groupNames: Map<number, string>,
+): Promise<RemoteAttribute[]> {
+  const have = new Set(read.map((a) => a.id));
+  const ids = new Set<number>();
+  for (const [, rows] of setRows) for (const r of rows) if (!have.has(r.attribute_id)) ids.add(r.attribute_id);
+  for (const b of brands) for (const a of Object.values(b.attributes ?? {})) if (!have.has(a.attribute_id)) ids.add(a.attribute_id);
+  if (!ids.size) return [];
+  const found = (
+    await pmap(
+      [...ids].sort((a, b) => a - b),
+      (id) => readAttribute(api, id, versions),
+    )
+  ).filter((r): r is ApiAttribute[] => r !== undefined);
+  const lists = asLists(found, versions);
+  const listed = lists.listed.map(({ attribute, groupId }) => {
+    const name = groupId === null ? undefined : groupNames.get(groupId);
+    if (name !== undefined) attribute.display_group = name;
+    return attribute;
+  });
+  return mergeAttributeVersions(listed, lists.perVersion);
 }
 
 /**
