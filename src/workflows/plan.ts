@@ -142,7 +142,8 @@ export async function makePlan(
     ...(early?.refresh ? { refresh: early.refresh } : {}),
     // max_deletes as a percentage counts the tenant's brands: they must be listed.
     ...(scope?.searchBrands && typeof config.scope.max_deletes !== "string" ? { searchBrands: true, alsoBrands: scope.alsoBrands } : {}),
-    ...(scope?.byLedgerIds ? { byLedgerIds: true } : {}),
+    // Not through the changelog snapshot: it keeps single attribute reads, whose type values the feed may not cover.
+    ...(scope?.byLedgerIds && (opts.refresh ?? "full") === "full" ? { byLedgerIds: true } : {}),
   });
   const narrowed = narrow(applyIgnore(full, config.scope), desired, remote, policy.targets, policy.excludes);
   decideDeletes(narrowed, policy.allowDelete);
