@@ -59,7 +59,8 @@ export async function readAttributesById(
   versions: ReadonlyArray<readonly [string, number]>,
 ): Promise<AttributesById | undefined> {
   const ids = idsByName(known.attributes);
-  if (!desired.length || desired.some((d) => d.previous_names?.length || !ids.has(d.name))) return undefined;
+  // None desired (a brand's or set's read needs only the attributes it refers to): those are read by readReferencedAttributes.
+  if (desired.some((d) => d.previous_names?.length || !ids.has(d.name))) return undefined;
   const read = await pmap(desired, async (d) => {
     const all = await readAttribute(api, ids.get(d.name)!, versions);
     return all?.[0]!.name === d.name ? all : undefined;

@@ -72,7 +72,7 @@ export async function readState(api: PimApi, opts: ReadStateOptions): Promise<Re
   const byId = full ? undefined : opts.knownIds;
   const attributesById =
     byId !== undefined &&
-    kinds.has("attributes") &&
+    need.attributes &&
     !early.attributes &&
     desired!.attributes.length <= ATTRIBUTES_BY_ID_AT_MOST &&
     !(kinds.has("attribute_sets") && opts.prune?.attributes === true);
@@ -134,7 +134,8 @@ export async function readState(api: PimApi, opts: ReadStateOptions): Promise<Re
   // Attribute id -> its single reads, when read by id: their details need no second read.
   let detailsById: Map<number, ApiAttribute[]> | undefined;
   const attributesRead = (async () => {
-    const found = attributesById ? await readAttributesById(api, desired!.attributes, byId!, versions) : undefined;
+    // Only names are wanted of attributes the manifests do not manage here (a brand's values, a set's members).
+    const found = attributesById ? await readAttributesById(api, desired!.attributes, byId!, managedAttributes ? versions : []) : undefined;
     if (attributesById && !found) {
       log("attributes: list (the ledger's ids did not check out)");
       reads.attributes = started(api.listAttributes().then(listedAttributes));
@@ -234,7 +235,8 @@ export async function readState(api: PimApi, opts: ReadStateOptions): Promise<Re
   ]);
   // Read by id, the attributes are the desired ones: any other a set or brand refers to is read by id too.
   if (detailsById) {
-    const more = await readReferencedAttributes(api, attributes, setRows, brands, versions, new Map(displayGroups.map((d) => [d.id, d.name])));
+    const groups = new Map(displayGroups.map((d) => [d.id, d.name]));
+    const more = await readReferencedAttributes(api, attributes, setRows, brands, managedAttributes ? versions : [], groups);
     if (more.length) log(`attributes: ${more.length} more by id (assigned to a set or a brand read)`);
     attributes.push(...more);
   }
