@@ -149,6 +149,12 @@ describe("a targeted plan equals the full plan narrowed", () => {
       before: byHand((s) => s.updateAttribute(s.attributeByName("Activewear clothing features")!.id, { name: "Renamed by hand" })),
     },
     {
+      name: "a category deleted by hand (its id answers 404: listed, created again)",
+      targets: ['category["Apparel & Accessories/Jewelry/Brooches & Lapel Pins"]'],
+      read: /categories: list \(the ledger's ids did not check out\)/,
+      before: byHand((s) => void s.deleteCategory(categoryId(s, "Brooches & Lapel Pins"), false)),
+    },
+    {
       name: "a category renamed by hand (its path does not check out: listed)",
       targets: ['category["Apparel & Accessories/Jewelry/Anklets"]'],
       read: /categories: list \(the ledger's ids did not check out\)/,
