@@ -80,7 +80,12 @@ export function seedTenant(store: TenantStore, catalogue: Catalogue, versionIds:
     return id;
   };
   const owned = { attributes: [] as number[], type_values: [] as number[], attribute_sets: [] as number[], categories: [] as number[], brands: [] as number[] };
-  const names = { attributes: {} as Record<string, string>, attribute_sets: {} as Record<string, string>, brands: {} as Record<string, string> };
+  const names = {
+    attributes: {} as Record<string, string>,
+    attribute_sets: {} as Record<string, string>,
+    categories: {} as Record<string, string>,
+    brands: {} as Record<string, string>,
+  };
 
   // One time for the records written here: a clock read per write was a third of the seeding time.
   const t = now();
@@ -141,6 +146,7 @@ export function seedTenant(store: TenantStore, catalogue: Catalogue, versionIds:
     const cat = store.createCategory(body as never);
     categoryIds.set(pathKey(c.path), cat.id);
     owned.categories.push(cat.id);
+    names.categories[cat.id] = pathKey(c.path);
   }
 
   for (const b of catalogue.brands) {

@@ -25,6 +25,11 @@ export interface ReadScope {
   searchBrands: boolean;
   /** Kinds the selectors keep whole (so pruning must still list them). */
   wholeKinds: Set<Kind>;
+  /**
+   * Every target names a record of the manifests (no glob, kind or tenant-only record): its
+   * attributes and categories may be read by the ledger's ids (src/state/by-id.ts).
+   */
+  byLedgerIds: boolean;
 }
 
 /** A record of the catalogue with what read scoping needs of it: its address and the addresses it was known by. */
@@ -90,6 +95,7 @@ export function readScope(
   const wholeKinds = new Set<Kind>();
   const alsoBrands: string[] = [];
   let searchBrands = true;
+  let byLedgerIds = targets.length > 0;
   let keep: Set<Rec>;
   if (!targets.length) keep = new Set(all);
   else {
@@ -98,6 +104,7 @@ export function readScope(
       const kind = t.kind!;
       if (t.text === kind || t.text.includes("*")) {
         if (!NARROWABLE_WHOLE.has(kind)) return undefined;
+        byLedgerIds = false;
         if (t.text === kind) wholeKinds.add(kind);
         // A glob may match records only the tenant has: that kind is read as without targets.
         if (kind === "brands") searchBrands = false;
@@ -109,6 +116,8 @@ export function readScope(
       // Not an address (brand[Zenith], unquoted): the full read, after which narrowing reports it with did-you-mean.
       if (root === undefined) return undefined;
       const r = byAddress.get(root);
+      // A record only the tenant has is found by listing, not by the ledger's ids.
+      if (!r) byLedgerIds = false;
       if (r) keep.add(r);
       else if (kind === "brands") alsoBrands.push(JSON.parse(root!.slice("brand[".length, -1)) as string);
       else if (kind !== "categories" && kind !== "blocks") return undefined;
@@ -140,7 +149,7 @@ export function readScope(
     brands: only(desired.brands),
     categories: only(desired.categories),
   };
-  return { desired: narrowed, alsoBrands, searchBrands: searchBrands && targets.length > 0, wholeKinds };
+  return { desired: narrowed, alsoBrands, searchBrands: searchBrands && targets.length > 0, wholeKinds, byLedgerIds };
 }
 
 /**

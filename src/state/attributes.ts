@@ -4,7 +4,7 @@
  * (note, length) only of the attributes whose manifests manage them, and each
  * set's assigned attributes only for the sets whose manifests declare them.
  */
-import type { PimApi } from "../api/types.js";
+import type { ApiAttribute, ApiAttributeSetAttribute, PimApi } from "../api/types.js";
 import type { Catalogue } from "../model/catalogue.js";
 import type { RemoteAttribute, RemoteAttributeSet } from "../model/remote.js";
 import * as N from "./normalise.js";
@@ -43,14 +43,19 @@ export function attributesNeedingDetails(attrs: RemoteAttribute[], desired: Cata
  * attributes, filled in place. Every request is independent of the others.
  */
 export async function readAttributeDetails(api: PimApi, attributes: RemoteAttribute[], versions: ReadonlyArray<readonly [string, number]>): Promise<void> {
-  await pmap(attributes, async (a) => {
-    const [detail, ...perVersion] = await Promise.all([api.getAttribute(a.id), ...versions.map(([, id]) => api.getAttribute(a.id, id))]);
-    a.note = N.text(detail!.note) ?? null;
-    if (detail!.length !== undefined && detail!.length !== null) a.length = detail!.length;
-    else a.length = null;
-    versions.forEach(([name], i) => {
-      a.versions![name] = { ...(a.versions![name] ?? {}), note: N.text(perVersion[i]!.note) ?? null };
-    });
+  await pmap(attributes, async (a) =>
+    fillAttributeDetails(a, await Promise.all([api.getAttribute(a.id), ...versions.map(([, id]) => api.getAttribute(a.id, id))]), versions),
+  );
+}
+
+/** Note and length from an attribute's single reads (`reads`: master, then each version in `versions`' order), in place. */
+export function fillAttributeDetails(a: RemoteAttribute, reads: ApiAttribute[], versions: ReadonlyArray<readonly [string, number]>): void {
+  const [detail, ...perVersion] = reads;
+  a.note = N.text(detail!.note) ?? null;
+  if (detail!.length !== undefined && detail!.length !== null) a.length = detail!.length;
+  else a.length = null;
+  versions.forEach(([name], i) => {
+    a.versions![name] = { ...(a.versions![name] ?? {}), note: N.text(perVersion[i]!.note) ?? null };
   });
 }
 
@@ -62,18 +67,25 @@ export function setsNeedingAssignments(sets: RemoteAttributeSet[], desired: Cata
   return sets.filter((s) => wantsMembers.has(s.name));
 }
 
+/** Each set's assignment rows, as read (named by nameSetAssignments once every attribute they refer to is read). */
+export type SetAssignmentRows = Array<[RemoteAttributeSet, ApiAttributeSetAttribute[]]>;
+
+/** The assignment rows of each given set: one request per set. */
+export async function readSetAssignmentRows(api: PimApi, sets: RemoteAttributeSet[]): Promise<SetAssignmentRows> {
+  return pmap(sets, async (s) => [s, await api.listAttributeSetAttributes(s.id)] as [RemoteAttributeSet, ApiAttributeSetAttribute[]]);
+}
+
 /**
- * The attributes assigned to each given set, by name, with the assignment
- * row ids, filled in place. An assignment of an attribute not in
- * `attributeNames` (not read) is left out.
+ * The attributes assigned to each set, by name, with the assignment row ids,
+ * filled in place. An assignment of an attribute not in `attributeNames`
+ * (not read) is left out.
  */
-export async function readSetAssignments(api: PimApi, sets: RemoteAttributeSet[], attributeNames: ReadonlyMap<number, string>): Promise<void> {
-  await pmap(sets, async (s) => {
-    const raw = await api.listAttributeSetAttributes(s.id);
+export function nameSetAssignments(rows: SetAssignmentRows, attributeNames: ReadonlyMap<number, string>): void {
+  for (const [s, raw] of rows) {
     s.attributes = raw
       .map((r) => attributeNames.get(r.attribute_id))
       .filter((n): n is string => n !== undefined)
       .sort();
     s.assignment_ids = Object.fromEntries(raw.filter((r) => attributeNames.has(r.attribute_id)).map((r) => [attributeNames.get(r.attribute_id)!, r.id]));
-  });
+  }
 }

@@ -60,8 +60,8 @@ export const ledgerSchema = Type.Object(
       mapOf(
         mapOf(Type.String(), { pattern: "^\\d+$" }, "Record id -> the name pimctl last applied to it."),
         { enum: [...PRUNE_KINDS] },
-        "Prune kind (named kinds: display groups, attributes, attribute sets, brands) -> the names pimctl applied, by record id: a record renamed " +
-          "by hand in the PIM is renamed back on its id.",
+        "Prune kind (named kinds: display groups, attributes, attribute sets, brands; and categories, by path key) -> the names pimctl applied, " +
+          "by record id: a record renamed by hand in the PIM is renamed back on its id, and a targeted plan reads these records by id.",
       ),
     ),
   },

@@ -22,8 +22,10 @@ import { LEDGER_FORMAT, LEDGER_FORMAT_SINCE, ledgerSchema, type LedgerFile } fro
  * assets: the same keys -> asset id -> the image_url it was written from;
  * brand_attribute_sets: brand id -> set names; owned: prune kind -> ids of
  * records pimctl created or adopted (what prune "owned" may delete); names:
- * prune kind -> record id -> the name pimctl last applied (a record renamed by
- * hand in the PIM is found by its id and renamed back, never deleted and created again).
+ * prune kind -> record id -> the name pimctl last applied, for categories the
+ * path key (a record renamed by hand in the PIM is found by its id and renamed
+ * back, never deleted and created again; a targeted plan reads records by these
+ * ids: src/state/by-id.ts).
  */
 export type Ledger = Required<Omit<LedgerFile, "format" | "min_pimctl_version">>;
 

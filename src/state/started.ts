@@ -88,7 +88,7 @@ export interface VersionTexts {
   values: Array<{ master: number; value: string }>;
 }
 
-function versionTexts(list: ApiAttribute[]): VersionTexts[] {
+export function versionTexts(list: ApiAttribute[]): VersionTexts[] {
   return list.map((va) => ({
     id: va.id,
     ...(va.name ? { name: va.name } : {}),

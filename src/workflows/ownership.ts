@@ -33,13 +33,13 @@ export function createdByKind(p: Plan, report: ApplyReport): Partial<Record<Prun
   return out;
 }
 
-/** Names of the named kinds' records this run created, by prune kind and id. */
+/** Names of the named kinds' records this run created, by prune kind and id (a category's: its path key, the address's key). */
 export function createdNames(p: Plan, report: ApplyReport): Partial<Record<PruneKind, Record<string, string>>> {
   const byAddress = new Map(p.actions.map((a) => [a.address, a]));
   const out: Partial<Record<PruneKind, Record<string, string>>> = {};
   for (const r of report.results) {
     const a = r.created_id === undefined ? undefined : byAddress.get(r.address);
-    const kind = a && NAMED_TYPES.has(a.type) ? OWNED_KIND[a.type] : undefined;
+    const kind = a && (NAMED_TYPES.has(a.type) || a.type === "category") ? OWNED_KIND[a.type] : undefined;
     const name = a && lastKey(a.address);
     if (kind && name !== undefined) (out[kind] ??= {})[String(r.created_id)] = name;
   }

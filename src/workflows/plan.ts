@@ -83,7 +83,16 @@ export async function planAgainst(
   ledger: Ledger,
   prune: PrunePolicy,
   opts: ProjectOptions,
-  read: { listAll?: boolean; rebuildSnapshot?: boolean; refresh?: Refresh; started?: StartedReads; searchBrands?: boolean; alsoBrands?: string[] } = {},
+  read: {
+    listAll?: boolean;
+    rebuildSnapshot?: boolean;
+    refresh?: Refresh;
+    started?: StartedReads;
+    searchBrands?: boolean;
+    alsoBrands?: string[];
+    /** Read the targeted attributes and categories by the ids the ledger names (a read narrowed to targets). */
+    byLedgerIds?: boolean;
+  } = {},
 ): Promise<{ plan: Plan; remote: RemoteCatalogue; declared: PlanOutcome["declared"]; names: PlanOutcome["names"]; refresh: RefreshReport }> {
   // The reads started early went through this refresh already; otherwise open one now.
   const refresh =
@@ -99,6 +108,7 @@ export async function planAgainst(
     ...(read.started ? { started: read.started } : {}),
     ...(read.searchBrands ? { searchBrands: true } : {}),
     ...(read.alsoBrands?.length ? { alsoBrands: read.alsoBrands } : {}),
+    ...(read.byLedgerIds ? { knownIds: ledger.names } : {}),
     ...(opts.log ? { log: opts.log } : {}),
   });
   await refresh.commit();
@@ -135,6 +145,8 @@ export async function makePlan(
     ...(early?.refresh ? { refresh: early.refresh } : {}),
     // max_deletes as a percentage counts the tenant's brands: they must be listed.
     ...(scope?.searchBrands && typeof config.scope.max_deletes !== "string" ? { searchBrands: true, alsoBrands: scope.alsoBrands } : {}),
+    // Not through the changelog snapshot: it keeps single attribute reads, whose type values the feed may not cover.
+    ...(scope?.byLedgerIds && (opts.refresh ?? "full") === "full" ? { byLedgerIds: true } : {}),
   });
   const narrowed = narrow(applyIgnore(full, config.scope), desired, remote, policy.targets, policy.excludes);
   decideDeletes(narrowed, policy.allowDelete);

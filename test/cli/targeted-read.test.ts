@@ -46,6 +46,50 @@ describe("a targeted plan reads only its targets", () => {
   }, 60_000);
 });
 
+describe("attribute and category targets are read by the ledger's ids", () => {
+  it("cost the same in a tenant with 3,000 more categories and attributes, and list neither kind", async () => {
+    const p = await testProject({ config: (u) => config(u.demo!) });
+    try {
+      await p.copyExamples(path.join(repoRoot, "examples/catalogue"));
+      const applied = await p.cli(["apply", "--auto-approve"]);
+      expect(applied.code, applied.stderr).toBe(0);
+      const reads = async (target: string, lists: RegExp) => {
+        p.emulator.resetStats();
+        const r = await p.cli(["plan", "--target", target, "--detailed-exitcode"]);
+        expect(r.code, r.stderr).toBe(0);
+        const routes = Object.keys(p.emulator.stats().requests.byRoute);
+        expect(routes.filter((r) => lists.test(r))).toEqual([]);
+        return p.emulator.stats().requests.total;
+      };
+      // Not the attribute lists (one per language version; a category's set members still need them), nor the category pages.
+      const both = async () => [
+        await reads('attribute["Activewear clothing features"]', /^GET \/attributes(\/version\/[^/]+)?$/),
+        await reads('category["Apparel & Accessories/Jewelry/Anklets"]', /^GET \/categories$/),
+      ];
+      const small = await both();
+      const store = p.emulator.store("demo");
+      for (let i = 0; i < 3_000; i++) {
+        store.createCategory({ parent_id: null, name: `Extra ${i}` });
+        store.createAttribute({ name: `Extra ${i}`, type: "text" });
+      }
+      const large = await both();
+      expect(large).toEqual(small);
+      // The attribute: channels, display groups, itself in 3 versions. The category: channels, display groups, sets, its
+      // path (3), its set's members (1) and their 7 attributes in 3 versions each.
+      expect(large).toEqual([5, 28]);
+    } finally {
+      await p.close();
+    }
+  }, 60_000);
+});
+
+/** The id of the one category of this name in the store. */
+function categoryId(store: { categories: Map<number, { id: number; name: string }> }, name: string): number {
+  const found = [...store.categories.values()].filter((c) => c.name === name);
+  expect(found).toHaveLength(1);
+  return found[0]!.id;
+}
+
 /** What checkSavedPlan compares: actions (whole) and fingerprints; and the counts. */
 function comparable(p: Plan) {
   const { unmanaged: _u, ...summary } = p.summary;
@@ -69,7 +113,10 @@ describe("a targeted plan equals the full plan narrowed", () => {
     );
     await edit("attributes.yaml", (t) => t.replace("German: Verstellbarer Bund", "German: Verstellbarer Hosenbund"));
     await edit("categories.yaml", (t) =>
-      t.replace("          - name: Activewear\n", "          - name: Activewear\n          - name: Outerwear\n").replace("          - name: Boots\n", ""),
+      t
+        .replace("          - name: Activewear\n", "          - name: Activewear\n          - name: Outerwear\n")
+        .replace("          - name: Boots\n", "")
+        .replace("          - name: Anklets\n", "          - name: Anklets\n            desc: Ankle chains\n"),
     );
     const store = p.emulator.store("demo");
     store.createBrand({ name: "Stray" });
@@ -77,7 +124,8 @@ describe("a targeted plan equals the full plan narrowed", () => {
   }, 60_000);
   afterAll(() => p.close());
 
-  const cases: Array<{ name: string; targets?: string[]; excludes?: string[] }> = [
+  const byHand = (f: (store: ReturnType<TestProject["emulator"]["store"]>) => void) => () => f(p.emulator.store("demo"));
+  const cases: Array<{ name: string; targets?: string[]; excludes?: string[]; read?: RegExp; before?: () => void }> = [
     { name: "a brand (and the attribute its values need)", targets: ['brand["Alpine Optics"]'] },
     { name: "a brand only the tenant has (pruned: a delete)", targets: ['brand["Stray"]'] },
     { name: "an attribute value", targets: ['attribute["Activewear clothing features"].value["Adjustable waistband"]'] },
@@ -85,15 +133,53 @@ describe("a targeted plan equals the full plan narrowed", () => {
     { name: "a whole kind", targets: ["brands"] },
     { name: "an exclude", excludes: ['brand["Alpine Optics"]', "blocks"] },
     { name: "a target and an exclude", targets: ["brands"], excludes: ['brand["Stray"]'] },
+    { name: "an attribute, read by the ledger's id", targets: ['attribute["Activewear clothing features"]'], read: /attributes: by id/ },
+    { name: "a category, read by the ledger's ids", targets: ['category["Apparel & Accessories/Jewelry/Anklets"]'], read: /categories: by id/ },
+    {
+      name: "a set with an attribute assigned by hand (read by id too, to be unassigned)",
+      targets: ['attribute_set["Jewelry"]'],
+      read: /attributes: 1 more by id/,
+      before: byHand((s) => void s.assign(s.setByName("Jewelry")!.id, s.attributeByName("Closure type")!.id)),
+    },
+    // Renamed out of band: the ledger's ids no longer check out, and the lists are read (last: they change the tenant).
+    {
+      name: "an attribute renamed by hand (its id does not check out: listed, renamed back)",
+      targets: ['attribute["Activewear clothing features"]'],
+      read: /attributes: list \(the ledger's ids did not check out\)/,
+      before: byHand((s) => s.updateAttribute(s.attributeByName("Activewear clothing features")!.id, { name: "Renamed by hand" })),
+    },
+    {
+      name: "a category deleted by hand (its id answers 404: listed, created again)",
+      targets: ['category["Apparel & Accessories/Jewelry/Brooches & Lapel Pins"]'],
+      read: /categories: list \(the ledger's ids did not check out\)/,
+      before: byHand((s) => void s.deleteCategory(categoryId(s, "Brooches & Lapel Pins"), false)),
+    },
+    {
+      name: "a category renamed by hand (its path does not check out: listed)",
+      targets: ['category["Apparel & Accessories/Jewelry/Anklets"]'],
+      read: /categories: list \(the ledger's ids did not check out\)/,
+      before: byHand((s) => s.updateCategory(categoryId(s, "Anklets"), { name: "Ankle Chains" })),
+    },
+    {
+      name: "a category whose parent moved by hand (the path walked up by parent ids does not check out: listed)",
+      targets: ['category["Apparel & Accessories/Shoes/Sandals"]'],
+      read: /categories: list \(the ledger's ids did not check out\)/,
+      before: byHand((s) => s.updateCategory(categoryId(s, "Shoes"), { parent_id: categoryId(s, "Clothing") })),
+    },
   ];
   for (const c of cases) {
     it(
       c.name,
       async () => {
+        c.before?.();
         const opts = { cwd: p.dir, env: p.env };
         const full = (await plan(opts)).plan;
         p.emulator.resetStats();
-        const targeted = (await plan({ ...opts, ...(c.targets ? { targets: c.targets } : {}), ...(c.excludes ? { excludes: c.excludes } : {}) })).plan;
+        const logged: string[] = [];
+        const targeted = (
+          await plan({ ...opts, log: (l) => logged.push(l), ...(c.targets ? { targets: c.targets } : {}), ...(c.excludes ? { excludes: c.excludes } : {}) })
+        ).plan;
+        if (c.read) expect(logged.join("\n")).toMatch(c.read);
         const narrowedFull = filterPlan(applyIgnore(full, {}), { targets: c.targets ?? [], excludes: c.excludes ?? [] });
         expect(targeted.actions.length).toBeGreaterThan(0);
         expect(comparable(targeted)).toEqual(comparable(narrowedFull));

@@ -87,7 +87,8 @@ export const categories: KindPlanner = {
       if (r) {
         claimed.add(r);
         matchedRemote.set(key, r);
-        ctx.own("categories", r.id);
+        // With its path: a targeted plan reads it by this id (src/state/by-id.ts).
+        ctx.own("categories", r.id, key);
       }
       planCategory(ctx, d, key, r, via, parentKey, parentRemote, tree.byId);
     }
@@ -211,7 +212,9 @@ function planCategory(
           ...(moved ? { identity: { parent: parentKey } } : {}),
           ...source,
         },
-        r,
+        // The record as read, less its child count: a read by id (plan --target) does not know it,
+        // and a child created elsewhere is no drift of this record (a delete's fingerprint keeps it).
+        { ...r, child_count: undefined },
       );
     }
   }
