@@ -140,7 +140,7 @@ export async function readState(api: PimApi, opts: ReadStateOptions): Promise<Re
     const found = attributesById ? await readAttributesById(api, desired!.attributes, byId!, managedAttributes ? versions : []) : undefined;
     if (attributesById && !found) {
       log("attributes: list (the ledger's ids did not check out)");
-      reads.attributes = started(api.listAttributes().then(listedAttributes));
+      Object.assign(reads, masterAttributes(api, oneAttributeListAtATime));
       startAttributeVersions(
         api,
         reads,
