@@ -221,7 +221,10 @@ describe("the read overlaps", () => {
     const t0 = Date.now();
     // Parallelism above the widest round: the rounds measured are the read's, not the client's limit.
     const result = await plan({ cwd: p.dir, env: p.env, parallelism: 64, logHttp: (l) => void (/^(GET|POST) /.test(l) && answered.push(Date.now() - t0)) });
-    const rounds = new Set(answered.map((t) => Math.floor(t / latency))).size;
+    // A round is a burst of answers: answers more than half a latency apart start a new one (fixed buckets of one
+    // latency split a burst that straddles a boundary, which a loaded machine makes likely).
+    const sorted = [...answered].sort((a, b) => a - b);
+    const rounds = sorted.filter((t, i) => i === 0 || t - sorted[i - 1]! > latency / 2).length;
     expect(rounds).toBeLessThanOrEqual(3);
     expect(Date.now() - t0).toBeLessThan(4 * latency + 1_000);
     const requests = p.emulator.stats().requests.total;

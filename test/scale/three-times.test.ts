@@ -76,8 +76,9 @@ describe("a targeted plan at three times the taxonomy", () => {
     expect(three.loaded).toBe(one.loaded);
     expect(three.planned).toBe(one.planned);
     expect(three.requests).toBe(one.requests);
-    // Only what the targets touch: a brand, a category's chain and its set's attributes, an attribute.
-    expect(three.planned).toBeLessThan(one.of / 10);
+    // Only what the targets touch: a brand, an attribute, and for the category the whole tree of its root (a root is
+    // one entry of the manifests: about 570 records here) with its set's attributes; the tenant has 39,360.
+    expect(three.planned).toBeLessThan(1_000);
     console.log(`targeted, 1× and 3×: ${three.loaded} of ${one.of} / ${three.of} entries loaded, ${three.planned} records planned, ${three.requests} requests`);
   }, 60_000);
 });
