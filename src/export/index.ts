@@ -158,11 +158,17 @@ export function exportFiles(catalogue: Catalogue, opts: ExportOptions): ExportFi
     kind,
     *text() {
       yield exportHeader(kind, opts.schemaRef);
-      const entries = kind === "categories" ? nestedCategories(catalogue.categories) : (catalogue[kind] as object[]).map((e) => () => clean(e));
-      yield* kindText(kind, entries, write);
+      const items: Iterable<ItemText> =
+        kind === "categories"
+          ? categoryTree(catalogue.categories).map((root) => (column) => categoryText(root, column, write))
+          : (catalogue[kind] as object[]).map((e) => (column) => [listItem(writeVariables(clean(e), write), column)]);
+      yield* kindText(kind, items, write);
     },
   }));
 }
+
+/** A list item's text at a column, a piece at a time. */
+type ItemText = (column: number) => Iterable<string>;
 
 /**
  * `kind:` and its entries, as the yaml library writes the whole document `{ kind: entries }`,
@@ -172,15 +178,54 @@ export function exportFiles(catalogue: Catalogue, opts: ExportOptions): ExportFi
  * document at once held every entry three times (the cleaned copy, the yaml library's node tree,
  * the text): at ten times the taxonomy, a node tree of 1.3 million scalars.
  */
-function* kindText(kind: Kind, entries: Iterable<() => object>, write: (s: string) => string): Generator<string> {
+function* kindText(kind: Kind, items: Iterable<ItemText>, write: (s: string) => string): Generator<string> {
   let first = true;
-  for (const entry of entries) {
+  for (const item of items) {
     // The key as the whole document wrote it: written through the variables too, quoted where it must be.
-    if (first) yield `${stringify({ [write(kind)]: [0] }, YAML_OPTIONS).split("\n")[0]!}\n`;
+    if (first) yield keyLine(write(kind));
     first = false;
-    yield stringify([writeVariables(entry(), write)], YAML_OPTIONS).replace(/^(?=[^\n])/gm, "  ");
+    yield* item(2);
   }
   if (first) yield stringify({ [write(kind)]: [] }, YAML_OPTIONS);
+}
+
+/**
+ * A category and its subtree, one category at a time (a root of the taxonomy holds thousands:
+ * written whole, its node tree outlived the young generation). `children` is an entry's last
+ * field (FIELD_ORDER): the entry is written with an empty list there, which is opened for the
+ * children, each written the same way four columns further right.
+ */
+function* categoryText(node: CategoryNode, column: number, write: (s: string) => string): Generator<string> {
+  const entry = writeVariables(clean(node.category), write) as Record<string, unknown>;
+  if (!node.children.length) {
+    yield listItem(entry, column);
+    return;
+  }
+  const key = write("children");
+  const empty = stringify({ [key]: [] }, YAML_OPTIONS);
+  const text = listItem({ ...entry, [key]: [] }, 0);
+  // Never seen; should the library ever write the empty list otherwise, the subtree is written whole.
+  if (!text.endsWith(`\n  ${empty}`)) {
+    yield listItem(writeVariables(nestedCategory(node), write), column);
+    return;
+  }
+  yield indented(`${text.slice(0, -empty.length)}${keyLine(key)}`, column);
+  for (const child of node.children) yield* categoryText(child, column + 4, write);
+}
+
+/** `value` as an item of a block list at `column`. */
+function listItem(value: unknown, column: number): string {
+  return indented(stringify([value], YAML_OPTIONS), column);
+}
+
+/** Every line that is not empty moved right. */
+function indented(text: string, column: number): string {
+  return column ? text.replace(/^(?=[^\n])/gm, " ".repeat(column)) : text;
+}
+
+/** `key:` as the line that opens a block list under it. */
+function keyLine(key: string): string {
+  return `${stringify({ [key]: [0] }, YAML_OPTIONS).split("\n")[0]!}\n`;
 }
 
 /** The comment lines an exported file starts with: the editor's schema, where it came from, what API v1 cannot read. */
@@ -279,23 +324,25 @@ export function tidy(v: unknown): unknown {
 }
 
 export function nestCategories(categories: Category[]): Record<string, unknown>[] {
-  return [...nestedCategories(categories)].map((root) => root());
+  return categoryTree(categories).map(nestedCategory);
 }
 
-/** The category tree's roots in order, each cleaned and nested only when called (export writes one root at a time). */
-function nestedCategories(categories: Category[]): Array<() => Record<string, unknown>> {
-  type Node = { category: Category; children: Node[] };
-  const roots: Node[] = [];
-  const byKey = new Map<string, Node>();
+type CategoryNode = { category: Category; children: CategoryNode[] };
+
+/** The category tree's roots in path order, nothing cleaned yet (export cleans a category as it writes it). */
+function categoryTree(categories: Category[]): CategoryNode[] {
+  const roots: CategoryNode[] = [];
+  const byKey = new Map<string, CategoryNode>();
   for (const c of [...categories].sort((a, b) => comparePaths(a.path, b.path))) {
-    const node: Node = { category: c, children: [] };
+    const node: CategoryNode = { category: c, children: [] };
     byKey.set(JSON.stringify(c.path), node);
     const parent = c.path.length > 1 ? byKey.get(JSON.stringify(c.path.slice(0, -1))) : undefined;
     (parent ? parent.children : roots).push(node);
   }
-  const emit = (n: Node): Record<string, unknown> => {
-    const entry = clean(n.category);
-    return n.children.length ? { ...entry, children: n.children.map(emit) } : entry;
-  };
-  return roots.map((n) => () => emit(n));
+  return roots;
+}
+
+function nestedCategory(n: CategoryNode): Record<string, unknown> {
+  const entry = clean(n.category);
+  return n.children.length ? { ...entry, children: n.children.map(nestedCategory) } : entry;
 }

@@ -33,8 +33,18 @@ describe("export: tenant state to manifests", () => {
     catalogue.brands[0]!.desc = odd;
     catalogue.brands.push({ ...catalogue.brands[0]!, name: "#2 'quoted' \"brand\"", desc: "trailing spaces  \n\n", seo_title: "${shop}: EU" });
     catalogue.categories[0]!.desc = odd;
+    // Categories are written one at a time, each opening its children's list: deeper levels, a
+    // kept final newline (|+) right before the children, versions after a block scalar.
+    const tops = catalogue.categories.find((c) => c.name === "Tops")!;
+    tops.desc = "ends with empty lines\n\n\n";
+    catalogue.categories.push(
+      { path: ["Apparel", "Tops", "Tees"], name: "Tees", desc: odd, versions: { French: { name: "T-shirts" } } },
+      { path: ["Apparel", "Tops", "Tees", "V-neck"], name: "V-neck", seo_title: "${shop}" },
+      { path: ["Apparel", "Tops", "Tees", "Crew"], name: "Crew", content: "a\n  b" },
+    );
     catalogue.blocks.push({ slug: "- dash", name: "true", content: "\n\nstarts with empty lines" });
-    const variables = { shop: "Webshop EU", cdn: "https://cdn.example.com" };
+    // A variable whose value is a field name: keys are written through the variables too, `children` included.
+    const variables = { shop: "Webshop EU", cdn: "https://cdn.example.com", kids: "children" };
     const write = variableWriter(variables);
     const options = { lineWidth: 0, indent: 2, sortMapEntries: false, aliasDuplicateObjects: false } as const;
     const whole = (c: Catalogue, kind: (typeof KINDS)[number]) => {
