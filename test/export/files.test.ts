@@ -39,8 +39,8 @@ describe("export: tenant state to manifests", () => {
     tops.desc = "ends with empty lines\n\n\n";
     catalogue.categories.push(
       { path: ["Apparel", "Tops", "Tees"], name: "Tees", desc: odd, versions: { French: { name: "T-shirts" } } },
-      { path: ["Apparel", "Tops", "Tees", "V-neck"], name: "V-neck", seo_title: "${shop}" },
-      { path: ["Apparel", "Tops", "Tees", "Crew"], name: "Crew", content: "a\n  b" },
+      { path: ["Apparel", "Tops", "Tees", "V-neck"], name: "V-neck", seo_meta_title: "${shop}" },
+      { path: ["Apparel", "Tops", "Tees", "Crew"], name: "Crew", desc: "a\n  b" },
     );
     catalogue.blocks.push({ slug: "- dash", name: "true", content: "\n\nstarts with empty lines" });
     // A variable whose value is a field name: keys are written through the variables too, `children` included.
