@@ -13,7 +13,14 @@ const heldSlot = new AsyncLocalStorage<{ chain: Promise<unknown> }>();
  */
 export class Semaphore {
   private active = 0;
-  private readonly waiting: Array<() => void> = [];
+  /**
+   * Waiters in arrival order from `head` on. Not `shift()`: an export queues a request per
+   * category and version at once (317,000 at ten times the taxonomy), and shifting an array that
+   * large moves every element each time (V8 cannot trim an array in its large-object space):
+   * 81 s of a 200 s export went there.
+   */
+  private waiting: Array<(() => void) | undefined> = [];
+  private head = 0;
   constructor(private readonly limit: number) {}
   private acquire(): Promise<void> {
     if (this.active < this.limit) {
@@ -23,13 +30,24 @@ export class Semaphore {
     return new Promise<void>((r) => this.waiting.push(r));
   }
   private release(): void {
-    const next = this.waiting.shift();
-    if (next)
-      next(); // the slot passes straight to the oldest waiter
-    else this.active--;
+    if (this.head === this.waiting.length) {
+      this.active--;
+      return;
+    }
+    const next = this.waiting[this.head]!;
+    this.waiting[this.head++] = undefined; // the closure is garbage once called
+    // The served part is dropped once it is half the array: each waiter is copied at most once more.
+    if (this.head === this.waiting.length) {
+      this.waiting = [];
+      this.head = 0;
+    } else if (this.head > 1024 && this.head * 2 > this.waiting.length) {
+      this.waiting = this.waiting.slice(this.head);
+      this.head = 0;
+    }
+    next(); // the slot passes straight to the oldest waiter
   }
   get queued(): number {
-    return this.waiting.length;
+    return this.waiting.length - this.head;
   }
   async run<R>(fn: () => Promise<R>): Promise<R> {
     const held = heldSlot.getStore();

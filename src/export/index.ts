@@ -137,16 +137,95 @@ export interface ExportOptions {
 
 /** One file per kind: `<kind>.yaml`. */
 export function catalogueToFiles(catalogue: Catalogue, opts: ExportOptions): Record<string, string> {
-  const files: Record<string, string> = {};
+  return Object.fromEntries(exportFiles(catalogue, opts).map((f) => [f.name, [...f.text()].join("")]));
+}
+
+/** An exported file: its name, and its text a piece at a time (made as it is written: src/export/workflow.ts streams it to disk). */
+export interface ExportFile {
+  name: string;
+  kind: Kind;
+  text(): Iterable<string>;
+}
+
+const YAML_OPTIONS = { lineWidth: 0, indent: 2, sortMapEntries: false, aliasDuplicateObjects: false } as const;
+
+/** The files of `catalogueToFiles`, each written when its text is iterated. */
+export function exportFiles(catalogue: Catalogue, opts: ExportOptions): ExportFile[] {
   const kinds = (opts.kinds ?? KINDS).filter((k) => catalogue.managed.includes(k));
   const write = variableWriter(opts.variables ?? {});
-  for (const kind of KINDS) {
-    if (!kinds.includes(kind)) continue;
-    const entries = kind === "categories" ? nestCategories(catalogue.categories) : (catalogue[kind] as object[]).map(clean);
-    const body = stringify({ [kind]: writeVariables(entries, write) }, { lineWidth: 0, indent: 2, sortMapEntries: false, aliasDuplicateObjects: false });
-    files[`${kind}.yaml`] = `${exportHeader(kind, opts.schemaRef)}${body}`;
+  return KINDS.filter((kind) => kinds.includes(kind)).map((kind) => ({
+    name: `${kind}.yaml`,
+    kind,
+    *text() {
+      yield exportHeader(kind, opts.schemaRef);
+      const items: Iterable<ItemText> =
+        kind === "categories"
+          ? categoryTree(catalogue.categories).map((root) => (column) => categoryText(root, column, write))
+          : (catalogue[kind] as object[]).map((e) => (column) => [listItem(writeVariables(clean(e), write), column)]);
+      yield* kindText(kind, items, write);
+    },
+  }));
+}
+
+/** A list item's text at a column, a piece at a time. */
+type ItemText = (column: number) => Iterable<string>;
+
+/**
+ * `kind:` and its entries, as the yaml library writes the whole document `{ kind: entries }`,
+ * but one entry at a time: each entry is written as a list of one and moved right by the two
+ * columns of the list under `kind:` (with lineWidth 0 nothing is folded, so a scalar's text does
+ * not depend on its column; empty lines of block scalars carry no indentation). The whole
+ * document at once held every entry three times (the cleaned copy, the yaml library's node tree,
+ * the text): at ten times the taxonomy, a node tree of 1.3 million scalars.
+ */
+function* kindText(kind: Kind, items: Iterable<ItemText>, write: (s: string) => string): Generator<string> {
+  let first = true;
+  for (const item of items) {
+    // The key as the whole document wrote it: written through the variables too, quoted where it must be.
+    if (first) yield keyLine(write(kind));
+    first = false;
+    yield* item(2);
   }
-  return files;
+  if (first) yield stringify({ [write(kind)]: [] }, YAML_OPTIONS);
+}
+
+/**
+ * A category and its subtree, one category at a time (a root of the taxonomy holds thousands:
+ * written whole, its node tree outlived the young generation). `children` is an entry's last
+ * field (FIELD_ORDER): the entry is written with an empty list there, which is opened for the
+ * children, each written the same way four columns further right.
+ */
+function* categoryText(node: CategoryNode, column: number, write: (s: string) => string): Generator<string> {
+  const entry = writeVariables(clean(node.category), write) as Record<string, unknown>;
+  if (!node.children.length) {
+    yield listItem(entry, column);
+    return;
+  }
+  const key = write("children");
+  const empty = stringify({ [key]: [] }, YAML_OPTIONS);
+  const text = listItem({ ...entry, [key]: [] }, 0);
+  // Never seen; should the library ever write the empty list otherwise, the subtree is written whole.
+  if (!text.endsWith(`\n  ${empty}`)) {
+    yield listItem(writeVariables(nestedCategory(node), write), column);
+    return;
+  }
+  yield indented(`${text.slice(0, -empty.length)}${keyLine(key)}`, column);
+  for (const child of node.children) yield* categoryText(child, column + 4, write);
+}
+
+/** `value` as an item of a block list at `column`. */
+function listItem(value: unknown, column: number): string {
+  return indented(stringify([value], YAML_OPTIONS), column);
+}
+
+/** Every line that is not empty moved right. */
+function indented(text: string, column: number): string {
+  return column ? text.replace(/^(?=[^\n])/gm, " ".repeat(column)) : text;
+}
+
+/** `key:` as the line that opens a block list under it. */
+function keyLine(key: string): string {
+  return `${stringify({ [key]: [0] }, YAML_OPTIONS).split("\n")[0]!}\n`;
 }
 
 /** The comment lines an exported file starts with: the editor's schema, where it came from, what API v1 cannot read. */
@@ -245,15 +324,25 @@ export function tidy(v: unknown): unknown {
 }
 
 export function nestCategories(categories: Category[]): Record<string, unknown>[] {
-  type Node = { entry: Record<string, unknown>; children: Node[] };
-  const roots: Node[] = [];
-  const byKey = new Map<string, Node>();
+  return categoryTree(categories).map(nestedCategory);
+}
+
+type CategoryNode = { category: Category; children: CategoryNode[] };
+
+/** The category tree's roots in path order, nothing cleaned yet (export cleans a category as it writes it). */
+function categoryTree(categories: Category[]): CategoryNode[] {
+  const roots: CategoryNode[] = [];
+  const byKey = new Map<string, CategoryNode>();
   for (const c of [...categories].sort((a, b) => comparePaths(a.path, b.path))) {
-    const node: Node = { entry: clean(c), children: [] };
+    const node: CategoryNode = { category: c, children: [] };
     byKey.set(JSON.stringify(c.path), node);
     const parent = c.path.length > 1 ? byKey.get(JSON.stringify(c.path.slice(0, -1))) : undefined;
     (parent ? parent.children : roots).push(node);
   }
-  const emit = (n: Node): Record<string, unknown> => (n.children.length ? { ...n.entry, children: n.children.map(emit) } : n.entry);
-  return roots.map(emit);
+  return roots;
+}
+
+function nestedCategory(n: CategoryNode): Record<string, unknown> {
+  const entry = clean(n.category);
+  return n.children.length ? { ...entry, children: n.children.map(nestedCategory) } : entry;
 }

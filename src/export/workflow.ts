@@ -14,7 +14,7 @@ import { readTenantCatalogue, schemaPath, type ProjectOptions } from "../workflo
 import { projectConfig } from "../workflows/project.js";
 import { pickTenant } from "../tenant.js";
 import type { TenantConfig } from "../config/index.js";
-import { catalogueToFiles, exportHeader } from "./index.js";
+import { exportFiles, exportHeader, type ExportFile } from "./index.js";
 import { mergeExport } from "./merge.js";
 
 export interface ExportOptions extends ProjectOptions {
@@ -84,7 +84,7 @@ export async function exportTenant(opts: ExportOptions): Promise<ExportResult> {
     pendingRenames: [],
     clashes: [],
   };
-  let files: Record<string, string>;
+  let files: Record<string, string> | ExportFile[];
   if (existing.length && opts.existing === "merge") {
     const texts: Record<string, string> = {};
     for (const f of existing) texts[path.relative(outDir, f)] = await readFile(f, "utf8");
@@ -104,25 +104,43 @@ export async function exportTenant(opts: ExportOptions): Promise<ExportResult> {
       pendingRenames: merged.pendingRenames,
     });
   } else {
-    files = catalogueToFiles(catalogue, { tenant: connection.name, ...(opts.kinds ? { kinds: opts.kinds } : {}), schemaRef, variables });
+    files = exportFiles(catalogue, { tenant: connection.name, ...(opts.kinds ? { kinds: opts.kinds } : {}), schemaRef, variables });
     // Other files declaring an exported kind would now declare its entries twice.
-    const written = new Set(Object.keys(files).map((f) => path.join(outDir, f)));
+    const written = new Set(files.map((f) => path.join(outDir, f.name)));
     for (const f of existing.filter((x) => !written.has(x))) {
       const text = await readFile(f, "utf8");
       // A kind is a top-level key: at column 0 (the same test as src/manifest/kinds-scan.ts).
-      if (Object.keys(files).some((name) => new RegExp(`^${name.replace(/\.yaml$/, "")}\\s*:`, "m").test(text)))
-        result.clashes.push(path.relative(opts.cwd, f));
+      if (files.some((file) => new RegExp(`^${file.kind}\\s*:`, "m").test(text))) result.clashes.push(path.relative(opts.cwd, f));
     }
   }
   await mkdir(outDir, { recursive: true });
-  for (const [name, text] of Object.entries(files)) {
-    const target = path.join(outDir, name);
-    const tmp = path.join(path.dirname(target), `.${path.basename(name)}.tmp`);
-    await writeFile(tmp, text, "utf8");
+  const names: string[] = [];
+  for (const file of Array.isArray(files) ? files : Object.entries(files).map(([name, text]) => ({ name, text: () => [text] }))) {
+    const target = path.join(outDir, file.name);
+    const tmp = path.join(path.dirname(target), `.${path.basename(file.name)}.tmp`);
+    // Written as it is made: the text of a kind is never held whole (tens of MB at ten times the taxonomy).
+    await writeFile(tmp, batched(file.text()), "utf8");
     await rename(tmp, target);
+    names.push(file.name);
   }
-  result.files = Object.keys(files).map((f) => path.join(opts.out, f));
+  result.files = names.map((f) => path.join(opts.out, f));
   return result;
+}
+
+/** Pieces of text joined into writes of about 1 MB: one write per entry would be tens of thousands of calls. */
+function* batched(pieces: Iterable<string>): Generator<string> {
+  let buffer: string[] = [];
+  let size = 0;
+  for (const piece of pieces) {
+    buffer.push(piece);
+    size += piece.length;
+    if (size >= 1 << 20) {
+      yield buffer.join("");
+      buffer = [];
+      size = 0;
+    }
+  }
+  if (buffer.length) yield buffer.join("");
 }
 
 /** A tenant's variables as the text a manifest holds. */

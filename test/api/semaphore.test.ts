@@ -50,4 +50,31 @@ describe("the client's concurrency limit", () => {
     );
     expect(peak).toBe(2);
   });
+
+  it("serves thousands of waiters in arrival order, its count of waiters right throughout", async () => {
+    // More waiters than the point where the served part of the queue is dropped (1,024): order survives it.
+    const s = new Semaphore(3);
+    const order: number[] = [];
+    const queuedSeen: number[] = [];
+    const runs = Array.from({ length: 5000 }, (_, i) =>
+      s.run(async () => {
+        order.push(i);
+        queuedSeen.push(s.queued);
+        await Promise.resolve();
+      }),
+    );
+    expect(s.queued).toBe(4997);
+    await Promise.all(runs);
+    expect(order).toEqual(Array.from({ length: 5000 }, (_, i) => i));
+    expect(s.queued).toBe(0);
+    // Each run sees the waiters behind it: never more than were queued, falling to none at the end.
+    expect(Math.max(...queuedSeen)).toBeLessThanOrEqual(4997);
+    expect(queuedSeen.at(-1)).toBe(0);
+    // The slots are free again: the next run starts at once.
+    let started = false;
+    const after = s.run(async () => void (started = true));
+    expect(s.queued).toBe(0);
+    await after;
+    expect(started).toBe(true);
+  });
 });
