@@ -6,7 +6,9 @@
  * - write: compare-and-swap on the content hash, then temp file + rename, so
  *   readers never see half a file. (The check and the rename are two steps;
  *   every writer that pimctl runs holds the lock, which closes that gap.)
- * - lock: the file is created exclusively (O_EXCL). A stale lock is taken
+ * - lock: the file is created exclusively and whole (written under a name of its
+ *   own, then hard-linked to the lock's name, which fails if it exists), so no
+ *   reader sees a half-written lock. A stale lock is taken
  *   over through a claim file named after the stale lock's id, also created
  *   exclusively: of several processes that see the same stale lock, exactly
  *   one creates the claim; it then replaces the lock only if the lock still
@@ -14,9 +16,9 @@
  * - stale: the holder's process is gone (judged only within one pid namespace of
  *   one boot of one host, see isStale), or the lock is older than staleMs.
  */
-import { createHash } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import path from "node:path";
-import { mkdir, open, readFile, readdir, rename, rm, writeFile } from "node:fs/promises";
+import { link, mkdir, readFile, readdir, rename, rm, writeFile } from "node:fs/promises";
 import { PimctlError } from "../../errors.js";
 import { isStale, pidScope, processAlive, type LockInfo, type LockResult, type StateBackend, type StoredState, type WriteResult } from "./types.js";
 
@@ -75,19 +77,24 @@ export class LocalBackend implements StateBackend {
     }
   }
 
-  /** Create `file` with `text` only if it does not exist. */
+  /**
+   * Create `file` with `text` only if it does not exist, whole: the text goes to a file of this
+   * process's own, then a hard link gives it the name (atomic, and EEXIST when taken). Created
+   * empty and then written, a lock could be read half-written, which reads as a lock with no id:
+   * stale to another racer, which took it over beside its rightful winner (two of eight racers
+   * won, once in a CI run).
+   */
   private async createExclusive(file: string, text: string): Promise<boolean> {
+    const own = `${file}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
     try {
-      const fh = await open(file, "wx");
-      try {
-        await fh.writeFile(text);
-      } finally {
-        await fh.close();
-      }
+      await writeFile(own, text, { flag: "wx" });
+      await link(own, file);
       return true;
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === "EEXIST") return false;
       throw new PimctlError("io", `cannot create ${file}: ${(e as Error).message}`);
+    } finally {
+      await rm(own, { force: true });
     }
   }
 
