@@ -86,7 +86,8 @@ class EntryFacts {
     }
     if (f.block) this.blockAbove = f.key === undefined ? (f.dashCount ? f.dashes[f.dashCount - 1]! : indent) : f.keyCol;
     if (f.key === undefined) {
-      if (f.flow && f.value().includes("versions")) this.versionsSure = false;
+      // A flow mapping on the line under an open `versions:` is its value: its keys are not read here.
+      if (f.flow && (f.value().includes("versions") || (this.depth > 0 && this.collects[this.depth - 1]))) this.versionsSure = false;
       return;
     }
     while (this.depth && this.cols[this.depth - 1]! >= f.keyCol) this.depth--;
@@ -95,8 +96,9 @@ class EntryFacts {
     if (collecting) this.versions.add(f.key);
     if (this.depth === 1 && f.key === (this.kind === "blocks" ? "slug" : "name")) {
       this.names++;
-      const v = f.value();
-      this.name = simpleScalar(v);
+      // `name:` with its value on a later line (after a comment, say) is not read here: the entry is loaded.
+      const v = f.empty ? "" : f.value();
+      this.name = f.empty ? undefined : simpleScalar(v);
       this.nameCol = f.keyCol;
       this.afterPlainName = this.name !== undefined && v[0] !== '"' && v[0] !== "'";
     }

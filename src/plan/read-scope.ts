@@ -119,8 +119,13 @@ export function readScope(
       // A record only the tenant has is found by listing, not by the ledger's ids.
       if (!r) byLedgerIds = false;
       if (r) keep.add(r);
-      else if (kind === "brands") alsoBrands.push(JSON.parse(root!.slice("brand[".length, -1)) as string);
-      else if (kind !== "categories" && kind !== "blocks") return undefined;
+      else {
+        // A record renamed or moved away from this address claims the tenant's record there: without it, that
+        // record would read as undeclared (a delete the full plan does not make).
+        for (const o of all) if (o.kind === kind && o.previous.includes(root)) keep.add(o);
+        if (kind === "brands") alsoBrands.push(JSON.parse(root.slice("brand[".length, -1)) as string);
+        else if (kind !== "categories" && kind !== "blocks") return undefined;
+      }
     }
     closeOver(keep, all);
   }
