@@ -21,7 +21,18 @@ import { readAttributesById, readCategoriesById, readReferencedAttributes, type 
 import { readBrands, rekeyBrandAttributes } from "./brands.js";
 import { readCategories, type CategoryReadFacts } from "./categories.js";
 import * as N from "./normalise.js";
-import { largeCatalogue, listsFor, masterAttributes, pmap, started, startAttributeVersions, startReads, takeReads, type StartedReads } from "./started.js";
+import {
+  largeCatalogue,
+  listsFor,
+  masterAttributes,
+  pmap,
+  settled,
+  started,
+  startAttributeVersions,
+  startReads,
+  takeReads,
+  type StartedReads,
+} from "./started.js";
 import { resolveVersionIds } from "./versions.js";
 
 export { resolveVersionIds } from "./versions.js";
@@ -131,12 +142,7 @@ export async function readState(api: PimApi, opts: ReadStateOptions): Promise<Re
 
   // Per-record reads wait for the category list: they would otherwise fill the client's
   // slots ahead of the category pages, which everything about categories waits for.
-  const listsDone = reads.categories
-    ? reads.categories.then(
-        () => undefined,
-        () => undefined,
-      )
-    : Promise.resolve();
+  const listsDone = reads.categories ? settled(reads.categories) : Promise.resolve();
   const groupsRead = (reads.displayGroups ?? Promise.resolve([])).then((l) => l.map(N.displayGroup));
   // Attribute id -> its single reads, when read by id: their details need no second read.
   let detailsById: Map<number, ApiAttribute[]> | undefined;

@@ -217,8 +217,8 @@ export function largeCatalogue(desired: Catalogue | undefined): boolean {
   return values > 50_000;
 }
 
-/** Settles (never rejects, keeps no value) when `p` does: a failed list is its reader's to report, not the next list's. */
-const settled = (p: Promise<unknown>): Promise<void> =>
+/** Settles (never rejects, keeps no value) when `p` does: a failed list is its reader's to report, not the one waiting on it. */
+export const settled = (p: Promise<unknown>): Promise<void> =>
   p.then(
     () => undefined,
     () => undefined,
