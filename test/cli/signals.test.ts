@@ -156,24 +156,30 @@ describe("waiting for another run's lock (--lock-timeout)", () => {
 });
 
 describe("state commands that take the lock", () => {
-  it("state push interrupted (SIGINT) while it takes the lock: exits 1, nothing written, no lock left", async () => {
+  /** `state push` of the pulled ledger in a new Git world, its push of `ref` slowed; SIGINT once that push is under way. */
+  async function interruptedPush(ref: string, what: string) {
     w = await gitWorld({ brands: 3 });
     const world = w;
     const a = await w.clone("a");
     const pulled = await w.cli(a, ["state", "pull"]);
     expect(pulled.code, pulled.stderr).toBe(0);
     writeFileSync(path.join(a, "ledger.json"), pulled.stdout);
-    const mark = path.join(w.root, "lock-push.pids");
+    const mark = path.join(w.root, "push.pids");
     const env = {
       ...w.env,
       PATH: `${await slowGitDir(w.root)}:${w.env.PATH}`,
-      PIMCTL_TEST_SLOW_PUSH: ":refs/pimctl/lock/demo",
+      PIMCTL_TEST_SLOW_PUSH: `:${ref}`,
       PIMCTL_TEST_MARK: mark,
       PIMCTL_TEST_SLOW_S: "1",
     };
     const run = spawnPimctl(a, ["state", "push", "ledger.json"], env);
-    await until(() => existsSync(mark), 30_000, "the lock push");
+    await until(() => existsSync(mark), 30_000, what);
     run.child.kill("SIGINT");
+    return { world, run };
+  }
+
+  it("state push interrupted (SIGINT) while it takes the lock: exits 1, nothing written, no lock left", async () => {
+    const { world, run } = await interruptedPush("refs/pimctl/lock/demo", "the lock push");
     const end = await run.exit;
     expect(end.code, run.stderr()).toBe(1);
     expect(run.stderr()).toContain("interrupted (SIGINT) before state push wrote anything: nothing was written");
@@ -181,23 +187,7 @@ describe("state commands that take the lock", () => {
   });
 
   it("state push interrupted (SIGINT) while its one write is in flight: says the write finishes, stores it, releases the lock, exit 0", async () => {
-    w = await gitWorld({ brands: 3 });
-    const world = w;
-    const a = await w.clone("a");
-    const pulled = await w.cli(a, ["state", "pull"]);
-    expect(pulled.code, pulled.stderr).toBe(0);
-    writeFileSync(path.join(a, "ledger.json"), pulled.stdout);
-    const mark = path.join(w.root, "state-push.pids");
-    const env = {
-      ...w.env,
-      PATH: `${await slowGitDir(w.root)}:${w.env.PATH}`,
-      PIMCTL_TEST_SLOW_PUSH: ":refs/pimctl/state/demo",
-      PIMCTL_TEST_MARK: mark,
-      PIMCTL_TEST_SLOW_S: "1",
-    };
-    const run = spawnPimctl(a, ["state", "push", "ledger.json"], env);
-    await until(() => existsSync(mark), 30_000, "the state push");
-    run.child.kill("SIGINT");
+    const { world, run } = await interruptedPush("refs/pimctl/state/demo", "the state push");
     const end = await run.exit;
     expect(end.code, run.stderr()).toBe(0);
     expect(run.stderr()).toContain("Interrupted (SIGINT): letting the write in flight finish (it is not taken back half-way), then releasing the lock");
