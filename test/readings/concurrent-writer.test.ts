@@ -13,27 +13,7 @@ import { buildPlan } from "../../src/plan/planner.js";
 import { emptyLedger } from "../../src/state/ledger.js";
 import type { Catalogue, Category } from "../../src/model/catalogue.js";
 import type { CategoryRec } from "../../src/emulator/store.js";
-
-const t0 = "2026-01-01T00:00:00Z";
-const cat = (id: number, parent_id: number | null, name: string): CategoryRec => ({
-  id,
-  parent_id,
-  name,
-  slug: null,
-  desc: null,
-  status: "enabled",
-  is_visible: true,
-  sort_order: 0,
-  attribute_sets: [],
-  seo_meta_desc: null,
-  seo_meta_keywords: null,
-  seo_meta_title: null,
-  search_keywords: null,
-  protected: false,
-  versions: {},
-  created_at: t0,
-  updated_at: t0,
-});
+import { categoryRec as cat } from "./fixture.js";
 
 describe("a paged read while another client writes", () => {
   it("reads a consistent set or plans no deletes; never deletes or re-creates what the manifest keeps", { timeout: 60_000 }, async () => {

@@ -13,7 +13,7 @@ import { applyPlan, type ApplyReport } from "../../src/apply/index.js";
 import { emptyLedger, type Ledger } from "../../src/state/ledger.js";
 import type { Catalogue } from "../../src/model/catalogue.js";
 import type { Plan } from "../../src/plan/types.js";
-import type { TenantData } from "../../src/emulator/store.js";
+import type { CategoryRec, TenantData } from "../../src/emulator/store.js";
 
 export const catalogue: Catalogue = {
   managed: ["display_groups", "attributes", "attribute_sets", "blocks", "brands", "categories"],
@@ -79,6 +79,27 @@ export const catalogue: Catalogue = {
 };
 
 const t0 = "2026-01-01T00:00:00Z";
+
+/** A category record as the emulator stores it, every other field at its default. */
+export const categoryRec = (id: number, parent_id: number | null, name: string): CategoryRec => ({
+  id,
+  parent_id,
+  name,
+  slug: null,
+  desc: null,
+  status: "enabled",
+  is_visible: true,
+  sort_order: 0,
+  attribute_sets: [],
+  seo_meta_desc: null,
+  seo_meta_keywords: null,
+  seo_meta_title: null,
+  search_keywords: null,
+  protected: false,
+  versions: {},
+  created_at: t0,
+  updated_at: t0,
+});
 /**
  * Records that exist before the first plan: "Other" and "Legacy" assigned to "Apparel"
  * (Legacy's assignment must go: attribute id 2, assignment id 5; row 6 holds attribute 1,
@@ -140,46 +161,7 @@ export const seed: Partial<TenantData> = {
       updated_at: t0,
     },
   ],
-  categories: [
-    {
-      id: 3,
-      parent_id: null,
-      name: "Stale",
-      slug: null,
-      desc: null,
-      status: "enabled",
-      is_visible: true,
-      sort_order: 0,
-      attribute_sets: [],
-      seo_meta_desc: null,
-      seo_meta_keywords: null,
-      seo_meta_title: null,
-      search_keywords: null,
-      protected: false,
-      versions: {},
-      created_at: t0,
-      updated_at: t0,
-    },
-    {
-      id: 4,
-      parent_id: 3,
-      name: "Child",
-      slug: null,
-      desc: null,
-      status: "enabled",
-      is_visible: true,
-      sort_order: 0,
-      attribute_sets: [],
-      seo_meta_desc: null,
-      seo_meta_keywords: null,
-      seo_meta_title: null,
-      search_keywords: null,
-      protected: false,
-      versions: {},
-      created_at: t0,
-      updated_at: t0,
-    },
-  ],
+  categories: [categoryRec(3, null, "Stale"), categoryRec(4, 3, "Child")],
 };
 
 export const prune = { attributes: false, type_values: true, brands: true, categories: true, assets: true };

@@ -13,28 +13,8 @@ import { readState } from "../../src/state/index.js";
 import { buildPlan } from "../../src/plan/planner.js";
 import { emptyLedger } from "../../src/state/ledger.js";
 import type { Catalogue } from "../../src/model/catalogue.js";
-import type { CategoryRec } from "../../src/emulator/store.js";
+import { categoryRec as cat } from "./fixture.js";
 
-const t0 = "2026-01-01T00:00:00Z";
-const cat = (id: number, parent_id: number | null, name: string): CategoryRec => ({
-  id,
-  parent_id,
-  name,
-  slug: null,
-  desc: null,
-  status: "enabled",
-  is_visible: true,
-  sort_order: 0,
-  attribute_sets: [],
-  seo_meta_desc: null,
-  seo_meta_keywords: null,
-  seo_meta_title: null,
-  search_keywords: null,
-  protected: false,
-  versions: {},
-  created_at: t0,
-  updated_at: t0,
-});
 const desired: Catalogue = {
   managed: ["categories"],
   versions: [],
