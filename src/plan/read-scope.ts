@@ -97,6 +97,17 @@ export function readScope(
   let searchBrands = true;
   let byLedgerIds = targets.length > 0;
   let keep: Set<Rec>;
+  // Excluded brands and blocks need not be read: nothing depends on them, unless a rename ties
+  // them to another record (a create waits for the rename that frees its name).
+  const freedNames = new Set(all.flatMap((r) => r.previous));
+  const dropExcluded = (): void => {
+    for (const r of [...keep]) {
+      if (r.kind !== "brands" && r.kind !== "blocks") continue;
+      if (!excludes.some((e) => e.matches(r.address) || e.text === r.kind)) continue;
+      if (r.previous.length || freedNames.has(r.address)) continue;
+      keep.delete(r);
+    }
+  };
   if (!targets.length) keep = new Set(all);
   else {
     keep = new Set();
@@ -127,17 +138,11 @@ export function readScope(
         else if (kind !== "categories" && kind !== "blocks") return undefined;
       }
     }
+    // Dropped before the closure too: what only an excluded brand needs (its attributes and sets) need not be read.
+    dropExcluded();
     closeOver(keep, all);
   }
-  // Excluded brands and blocks need not be read: nothing depends on them, unless a rename ties
-  // them to another record (a create waits for the rename that frees its name).
-  const freedNames = new Set(all.flatMap((r) => r.previous));
-  for (const r of [...keep]) {
-    if (r.kind !== "brands" && r.kind !== "blocks") continue;
-    if (!excludes.some((e) => e.matches(r.address) || e.text === r.kind)) continue;
-    if (r.previous.length || freedNames.has(r.address)) continue;
-    keep.delete(r);
-  }
+  dropExcluded();
   const excludedKinds = new Set(excludes.filter((e) => e.text === e.kind && (e.kind === "brands" || e.kind === "blocks")).map((e) => e.kind!));
   const kept = new Set([...keep].map((r) => r.record));
   const keptKinds = new Set([...keep].map((r) => r.kind));

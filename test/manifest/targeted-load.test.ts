@@ -116,7 +116,11 @@ describe("a targeted load", () => {
         expect(partial.loaded.entries).toBeLessThan(partial.loaded.of);
         expect(readScope(partial.desired, s)).toEqual(expected);
       }),
-      { numRuns: 60 },
+      {
+        numRuns: 60,
+        // Found by a CI run: the targets' closure took in what only an ignored brand needed.
+        examples: [[{ targets: ['brand["Double Quoted"]', 'display_group["Block Group"]'], excludes: [], ignore: ['brand["Double Quoted"]'] }]],
+      },
     );
     expect(narrowed).toBeGreaterThan(30);
   }, 60_000);
