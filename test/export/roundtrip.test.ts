@@ -99,7 +99,7 @@ describe("promotion: one set of manifests, tenants whose version ids and channel
             prod: {
               channels: [
                 { id: 1, channel_name: "Webshop EU", sync: true, price_base: "EUR", inventory_location: "EU", version_id: 0, version_name: "Master" },
-                { id: 2, channel_name: "Boutique FR", sync: true, price_base: "EUR", inventory_location: "FR", version_id: 7, version_name: "Francais" },
+                { id: 2, channel_name: "Boutique FR", sync: true, price_base: "EUR", inventory_location: "FR", version_id: 7, version_name: "French" },
                 { id: 3, channel_name: "Shop DE", sync: true, price_base: "EUR", inventory_location: "DE", version_id: 3, version_name: "German" },
               ],
             },
