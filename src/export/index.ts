@@ -19,7 +19,7 @@ import {
 } from "../model/catalogue.js";
 import type { RemoteAsset, RemoteCatalogue } from "../model/remote.js";
 import type { LedgerView } from "../plan/context.js";
-import { variableWriter, writeVariables } from "./translate.js";
+import { variableWriter, writeVariables, type VariableWriter } from "./translate.js";
 
 /**
  * Version fields that only repeat the master text carry nothing (a tenant may
@@ -178,15 +178,15 @@ type ItemText = (column: number) => Iterable<string>;
  * document at once held every entry three times (the cleaned copy, the yaml library's node tree,
  * the text): at ten times the taxonomy, a node tree of 1.3 million scalars.
  */
-function* kindText(kind: Kind, items: Iterable<ItemText>, write: (s: string) => string): Generator<string> {
+function* kindText(kind: Kind, items: Iterable<ItemText>, write: VariableWriter): Generator<string> {
   let first = true;
   for (const item of items) {
     // The key as the whole document wrote it: written through the variables too, quoted where it must be.
-    if (first) yield keyLine(write(kind));
+    if (first) yield keyLine(write.literal(kind));
     first = false;
     yield* item(2);
   }
-  if (first) yield stringify({ [write(kind)]: [] }, YAML_OPTIONS);
+  if (first) yield stringify({ [write.literal(kind)]: [] }, YAML_OPTIONS);
 }
 
 /**
@@ -195,13 +195,13 @@ function* kindText(kind: Kind, items: Iterable<ItemText>, write: (s: string) => 
  * field (FIELD_ORDER): the entry is written with an empty list there, which is opened for the
  * children, each written the same way four columns further right.
  */
-function* categoryText(node: CategoryNode, column: number, write: (s: string) => string): Generator<string> {
+function* categoryText(node: CategoryNode, column: number, write: VariableWriter): Generator<string> {
   const entry = writeVariables(clean(node.category), write) as Record<string, unknown>;
   if (!node.children.length) {
     yield listItem(entry, column);
     return;
   }
-  const key = write("children");
+  const key = write.literal("children");
   const empty = stringify({ [key]: [] }, YAML_OPTIONS);
   const text = listItem({ ...entry, [key]: [] }, 0);
   // Never seen; should the library ever write the empty list otherwise, the subtree is written whole.

@@ -8,14 +8,14 @@
  * puts them back into what is written (src/export/translate.ts).
  */
 import { isMap, isScalar, isSeq, parseDocument, stringify, type Document, type Node, type Pair, type YAMLMap, type YAMLSeq } from "yaml";
-import { writeVariables } from "./translate.js";
+import { writeVariables, type VariableWriter } from "./translate.js";
 import { applySplices, scalarText, type TextSplice } from "../manifest/yaml-text.js";
 
 export interface VariableText {
   /** `${name}` -> the tenant's value, `$${` -> `${`. */
   resolve(s: string): string;
-  /** The other way, for what is written. */
-  write(s: string): string;
+  /** The other way, for what is written: `${name}` only in variable-bearing fields (src/export/translate.ts). */
+  write: VariableWriter;
 }
 
 /** `v` as YAML text (block style unless `flow`), with variables written back. */
@@ -110,7 +110,8 @@ export class YamlFileEdit {
   /** The scalar text for `v` where `old` stood, in its quoting; undefined when it needs a block. */
   private scalarText(v: unknown, old: Node | null, inFlow: boolean): string | undefined {
     if (typeof v !== "string") return v === null || typeof v === "object" ? undefined : String(v);
-    const s = this.variables.write(v);
+    // Merge writes no variable-bearing field in place (web ids and asset image_urls are never merged): text.
+    const s = this.variables.write.literal(v);
     if (s.includes("\n")) return inFlow ? JSON.stringify(s) : undefined;
     const type = isScalar(old) ? old.type : undefined;
     if (type === "BLOCK_LITERAL" || type === "BLOCK_FOLDED") return undefined;
