@@ -78,6 +78,11 @@ export interface ReadStateOptions {
    * attributes: they name every attribute).
    */
   knownIds?: KnownIds;
+  /**
+   * The ledger's names (table -> id -> name), for any plan: a brand renamed by hand has its
+   * sub-records read under its id, and a targeted search that misses a remembered name reads its id.
+   */
+  remembered?: KnownIds;
 }
 
 export async function readState(api: PimApi, opts: ReadStateOptions): Promise<RemoteCatalogue> {
@@ -211,18 +216,15 @@ export async function readState(api: PimApi, opts: ReadStateOptions): Promise<Re
       return out;
     })(),
     kinds.has("brands")
-      ? readBrands(
-          api,
-          reads,
-          desired,
-          opts.alsoBrands ?? [],
+      ? readBrands(api, reads, desired, opts.alsoBrands ?? [], {
           versions,
-          opts.prune?.brands === true || full,
-          opts.searchBrands === true,
+          mustList: opts.prune?.brands === true || full,
+          searchOnly: opts.searchBrands === true,
           log,
-          brandFacts,
+          facts: brandFacts,
           listsDone,
-        )
+          ...(opts.remembered?.brands ? { remembered: opts.remembered.brands } : {}),
+        })
       : Promise.resolve([]),
     kinds.has("categories")
       ? setsRead.then(async (sets) => {

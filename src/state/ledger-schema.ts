@@ -2,20 +2,21 @@
  * The ledger file, described once: this schema checks every ledger read (from
  * a state backend, or `pimctl state push FILE`), gives the `Ledger` type
  * (Static<...>), and is published as schemas/ledger.schema.json by
- * `npm run schemas` (a test keeps the file in step).
+ * `npm run schemas` (a test keeps the file in step). A format 1 ledger is read
+ * through ledger-v1.ts and migrated.
  */
 import type { Static, TSchema } from "@sinclair/typebox";
 import { Type } from "../model/json-schema.js";
-import { PRUNE_KINDS } from "../model/catalogue.js";
+import { OWNED_TABLES } from "../model/catalogue.js";
 
 /** The format this pimctl reads and writes; a ledger in a higher one is refused, never rewritten. */
-export const LEDGER_FORMAT = 1;
+export const LEDGER_FORMAT = 2;
 
 /**
  * The first pimctl version that reads each format: written into every ledger,
  * so an older pimctl that meets a newer format can name the version it needs.
  */
-export const LEDGER_FORMAT_SINCE: Record<number, string> = { 1: "0.1.0" };
+export const LEDGER_FORMAT_SINCE: Record<number, string> = { 1: "0.1.0", 2: "0.1.0" };
 
 const RECORD_KEY = "^(brand|category):\\d+$";
 
@@ -23,11 +24,16 @@ const RECORD_KEY = "^(brand|category):\\d+$";
 const mapOf = <S extends TSchema>(value: S, keys: Record<string, unknown>, description: string) =>
   Type.Unsafe<Record<string, Static<S>>>({ type: "object", description, propertyNames: keys, additionalProperties: value });
 
+const byTable = <S extends TSchema>(value: S, description: string) => mapOf(value, { enum: [...OWNED_TABLES] }, description);
+
+/** The key of one entry (what a write time is kept for): `<section>/<record>`, `owned|names/<table>/<id>`. */
+export const ENTRY_KEY = "^(web_ids/(brand|category):\\d+|assets/(brand|category):\\d+|brand_attribute_sets/\\d+|(owned|names)/[a-z_]+/\\d+)$";
+
 export const ledgerSchema = Type.Object(
   {
     format: Type.Integer({
       minimum: 1,
-      description: `The ledger's format; this pimctl reads and writes ${LEDGER_FORMAT}. A pimctl that meets a higher one refuses it and leaves it as it is.`,
+      description: `The ledger's format; this pimctl reads and writes ${LEDGER_FORMAT} (and reads 1, migrating it). A pimctl that meets a higher one refuses it and leaves it as it is.`,
     }),
     min_pimctl_version: Type.Optional(
       Type.String({ pattern: "^\\d+\\.\\d+\\.\\d+", description: "The first pimctl version that reads this format (named when an older one refuses it)." }),
@@ -54,14 +60,37 @@ export const ledgerSchema = Type.Object(
     ),
     brand_attribute_sets: Type.Optional(mapOf(Type.Array(Type.String()), { pattern: "^\\d+$" }, "Brand id -> the attribute set names pimctl assigned to it.")),
     owned: Type.Optional(
-      mapOf(Type.Array(Type.Integer()), { enum: [...PRUNE_KINDS] }, 'Prune kind -> ids of records pimctl created or adopted (what prune "owned" may delete).'),
+      byTable(
+        Type.Array(Type.Integer()),
+        'Table (where the id is unique: brand and category assets apart) -> ids of records pimctl created or adopted (what prune "owned" may delete, ' +
+          "while their identity checks out).",
+      ),
     ),
     names: Type.Optional(
+      byTable(
+        mapOf(Type.String(), { pattern: "^\\d+$" }, "Record id -> its identity when pimctl last applied it."),
+        "Table -> record id -> the identity pimctl last applied: a name (display groups, attributes, attribute sets, brands), a category's path key, " +
+          "a type value's value, a block's slug, an asset's owner (\"brand:12\"). A record renamed by hand in the PIM is renamed back on its id, " +
+          "and a targeted plan reads these records by id; a record under a remembered id with another identity is checked against `fingerprints`.",
+      ),
+    ),
+    fingerprints: Type.Optional(
+      byTable(
+        mapOf(
+          Type.String({ pattern: "^([a-z_]+=[0-9a-f]{8}(,[a-z_]+=[0-9a-f]{8})*)?$" }),
+          { pattern: "^\\d+$" },
+          'Record id -> "field=hash,..." ("": nothing but the name).',
+        ),
+        "Table -> record id -> a hash of each field pimctl wrote besides the name: a record under a remembered id with another name is that " +
+          "record renamed by hand only while these still match.",
+      ),
+    ),
+    written: Type.Optional(
       mapOf(
-        mapOf(Type.String(), { pattern: "^\\d+$" }, "Record id -> the name pimctl last applied to it."),
-        { enum: [...PRUNE_KINDS] },
-        "Prune kind (named kinds: display groups, attributes, attribute sets, brands; and categories, by path key) -> the names pimctl applied, " +
-          "by record id: a record renamed by hand in the PIM is renamed back on its id, and a targeted plan reads these records by id.",
+        Type.Array(Type.String({ pattern: ENTRY_KEY })),
+        { pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?Z$" },
+        "Write time (ISO 8601) -> the entries an apply, push or migration wrote or removed then: state migrate and state push keep the newer " +
+          "of two differing entries by it, and refuse where it cannot tell.",
       ),
     ),
   },
@@ -77,3 +106,14 @@ export const ledgerSchema = Type.Object(
 );
 
 export type LedgerFile = Static<typeof ledgerSchema>;
+
+/**
+ * The ledger in memory: the file's sections, each present, with `written` per entry (the file
+ * groups it by time). web_ids: "brand:<id>" | "category:<id>" -> channel -> web id; assets: the
+ * same keys -> asset id -> the image_url it was written from; brand_attribute_sets: brand id ->
+ * set names; owned: table -> ids of records pimctl created or adopted; names and fingerprints:
+ * table -> id -> the identity pimctl last applied and a hash of what it wrote (what a remembered
+ * id proves: src/plan/identity.ts); written: entry key (ledger-entries.ts) -> when it was last
+ * written or removed.
+ */
+export type Ledger = Required<Omit<LedgerFile, "format" | "min_pimctl_version" | "written">> & { written: Record<string, string> };

@@ -110,6 +110,7 @@ export async function planAgainst(
     ...(read.searchBrands ? { searchBrands: true } : {}),
     ...(read.alsoBrands?.length ? { alsoBrands: read.alsoBrands } : {}),
     ...(read.byLedgerIds ? { knownIds: ledger.names } : {}),
+    remembered: ledger.names,
     ...(opts.log ? { log: opts.log } : {}),
   });
   await refresh.commit();

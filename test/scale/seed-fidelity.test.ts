@@ -86,16 +86,22 @@ it("seeds exactly what apply writes: records, changelog and ledger", async () =>
 
   const ledger = async (tenant: string) => JSON.parse(await readFile(path.join(p.dir, ".pimctl", `${tenant}.json`), "utf8"));
   const [la, ls] = [await ledger("applied"), await ledger("seeded")];
-  const named = (l: { owned: Record<string, number[]>; names: Record<string, Record<string, string>> }, names: typeof namesA) => ({
-    owned: Object.fromEntries(Object.entries(l.owned).map(([k, ids]) => [k, ids.map((id) => names(k, id)).sort()])),
-    names: Object.fromEntries(
-      Object.entries(l.names).map(([k, byId]) => [
+  type Byid = Record<string, Record<string, string>>;
+  const byName = (sections: Byid, names: typeof namesA) =>
+    Object.fromEntries(
+      Object.entries(sections).map(([k, byId]) => [
         k,
         Object.entries(byId)
           .map(([id, n]) => `${names(k, Number(id))} = ${n}`)
           .sort(),
       ]),
-    ),
+    );
+  const named = (l: { owned: Record<string, number[]>; names: Byid; fingerprints: Byid; written: Record<string, string[]> }, names: typeof namesA) => ({
+    owned: Object.fromEntries(Object.entries(l.owned).map(([k, ids]) => [k, ids.map((id) => names(k, id)).sort()])),
+    names: byName(l.names, names),
+    fingerprints: byName(l.fingerprints, names),
+    // Written once (one apply, one seed), at a time of its own: as many entries.
+    written: Object.values(l.written).flat().length,
   });
   expect({ ...ls, tenant: "", base_url: "", ...named(ls, namesS) }).toEqual({ ...la, tenant: "", base_url: "", ...named(la, namesA) });
 
