@@ -215,7 +215,9 @@ export class PlanContext {
       (d) => d.previous_names,
     );
     if (!table) return matched;
-    return matchByLedger(matched, this.input.ledger?.names?.[table], (r) => this.ownership.judge(table, r.id, r.name, view(r)));
+    return matchByLedger(matched, this.input.ledger?.names?.[table], (r) =>
+      this.ownership.heldByAnother(table, r.id, r.name) ? { is: "unknown" } : this.ownership.judge(table, r.id, r.name, view(r)),
+    );
   }
 
   /** The name a remote reference has after this plan's renames. */

@@ -51,6 +51,24 @@ export class Ownership {
     private readonly prune: PrunePolicy | undefined,
   ) {}
 
+  /** Table -> identity key -> the ids the ledger remembers under it. */
+  private readonly holders = new Map<OwnedTable, Map<string, number[]>>();
+
+  /**
+   * Whether the ledger remembers `key` for a record other than `id`: a tenant record now named
+   * like another record pimctl applied (ids given again after a restore, names swapped by hand)
+   * is never taken through the ledger's memory. A full plan would match that record by name to
+   * the declared one; a targeted plan may not have that one in its scope, and must decide the same.
+   */
+  heldByAnother(table: OwnedTable, id: number, key: string): boolean {
+    let byKey = this.holders.get(table);
+    if (!byKey) {
+      this.holders.set(table, (byKey = new Map()));
+      for (const [rid, k] of Object.entries(this.ledger?.names?.[table] ?? {})) byKey.set(k, [...(byKey.get(k) ?? []), Number(rid)]);
+    }
+    return (byKey.get(key) ?? []).some((other) => other !== id);
+  }
+
   /** The identity decision for one tenant record, made once per plan (src/plan/identity.ts). */
   judge(table: OwnedTable, id: number, key: string, record: object): IdentityVerdict {
     const at = `${table}:${id}`;

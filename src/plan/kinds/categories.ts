@@ -123,9 +123,13 @@ function categoryView(ctx: PlanContext, c: RemoteCategory): RemoteCategory {
   return c.attribute_sets ? { ...c, attribute_sets: c.attribute_sets.map((s) => ctx.current("attribute_sets", s)) } : c;
 }
 
-/** Whether the tenant's category, at `planned` once its parent's renames are done, is the one the ledger remembers under its id, renamed. */
+/**
+ * Whether the tenant's category, at `planned` once its parent's renames are done, is the one the
+ * ledger remembers under its id, renamed (and not at a path the ledger remembers for another).
+ */
 function renamedByHand(ctx: PlanContext, c: RemoteCategory, planned: string[]): boolean {
-  return ctx.ownership.judge("categories", c.id, pathKey(planned), categoryView(ctx, c)).is === "renamed";
+  const key = pathKey(planned);
+  return !ctx.ownership.heldByAnother("categories", c.id, key) && ctx.ownership.judge("categories", c.id, key, categoryView(ctx, c)).is === "renamed";
 }
 
 /** The path a tenant category has once this plan's renames and moves of its ancestors are done (its own name kept). */
@@ -297,6 +301,8 @@ function planCategory(
   // Most categories declare neither: the owner key and labels are not built for them (100,000 a plan at scale).
   if (d.web_ids === undefined && d.assets === undefined) return;
   const ownerKey = r ? `category:${r.id}` : undefined;
+  // Its write-only entries are its own only while it is the record the ledger remembers under its id.
+  if (r) ctx.checkIdentity("categories", ownerKey!, r.id, pathKey(via === "previous_paths" ? r.path : [...d.path.slice(0, -1), r.name]), categoryView(ctx, r));
   planWebIds(ctx, {
     kind: "categories",
     type: "category_web_id",
