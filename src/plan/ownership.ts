@@ -38,9 +38,13 @@ export class Ownership {
   private readonly deletable = new Map<string, boolean>();
   /** Table -> ids of declared records found in the tenant (adopted by apply). */
   readonly declared = new Map<OwnedTable, Set<number>>();
-  /** What apply records of each declared record found, and of each create. */
-  readonly byId = new Map<OwnedTable, Map<number, AppliedIdentity>>();
-  readonly byAddress: IdentitiesByAddress = {};
+  /**
+   * What apply records of each declared record found, and of each create: the key, and the record
+   * the fingerprint is made of when apply asks (identitiesById, identitiesByAddress): a plan that is
+   * not applied computes none (100,000 records a plan at scale).
+   */
+  private readonly byId = new Map<OwnedTable, Map<number, Pending>>();
+  private readonly byAddress = new Map<string, Pending & { table: OwnedTable }>();
   /** One line per record under a remembered id that is another record. */
   private readonly lines = new Set<string>();
   /** Owned records not pruned for want of proof, per table and reason. */
@@ -113,12 +117,12 @@ export class Ownership {
     if (key === undefined) return;
     let m = this.byId.get(table);
     if (!m) this.byId.set(table, (m = new Map()));
-    m.set(id, withFingerprint(table, key, declared));
+    m.set(id, { key, ...(declared ? { declared } : {}) });
   }
 
   /** A record this plan creates: apply records its identity under the id the tenant gives it. */
   created(table: OwnedTable, address: string, key: string, declared?: object): void {
-    this.byAddress[address] = { table, ...withFingerprint(table, key, declared) };
+    this.byAddress.set(address, { table, key, ...(declared ? { declared } : {}) });
   }
 
   /** The lines the plan says about identity, sorted. */
@@ -137,9 +141,22 @@ export class Ownership {
 
   identitiesById(): IdentitiesById {
     return Object.fromEntries(
-      [...this.byId].map(([t, m]) => [t, Object.fromEntries([...m].sort(([a], [b]) => a - b).map(([id, identity]) => [String(id), identity]))]),
+      [...this.byId].map(([t, m]) => [
+        t,
+        Object.fromEntries([...m].sort(([a], [b]) => a - b).map(([id, p]) => [String(id), withFingerprint(t, p.key, p.declared)])),
+      ]),
     );
   }
+
+  identitiesByAddress(): IdentitiesByAddress {
+    return Object.fromEntries([...this.byAddress].map(([address, p]) => [address, { table: p.table, ...withFingerprint(p.table, p.key, p.declared) }]));
+  }
+}
+
+/** An identity not yet fingerprinted: the key and the declared record. */
+interface Pending {
+  key: string;
+  declared?: object;
 }
 
 function withFingerprint(table: OwnedTable, key: string, declared: object | undefined): AppliedIdentity {

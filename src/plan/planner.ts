@@ -29,8 +29,9 @@ export interface PlanOutcome {
   /**
    * What apply records in the ledger of each record the plan touches or finds (ownership.ts): by id,
    * the declared records found in the tenant; by address, those it creates (apply learns their ids).
+   * Functions: the fingerprints are computed only when an apply asks.
    */
-  names: { byId: IdentitiesById; byAddress: IdentitiesByAddress };
+  names: { byId(): IdentitiesById; byAddress(): IdentitiesByAddress };
   /** Problems that make the plan unusable (unknown references, refused moves). */
   errors: PimctlError[];
 }
@@ -59,6 +60,6 @@ export function buildPlan(input: PlanInput): PlanOutcome {
   };
   const coverage = translationCoverage(ordered, input.desired);
   if (coverage.length) plan.translations = coverage;
-  const names = { byId: ctx.ownership.identitiesById(), byAddress: ctx.ownership.byAddress };
+  const names = { byId: () => ctx.ownership.identitiesById(), byAddress: () => ctx.ownership.identitiesByAddress() };
   return { plan, errors: ctx.errors, declared: ctx.ownership.declaredIds(), names };
 }

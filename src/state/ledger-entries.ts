@@ -1,9 +1,9 @@
 /**
  * A ledger as a flat map of entries, the unit every merge and every write time works on:
- * `web_ids/brand:12` (a record's web ids), `assets/brand:12`, `brand_attribute_sets/12`,
- * `owned/<table>/<id>` (pimctl owns the record), `names/<table>/<id>` (its identity: name and
- * fingerprint). `written` keeps, per entry, when it was last written or removed (a removed
- * entry keeps its time: a newer delete is not undone by an older copy that still has it).
+ * `web_ids/brand:12` (a record's web ids), `assets/brand:12`, `brand_attribute_sets/12`, and
+ * `<table>/<id>` (what pimctl knows of one record: whether it owns it, the identity it applied
+ * and its fingerprint). `written` keeps, per entry, when it was last written or removed (a
+ * removed entry keeps its time: a newer delete is not undone by an older copy that still has it).
  *
  * Two merges: `mergeLedger` (three-way, a compare-and-swap write that lost a race: what this
  * run changed since its read wins, the rest is the newer stored ledger's), and `mergeNewer`
@@ -21,45 +21,76 @@ export function entriesOf(l: Ledger): Entries {
   for (const [k, v] of Object.entries(l.web_ids)) out.set(`web_ids/${k}`, v);
   for (const [k, v] of Object.entries(l.assets)) out.set(`assets/${k}`, v);
   for (const [k, v] of Object.entries(l.brand_attribute_sets)) out.set(`brand_attribute_sets/${k}`, v);
-  for (const [table, ids] of Object.entries(l.owned)) for (const id of ids ?? []) out.set(`owned/${table}/${id}`, true);
+  const record = (table: string, id: string): Record<string, unknown> => {
+    const key = `${table}/${id}`;
+    let r = out.get(key) as Record<string, unknown> | undefined;
+    if (!r) out.set(key, (r = {}));
+    return r;
+  };
+  for (const [table, ids] of Object.entries(l.owned)) for (const id of ids ?? []) record(table, String(id)).owned = true;
   for (const [table, byId] of Object.entries(l.names)) {
     for (const [id, name] of Object.entries(byId ?? {})) {
+      const r = record(table, id);
+      r.name = name;
       const fingerprint = l.fingerprints[table as OwnedTable]?.[id];
-      out.set(`names/${table}/${id}`, fingerprint === undefined ? { name } : { name, fingerprint });
+      if (fingerprint !== undefined) r.fingerprint = fingerprint;
     }
   }
   return out;
 }
+
+/** Whether an entry key is a record's (`<table>/<id>`) rather than a write-only section's. */
+const SECTIONS: ReadonlySet<string> = new Set(["web_ids", "assets", "brand_attribute_sets"]);
 
 /** Set (or with undefined, remove) one entry. */
 export function setEntry(l: Ledger, key: string, value: unknown): void {
   const slash = key.indexOf("/");
   const section = key.slice(0, slash);
   const rest = key.slice(slash + 1);
-  if (section === "web_ids" || section === "assets" || section === "brand_attribute_sets") {
-    const map = l[section] as Record<string, unknown>;
+  if (SECTIONS.has(section)) {
+    const map = l[section as "web_ids"] as Record<string, unknown>;
     if (value === undefined) delete map[rest];
     else map[rest] = structuredClone(value);
     return;
   }
-  const [table, idText] = rest.split("/") as [OwnedTable, string];
-  if (section === "owned") {
-    const id = Number(idText);
-    const ids = new Set(l.owned[table] ?? []);
-    if (value === undefined) ids.delete(id);
-    else ids.add(id);
-    l.owned[table] = [...ids].sort((a, b) => a - b);
-    return;
-  }
+  const table = section as OwnedTable;
+  const v = (value ?? {}) as { owned?: boolean; name?: string; fingerprint?: string };
+  const id = Number(rest);
+  const ids = new Set(l.owned[table] ?? []);
+  if (v.owned) ids.add(id);
+  else ids.delete(id);
+  l.owned[table] = [...ids].sort((a, b) => a - b);
   const names = (l.names[table] ??= {});
   const fingerprints = (l.fingerprints[table] ??= {});
-  delete fingerprints[idText];
-  if (value === undefined) delete names[idText];
-  else {
-    const v = value as { name: string; fingerprint?: string };
-    names[idText] = v.name;
-    if (v.fingerprint !== undefined) fingerprints[idText] = v.fingerprint;
+  if (v.name === undefined) delete names[rest];
+  else names[rest] = v.name;
+  if (v.fingerprint === undefined) delete fingerprints[rest];
+  else fingerprints[rest] = v.fingerprint;
+}
+
+/** The write times as the file keeps them: time -> section or table -> the keys (ids as numbers) written then. */
+export function groupWritten(written: Readonly<Record<string, string>>): Record<string, Record<string, Array<string | number>>> {
+  const out: Record<string, Record<string, Array<string | number>>> = {};
+  for (const [key, at] of Object.entries(written)) {
+    const slash = key.indexOf("/");
+    const [section, rest] = [key.slice(0, slash), key.slice(slash + 1)];
+    ((out[at] ??= {})[section] ??= []).push(section === "web_ids" || section === "assets" ? rest : Number(rest));
   }
+  for (const bySection of Object.values(out))
+    for (const keys of Object.values(bySection)) keys.sort((a, b) => (typeof a === "number" && typeof b === "number" ? a - b : String(a) < String(b) ? -1 : 1));
+  return out;
+}
+
+/** The file's grouped write times, flat again (the later time where a key appears twice). */
+export function flattenWritten(grouped: Readonly<Record<string, Readonly<Record<string, ReadonlyArray<string | number>>>>>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [at, bySection] of Object.entries(grouped))
+    for (const [section, keys] of Object.entries(bySection))
+      for (const k of keys) {
+        const key = `${section}/${k}`;
+        if (!out[key] || out[key]! < at) out[key] = at;
+      }
+  return out;
 }
 
 const text = (v: unknown): string => (v === undefined ? "" : JSON.stringify(sorted(v)));

@@ -26,8 +26,6 @@ const mapOf = <S extends TSchema>(value: S, keys: Record<string, unknown>, descr
 
 const byTable = <S extends TSchema>(value: S, description: string) => mapOf(value, { enum: [...OWNED_TABLES] }, description);
 
-/** The key of one entry (what a write time is kept for): `<section>/<record>`, `owned|names/<table>/<id>`. */
-export const ENTRY_KEY = "^(web_ids/(brand|category):\\d+|assets/(brand|category):\\d+|brand_attribute_sets/\\d+|(owned|names)/[a-z_]+/\\d+)$";
 
 export const ledgerSchema = Type.Object(
   {
@@ -87,7 +85,12 @@ export const ledgerSchema = Type.Object(
     ),
     written: Type.Optional(
       mapOf(
-        Type.Array(Type.String({ pattern: ENTRY_KEY })),
+        Type.Unsafe<Record<string, Array<string | number>>>({
+          type: "object",
+          description: 'Section ("web_ids", "assets", "brand_attribute_sets") or table -> the record keys ("brand:12") or ids written or removed then.',
+          propertyNames: { enum: ["web_ids", "assets", "brand_attribute_sets", ...OWNED_TABLES] },
+          additionalProperties: { type: "array", items: { anyOf: [{ type: "string", pattern: RECORD_KEY }, { type: "integer" }] } },
+        }),
         { pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?Z$" },
         "Write time (ISO 8601) -> the entries an apply, push or migration wrote or removed then: state migrate and state push keep the newer " +
           "of two differing entries by it, and refuse where it cannot tell.",

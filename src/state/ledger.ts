@@ -16,6 +16,7 @@ import { describeSchemaError } from "../plan/file.js";
 import { validatorFor } from "../manifest/validate.js";
 import { LEDGER_FORMAT, LEDGER_FORMAT_SINCE, ledgerSchema, type Ledger, type LedgerFile } from "./ledger-schema.js";
 import { ledgerSchemaV1, migrateV1, type LedgerFileV1 } from "./ledger-v1.js";
+import { flattenWritten, groupWritten } from "./ledger-entries.js";
 import type { OwnedTable } from "../model/catalogue.js";
 
 export type { Ledger } from "./ledger-schema.js";
@@ -73,9 +74,7 @@ export function parseLedger(text: string, where: string, tenant: string, baseUrl
   // Format 1 forgets what it cannot tell (src/state/ledger-v1.ts).
   if (v1) return { ...common, ...migrateV1(data as LedgerFileV1) };
   const v2 = data as LedgerFile;
-  const written: Record<string, string> = {};
-  for (const [at, keys] of Object.entries(v2.written ?? {})) for (const key of keys) if (!written[key] || written[key]! < at) written[key] = at;
-  return { ...common, owned: v2.owned ?? {}, names: v2.names ?? {}, fingerprints: v2.fingerprints ?? {}, written };
+  return { ...common, owned: v2.owned ?? {}, names: v2.names ?? {}, fingerprints: v2.fingerprints ?? {}, written: flattenWritten(v2.written ?? {}) };
 }
 
 function refuseNewerFormat(data: unknown, where: string): void {
@@ -121,17 +120,15 @@ function sortDeep(v: unknown): unknown {
 
 export function serialiseLedger(ledger: Ledger): string {
   const { tenant, base_url, written, ...rest } = ledger;
-  // Write times grouped by time: each key once, one group per apply.
-  const byTime: Record<string, string[]> = {};
-  for (const [key, at] of Object.entries(written)) (byTime[at] ??= []).push(key);
-  for (const keys of Object.values(byTime)) keys.sort();
+  // Write times grouped by time, then by section or table: each key once, one group per apply.
+  const byTime = groupWritten(written);
   const file = {
     format: LEDGER_FORMAT,
     min_pimctl_version: LEDGER_FORMAT_SINCE[LEDGER_FORMAT],
     tenant,
     base_url,
     ...(sortDeep(rest) as object),
-    ...(Object.keys(byTime).length ? { written: sortDeep(byTime) } : {}),
+    ...(Object.keys(byTime).length ? { written: byTime } : {}),
   };
   return `${JSON.stringify(file, null, 2)}\n`;
 }

@@ -48,7 +48,7 @@ export function appliedIdentities(p: Plan, report: ApplyReport, names: PlanOutco
   const own = new Map<string, string>();
   for (const a of p.actions) if (a.refs.self && "id" in a.refs.self && OWNED_TABLE[a.type]) own.set(`${OWNED_TABLE[a.type]}:${a.refs.self.id}`, a.address);
   const out: Partial<Record<OwnedTable, Record<string, AppliedIdentity>>> = {};
-  for (const [table, byId] of Object.entries(names.byId) as Array<[OwnedTable, Record<string, AppliedIdentity>]>) {
+  for (const [table, byId] of Object.entries(names.byId()) as Array<[OwnedTable, Record<string, AppliedIdentity>]>) {
     for (const [id, identity] of Object.entries(byId)) {
       const action = own.get(`${table}:${id}`);
       if (action !== undefined && result.get(action)?.status !== "done") continue;
@@ -56,11 +56,12 @@ export function appliedIdentities(p: Plan, report: ApplyReport, names: PlanOutco
     }
   }
   const createdId = (address: string) => result.get(address)?.created_id;
+  const byAddress = names.byAddress();
   for (const a of p.actions) {
     const id = createdId(a.address);
     if (id === undefined) continue;
-    const identity = names.byAddress[a.address] ?? assetIdentity(a, createdId);
-    const table = names.byAddress[a.address]?.table ?? OWNED_TABLE[a.type];
+    const identity = byAddress[a.address] ?? assetIdentity(a, createdId);
+    const table = byAddress[a.address]?.table ?? OWNED_TABLE[a.type];
     if (!identity || !table) continue;
     (out[table] ??= {})[String(id)] = identity.fingerprint === undefined ? { key: identity.key } : { key: identity.key, fingerprint: identity.fingerprint };
   }

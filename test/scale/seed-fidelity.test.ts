@@ -96,12 +96,15 @@ it("seeds exactly what apply writes: records, changelog and ledger", async () =>
           .sort(),
       ]),
     );
-  const named = (l: { owned: Record<string, number[]>; names: Byid; fingerprints: Byid; written: Record<string, string[]> }, names: typeof namesA) => ({
+  const named = (
+    l: { owned: Record<string, number[]>; names: Byid; fingerprints: Byid; written: Record<string, Record<string, unknown[]>> },
+    names: typeof namesA,
+  ) => ({
     owned: Object.fromEntries(Object.entries(l.owned).map(([k, ids]) => [k, ids.map((id) => names(k, id)).sort()])),
     names: byName(l.names, names),
     fingerprints: byName(l.fingerprints, names),
     // Written once (one apply, one seed), at a time of its own: as many entries.
-    written: Object.values(l.written).flat().length,
+    written: Object.values(l.written).flatMap((bySection) => Object.values(bySection).flat()).length,
   });
   expect({ ...ls, tenant: "", base_url: "", ...named(ls, namesS) }).toEqual({ ...la, tenant: "", base_url: "", ...named(la, namesA) });
 
