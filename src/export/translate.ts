@@ -51,9 +51,7 @@ function rewrite(value: unknown, w: VariableWriter, parents: Array<string | numb
   if (Array.isArray(value)) return value.map((x, i) => rewrite(x, w, [...parents, ...(key !== undefined ? [key] : []), i]));
   if (value !== null && typeof value === "object") {
     const here = key !== undefined ? [...parents, key] : parents;
-    return Object.fromEntries(
-      Object.entries(value).map(([k, x]) => [isVariableBearing(here, "key") ? w.variable(k) : w.literal(k), rewrite(x, w, here, k)]),
-    );
+    return Object.fromEntries(Object.entries(value).map(([k, x]) => [isVariableBearing(here, "key") ? w.variable(k) : w.literal(k), rewrite(x, w, here, k)]));
   }
   return value;
 }

@@ -19,7 +19,6 @@ import { translationCoverage } from "./coverage.js";
 
 export type { PlanInput } from "./context.js";
 export type { LedgerView } from "./context.js";
-export type { PruneKind } from "./policy.js";
 export { fingerprint } from "./fingerprint.js";
 
 export interface PlanOutcome {

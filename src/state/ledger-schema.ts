@@ -26,7 +26,6 @@ const mapOf = <S extends TSchema>(value: S, keys: Record<string, unknown>, descr
 
 const byTable = <S extends TSchema>(value: S, description: string) => mapOf(value, { enum: [...OWNED_TABLES] }, description);
 
-
 export const ledgerSchema = Type.Object(
   {
     format: Type.Integer({

@@ -31,14 +31,19 @@ export function resolveVersionIds(
   const conflicts: PimctlError[] = [];
   for (const [name, id] of Object.entries(versionMap ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     const said: string[] = [];
-    if (known[name] !== undefined && known[name] !== id) said.push(`the tenant's channel "${publishedBy[name]}" publishes "${name}" as version id ${known[name]}`);
+    if (known[name] !== undefined && known[name] !== id)
+      said.push(`the tenant's channel "${publishedBy[name]}" publishes "${name}" as version id ${known[name]}`);
     const other = byId.get(id);
-    if (other && other.name !== name) said.push(`${said.length ? "and" : "the tenant's"} channel "${other.channel}" publishes version id ${id} as "${other.name}"`);
+    if (other && other.name !== name)
+      said.push(`${said.length ? "and" : "the tenant's"} channel "${other.channel}" publishes version id ${id} as "${other.name}"`);
     if (!said.length) {
       known[name] ??= id;
       continue;
     }
-    const fix = known[name] !== undefined ? `remove "${name}" from versions: (the channels already say it), or correct the id to ${known[name]}` : `correct the id of "${name}": ${id} is "${other!.name}" in this tenant`;
+    const fix =
+      known[name] !== undefined
+        ? `remove "${name}" from versions: (the channels already say it), or correct the id to ${known[name]}`
+        : `correct the id of "${name}": ${id} is "${other!.name}" in this tenant`;
     conflicts.push(
       new PimctlError("config", `versions: in pimctl.yaml maps language version "${name}" to id ${id}, but ${said.join(", ")}`, {
         ...(at[name] ? { location: at[name] } : {}),

@@ -50,51 +50,91 @@ interface Case {
 }
 
 const cases: Case[] = [
-  { name: "a name the channels publish, with their id", top: "{ German: 3 }", own: "{}", channels: [["French", 2], ["German", 3]], ids: { French: 2, German: 3 } },
+  {
+    name: "a name the channels publish, with their id",
+    top: "{ German: 3 }",
+    own: "{}",
+    channels: [
+      ["French", 2],
+      ["German", 3],
+    ],
+    ids: { French: 2, German: 3 },
+  },
   {
     name: "a name the channels publish, with another id that no channel publishes",
     top: "{ German: 7 }",
     own: "{}",
-    channels: [["French", 2], ["German", 3]],
+    channels: [
+      ["French", 2],
+      ["German", 3],
+    ],
     error: { at: "pimctl.yaml:2:21", says: ['maps language version "German" to id 7', 'channel "Shop DE" publishes "German" as version id 3'] },
   },
   {
     name: "a name no channel publishes, with an id a channel publishes for another name",
     top: "{ German: 7 }",
     own: "{}",
-    channels: [["French", 7], ["Italian", 8]],
+    channels: [
+      ["French", 7],
+      ["Italian", 8],
+    ],
     error: { at: "pimctl.yaml:2:21", says: ['maps language version "German" to id 7', 'channel "Boutique FR" publishes version id 7 as "French"'] },
   },
   {
     name: "a name the channels publish, with the id they publish for another name (a swap)",
     top: "{ German: 2 }",
     own: "{}",
-    channels: [["French", 2], ["German", 3]],
+    channels: [
+      ["French", 2],
+      ["German", 3],
+    ],
     error: {
       at: "pimctl.yaml:2:21",
-      says: ['maps language version "German" to id 2', 'channel "Shop DE" publishes "German" as version id 3', 'channel "Boutique FR" publishes version id 2 as "French"'],
+      says: [
+        'maps language version "German" to id 2',
+        'channel "Shop DE" publishes "German" as version id 3',
+        'channel "Boutique FR" publishes version id 2 as "French"',
+      ],
     },
   },
-  { name: "a name no channel publishes, with an id none publishes", top: "{ Spanish: 9 }", own: "{}", channels: [["French", 2], ["German", 3]], ids: { French: 2, German: 3 } },
+  {
+    name: "a name no channel publishes, with an id none publishes",
+    top: "{ Spanish: 9 }",
+    own: "{}",
+    channels: [
+      ["French", 2],
+      ["German", 3],
+    ],
+    ids: { French: 2, German: 3 },
+  },
   {
     name: "a name no channel publishes, with an id none publishes, used by the manifests",
     top: "{ German: 9 }",
     own: "{}",
-    channels: [["French", 2], ["Italian", 8]],
+    channels: [
+      ["French", 2],
+      ["Italian", 8],
+    ],
     ids: { French: 2, German: 9 },
   },
   {
     name: "a tenant's own entry that contradicts, under a top-level one that does not",
     top: "{ German: 3 }",
     own: "{ German: 2 }",
-    channels: [["French", 2], ["German", 3]],
+    channels: [
+      ["French", 2],
+      ["German", 3],
+    ],
     error: { at: "pimctl.yaml:7:25", says: ['maps language version "German" to id 2', 'channel "Boutique FR" publishes version id 2 as "French"'] },
   },
   {
     name: "a tenant's own entry that agrees wins over a top-level one that contradicts",
     top: "{ German: 2 }",
     own: "{ German: 3 }",
-    channels: [["French", 2], ["German", 3]],
+    channels: [
+      ["French", 2],
+      ["German", 3],
+    ],
     ids: { French: 2, German: 3 },
   },
 ];

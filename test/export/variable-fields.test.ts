@@ -10,12 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testProject, repoRoot, type TestProject } from "../helpers/project.js";
 import type { Plan } from "../../src/plan/types.js";
 
-const extra = [
-  "  - name: Beta",
-  "    desc: Webshop",
-  "    web_ids: { \"${shop_channel}\": beta }",
-  "",
-].join("\n");
+const extra = ["  - name: Beta", "    desc: Webshop", '    web_ids: { "${shop_channel}": beta }', ""].join("\n");
 
 let p: TestProject;
 beforeAll(async () => {
@@ -40,8 +35,10 @@ beforeAll(async () => {
   });
   await p.copyExamples(path.join(repoRoot, "examples/promotion/catalogue"));
   const file = path.join("catalogue", "catalogue.yaml");
-  const text = readFileSync(path.join(p.dir, file), "utf8")
-    .replace("categories:\n", `${extra}categories:\n  - name: Gamma\n    children:\n      - name: Webshop\n        desc: Webshop\n`);
+  const text = readFileSync(path.join(p.dir, file), "utf8").replace(
+    "categories:\n",
+    `${extra}categories:\n  - name: Gamma\n    children:\n      - name: Webshop\n        desc: Webshop\n`,
+  );
   await p.write(file, text);
   for (const t of ["staging", "prod"]) {
     const a = await p.cli(["apply", "--tenant", t, "--auto-approve"]);
@@ -86,7 +83,7 @@ describe("a value equal to a variable's value, outside a variable-bearing field"
     staging.updateBrand(acme.id, { desc: "Webshop" });
     const m = await p.cli(["export", "--tenant", "staging", "--out", "catalogue", "--merge"]);
     expect(m.code, m.stderr).toBe(0);
-    expect(readFileSync(path.join(p.dir, "catalogue", "catalogue.yaml"), "utf8")).toContain("    desc: Webshop\n    web_ids: { \"${shop_channel}\": acme }");
+    expect(readFileSync(path.join(p.dir, "catalogue", "catalogue.yaml"), "utf8")).toContain('    desc: Webshop\n    web_ids: { "${shop_channel}": acme }');
     const r = await p.cli(["plan", "--tenant", "prod", "--format", "json"]);
     expect(actions(r.stdout)).toEqual(['update brand["Acme"]']);
   });
