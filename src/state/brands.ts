@@ -8,6 +8,7 @@ import type { Catalogue } from "../model/catalogue.js";
 import type { RemoteBrand } from "../model/remote.js";
 import * as N from "./normalise.js";
 import { pmap, type StartedReads } from "./started.js";
+import { unlessGone } from "./by-id.js";
 
 /** Brand attributes, read keyed by attribute id, keyed by the attribute's name (once the attributes are read). */
 export function rekeyBrandAttributes(attrs: NonNullable<RemoteBrand["attributes"]>, names: Map<number, string>): NonNullable<RemoteBrand["attributes"]> {
@@ -174,12 +175,3 @@ function rememberedIds(remembered: Readonly<Record<string, string>> | undefined,
   return out;
 }
 
-/** A read by id that answers 404 is "no such brand", never an error. */
-async function unlessGone<T>(read: Promise<T>): Promise<T | undefined> {
-  try {
-    return await read;
-  } catch (e) {
-    if ((e as { code?: string }).code === "api_not_found") return undefined;
-    throw e;
-  }
-}

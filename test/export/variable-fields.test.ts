@@ -7,33 +7,15 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { testProject, repoRoot, type TestProject } from "../helpers/project.js";
+import { promotionProject, type TestProject } from "../helpers/project.js";
 import type { Plan } from "../../src/plan/types.js";
 
 const extra = ["  - name: Beta", "    desc: Webshop", '    web_ids: { "${shop_channel}": beta }', ""].join("\n");
 
 let p: TestProject;
 beforeAll(async () => {
-  p = await testProject({
-    tenants: ["staging", "prod"],
-    emulator: {
-      seed: {
-        tenants: {
-          prod: {
-            channels: [
-              { id: 1, channel_name: "Webshop EU", sync: true, price_base: "EUR", inventory_location: "EU", version_id: 0, version_name: "Master" },
-              { id: 2, channel_name: "Boutique FR", sync: true, price_base: "EUR", inventory_location: "FR", version_id: 7, version_name: "French" },
-            ],
-          },
-        },
-      },
-    },
-    config: (urls) =>
-      readFileSync(path.join(repoRoot, "examples/promotion/pimctl.yaml"), "utf8")
-        .replace("http://127.0.0.1:4010/staging/api/v1", urls.staging!)
-        .replace("http://127.0.0.1:4010/prod/api/v1", urls.prod!),
-  });
-  await p.copyExamples(path.join(repoRoot, "examples/promotion/catalogue"));
+  // prod's channels publish French as 7, which the example's config maps; "Webshop EU" is prod's shop channel.
+  p = await promotionProject();
   const file = path.join("catalogue", "catalogue.yaml");
   const text = readFileSync(path.join(p.dir, file), "utf8").replace(
     "categories:\n",
