@@ -174,4 +174,3 @@ function rememberedIds(remembered: Readonly<Record<string, string>> | undefined,
   for (const n of twice) out.delete(n);
   return out;
 }
-
