@@ -30,7 +30,9 @@ export const ledgerSchema = Type.Object(
   {
     format: Type.Integer({
       minimum: 1,
-      description: `The ledger's format; this pimctl reads and writes ${LEDGER_FORMAT} (and reads 1, migrating it). A pimctl that meets a higher one refuses it and leaves it as it is.`,
+      description:
+        `The ledger's format; this pimctl reads and writes ${LEDGER_FORMAT} (and reads 1, migrating it). ` +
+        "A pimctl that meets a higher one refuses it and leaves it as it is.",
     }),
     min_pimctl_version: Type.Optional(
       Type.String({ pattern: "^\\d+\\.\\d+\\.\\d+", description: "The first pimctl version that reads this format (named when an older one refuses it)." }),

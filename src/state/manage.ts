@@ -51,17 +51,15 @@ function mergeInto(stored: { ledger: Ledger }, incoming: Ledger, o: NewerOptions
 
 function unsureError(unsure: Unsure[], names: { stored: string; incoming: string }): PimctlError {
   const shown = unsure.slice(0, 20).map((u) => describeUnsure(u, names));
-  return new PimctlError(
-    "plan_refused",
-    `the two ledgers hold ${unsure.length === 1 ? "1 entry" : `${unsure.length} entries`} differently, and no write time says which is newer: nothing was written`,
-    {
-      details: [
-        ...shown,
-        ...(unsure.length > shown.length ? [`... and ${unsure.length - shown.length} more`] : []),
-        `keep one side for these entries with --prefer stored (${names.stored}) or --prefer incoming (${names.incoming}); every other entry is merged by its write time`,
-      ],
-    },
-  );
+  const count = unsure.length === 1 ? "1 entry" : `${unsure.length} entries`;
+  return new PimctlError("plan_refused", `the two ledgers hold ${count} differently, and no write time says which is newer: nothing was written`, {
+    details: [
+      ...shown,
+      ...(unsure.length > shown.length ? [`... and ${unsure.length - shown.length} more`] : []),
+      `keep one side for these entries with --prefer stored (${names.stored}) or --prefer incoming (${names.incoming}); ` +
+        "every other entry is merged by its write time",
+    ],
+  });
 }
 
 async function withLock<T>(opts: StateOptions, backend: StateBackend, tenant: string, why: string, multiTenant: boolean, fn: () => Promise<T>): Promise<T> {
