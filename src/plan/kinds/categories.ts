@@ -298,8 +298,21 @@ function planCategory(
       });
     }
   }
+  planCategoryWriteOnly(ctx, d, key, r, via, catRef);
+}
+
+/** A category's web ids and assets (write-only), under the ledger's entries of its id while it is the record they were written for. */
+function planCategoryWriteOnly(
+  ctx: PlanContext,
+  d: Category,
+  key: string,
+  r: RemoteCategory | undefined,
+  via: PreviousAddress["via"] | undefined,
+  catRef: Ref,
+): void {
   // Most categories declare neither: the owner key and labels are not built for them (100,000 a plan at scale).
   if (d.web_ids === undefined && d.assets === undefined) return;
+  const source = d.source ? { source: d.source } : {};
   const ownerKey = r ? `category:${r.id}` : undefined;
   // Its write-only entries are its own only while it is the record the ledger remembers under its id.
   if (r) ctx.checkIdentity("categories", ownerKey!, r.id, pathKey(via === "previous_paths" ? r.path : [...d.path.slice(0, -1), r.name]), categoryView(ctx, r));
