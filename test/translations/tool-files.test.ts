@@ -214,6 +214,21 @@ describe("XML character references name XML characters", () => {
   });
 });
 
+describe("a master text XML cannot carry", () => {
+  it("XLIFF export refuses it naming the unit and the code point (it wrote a file no XML parser reads); PO and CSV carry it", async () => {
+    await project();
+    await writeFile(path.join(dir!, "catalogue", "c.yaml"), 'attributes:\n  - name: Finish\n    type: text\n    note: "a\\u0001b\\uFFFEc"\n');
+    const note = 'attribute["Finish"].version["French"].field["note"]';
+    for (const format of ["xliff", "xliff2"]) {
+      const r = await cli("translations", "export", "--language", "French", "--format", format);
+      expect(r.code, format).toBe(1);
+      expect(r.stderr).toContain(`unit ${note}: its master text holds U+0001, which XML cannot carry`);
+      expect(r.stdout).toBe("");
+    }
+    for (const format of ["po", "csv"]) expect((await cli("translations", "export", "--language", "French", "--format", format)).code, format).toBe(0);
+  });
+});
+
 describe("CSV saved by Excel in German or French", () => {
   it("`;` between cells (told from the header), CRLF, cells quoted for a `;` or a comma: imports", async () => {
     await project();

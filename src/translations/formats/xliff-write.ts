@@ -15,9 +15,12 @@
  * core's `state`): initial, or final for a translated unit (the 2.0 counterpart of
  * 1.2's approved="yes": "finalized and ready to be used", as a translation in
  * the manifests is); an outdated one is initial with subState="pimctl:needs-review".
+ * A text with a character XML cannot hold (U+0001, U+FFFE) is refused, never
+ * written into a file no XML parser reads (xml-chars.ts).
  */
 import { createHash } from "node:crypto";
 import type { UnitFile } from "./units.js";
+import { checkXmlWritable } from "./xml-chars.js";
 
 const esc = (s: string): string =>
   s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/\r/g, "&#13;").replace(/\t/g, "&#9;");
@@ -27,6 +30,7 @@ export const xliff2UnitId = (id: string): string => `u${createHash("sha256").upd
 const STATE_12 = { new: "new", translated: "translated", "needs-review": "needs-review-translation" } as const;
 
 export function writeXliff12(file: UnitFile): string {
+  checkXmlWritable(file);
   const out = [
     `<?xml version="1.0" encoding="UTF-8"?>`,
     `<xliff version="1.2" xmlns="urn:oasis:names:tc:xliff:document:1.2">`,
@@ -46,6 +50,7 @@ export function writeXliff12(file: UnitFile): string {
 }
 
 export function writeXliff2(file: UnitFile): string {
+  checkXmlWritable(file);
   const out = [
     `<?xml version="1.0" encoding="UTF-8"?>`,
     `<xliff xmlns="urn:oasis:names:tc:xliff:document:2.0" version="2.0" srcLang="${esc(file.sourceLanguage)}" trgLang="${esc(file.targetLanguage)}">`,

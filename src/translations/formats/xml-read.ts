@@ -8,6 +8,7 @@
  */
 import { XMLParser } from "fast-xml-parser";
 import { PimctlError, PimctlErrors } from "../../errors.js";
+import { codePoint, isXmlChar } from "./xml-chars.js";
 
 export type XmlNode = Record<string, unknown>;
 
@@ -73,12 +74,6 @@ export function textOf(v: unknown, where: string): string {
   if (inline.length) throw new PimctlError("invalid_value", `${where} holds inline markup (<${inline[0]}>); pimctl's texts are plain text: write it as text`);
   return typeof node["#text"] === "string" ? node["#text"] : "";
 }
-
-/** XML 1.0's Char production: what a document may hold, as a character or as a character reference. */
-const isXmlChar = (cp: number): boolean =>
-  cp === 0x9 || cp === 0xa || cp === 0xd || (cp >= 0x20 && cp <= 0xd7ff) || (cp >= 0xe000 && cp <= 0xfffd) || (cp >= 0x10000 && cp <= 0x10ffff);
-
-const codePoint = (cp: number): string => `U+${cp.toString(16).toUpperCase().padStart(4, "0")}`;
 
 /** Comments and CDATA (no references inside), unit start tags (whose id messages name), character references, characters XML does not allow. */
 const TOKENS = new RegExp(
