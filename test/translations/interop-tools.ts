@@ -49,6 +49,8 @@ export interface Flow {
   output: string;
   run: (dir: string) => void;
   written: string[];
+  /** Instead: the import is refused with this message, and nothing is written. */
+  refused?: string;
 }
 
 const tool = (dir: string, cmd: string, args: string[], input?: string): string =>
@@ -94,6 +96,18 @@ export const FLOWS: Flow[] = [
       tool(dir, "po2xliff", [...TT, "-t", "fr-missing.xlf", "-i", "missing-filled.po", "-o", "po2xliff-t.xlf"]);
     },
     written: [...MISSING].sort(),
+  },
+  {
+    name: "po2xliff -t: the whole export as template, the outdated unit retranslated in the PO: two translations of one unit, refused",
+    tools: ["xliff2po", "po2xliff"],
+    output: "po2xliff-t-changed.xlf",
+    run: (dir) => {
+      tool(dir, "xliff2po", [...TT, "-i", "fr.xlf", "-o", "xliff2po-empty.po"]);
+      fill(dir, "xliff2po-empty.po", "xliff2po-filled.po");
+      tool(dir, "po2xliff", [...TT, "-t", "fr.xlf", "-i", "xliff2po-filled.po", "-o", "po2xliff-t-changed.xlf"]);
+    },
+    written: [],
+    refused: `unit ${OUTDATED} appears twice, with different translations "Tissu principal." and "Matériau principal"; keep one of them`,
   },
   {
     name: "pofilter: the translated PO's units failing endpunc and xmltags checks",

@@ -48,8 +48,20 @@ async function exportAll(dir: string): Promise<void> {
     expect((await cli(dir, "translations", "export", "--language", "French", "--format", format, "--out", out, ...extra)).code).toBe(0);
 }
 
-/** Imports the flow's output: every unit found, the expected ones written, none stale or left for review; the manifests then hold the translator's French. */
+/**
+ * Imports the flow's output: every unit found, the expected ones written, none stale or left for
+ * review, and the manifests then hold the translator's French; or, for a flow that must be
+ * refused, exit 1 with its message and the manifests unchanged.
+ */
 async function importsEveryUnit(dir: string, flow: Flow): Promise<void> {
+  if (flow.refused) {
+    const before = await readFile(path.join(dir, "catalogue", "attributes.yaml"), "utf8");
+    const r = await cli(dir, "translations", "import", flow.output);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(flow.refused);
+    expect(await readFile(path.join(dir, "catalogue", "attributes.yaml"), "utf8")).toBe(before);
+    return;
+  }
   const r = await translationsImport({ cwd: dir, env: {}, file: flow.output });
   expect({ written: r.written, stale: r.stale, not_reviewed: r.not_reviewed }).toEqual({ written: flow.written, stale: [], not_reviewed: [] });
   const { catalogue } = await loadManifests(path.join(dir, "catalogue"), { cwd: dir });
