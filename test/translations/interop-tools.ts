@@ -60,6 +60,13 @@ const write = (dir: string, file: string, text: string) => writeFileSync(path.jo
 const fill = (dir: string, from: string, to: string) => write(dir, to, fillPo(read(dir, from)));
 const TT = ["--progress=none"];
 
+/** The translate-toolkit round trip through PO: xliff2po of the template, translated, po2xliff -t with the template. */
+function withTemplate(dir: string, template: string, output: string): void {
+  tool(dir, "xliff2po", [...TT, "-i", template, "-o", `${template}.po`]);
+  fill(dir, `${template}.po`, `${template}-filled.po`);
+  tool(dir, "po2xliff", [...TT, "-t", template, "-i", `${template}-filled.po`, "-o", output]);
+}
+
 export const FLOWS: Flow[] = [
   {
     name: "po2xliff: pimctl's PO, translated, converted to XLIFF 1.1 (ids in po-reference context groups)",
@@ -90,22 +97,14 @@ export const FLOWS: Flow[] = [
     name: "po2xliff -t: the missing texts' XLIFF as template, its xliff2po PO translated (namespace-prefixed copies)",
     tools: ["xliff2po", "po2xliff"],
     output: "po2xliff-t.xlf",
-    run: (dir) => {
-      tool(dir, "xliff2po", [...TT, "-i", "fr-missing.xlf", "-o", "missing.po"]);
-      fill(dir, "missing.po", "missing-filled.po");
-      tool(dir, "po2xliff", [...TT, "-t", "fr-missing.xlf", "-i", "missing-filled.po", "-o", "po2xliff-t.xlf"]);
-    },
+    run: (dir) => withTemplate(dir, "fr-missing.xlf", "po2xliff-t.xlf"),
     written: [...MISSING].sort(),
   },
   {
     name: "po2xliff -t: the whole export as template, the outdated unit retranslated in the PO: two translations of one unit, refused",
     tools: ["xliff2po", "po2xliff"],
     output: "po2xliff-t-changed.xlf",
-    run: (dir) => {
-      tool(dir, "xliff2po", [...TT, "-i", "fr.xlf", "-o", "xliff2po-empty.po"]);
-      fill(dir, "xliff2po-empty.po", "xliff2po-filled.po");
-      tool(dir, "po2xliff", [...TT, "-t", "fr.xlf", "-i", "xliff2po-filled.po", "-o", "po2xliff-t-changed.xlf"]);
-    },
+    run: (dir) => withTemplate(dir, "fr.xlf", "po2xliff-t-changed.xlf"),
     written: [],
     refused: `unit ${OUTDATED} appears twice, with different translations "Tissu principal." and "Matériau principal"; keep one of them`,
   },
