@@ -14,10 +14,18 @@ export function oneUnitPerId(units: readonly ReadUnit[], name: string): ReadUnit
   if (!units.length)
     throw new PimctlError("invalid_value", `${name}: no translation unit found; is it a file from 'pimctl translations export' (XLIFF, PO or CSV)?`);
   const byId = new Map<string, ReadUnit[]>();
-  for (const u of units) byId.set(u.id, [...(byId.get(u.id) ?? []), u]);
+  for (const u of units) {
+    const copies = byId.get(u.id);
+    if (copies) copies.push(u);
+    else byId.set(u.id, [u]);
+  }
   const errors: PimctlError[] = [];
   const out: ReadUnit[] = [];
   for (const [id, copies] of byId) {
+    if (copies.length === 1) {
+      out.push(copies[0]!);
+      continue;
+    }
     const sources = new Set(copies.map((c) => c.source));
     const translated = copies.filter((c) => c.target !== "");
     const targets = new Set(translated.map((c) => c.target));

@@ -59,7 +59,9 @@ export function xliffElements(node: XmlNode, scope: Scope = new Map()): XmlNode 
       const key = keyOf(name, inner);
       const read = typeof child === "object" && child !== null ? xliffElements(child as XmlNode, inner) : child;
       const before = out[key];
-      out[key] = before === undefined ? (REPEATED.has(key) ? [read] : read) : [...(Array.isArray(before) ? before : [before]), read];
+      if (before === undefined) out[key] = REPEATED.has(key) ? [read] : read;
+      else if (Array.isArray(before)) before.push(read);
+      else out[key] = [before, read];
     }
   }
   return out;
