@@ -19,7 +19,7 @@ import type { RemoteCatalogue } from "../model/remote.js";
 import { misunderstood, newest } from "../state/changelog/feed.js";
 import { PimctlError } from "../errors.js";
 
-export const DRIFT_FORMAT_VERSION = "1.0";
+export const DRIFT_FORMAT_VERSION = "1.1";
 
 type FeedEntity = "brand" | "category" | "attribute" | "attribute_set";
 
@@ -68,8 +68,17 @@ export interface DriftReport {
   /** The feed window read: every entry, or those since this time. */
   feed: { entity_types: FeedEntity[]; since?: string; entries: number };
   refresh: RefreshReport;
+  /** Since 1.1: the items that count as drift (what --detailed-exitcode exits 2 for): all but those API v1 cannot write. */
+  drifted: number;
   items: DriftItem[];
 }
+
+/**
+ * Whether an item is drift a job should act on: a difference API v1 cannot write back (a brand's or a
+ * category's language version: op "unsupported") is shown, never counted, or a nightly job would
+ * report it every night.
+ */
+export const countsAsDrift = (i: Pick<DriftItem, "op">): boolean => i.op !== "unsupported";
 
 /** The drifted actions' feed lookups: which entity types to read. */
 export function feedTypesOf(actions: readonly Action[]): FeedEntity[] {

@@ -1,6 +1,6 @@
 /** `pimctl drift` as a library call: plan, then read the feed for the drifted records. */
 import { planOpen, type PlanOptions } from "../workflows/index.js";
-import { DRIFT_FORMAT_VERSION, attribute, feedTypesOf, ledgerIds, readDriftFeed, type DriftReport } from "./index.js";
+import { DRIFT_FORMAT_VERSION, attribute, countsAsDrift, feedTypesOf, ledgerIds, readDriftFeed, type DriftReport } from "./index.js";
 
 export interface DriftOptions extends PlanOptions {
   /** Read feed entries since this ISO time only (default: the whole feed of the types involved). */
@@ -14,6 +14,7 @@ export async function drift(opts: DriftOptions): Promise<DriftReport> {
   try {
     const types = feedTypesOf(result.plan.actions);
     const entries = types.length ? await readDriftFeed(result.connection.api, types, opts.since) : [];
+    const items = attribute(result.plan, entries, opts.since, ledgerIds(result.plan.actions, result.ledger, result.remote));
     return {
       format_version: DRIFT_FORMAT_VERSION,
       tenant: result.connection.name,
@@ -21,7 +22,8 @@ export async function drift(opts: DriftOptions): Promise<DriftReport> {
       checked_at: (opts.now?.() ?? new Date()).toISOString().replace(/\.\d{3}Z$/, "Z"),
       feed: { entity_types: types, ...(opts.since ? { since: opts.since } : {}), entries: entries.length },
       refresh: result.refresh,
-      items: attribute(result.plan, entries, opts.since, ledgerIds(result.plan.actions, result.ledger, result.remote)),
+      drifted: items.filter(countsAsDrift).length,
+      items,
     };
   } finally {
     await result.connection.api.close();

@@ -6,12 +6,13 @@
  * (missing). Pure, from the actions and the desired catalogue; renderers
  * only print it. A version text equal to the master text counts as not
  * translated before the plan: reads of a version with no text may return
- * the master's (the emulator's default; API v1 allows it). API v1 cannot write brand and category versions: those
- * actions are "unsupported" and add nothing.
+ * the master's (the emulator's default; API v1 allows it). Only translation units count (translations/texts.ts,
+ * isWritable): API v1 cannot write brand and category versions, so their texts are no units and add nothing
+ * (their version actions are "unsupported", their master changes leave no unit missing or outdated).
  */
 import { compareText, type Catalogue } from "../model/catalogue.js";
 import { ATTRIBUTE, BRAND, CATEGORY, versionedFields } from "../model/schema.js";
-import { translatableTexts, type TranslatableText } from "../translations/texts.js";
+import { isWritable, translatableTexts, type TranslatableText } from "../translations/texts.js";
 import { printAddress, type Segment } from "./address.js";
 import type { Action, TranslationCoverage } from "./types.js";
 
@@ -37,7 +38,7 @@ const blank = (v: unknown) => v === undefined || v === null || (typeof v === "st
 export function translationCoverage(actions: readonly Action[], desired: Catalogue): TranslationCoverage[] {
   if (!desired.versions.length) return [];
   let texts: Map<string, TranslatableText> | undefined;
-  const textOf = (k: string) => (texts ??= new Map(translatableTexts(desired).map((t) => [textKey(t), t]))).get(k);
+  const textOf = (k: string) => (texts ??= new Map(translatableTexts(desired).flatMap((t) => (isWritable(t) ? [[textKey(t), t] as const] : [])))).get(k);
   const counts = new Map(desired.versions.map((v) => [v, { version: v, added: 0, updated: 0, outdated: 0, missing: 0 }]));
   /** Version texts this plan writes, as version|text key. */
   const written = new Set<string>();

@@ -1,5 +1,5 @@
 /** A drift report as text (people, logs), markdown (an issue a scheduled job opens) or JSON. */
-import type { DriftItem, DriftReport } from "../drift/index.js";
+import { countsAsDrift, type DriftItem, type DriftReport } from "../drift/index.js";
 import { plural } from "../plural.js";
 import { escapeControls, jsonText } from "./controls.js";
 
@@ -34,26 +34,40 @@ function when(i: DriftItem): string {
 /** Every line below is escaped whole (src/render/controls.ts): its parts are names and the feed's words. */
 function headline(r: DriftReport): string {
   return escapeControls(
-    r.items.length
-      ? `${plural(r.items.length, "difference")} between the manifests and tenant "${r.tenant}" (checked ${r.checked_at})`
+    r.drifted
+      ? `${plural(r.drifted, "difference")} between the manifests and tenant "${r.tenant}" (checked ${r.checked_at})`
       : `No drift: tenant "${r.tenant}" matches the manifests (checked ${r.checked_at})`,
   );
 }
 
+/** What API v1 cannot write back: shown after the drift, never counted as drift. */
+const NOT_POSSIBLE = "Not possible through API v1";
+const NOT_COUNTED = "shown, not counted as drift; set them in the PIM's UI";
+
+/** The items that count as drift, and those API v1 cannot write back. */
+const split = (r: DriftReport) => ({ drift: r.items.filter(countsAsDrift), unwritable: r.items.filter((i) => !countsAsDrift(i)) });
+
 function text(r: DriftReport): string {
-  const lines = [headline(r) + (r.items.length ? ":" : ".")];
-  for (const i of r.items) lines.push(escapeControls(`  ${i.address}: ${what(i)}; ${when(i)}`));
-  if (r.items.length) lines.push("", `Run 'pimctl plan' to review the changes apply would make, or update the manifests to the tenant.`);
+  const { drift, unwritable } = split(r);
+  const lines = [headline(r) + (drift.length ? ":" : ".")];
+  for (const i of drift) lines.push(escapeControls(`  ${i.address}: ${what(i)}; ${when(i)}`));
+  if (unwritable.length) lines.push(...(drift.length ? [""] : []), `${NOT_POSSIBLE} (${NOT_COUNTED}):`);
+  for (const i of unwritable) lines.push(escapeControls(`  ${i.address}: ${what(i)}; ${when(i)}`));
+  if (drift.length) lines.push("", `Run 'pimctl plan' to review the changes apply would make, or update the manifests to the tenant.`);
   return `${lines.join("\n")}\n`;
 }
 
 const cell = (s: string) => escapeControls(s.replace(/\|/g, "\\|").replace(/\n/g, " "));
 
+const TABLE_HEAD = ["| Record | What differs | When (changelog) |", "|---|---|---|"];
+const row = (i: DriftItem) => `| \`${cell(i.address)}\` | ${cell(what(i))} | ${cell(when(i))} |`;
+
 function markdown(r: DriftReport): string {
+  const { drift, unwritable } = split(r);
   const lines = [`# Catalogue drift on \`${escapeControls(r.tenant)}\``, "", `${headline(r)}.`];
+  if (drift.length) lines.push("", ...TABLE_HEAD, ...drift.map(row));
+  if (unwritable.length) lines.push("", `**${NOT_POSSIBLE}** (${NOT_COUNTED}):`, "", ...TABLE_HEAD, ...unwritable.map(row));
   if (r.items.length) {
-    lines.push("", "| Record | What differs | When (changelog) |", "|---|---|---|");
-    for (const i of r.items) lines.push(`| \`${cell(i.address)}\` | ${cell(what(i))} | ${cell(when(i))} |`);
     lines.push(
       "",
       escapeControls(

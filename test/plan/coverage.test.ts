@@ -51,4 +51,25 @@ describe("translation coverage in plans", () => {
     expect(plan.translations).toBeUndefined();
     expect(renderPlan(plan, "markdown", { color: false })).not.toContain("Translations");
   });
+
+  it("counts units only: brand and category texts, which API v1 cannot write, add nothing (neither missing nor outdated)", () => {
+    const withRecords: Catalogue = {
+      ...desired,
+      managed: ["attributes", "brands", "categories"],
+      attributes: [],
+      brands: [{ name: "Acme", desc: "Tools since 1950", versions: { French: { desc: "Outils" } } }],
+      categories: [{ name: "Apparel", path: ["Apparel"], desc: "Clothes" }],
+    };
+    const tenant: RemoteCatalogue = {
+      ...remote,
+      read: ["attributes", "brands", "categories"],
+      attributes: [],
+      brands: [{ id: 5, name: "Acme", desc: "Tools", product_count: 0, versions: { French: { desc: "Outils" } } }],
+    };
+    const { plan, errors } = buildPlan({ tenant: "demo", desired: withRecords, remote: tenant });
+    expect(errors).toEqual([]);
+    // The brand's desc changes (its French stays) and a category is created without French: no unit is touched.
+    expect(plan.actions.map((a) => `${a.op} ${a.address}`)).toEqual(expect.arrayContaining(['update brand["Acme"]', 'create category["Apparel"]']));
+    expect(plan.translations).toBeUndefined();
+  });
 });
