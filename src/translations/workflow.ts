@@ -13,8 +13,7 @@ import { compareText, type Catalogue } from "../model/catalogue.js";
 import { isUnder, parseAddress, printAddress } from "../plan/address.js";
 import type { ProjectOptions } from "../workflows/index.js";
 import { projectConfig } from "../workflows/project.js";
-import { versionMap, type Config } from "../config/index.js";
-import { loadManifests } from "../manifest/index.js";
+import type { Config } from "../config/index.js";
 import { decodeManifest } from "../manifest/encoding.js";
 import { templateText } from "../manifest/yaml-text.js";
 import { exportUnits, type UnitSelection } from "./export.js";
@@ -24,6 +23,7 @@ import { lockPath, masterFingerprint, readLock, writeLock, type TranslationLock 
 import { belowThreshold, translationStatus, type StatusReport } from "./status.js";
 import { isWritable, textId, translatableTexts, type TranslatableText } from "./texts.js";
 import { editYaml } from "./yaml-edit.js";
+import { loadTemplates, variableNames } from "./load-templates.js";
 
 /**
  * The manifests as translators see them, whatever the tenant: a `${name}` reference in a text
@@ -38,20 +38,6 @@ async function openProject(
   const desired = await loadTemplates(config, config.dir, opts.cwd, variables);
   const lock = await readLock(lockPath(config, opts.cwd));
   return { config, desired, lock, texts: translatableTexts(desired), variables };
-}
-
-/** Every tenant's variable names. */
-const variableNames = (config: Config): Set<string> => new Set(Object.values(config.tenants).flatMap((t) => Object.keys(t.variables ?? {})));
-
-async function loadTemplates(config: Config, dir: string, cwd: string, variables: ReadonlySet<string>): Promise<Catalogue> {
-  const result = await loadManifests(dir, {
-    cwd,
-    variables: Object.fromEntries([...variables].map((n) => [n, `\${${n}}`])),
-    listedVersions: Object.keys(versionMap(config, undefined)),
-    ...(config.external ? { external: config.external } : {}),
-  });
-  if (result.errors.length) throw new PimctlErrors(result.errors);
-  return result.catalogue;
 }
 
 /** The versions to report: those asked for, else the manifests' and the config's required ones. */
