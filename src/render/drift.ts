@@ -8,11 +8,12 @@ export type DriftFormat = (typeof DRIFT_FORMATS)[number];
 
 /** What differs, in words: `desc changed`, `missing from the tenant`, ... */
 function what(i: DriftItem): string {
+  const byManifests = i.origin === "manifests";
   switch (i.op) {
     case "create":
-      return "missing from the tenant";
+      return byManifests && i.address === rootOf(i) ? "new in the manifests" : "missing from the tenant";
     case "delete":
-      return "in the tenant, not in the manifests";
+      return byManifests ? "removed from the manifests" : "in the tenant, not in the manifests";
     case "rename":
       return "renamed";
     case "move":
@@ -24,18 +25,33 @@ function what(i: DriftItem): string {
   }
 }
 
-/** When, from the feed: `2026-11-20T10:14:03Z, changelog 48213`, or why it is not known. */
+/** A version or sub-record's own record: the address up to its first segment. */
+const rootOf = (i: DriftItem): string => i.address.slice(0, i.address.indexOf("]") + 1);
+
+/**
+ * When, from the feed (`changed in the tenant 2026-11-20T10:14:03Z, changelog 48213`), or why it
+ * is not known; for a difference the manifests introduced, what they did since the last apply.
+ */
 function when(i: DriftItem): string {
   if (i.changelog_id === undefined) return i.note ?? "no changelog entry";
   const verb = i.change_type === "delete" ? "deleted" : i.change_type === "reset" ? "reset" : "changed";
-  return `${verb} ${i.changed_at}, changelog ${i.changelog_id}${i.note ? ` (${i.note})` : ""}`;
+  return `${verb}${i.origin === "tenant" ? " in the tenant" : ""} ${i.changed_at}, changelog ${i.changelog_id}${i.note ? ` (${i.note})` : ""}`;
+}
+
+/** Where the differences come from, when the manifests introduced some: `2 made in the tenant, 4 in the manifests not applied yet`. */
+function origins(drift: readonly DriftItem[]): string {
+  const manifests = drift.filter((i) => i.origin === "manifests").length;
+  if (!manifests) return "";
+  const tenant = drift.filter((i) => i.origin === "tenant").length;
+  const unknown = drift.length - manifests - tenant;
+  return `: ${tenant} made in the tenant, ${manifests} in the manifests not applied yet${unknown ? `, ${unknown} not known` : ""}`;
 }
 
 /** Every line below is escaped whole (src/render/controls.ts): its parts are names and the feed's words. */
 function headline(r: DriftReport): string {
   return escapeControls(
     r.drifted
-      ? `${plural(r.drifted, "difference")} between the manifests and tenant "${r.tenant}" (checked ${r.checked_at})`
+      ? `${plural(r.drifted, "difference")} between the manifests and tenant "${r.tenant}" (checked ${r.checked_at})${origins(r.items.filter(countsAsDrift))}`
       : `No drift: tenant "${r.tenant}" matches the manifests (checked ${r.checked_at})`,
   );
 }
