@@ -8,18 +8,14 @@
  * differs because the manifests did, and is not credited to the tenant's
  * changelog.
  */
-import { readFileSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { Ajv } from "ajv";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { createClient, type PimClient } from "../../src/api/client.js";
 import type { DriftItem } from "../../src/drift/index.js";
-import { repoRoot, testProject, type TestProject } from "../helpers/project.js";
+import { demoConfig, schemaValidator, testProject, type TestProject } from "../helpers/project.js";
 
-const validate = new Ajv({ allErrors: true, strict: false }).compile(
-  JSON.parse(readFileSync(path.join(repoRoot, "schemas/drift.schema.json"), "utf8")) as object,
-);
+const validate = schemaValidator("drift");
 
 const MANIFEST = [
   "display_groups:",
@@ -47,17 +43,7 @@ const manifestFile = () => path.join(p.dir, "catalogue", "a.yaml");
 
 beforeAll(async () => {
   p = await testProject({
-    config: (u) =>
-      [
-        "dir: catalogue",
-        "tenants:",
-        "  demo:",
-        `    base_url: ${u.demo}`,
-        "    token_env: PIMCTL_DEMO_TOKEN",
-        "versions: { French: 2, German: 3 }",
-        "prune: { brands: true }",
-        "",
-      ].join("\n"),
+    config: demoConfig(["versions: { French: 2, German: 3 }", "prune: { brands: true }"]),
     files: { "catalogue/a.yaml": MANIFEST },
   });
   const applied = await p.cli(["apply", "--auto-approve", "-q"]);

@@ -4,16 +4,11 @@
  * API v1) but is no drift: `--detailed-exitcode` stays 0 for it, so a nightly
  * job does not open an issue every night for a text nobody can apply.
  */
-import { readFileSync } from "node:fs";
-import path from "node:path";
-import { Ajv } from "ajv";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { createClient, type PimClient } from "../../src/api/client.js";
-import { repoRoot, testProject, type TestProject } from "../helpers/project.js";
+import { demoConfig, schemaValidator, testProject, type TestProject } from "../helpers/project.js";
 
-const validate = new Ajv({ allErrors: true, strict: false }).compile(
-  JSON.parse(readFileSync(path.join(repoRoot, "schemas/drift.schema.json"), "utf8")) as object,
-);
+const validate = schemaValidator("drift");
 
 const MANIFEST = [
   "brands:",
@@ -31,8 +26,7 @@ let api: PimClient;
 
 beforeAll(async () => {
   project = await testProject({
-    config: (u) =>
-      ["dir: catalogue", "tenants:", "  demo:", `    base_url: ${u.demo}`, "    token_env: PIMCTL_DEMO_TOKEN", "versions: { French: 2 }", ""].join("\n"),
+    config: demoConfig(["versions: { French: 2 }"]),
     files: { "catalogue/a.yaml": MANIFEST },
   });
   const applied = await project.cli(["apply", "--auto-approve", "-q"]);

@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import type { Plan } from "../../src/plan/types.js";
-import { testProject, type TestProject } from "../helpers/project.js";
+import { demoConfig, testProject, type TestProject } from "../helpers/project.js";
 
 const MANIFEST = [
   "brands:",
@@ -27,8 +27,7 @@ let zenith: number;
 
 beforeEach(async () => {
   p = await testProject({
-    config: (u) =>
-      ["dir: catalogue", "tenants:", "  demo:", `    base_url: ${u.demo}`, "    token_env: PIMCTL_DEMO_TOKEN", "versions: { French: 2 }", ""].join("\n"),
+    config: demoConfig(["versions: { French: 2 }"]),
     files: { "catalogue/brands.yaml": MANIFEST },
   });
   const store = p.emulator.store("demo");
