@@ -149,7 +149,10 @@ export function assign(
   }
 }
 
-/** Language versions of brands and categories: readable, not writable in API v1. */
+/**
+ * Language versions of brands and categories: readable, not writable in API v1 (`readOnly` in
+ * model/schema.ts, which translations' isWritable and writableView above follow too).
+ */
 export function unsupportedVersion(
   ctx: PlanContext,
   o: {
