@@ -9,7 +9,7 @@
 import { createHash } from "node:crypto";
 import { pathKey, type Catalogue, type PruneKind } from "../model/catalogue.js";
 import { canonicalJson } from "../plan/canonical-json.js";
-import type { RootType } from "../plan/address.js";
+import { printAddress, type RootType } from "../plan/address.js";
 import type { Ledger } from "./ledger.js";
 
 /** The root types whose records the ledger knows by id (as in `names`), with their prune kind. */
@@ -51,6 +51,24 @@ export function entryIndex(desired: Catalogue): (type: RootType, key: string) =>
     if (!map) maps.set(type, (map = new Map((lists[type] ?? []).map((e) => [e.path ? pathKey(e.path) : e.name, e]))));
     return map.get(key);
   };
+}
+
+type ByKindAndId = Partial<Record<PruneKind, Record<string, string>>>;
+
+/**
+ * The fingerprints of the manifest entries of records known by id (`names`: prune kind -> id -> name,
+ * a category's path key), by prune kind and id; `keep` leaves out records by their address.
+ */
+export function entryPrints(desired: Catalogue, names: ReadonlyArray<ByKindAndId>, keep: (address: string) => boolean = () => true): ByKindAndId {
+  const entryOf = entryIndex(desired);
+  const out: ByKindAndId = {};
+  for (const [type, kind] of Object.entries(APPLIED_KINDS) as Array<[RootType, PruneKind]>) {
+    for (const [id, key] of names.flatMap((n) => Object.entries(n[kind] ?? {}))) {
+      const entry = entryOf(type, key);
+      if (entry && keep(printAddress({ segments: [{ type, key }] }))) (out[kind] ??= {})[id] = entryPrint(entry);
+    }
+  }
+  return out;
 }
 
 /** Remember, by prune kind and record id, the fingerprints of the entries an apply left the tenant's records as. */

@@ -5,9 +5,9 @@
 import type { RemoteCatalogue } from "../model/remote.js";
 import type { Ledger } from "../state/ledger.js";
 import type { Catalogue } from "../model/catalogue.js";
-import { lastKey, printAddress, rootAddress, type RootType } from "../plan/address.js";
+import { lastKey, rootAddress } from "../plan/address.js";
 import { parseSelector } from "../plan/selectors.js";
-import { APPLIED_KINDS, entryIndex, entryPrint } from "../state/applied.js";
+import { entryPrints } from "../state/applied.js";
 import type { PruneKind } from "../plan/policy.js";
 import type { Plan } from "../plan/types.js";
 import type { ApplyReport } from "../apply/index.js";
@@ -114,14 +114,5 @@ export function appliedPrints(
   const targets = (p.basis?.targets ?? []).map(parseSelector);
   const excludes = [...(p.basis?.excludes ?? []), ...ignore].map(parseSelector);
   const inScope = (address: string) => (!targets.length || targets.some((t) => t.matches(address))) && !excludes.some((e) => e.matches(address));
-  const entryOf = entryIndex(desired);
-  const out: Partial<Record<PruneKind, Record<string, string>>> = {};
-  for (const [type, kind] of Object.entries(APPLIED_KINDS) as Array<[RootType, PruneKind]>) {
-    for (const [id, key] of names.flatMap((n) => Object.entries(n[kind] ?? {}))) {
-      const address = printAddress({ segments: [{ type, key }] });
-      const entry = entryOf(type, key);
-      if (entry && !unfinished.has(address) && inScope(address)) (out[kind] ??= {})[id] = entryPrint(entry);
-    }
-  }
-  return out;
+  return entryPrints(desired, names, (address) => !unfinished.has(address) && inScope(address));
 }
