@@ -5,6 +5,7 @@
  * and assign (assignments by name that are not there yet).
  */
 import type { Kind, SourceLocation } from "../model/catalogue.js";
+import type { FieldDef } from "../model/schema.js";
 import { withLastKey } from "./address.js";
 import type { PlanContext } from "./context.js";
 import { createChanges, updateChanges, type FieldSpec } from "./fields.js";
@@ -12,11 +13,31 @@ import type { Matched } from "./match.js";
 import type { PruneKind } from "./policy.js";
 import type { Action, ActionFlags, FieldChange, Ref, ResourceType } from "./types.js";
 
+/**
+ * A tenant record as its action's fingerprint sees it: without the parts API v1 cannot write (`readOnly` in
+ * model/schema.ts: brands' and categories' language versions). No plan writes them, so a hand edit there
+ * makes no saved plan stale (src/apply/stale.ts); their own actions are `unsupported`, never carried out.
+ */
+export function writableView<R extends object>(remote: R, table: Readonly<Record<string, FieldDef>>): R {
+  const readOnly = Object.keys(table).filter((k) => table[k]!.readOnly && k in remote);
+  return readOnly.length ? { ...remote, ...Object.fromEntries(readOnly.map((k) => [k, undefined])) } : remote;
+}
+
 /** create / update / rename for a matched pair of a named kind. */
 export function upsert<D extends { name: string; source?: SourceLocation }, R extends { id: number; name: string }>(
   ctx: PlanContext,
   m: Matched<D, R>,
-  o: { kind: Kind; type: ResourceType; address: string; specs: readonly FieldSpec[]; desired?: object; remote?: object; refs?: Record<string, Ref> },
+  o: {
+    kind: Kind;
+    type: ResourceType;
+    address: string;
+    specs: readonly FieldSpec[];
+    desired?: object;
+    remote?: object;
+    refs?: Record<string, Ref>;
+    /** The schema table whose read-only parts the fingerprint leaves out (writableView). */
+    table?: Readonly<Record<string, FieldDef>>;
+  },
 ): Action | undefined {
   const desiredFields = o.desired ?? m.desired;
   const source = m.desired.source ? { source: m.desired.source } : {};
@@ -41,7 +62,7 @@ export function upsert<D extends { name: string; source?: SourceLocation }, R ex
         : {}),
       ...source,
     },
-    m.remote,
+    o.table ? writableView(m.remote, o.table) : m.remote,
   );
 }
 
@@ -128,7 +149,10 @@ export function assign(
   }
 }
 
-/** Language versions of brands and categories: readable, not writable in API v1. */
+/**
+ * Language versions of brands and categories: readable, not writable in API v1 (`readOnly` in
+ * model/schema.ts, which translations' isWritable and writableView above follow too).
+ */
 export function unsupportedVersion(
   ctx: PlanContext,
   o: {

@@ -64,6 +64,15 @@ export const ledgerSchema = Type.Object(
           "by record id: a record renamed by hand in the PIM is renamed back on its id, and a targeted plan reads these records by id.",
       ),
     ),
+    applied: Type.Optional(
+      mapOf(
+        mapOf(Type.String({ pattern: "^[0-9a-f]{16}$" }), { pattern: "^\\d+$" }, "Record id -> fingerprint of its manifest entry as last applied."),
+        { enum: [...PRUNE_KINDS] },
+        "Prune kind (display groups, attributes, attribute sets, brands, categories) -> by record id, a fingerprint of the record's manifest " +
+          "entry (its fields, versions and parts; not where it is written, nor its previous names) when an apply last left the tenant's record " +
+          "as that entry says: drift tells a difference the manifests introduced since (the entry changed) from one made in the tenant.",
+      ),
+    ),
   },
   {
     $schema: "http://json-schema.org/draft-07/schema#",

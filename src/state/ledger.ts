@@ -36,7 +36,7 @@ export const SECTIONS = ["web_ids", "assets", "brand_attribute_sets"] as const;
 export type Section = (typeof SECTIONS)[number];
 
 export function emptyLedger(tenant: string, baseUrl: string): Ledger {
-  return { tenant, base_url: baseUrl, web_ids: {}, assets: {}, brand_attribute_sets: {}, owned: {}, names: {} };
+  return { tenant, base_url: baseUrl, web_ids: {}, assets: {}, brand_attribute_sets: {}, owned: {}, names: {}, applied: {} };
 }
 
 /** Parse a ledger's text; `where` names it in errors (a file, a Git ref). */
@@ -76,6 +76,7 @@ export function parseLedger(text: string, where: string, tenant: string, baseUrl
     brand_attribute_sets: data.brand_attribute_sets ?? {},
     owned: data.owned ?? {},
     names: data.names ?? {},
+    applied: data.applied ?? {},
   };
 }
 
@@ -158,18 +159,24 @@ export function mergeLedger(base: Ledger, mine: Ledger, theirs: Ledger): Ledger 
     for (const id of was) if (!now.has(id)) ids.delete(id);
     out.owned[kind] = [...ids].sort((a, b) => a - b);
   }
-  // Names: per record, what this run changed since it read `base` wins; the rest is theirs.
-  for (const kind of new Set([...Object.keys(base.names), ...Object.keys(mine.names)])) {
-    const b = base.names[kind] ?? {};
-    const m = mine.names[kind] ?? {};
-    const o = (out.names[kind] ??= {});
+  // Names and what was applied: per record, what this run changed since it read `base` wins; the rest is theirs.
+  for (const section of ["names", "applied"] as const) mergeByRecord(base[section], mine[section], out[section]);
+  return out;
+}
+
+type ByKindAndId = Partial<Record<string, Record<string, string>>>;
+
+function mergeByRecord(base: ByKindAndId, mine: ByKindAndId, out: ByKindAndId): void {
+  for (const kind of new Set([...Object.keys(base), ...Object.keys(mine)])) {
+    const b = base[kind] ?? {};
+    const m = mine[kind] ?? {};
+    const o = (out[kind] ??= {});
     for (const id of new Set([...Object.keys(b), ...Object.keys(m)])) {
       if (b[id] === m[id]) continue;
       if (m[id] === undefined) delete o[id];
       else o[id] = m[id]!;
     }
   }
-  return out;
 }
 
 /**
@@ -191,8 +198,7 @@ export function forgetOwned(ledger: Ledger, gone: Partial<Record<string, Iterabl
   for (const [kind, ids] of Object.entries(gone)) {
     const drop = new Set(ids ?? []);
     if (ledger.owned[kind]) ledger.owned[kind] = ledger.owned[kind]!.filter((id) => !drop.has(id));
-    const names = ledger.names[kind];
-    if (names) for (const id of drop) delete names[String(id)];
+    for (const byId of [ledger.names[kind], ledger.applied[kind]]) if (byId) for (const id of drop) delete byId[String(id)];
   }
 }
 

@@ -6,6 +6,7 @@
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { forgetOwned, recordNames, recordOwned, serialiseLedger } from "../state/ledger.js";
+import { recordApplied } from "../state/applied.js";
 import { acquireLock, openBackend, readLedger, saveLedger, unlockCommand, type HeldLock } from "../state/backends/index.js";
 import { rescueDir, writeRescueFile } from "../state/rescue.js";
 import { hold, interruptedBy } from "../holdings.js";
@@ -16,7 +17,7 @@ import { verifyApplied, type VerificationReport } from "../apply/verify.js";
 import { backupExport } from "../apply/backup.js";
 import { connect } from "../tenant.js";
 import { PimctlError, PimctlErrors } from "../errors.js";
-import { createdByKind, createdNames, deletedByKind, removedWith } from "./ownership.js";
+import { appliedPrints, createdByKind, createdNames, deletedByKind, removedWith } from "./ownership.js";
 import { type PlanOptions, planAgainst, planWithState, refuseUnknownKinds } from "./plan.js";
 import { connectOpts, errorText, errorsOf, ledgerDir, loadDesiredFor, projectConfig, prunePolicy } from "./project.js";
 import { checkSavedPlan, readSavedPlan, refuseOtherTenant } from "./saved-plan.js";
@@ -201,8 +202,11 @@ export async function apply(opts: ApplyOptions): Promise<ApplyResult> {
       recordOwned(state.ledger, { ...planned.declared });
       recordOwned(state.ledger, createdByKind(thePlan, report));
       // The names pimctl applied, by id: a record renamed by hand later is found and renamed back.
+      const created = createdNames(thePlan, report);
       recordNames(state.ledger, { ...planned.names });
-      recordNames(state.ledger, createdNames(thePlan, report));
+      recordNames(state.ledger, created);
+      // The manifest entries it left records as: drift tells a later manifest edit from a change made in the tenant.
+      recordApplied(state.ledger, appliedPrints(thePlan, report, planned.desired, [planned.names, created], config.scope.ignore ?? []));
       // A deleted record's id is no longer pimctl's: a tenant that reuses ids must not make a hand-made record look owned.
       forgetOwned(state.ledger, deletedByKind(thePlan, report, goneWith));
       stateNotSaved = await saveLedger(backend, state, opts.warn ? { warn: opts.warn } : {}).then(

@@ -1,10 +1,13 @@
 /**
  * What an apply changes in the ledger's ownership: the ids it created (and their names),
- * the ids it deleted and what each delete took along.
+ * the ids it deleted and what each delete took along, and the entries it left records as.
  */
 import type { RemoteCatalogue } from "../model/remote.js";
 import type { Ledger } from "../state/ledger.js";
-import { lastKey } from "../plan/address.js";
+import type { Catalogue } from "../model/catalogue.js";
+import { lastKey, rootAddress } from "../plan/address.js";
+import { parseSelector } from "../plan/selectors.js";
+import { entryPrints } from "../state/applied.js";
 import type { PruneKind } from "../plan/policy.js";
 import type { Plan } from "../plan/types.js";
 import type { ApplyReport } from "../apply/index.js";
@@ -89,4 +92,27 @@ export function removedWith(p: Plan, remote: RemoteCatalogue, ledger: Ledger): M
     else if (a.type === "attribute") out.set(a.address, { type_values: (attributes.get(self.id)?.values ?? []).map((v) => v.id) });
   }
   return out;
+}
+
+/**
+ * The records this apply left as their manifest entries say, by prune kind and id, with each entry's
+ * fingerprint (the ledger's `applied`, state/applied.ts): every record the plan knows by id (`names`:
+ * the declared records found, the records created) whose every action was done (those API v1 cannot
+ * carry out aside), and that the plan's targets, excludes and ignore rules did not leave out (a left
+ * out record may differ still).
+ */
+export function appliedPrints(
+  p: Plan,
+  report: ApplyReport,
+  desired: Catalogue,
+  /** Record ids and names by prune kind: those the plan found, those the apply created. */
+  names: ReadonlyArray<Partial<Record<PruneKind, Record<string, string>>>>,
+  ignore: readonly string[],
+): Partial<Record<PruneKind, Record<string, string>>> {
+  const status = new Map(report.results.map((r) => [r.address, r.status]));
+  const unfinished = new Set(p.actions.filter((a) => a.op !== "unsupported" && status.get(a.address) !== "done").map((a) => rootAddress(a.address)));
+  const targets = (p.basis?.targets ?? []).map(parseSelector);
+  const excludes = [...(p.basis?.excludes ?? []), ...ignore].map(parseSelector);
+  const inScope = (address: string) => (!targets.length || targets.some((t) => t.matches(address))) && !excludes.some((e) => e.matches(address));
+  return entryPrints(desired, names, (address) => !unfinished.has(address) && inScope(address));
 }

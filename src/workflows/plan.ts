@@ -22,7 +22,10 @@ import { PLAN_HMAC_ENV } from "../plan/integrity.js";
 import { decideDeletes } from "../plan/delete-permission.js";
 import { moveHints } from "../plan/hints.js";
 import { applyIgnore, checkScope } from "../plan/scope.js";
-import type { Plan, PlanBasis } from "../plan/types.js";
+import type { Plan, PlanBasis, TranslationCoverage } from "../plan/types.js";
+import { translationCoverage } from "../plan/coverage.js";
+import { loadTemplates, variableNames } from "../translations/load-templates.js";
+import { translatableTexts } from "../translations/texts.js";
 import { connect, type Connection } from "../tenant.js";
 import { PimctlError, PimctlErrors } from "../errors.js";
 import { type ProjectOptions, connectOpts, loadDesiredFor, projectConfig, prunePolicy, prunedKinds } from "./project.js";
@@ -92,6 +95,8 @@ export async function planAgainst(
     alsoBrands?: string[];
     /** Read the targeted attributes and categories by the ids the ledger names (a read narrowed to targets). */
     byLedgerIds?: boolean;
+    /** Count the plan's translation coverage on the manifests' templates (a plan people read; see templateCoverage). */
+    templates?: boolean;
   } = {},
 ): Promise<{ plan: Plan; remote: RemoteCatalogue; declared: PlanOutcome["declared"]; names: PlanOutcome["names"]; refresh: RefreshReport }> {
   // The reads started early went through this refresh already; otherwise open one now.
@@ -114,7 +119,26 @@ export async function planAgainst(
   await refresh.commit();
   const { plan, errors, declared, names } = buildPlan({ tenant: connection.name, desired, remote, ledger, prune });
   if (errors.length) throw new PimctlErrors(errors);
+  if (read.templates && plan.translations) {
+    const coverage = await templateCoverage(config, opts.cwd, plan, desired);
+    if (coverage.length) plan.translations = coverage;
+    else delete plan.translations;
+  }
   return { plan, remote, declared, names, refresh: refresh.report };
+}
+
+/**
+ * The plan's coverage counted on the templates, as translations status counts (issue 33): the
+ * manifests loaded again with every tenant's `${name}` read as itself, so a text whose template
+ * did not change (only a variable's value) updates or outdates no translation. Only when some
+ * tenant has variables and the plan touches texts; a template that does not load (it would not
+ * have planned either) leaves the plain count.
+ */
+async function templateCoverage(config: Config, cwd: string, plan: Plan, desired: Catalogue): Promise<TranslationCoverage[]> {
+  const variables = variableNames(config);
+  if (!variables.size) return plan.translations ?? [];
+  const templates = await loadTemplates(config, config.dir, cwd, variables).catch(() => undefined);
+  return translationCoverage(plan.actions, desired, templates ? { texts: translatableTexts(templates), variables } : undefined);
 }
 
 /**
@@ -129,7 +153,7 @@ export async function makePlan(
   ledger: Ledger,
   policy: PlanPolicy,
   opts: ProjectOptions,
-  early?: { started?: StartedReads; refresh?: Refresh },
+  early?: { started?: StartedReads; refresh?: Refresh; templates?: boolean },
 ): Promise<{ plan: Plan; remote: RemoteCatalogue; declared: PlanOutcome["declared"]; names: PlanOutcome["names"]; refresh: RefreshReport }> {
   // Targets, excludes and ignore rules narrow the read itself: the plan of the narrowed
   // catalogue, narrowed by the same selectors, is the full plan narrowed (src/plan/read-scope.ts).
@@ -143,6 +167,7 @@ export async function makePlan(
   } = await planAgainst(connection, config, scope?.desired ?? desired, ledger, policy.prune, opts, {
     ...(early?.started ? { started: early.started } : {}),
     ...(early?.refresh ? { refresh: early.refresh } : {}),
+    ...(early?.templates ? { templates: true } : {}),
     // max_deletes as a percentage counts the tenant's brands: they must be listed.
     ...(scope?.searchBrands && typeof config.scope.max_deletes !== "string" ? { searchBrands: true, alsoBrands: scope.alsoBrands } : {}),
     // Not through the changelog snapshot: it keeps single attribute reads, whose type values the feed may not cover.
@@ -290,7 +315,16 @@ export async function planWithState(
 ): Promise<PlanResult> {
   const policy: PlanPolicy = { prune: prunePolicy(config), targets: opts.targets ?? [], excludes: opts.excludes ?? [], allowDelete: opts.allowDelete === true };
   const checked = await refuseUnknownVersions(connection, config, desired, opts, early);
-  const { plan: planned, remote, declared, names, refresh } = await makePlan(connection, config, desired, state.ledger, policy, opts, checked);
+  const {
+    plan: planned,
+    remote,
+    declared,
+    names,
+    refresh,
+  } = await makePlan(connection, config, desired, state.ledger, policy, opts, {
+    ...checked,
+    templates: true,
+  });
   planned.warnings.push(...unknownWarnings(planned, state.existed, connection.name));
   planned.basis = basisOf(desired, policy, connection.baseUrl);
   return { plan: planned, desired, remote, declared, names, refresh, ledger: state.ledger, ledgerExisted: state.existed, connection, config };

@@ -86,16 +86,23 @@ it("seeds exactly what apply writes: records, changelog and ledger", async () =>
 
   const ledger = async (tenant: string) => JSON.parse(await readFile(path.join(p.dir, ".pimctl", `${tenant}.json`), "utf8"));
   const [la, ls] = [await ledger("applied"), await ledger("seeded")];
-  const named = (l: { owned: Record<string, number[]>; names: Record<string, Record<string, string>> }, names: typeof namesA) => ({
-    owned: Object.fromEntries(Object.entries(l.owned).map(([k, ids]) => [k, ids.map((id) => names(k, id)).sort()])),
-    names: Object.fromEntries(
-      Object.entries(l.names).map(([k, byId]) => [
+  // Sections keyed by id, read by the records' names (ids differ between the two tenants).
+  const byName = (section: Record<string, Record<string, string>>, names: typeof namesA) =>
+    Object.fromEntries(
+      Object.entries(section).map(([k, byId]) => [
         k,
         Object.entries(byId)
           .map(([id, n]) => `${names(k, Number(id))} = ${n}`)
           .sort(),
       ]),
-    ),
+    );
+  const named = (
+    l: { owned: Record<string, number[]>; names: Record<string, Record<string, string>>; applied: Record<string, Record<string, string>> },
+    names: typeof namesA,
+  ) => ({
+    owned: Object.fromEntries(Object.entries(l.owned).map(([k, ids]) => [k, ids.map((id) => names(k, id)).sort()])),
+    names: byName(l.names, names),
+    applied: byName(l.applied, names),
   });
   expect({ ...ls, tenant: "", base_url: "", ...named(ls, namesS) }).toEqual({ ...la, tenant: "", base_url: "", ...named(la, namesA) });
 

@@ -4,6 +4,7 @@
  * per version, and assigned attributes and attribute sets.
  */
 import type { Brand } from "../../model/catalogue.js";
+import { BRAND } from "../../model/schema.js";
 import type { RemoteBrand } from "../../model/remote.js";
 import { addr } from "../address.js";
 import { sortedEntries } from "../collections.js";
@@ -22,7 +23,7 @@ export const brands: KindPlanner = {
     for (const m of pairs) {
       const d = m.desired;
       const address = addr.brand(d.name);
-      upsert(ctx, m, { kind: "brands", type: "brand", address, specs: FIELDS.brand });
+      upsert(ctx, m, { kind: "brands", type: "brand", address, specs: FIELDS.brand, table: BRAND });
       if (m.remote) ctx.own("brands", m.remote.id, m.desired.name);
       const brandRef: Ref = m.remote ? { id: m.remote.id } : { address };
       const source = d.source ? { source: d.source } : {};
