@@ -10,7 +10,8 @@ import path from "node:path";
 import { KINDS, emptyCatalogue, type Catalogue } from "../model/catalogue.js";
 import { PimctlError } from "../errors.js";
 import { READ_ONLY_API_FIELDS, manifestSchema } from "../model/schema.js";
-import { checkReferences, type ExternalRecords } from "./references.js";
+import { referenceProblems, type ExternalRecords } from "./references.js";
+import { atMembers } from "./reference-places.js";
 import { schemaErrors, validatorFor } from "./validate.js";
 import { parseYaml, pointer, type ParsedYaml } from "./yaml.js";
 import { manifestFiles } from "./files.js";
@@ -121,7 +122,7 @@ export async function loadManifests(dir: string, opts: LoadOptions = {}): Promis
   if (!files.length) warnings.push(new PimctlError("io", `no manifest files (*.yaml, *.yml) in ${dir}`));
   const builder = new CatalogueBuilder(opts);
   for (const file of files) {
-    const rel = path.relative(opts.cwd ?? process.cwd(), file) || file;
+    const rel = shownName(file, opts.cwd);
     const read = await readManifest(file, rel);
     if ("error" in read) {
       errors.push(read.error);
@@ -144,12 +145,17 @@ export async function loadManifests(dir: string, opts: LoadOptions = {}): Promis
   }
   // A file that could not be parsed declares names no one knows: a reference to them is not an error
   // anyone can act on until the file reads again. Say how many checks wait for it instead.
-  const references = checkReferences(catalogue, external);
+  const references = referenceProblems(catalogue, external);
   const syntax = errors.find((e) => e.code === "yaml_syntax");
   if (syntax && references.length)
     syntax.details.push(
       `${references.length} more check${references.length === 1 ? "" : "s"} (references to what the files declare) skipped until the syntax error is fixed`,
     );
-  else errors.push(...references);
+  else if (references.length) errors.push(...(await atMembers(references, opts)));
   return { catalogue, errors, warnings, files };
+}
+
+/** A file's name as errors show it: relative to `cwd` (the process's by default). */
+function shownName(file: string, cwd?: string): string {
+  return path.relative(cwd ?? process.cwd(), file) || file;
 }

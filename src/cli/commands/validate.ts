@@ -6,7 +6,7 @@ import { pickTenant, tenantProblemFirst } from "../../tenant.js";
 import { KIND_NOUN, KINDS } from "../../model/catalogue.js";
 import type { Io } from "../io.js";
 import { reportProblems, type ProblemFormat } from "../pipeline-output.js";
-import { problemsOf } from "../../render/errors.js";
+import { byPlace, problemsOf } from "../../render/errors.js";
 import { plural } from "../../plural.js";
 import { say, withProjectOptions, type GlobalArgs } from "../options.js";
 import { translationRuleProblems } from "../../translations/workflow.js";
@@ -57,7 +57,8 @@ export function validateCommand(io: Io): CommandModule<object, ValidateArgs> {
       // The config's translations rule (required versions, fail_under): a policy, exit 3.
       const untranslated = await translationRuleProblems(config, io.cwd);
       if (untranslated.length) throw new PimctlErrors(untranslated, result.warnings);
-      for (const w of result.warnings) say(args, io, `warning: ${w.format()}`);
+      // In file, line and column order, as the JSON and the error path print them.
+      for (const w of [...result.warnings].sort(byPlace)) say(args, io, `warning: ${w.format()}`);
       const c = result.catalogue;
       const counts = KINDS.filter((k) => c.managed.includes(k)).map((k) => plural(c[k].length, KIND_NOUN[k]));
       const values = c.attributes.reduce((n, a) => n + (a.values?.length ?? 0), 0);

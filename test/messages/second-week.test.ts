@@ -1,0 +1,114 @@
+/**
+ * The messages a team meets in its second week (issue 33), each run as the user runs it, through the
+ * CLI: validate's warnings in file and line order in text as in JSON; one message naming the allowed
+ * values of a prune setting, at its line; a reference in a list reported at the member's own line; an
+ * undefined YAML alias at the alias.
+ */
+import { mkdtemp, mkdir, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { run } from "../../src/cli/run.js";
+import { memoryIo } from "../../src/cli/io.js";
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), "pimctl-second-week-"));
+});
+afterAll(async () => rm(dir, { recursive: true, force: true }));
+
+/** A project of its own per test: config text and manifest files. */
+async function project(name: string, config: string, files: Record<string, string>): Promise<string> {
+  const root = path.join(dir, name);
+  await mkdir(path.join(root, "catalogue"), { recursive: true });
+  await writeFile(path.join(root, "pimctl.yaml"), config);
+  for (const [f, t] of Object.entries(files)) await writeFile(path.join(root, "catalogue", f), t);
+  return root;
+}
+
+async function cli(cwd: string, args: string[]) {
+  const io = memoryIo({ cwd, env: { PIMCTL_T: "x" } });
+  const code = await run(args, io);
+  return { code, stderr: io.err.join(""), stdout: io.out.join("") };
+}
+
+/** The file:line:col of each "warning:" or "error:" line, in the order printed. */
+const places = (stderr: string, kind: "warning" | "error") =>
+  [...stderr.matchAll(new RegExp(`^${kind}: ([^ ]+?):(\\d+):(\\d+):`, "gm"))].map((m) => m.slice(1, 4).join(":"));
+
+describe("validate's text warnings are sorted by file and line, as its JSON is", () => {
+  it("a file whose checks warn out of line order (whitespace names first, then names that differ only in case)", async () => {
+    const root = await project("sorted", "dir: catalogue\n", {
+      "a.yaml": 'brands:\n  - name: " Zed"\n  - name: zed\n  - name: Zed\n  - name: "Acme "\n',
+      "b.yaml": 'brands:\n  - name: "Tail "\n',
+    });
+    const r = await cli(root, ["validate"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(places(r.stderr, "warning")).toEqual(["catalogue/a.yaml:2:5", "catalogue/a.yaml:4:5", "catalogue/a.yaml:5:5", "catalogue/b.yaml:2:5"]);
+    const json = JSON.parse((await cli(root, ["validate", "--format", "json"])).stdout) as { warnings: Array<{ file: string; line: number }> };
+    expect(json.warnings.map((w) => `${w.file}:${w.line}`)).toEqual(["catalogue/a.yaml:2", "catalogue/a.yaml:4", "catalogue/a.yaml:5", "catalogue/b.yaml:2"]);
+  });
+});
+
+describe("a prune setting that is not true, false or owned", () => {
+  it("prune: { categories: yes } is one error naming every allowed value, at the config's line", async () => {
+    const root = await project("prune-yes", "dir: catalogue\nprune:\n  categories: yes\n  brands: 1\n", { "a.yaml": "brands:\n  - name: Acme\n" });
+    for (const cmd of [["validate"], ["plan"]]) {
+      const r = await cli(root, cmd);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain('error: pimctl.yaml:3:15: "categories" is "yes", which is not one of: true, false, "owned"');
+      expect(r.stderr).toContain('error: pimctl.yaml:4:11: "brands" is 1, which is not one of: true, false, "owned"');
+      expect(r.stderr).not.toContain("must be equal to constant");
+      expect(r.stderr).not.toContain("must be true or false");
+      expect(r.stderr.match(/^error: /gm)).toHaveLength(2);
+    }
+  });
+});
+
+describe("a problem inside an entry is reported where it is written", () => {
+  it("an unknown attribute in a set's member list, an unknown set in a brand's or category's list: at the member's own line", async () => {
+    const root = await project("members", "dir: catalogue\n", {
+      "a.yaml": [
+        "attributes:",
+        "  - name: Colour",
+        "    type: text",
+        "attribute_sets:",
+        "  - name: Apparel",
+        "    attributes:",
+        "      - Colour",
+        "      - Sizee",
+        "brands:",
+        "  - name: Acme",
+        "    attribute_sets: [Apparel, Shoes]",
+        "    attributes:",
+        "      Colour: { value: Red }",
+        "      Fit: { value: Slim }",
+        "categories:",
+        "  - name: Shirts",
+        "    children:",
+        "      - name: Long",
+        "        attribute_sets:",
+        "          - Apparel",
+        "          - Aparel",
+        "",
+      ].join("\n"),
+    });
+    const r = await cli(root, ["validate"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('error: catalogue/a.yaml:8:9: attribute set "Apparel" refers to attribute "Sizee", which no manifest declares');
+    expect(r.stderr).toContain('error: catalogue/a.yaml:11:31: brand "Acme" refers to attribute set "Shoes", which no manifest declares');
+    expect(r.stderr).toContain('error: catalogue/a.yaml:14:7: brand "Acme" refers to attribute "Fit", which no manifest declares');
+    expect(r.stderr).toContain('error: catalogue/a.yaml:21:13: category "Shirts/Long" refers to attribute set "Aparel", which no manifest declares');
+  });
+
+  it("an undefined YAML alias is reported at the alias, naming it, not at 1:1", async () => {
+    const root = await project("alias", "dir: catalogue\n", {
+      "a.yaml": "x-text: &text Tools since 1950\nbrands:\n  - name: Acme\n    desc: *text\n  - name: Zenith\n    desc: *txet\n",
+    });
+    const r = await cli(root, ["validate"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("error: catalogue/a.yaml:6:11: YAML: the alias *txet names no anchor (&txet) defined above it");
+    expect(r.stderr).toContain("did you mean *text?");
+    expect(r.stderr).not.toContain("a.yaml:1:1:");
+  });
+});
