@@ -2,8 +2,9 @@
  * The messages a team meets in its second week (issue 33), each run as the user runs it, through the
  * CLI: validate's warnings in file and line order in text as in JSON; one message naming the allowed
  * values of a prune setting, at its line; a reference in a list reported at the member's own line; an
- * undefined YAML alias at the alias.
+ * undefined YAML alias at the alias; and commands run from the manifest folder find the config above it.
  */
+import { execFileSync } from "node:child_process";
 import { mkdtemp, mkdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -110,5 +111,52 @@ describe("a problem inside an entry is reported where it is written", () => {
     expect(r.stderr).toContain("error: catalogue/a.yaml:6:11: YAML: the alias *txet names no anchor (&txet) defined above it");
     expect(r.stderr).toContain("did you mean *text?");
     expect(r.stderr).not.toContain("a.yaml:1:1:");
+  });
+});
+
+describe("run from the manifest folder, commands find the config above it (as git and npm do)", () => {
+  const config = "dir: catalogue\ntenants:\n  t:\n    base_url: http://127.0.0.1:9/api/v1\n    token_env: PIMCTL_T\n";
+
+  it("inside a Git repository: the nearest pimctl.yaml up to the repository's root, named on stderr; --config still wins", async () => {
+    const root = await project("upward", config, { "a.yaml": "brands:\n  - name: Acme\n" });
+    execFileSync("git", ["init", "-q"], { cwd: root });
+    await mkdir(path.join(root, "catalogue", "deeper"), { recursive: true });
+    for (const cwd of [path.join(root, "catalogue"), path.join(root, "catalogue", "deeper")]) {
+      const r = await cli(cwd, ["validate"]);
+      expect(r.code, r.stderr).toBe(0);
+      const shown = path.relative(cwd, path.join(root, "pimctl.yaml"));
+      expect(r.stderr).toContain(`using the config ${shown} (the nearest pimctl.yaml above this folder)`);
+      expect(r.stderr).toContain(`OK: 1 file in ${path.relative(cwd, path.join(root, "catalogue")) || "."}: 1 brand`);
+    }
+    // In the config's own folder nothing more is said.
+    expect((await cli(root, ["validate"])).stderr).not.toContain("using the config");
+    // --config names another file: that one is read, nothing is looked up.
+    await writeFile(path.join(root, "catalogue", "other.yaml.conf"), "dir: .\n");
+    const explicit = await cli(path.join(root, "catalogue"), ["validate", "--config", "other.yaml.conf"]);
+    expect(explicit.code, explicit.stderr).toBe(0);
+    expect(explicit.stderr).not.toContain("using the config");
+  });
+
+  it("the search stops at the repository's root: a pimctl.yaml above it is never used, and the error says where it looked", async () => {
+    const outer = path.join(dir, "outer");
+    const repo = path.join(outer, "repo");
+    await mkdir(path.join(repo, "catalogue"), { recursive: true });
+    await writeFile(path.join(outer, "pimctl.yaml"), config);
+    execFileSync("git", ["init", "-q"], { cwd: repo });
+    const r = await cli(path.join(repo, "catalogue"), ["validate"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`error: no pimctl.yaml found in ${path.join(repo, "catalogue")} or a folder above it up to ${repo} (the Git repository's root)`);
+    expect(r.stderr).not.toContain("using the config");
+  });
+
+  it("outside a Git repository only the working directory is looked in; the error names the config above and --config", async () => {
+    const root = await project("no-repo", config, { "a.yaml": "brands:\n  - name: Acme\n" });
+    const r = await cli(path.join(root, "catalogue"), ["validate"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`error: no pimctl.yaml found in ${path.join(root, "catalogue")}\n`);
+    expect(r.stderr).toContain(
+      "../pimctl.yaml is above this folder, outside a Git repository, where pimctl looks in the working directory only: run from .., or pass --config ../pimctl.yaml",
+    );
+    expect((await cli(path.join(root, "catalogue"), ["validate", "--config", "../pimctl.yaml"])).code).toBe(0);
   });
 });

@@ -8,7 +8,7 @@ import type { Io } from "../io.js";
 import { reportProblems, type ProblemFormat } from "../pipeline-output.js";
 import { byPlace, problemsOf } from "../../render/errors.js";
 import { plural } from "../../plural.js";
-import { say, withProjectOptions, type GlobalArgs } from "../options.js";
+import { configPathFor, say, withProjectOptions, type GlobalArgs } from "../options.js";
 import { translationRuleProblems } from "../../translations/workflow.js";
 import path from "node:path";
 
@@ -35,9 +35,10 @@ export function validateCommand(io: Io): CommandModule<object, ValidateArgs> {
         .example("$0 validate", "Validate the configured manifest directory (and the config's translations: rule)")
         .example("$0 validate catalogue/ --tenant prod", "With prod's variables and version names") as never,
     handler: async (args) => {
+      const configPath = configPathFor(args, io);
       const config = await loadConfig({
         cwd: io.cwd,
-        ...(args.config ? { configPath: args.config } : {}),
+        ...(configPath ? { configPath } : {}),
         ...((args.directory ?? args.dir) ? { dir: (args.directory ?? args.dir)! } : {}),
       });
       const tenant = args.tenant
