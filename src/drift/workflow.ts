@@ -10,7 +10,8 @@ export interface DriftOptions extends PlanOptions {
 }
 
 export async function drift(opts: DriftOptions): Promise<DriftReport> {
-  const result = await planOpen(opts);
+  // Drift applies nothing: deletes while a manifest file declares nothing are drift to report, with the plan's warning.
+  const result = await planOpen({ ...opts, allowEmptyFiles: true });
   try {
     const types = feedTypesOf(result.plan.actions);
     const entries = types.length ? await readDriftFeed(result.connection.api, types, opts.since) : [];

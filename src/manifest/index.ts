@@ -17,6 +17,7 @@ import { parseYaml, pointer, type ParsedYaml } from "./yaml.js";
 import { manifestFiles } from "./files.js";
 import { decodeManifest } from "./encoding.js";
 import { CatalogueBuilder } from "./catalogue-builder.js";
+import { declaresNothing, emptyFileWarning } from "./empty-files.js";
 
 export interface LoadOptions {
   /** Values for ${name}; undefined means no tenant was chosen. */
@@ -39,6 +40,8 @@ export interface LoadResult {
   errors: PimctlError[];
   warnings: PimctlError[];
   files: string[];
+  /** The files that declare nothing (empty-files.ts), as errors name them: each is a warning too. */
+  empty: string[];
 }
 
 const validateManifest = await validatorFor("manifest", manifestSchema);
@@ -109,6 +112,7 @@ async function readManifest(file: string, rel: string): Promise<{ text: string }
 export async function loadManifests(dir: string, opts: LoadOptions = {}): Promise<LoadResult> {
   const errors: PimctlError[] = [];
   const warnings: PimctlError[] = [];
+  const empty: string[] = [];
   let files: string[] = [];
   try {
     if (!(await stat(dir)).isDirectory()) throw new Error("not a directory");
@@ -117,7 +121,7 @@ export async function loadManifests(dir: string, opts: LoadOptions = {}): Promis
     errors.push(...listing.errors);
   } catch (e) {
     errors.push(new PimctlError("io", `cannot read the manifest directory ${dir}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`));
-    return { catalogue: emptyCatalogue(), errors, warnings, files };
+    return { catalogue: emptyCatalogue(), errors, warnings, files, empty };
   }
   if (!files.length) warnings.push(new PimctlError("io", `no manifest files (*.yaml, *.yml) in ${dir}`));
   const builder = new CatalogueBuilder(opts);
@@ -131,6 +135,10 @@ export async function loadManifests(dir: string, opts: LoadOptions = {}): Promis
     const text = read.text;
     const { data, parsed, errors: fileErrors } = parseManifestText(text, rel, opts);
     errors.push(...fileErrors);
+    if (data && !fileErrors.length && declaresNothing(data)) {
+      empty.push(rel);
+      warnings.push(emptyFileWarning(rel));
+    }
     if (data && !fileErrors.length) builder.add(data, parsed);
     // A file with schema errors still declares its names: duplicates and references are reported in the same run.
     else if (data) builder.register(data, parsed);
@@ -152,7 +160,7 @@ export async function loadManifests(dir: string, opts: LoadOptions = {}): Promis
       `${references.length} more check${references.length === 1 ? "" : "s"} (references to what the files declare) skipped until the syntax error is fixed`,
     );
   else if (references.length) errors.push(...(await atMembers(references, opts)));
-  return { catalogue, errors, warnings, files };
+  return { catalogue, errors, warnings, files, empty };
 }
 
 /** A file's name as errors show it: relative to `cwd` (the process's by default). */

@@ -85,7 +85,7 @@ export async function loadTargeted(
   dir: string,
   opts: LoadOptions,
   selectors: Selectors,
-): Promise<{ desired: Catalogue; loaded: LoadedCount } | { errors: PimctlError[] } | undefined> {
+): Promise<{ desired: Catalogue; loaded: LoadedCount; empty: string[] } | { errors: PimctlError[] } | undefined> {
   const named = namedEntries(selectors);
   if (!named) return undefined;
   const entries = await ManifestEntries.open(dir, opts);
@@ -115,7 +115,7 @@ export async function loadTargeted(
     // References are checked among the records the plan is made of, once all they may name is loaded.
     const problems = referenceProblems(scope.desired, opts.external);
     if (problems.length) return { errors: await atMembers(problems, opts) };
-    return { desired: result.catalogue, loaded: { entries: result.loaded, of: result.total, targets: selectors.targets.length } };
+    return { desired: result.catalogue, loaded: { entries: result.loaded, of: result.total, targets: selectors.targets.length }, empty: result.empty };
   }
 }
 

@@ -22,6 +22,7 @@ interface ApplyArgs extends GlobalArgs {
   plan?: string;
   "auto-approve"?: boolean;
   "allow-delete"?: boolean;
+  "allow-empty-files"?: boolean;
   "dry-run"?: boolean;
   "fail-fast"?: boolean;
   report?: string;
@@ -50,6 +51,12 @@ export function applyCommand(io: Io): CommandModule<object, ApplyArgs> {
           describe:
             "Permit the deletes of the plan apply makes now (a saved plan carries its own permission, from 'plan --allow-delete'); without it a " +
             "plan with deletes is refused before any write",
+        })
+        .option("allow-empty-files", {
+          type: "boolean",
+          describe:
+            "Plan deletes even while a manifest file declares nothing (empty, or only comments); without it such a plan is refused (exit 3). " +
+            "A saved plan was checked when it was made",
         })
         .option("dry-run", { type: "boolean", describe: "Resolve ids and build every request, print them, send no write" })
         .option("fail-fast", { type: "boolean", describe: "Stop at the first failed action (default: skip only what depends on it)" })
@@ -109,6 +116,7 @@ export function applyCommand(io: Io): CommandModule<object, ApplyArgs> {
         ...(args["if-applied"] ? { ifApplied: args["if-applied"] } : {}),
         warn: warnLine(io),
         allowDelete: args["allow-delete"] === true,
+        allowEmptyFiles: args["allow-empty-files"] === true,
         dryRun: args["dry-run"] === true,
         failFast: args["fail-fast"] === true,
         ...(args["backup-profile"] !== undefined ? { backupProfile: args["backup-profile"] } : {}),

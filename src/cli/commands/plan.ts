@@ -32,6 +32,7 @@ export interface PlanArgs extends GlobalArgs {
   summary?: boolean;
   "show-unmanaged"?: boolean;
   "allow-delete"?: boolean;
+  "allow-empty-files"?: boolean;
 }
 
 export function planCommand(io: Io): CommandModule<object, PlanArgs> {
@@ -63,6 +64,12 @@ export function planCommand(io: Io): CommandModule<object, PlanArgs> {
           type: "boolean",
           describe: "Permit the plan's deletes (pruning). Recorded in the plan; without it deletes show as blocked and apply refuses the plan",
         })
+        .option("allow-empty-files", {
+          type: "boolean",
+          describe:
+            "Plan deletes even while a manifest file declares nothing (empty, or only comments); without it such a plan is refused (exit 3): " +
+            "pimctl cannot tell what the file held",
+        })
         .option("compact", { type: "boolean", describe: "One line per action, no field details" })
         .option("summary", { type: "boolean", describe: "Counts per kind and the destructive lines only (text, markdown)" })
         .option("show-unmanaged", { type: "boolean", describe: "List unmanaged records one by one" })
@@ -81,6 +88,7 @@ export function planCommand(io: Io): CommandModule<object, PlanArgs> {
         ...(args.target ? { targets: args.target } : {}),
         ...(args.exclude ? { excludes: args.exclude } : {}),
         allowDelete: args["allow-delete"] === true,
+        allowEmptyFiles: args["allow-empty-files"] === true,
       });
       const p = result.plan;
       const how = describeRefresh(result.refresh);
