@@ -156,7 +156,7 @@ export async function makePlan(
   narrowed.hints = moveHints(narrowed, desired, remote);
   // A rule can match nothing only in a kind whose every record was read: not a narrowed read, nor brands found by search.
   const readWhole = new Set(scope ? [] : remote.read.filter((k) => k !== "brands" || prunedKinds(policy.prune).brands));
-  checkScope(narrowed, config.scope, remote, { desired, readWhole });
+  checkScope(narrowed, config.scope, remote, { desired, readWhole, ledger });
   return { plan: narrowed, remote, declared, names, refresh };
 }
 
