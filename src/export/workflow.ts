@@ -4,7 +4,7 @@
  * overwrite (`force`) or to edit the files in place (`merge`, src/export/merge.ts):
  * an export never destroys hand-written files by default.
  */
-import { readFile, mkdir, rename, writeFile } from "node:fs/promises";
+import { readFile, mkdir, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { KINDS, type Kind } from "../model/catalogue.js";
 import { loadManifests } from "../manifest/index.js";
@@ -16,6 +16,7 @@ import { pickTenant } from "../tenant.js";
 import type { TenantConfig } from "../config/index.js";
 import { exportFiles, exportHeader, type ExportFile } from "./index.js";
 import { mergeExport } from "./merge.js";
+import { isUntouchedSample } from "../workflows/init-sample.js";
 
 export interface ExportOptions extends ProjectOptions {
   out: string;
@@ -41,11 +42,16 @@ export interface ExportResult {
   pendingRenames: string[];
   /** --force: manifest files left in the folder that declare an exported kind (they will clash). */
   clashes: string[];
+  /** init's sample manifest, untouched, that the export replaced (src/workflows/init-sample.ts). */
+  replacedSample?: string;
 }
 
 export async function exportTenant(opts: ExportOptions): Promise<ExportResult> {
   const outDir = path.resolve(opts.cwd, opts.out);
-  const existing = await existingManifests(outDir);
+  // init's sample, as init wrote it and alone in the folder, holds nothing of the team's: the export takes its place.
+  const found = await existingManifests(outDir);
+  const sample = found.length === 1 && isUntouchedSample(await readFile(found[0]!, "utf8")) ? found[0] : undefined;
+  const existing = sample ? [] : found;
   if (existing.length && !opts.existing) {
     const names = existing.map((f) => path.relative(opts.cwd, f) || f);
     throw new PimctlError(
@@ -124,6 +130,10 @@ export async function exportTenant(opts: ExportOptions): Promise<ExportResult> {
     names.push(file.name);
   }
   result.files = names.map((f) => path.join(opts.out, f));
+  if (sample) {
+    await rm(sample, { force: true });
+    result.replacedSample = path.relative(opts.cwd, sample) || sample;
+  }
   return result;
 }
 
