@@ -5,33 +5,12 @@
  * undefined YAML alias at the alias; and commands run from the manifest folder find the config above it.
  */
 import { execFileSync } from "node:child_process";
-import { mkdtemp, mkdir, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { run } from "../../src/cli/run.js";
-import { memoryIo } from "../../src/cli/io.js";
+import { describe, expect, it } from "vitest";
+import { offlineProjects } from "../helpers/offline.js";
 
-let dir: string;
-beforeAll(async () => {
-  dir = await mkdtemp(path.join(tmpdir(), "pimctl-second-week-"));
-});
-afterAll(async () => rm(dir, { recursive: true, force: true }));
-
-/** A project of its own per test: config text and manifest files. */
-async function project(name: string, config: string, files: Record<string, string>): Promise<string> {
-  const root = path.join(dir, name);
-  await mkdir(path.join(root, "catalogue"), { recursive: true });
-  await writeFile(path.join(root, "pimctl.yaml"), config);
-  for (const [f, t] of Object.entries(files)) await writeFile(path.join(root, "catalogue", f), t);
-  return root;
-}
-
-async function cli(cwd: string, args: string[]) {
-  const io = memoryIo({ cwd, env: { PIMCTL_T: "x" } });
-  const code = await run(args, io);
-  return { code, stderr: io.err.join(""), stdout: io.out.join("") };
-}
+const { dir, project, cli } = offlineProjects("pimctl-second-week-");
 
 /** The file:line:col of each "warning:" or "error:" line, in the order printed. */
 const places = (stderr: string, kind: "warning" | "error") =>
@@ -138,7 +117,7 @@ describe("run from the manifest folder, commands find the config above it (as gi
   });
 
   it("the search stops at the repository's root: a pimctl.yaml above it is never used, and the error says where it looked", async () => {
-    const outer = path.join(dir, "outer");
+    const outer = path.join(dir(), "outer");
     const repo = path.join(outer, "repo");
     await mkdir(path.join(repo, "catalogue"), { recursive: true });
     await writeFile(path.join(outer, "pimctl.yaml"), config);
