@@ -50,6 +50,14 @@ export function withRefresh<T>(y: Argv<T>): Argv<T & { refresh?: RefreshMode }> 
   }) as Argv<T & { refresh?: RefreshMode }>;
 }
 
+/** plan, and apply when it plans itself: src/plan/empty-files.ts. */
+export const ALLOW_EMPTY_FILES_OPTION = {
+  type: "boolean",
+  describe:
+    "Plan deletes even while a manifest file declares nothing (empty, or only comments); without it such a plan is refused (exit 3): " +
+    "pimctl cannot tell what the file held. A saved plan was checked when it was made",
+} as const;
+
 export function withFormat<T>(y: Argv<T>): Argv<T & { format: Format }> {
   return y.option("format", {
     alias: "f",

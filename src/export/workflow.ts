@@ -48,10 +48,7 @@ export interface ExportResult {
 
 export async function exportTenant(opts: ExportOptions): Promise<ExportResult> {
   const outDir = path.resolve(opts.cwd, opts.out);
-  // init's sample, as init wrote it and alone in the folder, holds nothing of the team's: the export takes its place.
-  const found = await existingManifests(outDir);
-  const sample = found.length === 1 && isUntouchedSample(await readFile(found[0]!, "utf8")) ? found[0] : undefined;
-  const existing = sample ? [] : found;
+  const { existing, sample } = await manifestsIn(outDir);
   if (existing.length && !opts.existing) {
     const names = existing.map((f) => path.relative(opts.cwd, f) || f);
     throw new PimctlError(
@@ -130,10 +127,7 @@ export async function exportTenant(opts: ExportOptions): Promise<ExportResult> {
     names.push(file.name);
   }
   result.files = names.map((f) => path.join(opts.out, f));
-  if (sample) {
-    await rm(sample, { force: true });
-    result.replacedSample = path.relative(opts.cwd, sample) || sample;
-  }
+  if (sample) result.replacedSample = await removed(sample, opts.cwd);
   return result;
 }
 
@@ -156,6 +150,22 @@ function* batched(pieces: Iterable<string>): Generator<string> {
 /** A tenant's variables as the text a manifest holds. */
 function variablesOf(tenant: TenantConfig): Record<string, string> {
   return Object.fromEntries(Object.entries(tenant.variables ?? {}).map(([k, v]) => [k, String(v)]));
+}
+
+/**
+ * The manifests already in the folder, but init's sample while it is alone there and untouched: it
+ * holds nothing of the team's, and the export takes its place (src/workflows/init-sample.ts).
+ */
+async function manifestsIn(dir: string): Promise<{ existing: string[]; sample?: string }> {
+  const found = await existingManifests(dir);
+  const sample = found.length === 1 && isUntouchedSample(await readFile(found[0]!, "utf8")) ? found[0] : undefined;
+  return sample ? { existing: [], sample } : { existing: found };
+}
+
+/** Removes a file the export replaced; its name as messages show it. */
+async function removed(file: string, cwd: string): Promise<string> {
+  await rm(file, { force: true });
+  return path.relative(cwd, file) || file;
 }
 
 /** The manifest files a folder holds (none when it does not exist); a folder that cannot be listed whole is an error. */

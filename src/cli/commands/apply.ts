@@ -12,7 +12,7 @@ import type { Io } from "../io.js";
 import { appendStepSummary } from "../pipeline-output.js";
 import { notDoneLines, renderApplySummary } from "../../render/apply-summary.js";
 import { BREAKER_THRESHOLD } from "../../apply/index.js";
-import { colorFor, projectOptions, say, warnLine, withProjectOptions, withRefresh, type GlobalArgs } from "../options.js";
+import { ALLOW_EMPTY_FILES_OPTION, colorFor, projectOptions, say, warnLine, withProjectOptions, withRefresh, type GlobalArgs } from "../options.js";
 import { escapeControls, jsonText } from "../../render/controls.js";
 import { publicPlan } from "../../plan/file.js";
 import { parseDuration, unlockCommand } from "../../state/backends/index.js";
@@ -52,12 +52,7 @@ export function applyCommand(io: Io): CommandModule<object, ApplyArgs> {
             "Permit the deletes of the plan apply makes now (a saved plan carries its own permission, from 'plan --allow-delete'); without it a " +
             "plan with deletes is refused before any write",
         })
-        .option("allow-empty-files", {
-          type: "boolean",
-          describe:
-            "Plan deletes even while a manifest file declares nothing (empty, or only comments); without it such a plan is refused (exit 3). " +
-            "A saved plan was checked when it was made",
-        })
+        .option("allow-empty-files", ALLOW_EMPTY_FILES_OPTION)
         .option("dry-run", { type: "boolean", describe: "Resolve ids and build every request, print them, send no write" })
         .option("fail-fast", { type: "boolean", describe: "Stop at the first failed action (default: skip only what depends on it)" })
         .option("report", { type: "string", describe: "Write the run's report (done, failed, skipped, verification) as JSON" })

@@ -14,7 +14,7 @@ import type { LoadedCount } from "../../workflows/targeted-load.js";
 import { plural } from "../../plural.js";
 import { pageFacts } from "../page-facts.js";
 import { appendStepSummary } from "../pipeline-output.js";
-import { colorFor, projectOptions, say, withFormat, withProjectOptions, withRefresh, type GlobalArgs } from "../options.js";
+import { ALLOW_EMPTY_FILES_OPTION, colorFor, projectOptions, say, withFormat, withProjectOptions, withRefresh, type GlobalArgs } from "../options.js";
 import { refuseUnwritable } from "../output-files.js";
 
 export interface PlanArgs extends GlobalArgs {
@@ -64,12 +64,7 @@ export function planCommand(io: Io): CommandModule<object, PlanArgs> {
           type: "boolean",
           describe: "Permit the plan's deletes (pruning). Recorded in the plan; without it deletes show as blocked and apply refuses the plan",
         })
-        .option("allow-empty-files", {
-          type: "boolean",
-          describe:
-            "Plan deletes even while a manifest file declares nothing (empty, or only comments); without it such a plan is refused (exit 3): " +
-            "pimctl cannot tell what the file held",
-        })
+        .option("allow-empty-files", ALLOW_EMPTY_FILES_OPTION)
         .option("compact", { type: "boolean", describe: "One line per action, no field details" })
         .option("summary", { type: "boolean", describe: "Counts per kind and the destructive lines only (text, markdown)" })
         .option("show-unmanaged", { type: "boolean", describe: "List unmanaged records one by one" })
