@@ -13,6 +13,7 @@ import { parseYaml, pointer, type ParsedYaml } from "../manifest/yaml.js";
 import { decodeManifest } from "../manifest/encoding.js";
 import { fillUrlTemplate, hasCredentials, redactUrl } from "../api/base-url.js";
 import type { ExternalRecords } from "../manifest/references.js";
+import { CONFIG_FILE, findConfig, type ConfigSearch } from "./find.js";
 
 export interface TenantConfig {
   name: string;
@@ -68,11 +69,15 @@ export interface StateConfig {
 
 const DEFAULT_STATE: StateConfig = { backend: "local", remote: "origin" };
 
-export const CONFIG_FILE = "pimctl.yaml";
 const validateConfig = await validatorFor("config", configSchema);
 
+/**
+ * The config `configPath` names, else the nearest pimctl.yaml at or above `cwd` within its Git
+ * repository (find.ts). Relative paths in it (dir, ledger_dir, token_file) are relative to its folder.
+ */
 export async function loadConfig(opts: { configPath?: string; cwd: string; dir?: string }): Promise<Config> {
-  const file = path.resolve(opts.cwd, opts.configPath ?? CONFIG_FILE);
+  const search = opts.configPath ? undefined : findConfig(opts.cwd);
+  const file = opts.configPath ? path.resolve(opts.cwd, opts.configPath) : (search!.file ?? path.join(opts.cwd, CONFIG_FILE));
   let bytes: Buffer | undefined;
   try {
     bytes = await readFile(file);
@@ -87,7 +92,7 @@ export async function loadConfig(opts: { configPath?: string; cwd: string; dir?:
   const base = bytes === undefined ? opts.cwd : path.dirname(file);
   if (bytes === undefined) {
     // Without a config, only an explicit directory is read: never scan the working directory.
-    if (!opts.dir) throw noConfig(opts.cwd);
+    if (!opts.dir) throw noConfig(opts.cwd, search);
     return {
       dir: path.resolve(opts.cwd, opts.dir),
       tenants: {},
@@ -147,7 +152,7 @@ export async function loadConfig(opts: { configPath?: string; cwd: string; dir?:
       ...t,
       name,
       ...(t.variables ? { variables: Object.fromEntries(Object.entries(t.variables).map(([k, v]) => [k, String(v)])) } : {}),
-      ...(t.token_file ? { token_file: path.resolve(opts.cwd, t.token_file) } : {}),
+      ...(t.token_file ? { token_file: path.resolve(base, t.token_file) } : {}),
     };
   }
   return {
@@ -176,9 +181,18 @@ function scopeOf(data: Record<string, unknown>, file: string): ScopeRules {
   return scope;
 }
 
-function noConfig(cwd: string): PimctlError {
-  return new PimctlError("config", `no ${CONFIG_FILE} found in ${cwd}`, {
+function noConfig(cwd: string, search: ConfigSearch | undefined): PimctlError {
+  const repository = search?.repository;
+  const above = repository && repository !== path.resolve(cwd) ? ` or a folder above it up to ${repository} (the Git repository's root)` : "";
+  const notUsed = search?.notUsed;
+  return new PimctlError("config", `no ${CONFIG_FILE} found in ${cwd}${above}`, {
     details: [
+      ...(notUsed
+        ? [
+            `${path.relative(cwd, notUsed)} is above this folder, outside a Git repository, where pimctl looks in the working directory only: ` +
+              `run from ${path.relative(cwd, path.dirname(notUsed))}, or pass --config ${path.relative(cwd, notUsed)}`,
+          ]
+        : []),
       "create one with 'pimctl init' (it asks for the tenant's address and the token's environment variable), or name one with --config FILE",
       "to validate a directory without a config: pimctl validate DIR",
     ],

@@ -11,7 +11,8 @@ export interface DriftOptions extends PlanOptions {
 }
 
 export async function drift(opts: DriftOptions): Promise<DriftReport> {
-  const result = await planOpen(opts);
+  // Drift applies nothing: deletes while a manifest file declares nothing are drift to report, with the plan's warning.
+  const result = await planOpen({ ...opts, allowEmptyFiles: true });
   try {
     const fromLedger = ledgerIds(result.plan.actions, result.ledger, result.remote);
     const claims = origins(driftedActions(result.plan), result.desired, result.ledger, fromLedger);

@@ -4,7 +4,7 @@
  * overwrite (`force`) or to edit the files in place (`merge`, src/export/merge.ts):
  * an export never destroys hand-written files by default.
  */
-import { readFile, mkdir, rename, writeFile } from "node:fs/promises";
+import { readFile, mkdir, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { KINDS, type Kind } from "../model/catalogue.js";
 import { loadManifests } from "../manifest/index.js";
@@ -16,6 +16,7 @@ import { pickTenant } from "../tenant.js";
 import type { TenantConfig } from "../config/index.js";
 import { exportFiles, exportHeader, type ExportFile } from "./index.js";
 import { mergeExport } from "./merge.js";
+import { isUntouchedSample } from "../workflows/init-sample.js";
 
 export interface ExportOptions extends ProjectOptions {
   out: string;
@@ -41,11 +42,13 @@ export interface ExportResult {
   pendingRenames: string[];
   /** --force: manifest files left in the folder that declare an exported kind (they will clash). */
   clashes: string[];
+  /** init's sample manifest, untouched, that the export replaced (src/workflows/init-sample.ts). */
+  replacedSample?: string;
 }
 
 export async function exportTenant(opts: ExportOptions): Promise<ExportResult> {
   const outDir = path.resolve(opts.cwd, opts.out);
-  const existing = await existingManifests(outDir);
+  const { existing, sample } = await manifestsIn(outDir);
   if (existing.length && !opts.existing) {
     const names = existing.map((f) => path.relative(opts.cwd, f) || f);
     throw new PimctlError(
@@ -124,6 +127,7 @@ export async function exportTenant(opts: ExportOptions): Promise<ExportResult> {
     names.push(file.name);
   }
   result.files = names.map((f) => path.join(opts.out, f));
+  if (sample) result.replacedSample = await removed(sample, opts.cwd);
   return result;
 }
 
@@ -146,6 +150,22 @@ function* batched(pieces: Iterable<string>): Generator<string> {
 /** A tenant's variables as the text a manifest holds. */
 function variablesOf(tenant: TenantConfig): Record<string, string> {
   return Object.fromEntries(Object.entries(tenant.variables ?? {}).map(([k, v]) => [k, String(v)]));
+}
+
+/**
+ * The manifests already in the folder, but init's sample while it is alone there and untouched: it
+ * holds nothing of the team's, and the export takes its place (src/workflows/init-sample.ts).
+ */
+async function manifestsIn(dir: string): Promise<{ existing: string[]; sample?: string }> {
+  const found = await existingManifests(dir);
+  const sample = found.length === 1 && isUntouchedSample(await readFile(found[0]!, "utf8")) ? found[0] : undefined;
+  return sample ? { existing: [], sample } : { existing: found };
+}
+
+/** Removes a file the export replaced; its name as messages show it. */
+async function removed(file: string, cwd: string): Promise<string> {
+  await rm(file, { force: true });
+  return path.relative(cwd, file) || file;
 }
 
 /** The manifest files a folder holds (none when it does not exist); a folder that cannot be listed whole is an error. */

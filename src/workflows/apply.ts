@@ -111,7 +111,8 @@ export async function apply(opts: ApplyOptions): Promise<ApplyResult> {
   const saved = opts.planFile ? await readSavedPlan({ ...opts, planFile: opts.planFile }) : undefined;
   const config = await projectConfig(opts);
   // apply --target loads what the targets touch, as plan --target does.
-  const project = { desired: saved ? saved.basis.desired : (await loadDesiredFor(config, opts, opts)).desired };
+  // A saved plan was checked for files that declare nothing when it was made (plan --allow-empty-files).
+  const project = saved ? { desired: saved.basis.desired, empty: [] } : await loadDesiredFor(config, opts, opts);
   if (saved) refuseOtherTenant(saved, opts.planFile!, config, opts.tenant);
   const connection = await connect(config, opts.tenant ?? saved?.tenant, connectOpts(opts));
   // One stop for both reasons: the caller's signal, and a lock this run cannot keep.
@@ -144,7 +145,7 @@ export async function apply(opts: ApplyOptions): Promise<ApplyResult> {
     const planned = await unlessStopped(
       saved
         ? checkSavedPlan(saved, opts.planFile!, config, connection, state, opts, opts.ifApplied ?? "ok")
-        : planWithState(opts, config, project.desired, connection, state),
+        : planWithState(opts, config, project.desired, connection, state, undefined, project.empty),
       stop.signal,
       lost,
     );

@@ -20,6 +20,7 @@ import { checkSelectors, knownAddresses, parseSelector } from "../plan/selectors
 import { unknownWriteOnly } from "../plan/write-only.js";
 import { PLAN_HMAC_ENV } from "../plan/integrity.js";
 import { decideDeletes } from "../plan/delete-permission.js";
+import { emptyFileWarnings, refuseDeletesWhileEmpty } from "../plan/empty-files.js";
 import { moveHints } from "../plan/hints.js";
 import { applyIgnore, checkScope } from "../plan/scope.js";
 import type { Plan, PlanBasis, TranslationCoverage } from "../plan/types.js";
@@ -36,6 +37,8 @@ export interface PlanOptions extends ProjectOptions {
   excludes?: string[];
   /** The plan-time permission to delete, recorded in the plan (`plan --allow-delete`). */
   allowDelete?: boolean;
+  /** Plan deletes even while a manifest file declares nothing (`--allow-empty-files`; src/plan/empty-files.ts). */
+  allowEmptyFiles?: boolean;
 }
 
 /** Everything besides the tenant's state that decides a plan's actions: saved as its basis. */
@@ -178,7 +181,7 @@ export async function makePlan(
   narrowed.hints = moveHints(narrowed, desired, remote);
   // A rule can match nothing only in a kind whose every record was read: not a narrowed read, nor brands found by search.
   const readWhole = new Set(scope ? [] : remote.read.filter((k) => k !== "brands" || prunedKinds(policy.prune).brands));
-  checkScope(narrowed, config.scope, remote, { desired, readWhole });
+  checkScope(narrowed, config.scope, remote, { desired, readWhole, ledger });
   return { plan: narrowed, remote, declared, names, refresh };
 }
 
@@ -274,13 +277,14 @@ export async function planOpen(opts: PlanOptions): Promise<PlanResult> {
     (e: unknown) => ({ error: e }),
   );
   let desired: Catalogue;
+  let empty: string[];
   let loaded: LoadedCount | undefined;
   try {
     // A targeted plan loads a few entries while no list is read: it lets the ledger's read (16 MB at ten times
     // the taxonomy) finish first rather than hold both at their peaks (315 MB together, 275 MB one after the other,
     // in the same 1.3 s). A failed read is reported below, where the ledger is awaited.
     if (opts.targets?.length && "ledgerRead" in early) await early.ledgerRead.catch(() => undefined);
-    ({ desired, loaded } = await loadDesiredFor(config, opts, opts));
+    ({ desired, loaded, empty } = await loadDesiredFor(config, opts, opts));
   } catch (e) {
     // The lists under way are dropped, not read to the end.
     if ("connection" in early) await early.connection.api.abort();
@@ -291,7 +295,7 @@ export async function planOpen(opts: PlanOptions): Promise<PlanResult> {
   try {
     const [lockHeld, state] = await early.ledgerRead;
     const reads = await early.reads;
-    const result = await planWithState(opts, config, desired, connection, state, { ...(reads ? { started: reads } : {}), refresh });
+    const result = await planWithState(opts, config, desired, connection, state, { ...(reads ? { started: reads } : {}), refresh }, empty);
     if (lockHeld)
       result.plan.warnings.push(
         `the state of tenant "${connection.name}" is locked: an apply is running or was killed (${describeHolder(lockHeld)}; lock id ${lockHeld.id})`,
@@ -304,7 +308,11 @@ export async function planOpen(opts: PlanOptions): Promise<PlanResult> {
   }
 }
 
-/** Plan against a tenant with the ledger already read (apply reads it under the lock). */
+/**
+ * Plan against a tenant with the ledger already read (apply reads it under the lock). `empty`: the
+ * manifest files that declare nothing; while there are some, a plan that deletes is refused
+ * unless opts.allowEmptyFiles (src/plan/empty-files.ts).
+ */
 export async function planWithState(
   opts: PlanOptions,
   config: Config,
@@ -312,6 +320,7 @@ export async function planWithState(
   connection: Connection,
   state: LedgerState,
   early?: { started?: StartedReads; refresh?: Refresh },
+  empty: readonly string[] = [],
 ): Promise<PlanResult> {
   const policy: PlanPolicy = { prune: prunePolicy(config), targets: opts.targets ?? [], excludes: opts.excludes ?? [], allowDelete: opts.allowDelete === true };
   const checked = await refuseUnknownVersions(connection, config, desired, opts, early);
@@ -325,6 +334,8 @@ export async function planWithState(
     ...checked,
     templates: true,
   });
+  refuseDeletesWhileEmpty(planned, empty, opts.allowEmptyFiles === true);
+  planned.warnings.push(...emptyFileWarnings(empty));
   planned.warnings.push(...unknownWarnings(planned, state.existed, connection.name));
   planned.basis = basisOf(desired, policy, connection.baseUrl);
   return { plan: planned, desired, remote, declared, names, refresh, ledger: state.ledger, ledgerExisted: state.existed, connection, config };

@@ -22,7 +22,8 @@ import { ManifestEntries } from "../manifest/partial.js";
 import type { LoadOptions } from "../manifest/index.js";
 import type { ScannedEntry } from "../manifest/entry-scan.js";
 import { closeNames, type PimctlError } from "../errors.js";
-import { checkReferences } from "../manifest/references.js";
+import { referenceProblems } from "../manifest/references.js";
+import { atMembers } from "../manifest/reference-places.js";
 
 export interface Selectors {
   targets: readonly string[];
@@ -84,7 +85,7 @@ export async function loadTargeted(
   dir: string,
   opts: LoadOptions,
   selectors: Selectors,
-): Promise<{ desired: Catalogue; loaded: LoadedCount } | { errors: PimctlError[] } | undefined> {
+): Promise<{ desired: Catalogue; loaded: LoadedCount; empty: string[] } | { errors: PimctlError[] } | undefined> {
   const named = namedEntries(selectors);
   if (!named) return undefined;
   const entries = await ManifestEntries.open(dir, opts);
@@ -112,9 +113,9 @@ export async function loadTargeted(
       }
     if (more) continue;
     // References are checked among the records the plan is made of, once all they may name is loaded.
-    const errors = checkReferences(scope.desired, opts.external);
-    if (errors.length) return { errors };
-    return { desired: result.catalogue, loaded: { entries: result.loaded, of: result.total, targets: selectors.targets.length } };
+    const problems = referenceProblems(scope.desired, opts.external);
+    if (problems.length) return { errors: await atMembers(problems, opts) };
+    return { desired: result.catalogue, loaded: { entries: result.loaded, of: result.total, targets: selectors.targets.length }, empty: result.empty };
   }
 }
 

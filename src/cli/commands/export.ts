@@ -40,6 +40,7 @@ export function exportCommand(io: Io): CommandModule<object, ExportArgs> {
       });
       if (result.mode !== "merge") {
         say(args, io, `Exported ${plural(result.files.length, "file")}: ${result.files.join(", ")}`);
+        if (result.replacedSample) say(args, io, `(replaced init's untouched sample ${result.replacedSample})`);
         for (const f of result.clashes)
           io.stderr(
             `warning: ${f} declares kinds that were exported too: its entries are now declared twice; merge them by hand or remove it (or use --merge)\n`,
