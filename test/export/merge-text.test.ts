@@ -162,11 +162,15 @@ describe("merge edits values where they are", () => {
     expect(r.onlyInFolder).toEqual(['a.yaml:2: display group "Basics"']);
   });
 
-  it("a field from a YAML merge key is left as written and named to edit by hand", () => {
+  it("a field from a YAML merge key is written on the entry; the map the key points at stays as it is", () => {
     const folder = ["x-text: &text { type: text, publish: true }", "attributes:", "  - <<: *text", "    name: Care", "    sort_order: 1", ""].join("\n");
     const r = merge({ "a.yaml": folder }, { attributes: [{ name: "Care", type: "text", publish: false, sort_order: 2 }] as Catalogue["attributes"] });
-    expect(r.files["a.yaml"]).toBe(folder.replace("sort_order: 1", "sort_order: 2"));
-    expect(r.byHand).toEqual(['a.yaml:3: attribute "Care": publish differs in the tenant, but comes from a merge key (<<): edit it by hand']);
+    expect(r.files["a.yaml"]).toBe(folder.replace("sort_order: 1", "sort_order: 2\n    publish: false"));
+    expect(r.updated).toEqual([
+      'a.yaml:5: attribute "Care": sort_order',
+      'a.yaml:3: attribute "Care": publish written on the entry (it came from a merge key <<, which stays as it is)',
+    ]);
+    expect(r.byHand).toEqual([]);
   });
 
   it("an empty value gets the new one after a space", () => {

@@ -46,6 +46,7 @@ export function exportCommand(io: Io): CommandModule<object, ExportArgs> {
           );
         return;
       }
+      for (const line of result.renamed) say(args, io, `  renamed: ${line}`);
       for (const line of result.updated) say(args, io, `  updated: ${line}`);
       for (const line of result.added) say(args, io, `  added: ${line}`);
       say(
