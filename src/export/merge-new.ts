@@ -5,7 +5,7 @@
  * A name the folder lists as a previous one is never added back.
  */
 import { isMap, isSeq } from "yaml";
-import { comparePaths, KIND_NOUN, pathKey, type Category, type Kind } from "../model/catalogue.js";
+import { comparePaths, KIND_NOUN, pathKey, type Kind } from "../model/catalogue.js";
 import { nestCategories } from "./index.js";
 import type { Json } from "./merge-rules.js";
 import { entryName, recordKey, type MergeState } from "./merge-state.js";
@@ -54,28 +54,29 @@ function appendToKind(s: MergeState, created: Map<string, YamlFileEdit>, kind: K
   added(name);
 }
 
-/** Each new category subtree goes whole under its parent's entry (or at the root). */
+/** Each new category subtree goes whole under its parent's entry (or at the root); a parent's new children in one edit. */
 function addCategories(s: MergeState, created: Map<string, YamlFileEdit>): void {
   const fresh = s.input.exported.categories.filter((c) => !s.seen.has(recordKey("categories", pathKey(c.path)))).sort((a, b) => comparePaths(a.path, b.path));
-  const freshKeys = new Set(fresh.map((c) => pathKey(c.path)));
   for (const c of fresh) s.added.add(recordKey("categories", pathKey(c.path)));
+  const freshKeys = new Set(fresh.map((c) => pathKey(c.path)));
   const roots = fresh.filter((c) => !freshKeys.has(pathKey(c.path.slice(0, -1))));
+  // The subtrees, in the order of their roots (nestCategories nests each under the nearest category it is given).
+  const items = nestCategories(fresh);
   const rootItems: unknown[] = [];
-  for (const root of roots) {
-    const rootKey = pathKey(root.path);
-    const subtree: Category[] = fresh.filter((c) => c.path.length >= root.path.length && pathKey(c.path.slice(0, root.path.length)) === rootKey);
-    const item = nestCategories(subtree)[0]!;
-    const parent = root.path.length > 1 ? s.categoryMaps.get(pathKey(root.path.slice(0, -1))) : undefined;
-    if (!parent) {
-      rootItems.push(item);
-      continue;
-    }
-    const { f, map } = parent;
-    s.report.added.push(`${f.name}: category "${rootKey}"`);
+  const byParent = new Map<string, unknown[]>();
+  roots.forEach((root, i) => {
+    const parentKey = pathKey(root.path.slice(0, -1));
+    if (root.path.length === 1 || !s.categoryMaps.has(parentKey)) return void rootItems.push(items[i]);
+    const { f } = s.categoryMaps.get(parentKey)!;
+    s.report.added.push(`${f.name}: category "${pathKey(root.path)}"`);
+    byParent.set(parentKey, [...(byParent.get(parentKey) ?? []), items[i]]);
+  });
+  for (const [parentKey, children] of byParent) {
+    const { f, map } = s.categoryMaps.get(parentKey)!;
     const pair = f.findPair(map, "children");
-    if (pair && isSeq(pair.value) && f.appendItems(pair.value, [item])) continue;
-    if (pair) f.replaceValue(map, pair, [...((f.js(pair.value) as unknown[] | null) ?? []), item]);
-    else f.addKey(map, "children", [item]);
+    if (pair && isSeq(pair.value) && f.appendItems(pair.value, children)) continue;
+    if (pair) f.replaceValue(map, pair, [...((f.js(pair.value) as unknown[] | null) ?? []), ...children]);
+    else f.addKey(map, "children", children);
   }
   if (rootItems.length) appendToKind(s, created, "categories", rootItems);
 }

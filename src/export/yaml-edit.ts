@@ -27,12 +27,12 @@ export function renderYaml(v: unknown, text: VariableText, opts: { flow?: boolea
   return stringify(writeVariables(v, text.write), { ...STRINGIFY, ...flow });
 }
 
-/** `key: v` on one line, the value in flow style (`previous_names: [ Acme ]`), with variables written back. */
-function flowPair(key: string, v: unknown, text: VariableText): string {
+/** `key: v` on one line, the value in flow style (`previous_names: [Acme]`), with variables written back. */
+function flowPair(key: string, v: unknown, text: VariableText, padded = false): string {
   const keyText = stringify({ [text.write(key)]: 0 }, STRINGIFY)
     .trimEnd()
     .slice(0, -": 0".length);
-  return `${keyText}: ${renderYaml(v, text, { flow: true, padded: false }).trimEnd()}\n`;
+  return `${keyText}: ${renderYaml(v, text, { flow: true, padded }).trimEnd()}`;
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
@@ -167,9 +167,16 @@ export class YamlFileEdit {
     const first = map.items[0]?.key as Node | undefined;
     if (!first?.range || !map.range) throw new Error("a map without a source range");
     this.touch(map);
+    if (map.flow) {
+      // `, key: value` after the last pair, in the map's own flow style.
+      const last = map.items.at(-1) as Pair;
+      const end = (last.value as Node | null)?.range?.[1] ?? (last.key as Node).range![1];
+      this.splice(end, end, `, ${flowPair(key, v, this.variables, this.padded(map))}`);
+      return;
+    }
     const flat = map.items.filter((p) => !(isCollection(p.value) && !p.value.flow)).at(-1) as Pair | undefined;
     const after = flat ? ((flat.value as Node | null)?.range?.[1] ?? (flat.key as Node).range![1]) : map.range[1];
-    const text = opts.flow ? flowPair(key, v, this.variables) : renderYaml({ [key]: v }, this.variables);
+    const text = opts.flow ? `${flowPair(key, v, this.variables)}\n` : renderYaml({ [key]: v }, this.variables);
     this.insertLines(this.lineEnd(after), this.indented(text, this.column(first.range[0]), true));
   }
 
@@ -199,6 +206,21 @@ export class YamlFileEdit {
   /** The edited text; aliases of an anchored node the edits change are written out first, so they keep its old value. */
   result(): string {
     const splits = this.doc ? aliasSplits(this.doc, this.touched, this.edits) : [];
-    return applySplices(this.text, [...this.edits, ...splits]);
+    return applySplices(this.text, [...inStructureOrder(this.edits), ...splits]);
   }
+}
+
+/** The columns of blank a text starts with (after a line break it may start with). */
+const indentOf = (text: string): number => /^\n?( *)/.exec(text)![1]!.length;
+
+/**
+ * Lines inserted at one offset, deeper ones first: a new key of the last entry of a list and a
+ * new item of that list both go where the entry ends, and the entry's key must come before the
+ * item that closes it (applySplices keeps the order of splices at one offset).
+ */
+function inStructureOrder(edits: readonly TextSplice[]): TextSplice[] {
+  return edits
+    .map((e, i) => ({ e, i }))
+    .sort((a, b) => a.e.start - b.e.start || (a.e.start === a.e.end && b.e.start === b.e.end ? indentOf(b.e.text) - indentOf(a.e.text) : 0) || a.i - b.i)
+    .map(({ e }) => e);
 }

@@ -183,3 +183,25 @@ describe("export --merge follows categories renamed or moved by hand", () => {
     expect(r.onlyInFolder).toEqual([]);
   });
 });
+
+describe("export --merge follows named records renamed by hand", () => {
+  it("a flow-style entry: the name in place and previous_names added inside its braces; its values too", () => {
+    const folder = "attributes:\n  - { name: Size, type: selectbox, sort_order: 3 } # one line\n";
+    const exported = {
+      ...emptyCatalogue(),
+      managed: [...KINDS],
+      attributes: [{ name: "Fit", type: "selectbox", sort_order: 3, values: [{ value: "S" }] }],
+    } as Catalogue;
+    const r = mergeExport({
+      files: { "a.yaml": folder },
+      exported,
+      kinds: KINDS,
+      variables: {},
+      header: () => "",
+      renamedByHand: [{ kind: "attributes", from: "Size", to: "Fit" }],
+    });
+    expect(r.files["a.yaml"]).toBe(
+      "attributes:\n  - { name: Fit, type: selectbox, sort_order: 3, previous_names: [ Size ], values: [ { value: S } ] } # one line\n",
+    );
+  });
+});

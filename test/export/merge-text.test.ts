@@ -58,6 +58,35 @@ describe("merge edits values where they are", () => {
     expect(r.added).toEqual(['cats.yaml: category "Apparel/Shoes"', 'cats.yaml: category "Home"']);
   });
 
+  it("two new categories under a parent that had no children: one children list (twice the key would not load)", () => {
+    const r = merge(
+      { "c.yaml": "categories:\n  - name: Apparel\n    desc: Clothes\n" },
+      {
+        categories: [
+          { name: "Apparel", path: ["Apparel"], desc: "Clothes" },
+          { name: "Shirts", path: ["Apparel", "Shirts"] },
+          { name: "Shoes", path: ["Apparel", "Shoes"] },
+        ] as Catalogue["categories"],
+      },
+    );
+    expect(r.files["c.yaml"]).toBe("categories:\n  - name: Apparel\n    desc: Clothes\n    children:\n      - name: Shirts\n      - name: Shoes\n");
+    expect(r.added).toEqual(['c.yaml: category "Apparel/Shirts"', 'c.yaml: category "Apparel/Shoes"']);
+  });
+
+  it("a new child of the last entry and a new sibling after it, inserted at one place: the child first", () => {
+    const folder = "categories:\n  - name: Apparel\n    children:\n      - name: Shirts\n        children:\n          - name: Polo\n";
+    const r = merge(
+      { "c.yaml": folder },
+      {
+        categories: ["Apparel", "Apparel/Shirts", "Apparel/Shirts/Outlet", "Apparel/Shirts/Polo", "Apparel/Shirts/Polo/Pique"].map((k) => ({
+          name: k.split("/").at(-1)!,
+          path: k.split("/"),
+        })) as Catalogue["categories"],
+      },
+    );
+    expect(r.files["c.yaml"]).toBe(`${folder}            children:\n              - name: Pique\n          - name: Outlet\n`);
+  });
+
   it("flow maps, block literals, quoting and a removed field", () => {
     const folder = [
       "attributes:",
