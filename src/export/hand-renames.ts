@@ -7,7 +7,7 @@
  * ledger: plan/match.ts, plan/kinds/), so whatever proves identity there
  * decides here too. export --merge makes those entries follow the record.
  */
-import type { Kind } from "../model/catalogue.js";
+import { pathKey, type Kind } from "../model/catalogue.js";
 import { parseAddress, type RootType } from "../plan/address.js";
 import { buildPlan, type PlanInput } from "../plan/planner.js";
 import type { HandRename } from "./merge-state.js";
@@ -22,6 +22,7 @@ const KIND_OF: Record<RootType, Kind> = {
 };
 
 export function renamedByHand(input: PlanInput): HandRename[] {
+  if (!entryTheTenantLacks(input)) return [];
   const out: HandRename[] = [];
   for (const action of buildPlan(input).plan.actions) {
     if (action.previous?.via !== "ledger") continue;
@@ -33,4 +34,17 @@ export function renamedByHand(input: PlanInput): HandRename[] {
     if (kind) out.push({ kind, from: now[0].key, to: before[0].key });
   }
   return out;
+}
+
+/**
+ * Whether some entry's identity is not in the tenant: a rename needs one, so without it (a folder
+ * that matches the tenant by name, the usual merge) no plan is made.
+ */
+function entryTheTenantLacks({ desired, remote }: PlanInput): boolean {
+  const key = (kind: Kind, r: { name?: string; slug?: string; path?: string[] }) =>
+    kind === "categories" ? pathKey(r.path!) : String(kind === "blocks" ? r.slug : r.name);
+  return desired.managed.some((kind) => {
+    const have = new Set((remote[kind] as Array<{ name?: string; slug?: string; path?: string[] }>).map((r) => key(kind, r)));
+    return (desired[kind] as Array<{ name?: string; slug?: string; path?: string[] }>).some((d) => !have.has(key(kind, d)));
+  });
 }

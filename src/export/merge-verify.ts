@@ -1,7 +1,8 @@
 /**
- * The last step of export --merge, before anything is written: the folder is
- * loaded as `plan` loads it, before and after the merge, and every record is
- * compared, not only the edited ones. A record merge did not mean to change
+ * The last step of export --merge, before anything is written: the files it
+ * changed are loaded as `plan` loads them, before and after the merge (after:
+ * with the whole folder, so what spans files is checked too), and every record
+ * they declare is compared, not only the edited ones. A record merge did not mean to change
  * (or a field of an edited record it did not mean to change) that reads
  * differently, a record gone or a record that appears from nowhere, or a
  * folder that no longer loads: the merge is refused, naming each record, and
@@ -9,7 +10,7 @@
  * layer does not split (yaml-shared.ts splits anchors and aliases): this is
  * what guarantees that only the records the tenant changed change.
  */
-import { KINDS, KIND_NOUN, pathKey, type Catalogue, type Kind } from "../model/catalogue.js";
+import { KINDS, KIND_NOUN, pathKey, type Catalogue, type Kind, type SourceLocation } from "../model/catalogue.js";
 import { parseManifestText } from "../manifest/index.js";
 import { CatalogueBuilder } from "../manifest/catalogue-builder.js";
 import { canonicalJson } from "../plan/canonical-json.js";
@@ -35,16 +36,20 @@ const IDENTITY = ["name", "previous_names", "previous_paths"];
 
 /** Throws when the merged folder differs from the folder in anything merge did not mean to change. */
 export function checkMerge(c: MergeCheck): void {
-  const before = load(c.before, c.variables);
+  // Only a file merge changed can read differently: the others are neither loaded before nor compared.
+  const edited = new Set(Object.keys(c.after).filter((name) => c.after[name] !== c.before[name]));
+  if (!edited.size) return;
+  const before = load(Object.fromEntries(Object.entries(c.before).filter(([name]) => edited.has(name))), c.variables);
   // A folder that did not load is not the workflow's (it validates first): nothing to compare against.
   if (!before.ok) return;
+  // The whole folder after: what spans files (an entry declared twice) is checked too.
   const after = load(c.after, c.variables);
   if (!after.ok) throw refused(after.errors.map((e) => e.format()));
   const problems: string[] = [];
   const matched = new Set<string>();
-  for (const [key, record] of before.records) {
+  for (const [key, { record }] of before.records) {
     const afterKey = c.keyAfter(key);
-    const now = after.records.get(afterKey);
+    const now = after.records.get(afterKey)?.record;
     matched.add(afterKey);
     if (!now) {
       problems.push(`${label(key)} would be gone`);
@@ -55,7 +60,8 @@ export function checkMerge(c: MergeCheck): void {
     const unmeant = fields.filter((f) => !allowed.has(f)).sort();
     if (unmeant.length) problems.push(`${label(afterKey)} would change (${unmeant.join(", ")}), which merge did not mean to change`);
   }
-  for (const key of after.records.keys()) if (!matched.has(key) && !c.added.has(key)) problems.push(`${label(key)} would appear, which merge did not add`);
+  for (const [key, { file }] of after.records)
+    if (edited.has(file) && !matched.has(key) && !c.added.has(key)) problems.push(`${label(key)} would appear, which merge did not add`);
   if (problems.length) throw refused(problems.sort());
 }
 
@@ -93,17 +99,19 @@ function load(files: Record<string, string>, variables: Record<string, string>) 
   return { ok: errors.length === 0, errors, records: records(catalogue) };
 }
 
-function records(c: Catalogue): Map<string, Json> {
-  const out = new Map<string, Json>();
+/** recordKey -> the record (no source location) and the file that declares it. */
+function records(c: Catalogue): Map<string, { record: Json; file: string }> {
+  const out = new Map<string, { record: Json; file: string }>();
   for (const kind of KINDS) {
     for (const r of c[kind] as Json[]) {
-      const { source: _s, path, values, ...rest } = r;
+      const { source, path, values, ...rest } = r;
+      const file = (source as SourceLocation | undefined)?.file ?? "";
       const id = kind === "categories" ? pathKey(path as string[]) : String(kind === "blocks" ? rest.slug : rest.name);
-      out.set(recordKey(kind, id), rest);
+      out.set(recordKey(kind, id), { record: rest, file });
       if (kind !== "attributes" || !Array.isArray(values)) continue;
       for (const v of values as Json[]) {
         const { source: _v, ...value } = v;
-        out.set(recordKey("values", id, String(value.value)), value);
+        out.set(recordKey("values", id, String(value.value)), { record: value, file });
       }
     }
   }
