@@ -8,18 +8,9 @@
  * decides here too. export --merge makes those entries follow the record.
  */
 import { pathKey, type Kind } from "../model/catalogue.js";
-import { parseAddress, type RootType } from "../plan/address.js";
+import { ROOT_KIND, parseAddress, type RootType } from "../plan/address.js";
 import { buildPlan, type PlanInput } from "../plan/planner.js";
 import type { HandRename } from "./merge-state.js";
-
-const KIND_OF: Record<RootType, Kind> = {
-  display_group: "display_groups",
-  attribute: "attributes",
-  attribute_set: "attribute_sets",
-  block: "blocks",
-  brand: "brands",
-  category: "categories",
-};
 
 export function renamedByHand(input: PlanInput): HandRename[] {
   if (!entryTheTenantLacks(input)) return [];
@@ -30,7 +21,7 @@ export function renamedByHand(input: PlanInput): HandRename[] {
     const before = parseAddress(action.previous.address)?.segments;
     // A record of its own (not a value, web id or version of one), the same kind on both sides.
     if (now?.length !== 1 || before?.length !== 1 || now[0].type !== before[0].type) continue;
-    const kind = KIND_OF[now[0].type as RootType];
+    const kind = ROOT_KIND[now[0].type as RootType];
     if (kind) out.push({ kind, from: now[0].key, to: before[0].key });
   }
   return out;

@@ -29,20 +29,11 @@ export interface ExportOptions extends ProjectOptions {
   existing?: "force" | "merge";
 }
 
-export interface ExportResult {
+/** With --merge, what the merge did, a line each (merge-state.ts MergeResult); empty otherwise. */
+export interface ExportResult extends Omit<MergeResult, "files"> {
   /** Files written (relative to cwd as given in --out). */
   files: string[];
   mode: "new" | "force" | "merge";
-  /** --merge: one line per changed value, per added entry, per entry only the folder has. */
-  updated: string[];
-  added: string[];
-  onlyInFolder: string[];
-  /** --merge: values that differ but come from a YAML merge key, to edit by hand. */
-  byHand: string[];
-  /** --merge: renames the folder makes that the tenant has not seen yet (left as the folder has them). */
-  pendingRenames: string[];
-  /** --merge: entries that followed a record renamed or moved by hand in the tenant (or were left for the plan to take back). */
-  renamed: string[];
   /** --force: manifest files left in the folder that declare an exported kind (they will clash). */
   clashes: string[];
 }
