@@ -15,7 +15,7 @@
  */
 import type { Catalogue, Category, Kind } from "../model/catalogue.js";
 import { parsePathKey } from "../model/catalogue.js";
-import { parseAddress, type RootType } from "../plan/address.js";
+import { ROOT_KIND, parseAddress, type RootType } from "../plan/address.js";
 import { dependencies, readScope, scopedRecords } from "../plan/read-scope.js";
 import { parseSelector } from "../plan/selectors.js";
 import { ManifestEntries } from "../manifest/partial.js";
@@ -38,15 +38,6 @@ export interface LoadedCount {
   of: number;
   targets: number;
 }
-
-const ROOT_KIND: Record<RootType, Kind> = {
-  display_group: "display_groups",
-  attribute: "attributes",
-  attribute_set: "attribute_sets",
-  block: "blocks",
-  brand: "brands",
-  category: "categories",
-};
 
 /** The entry an address's record is in: its kind and top-level name (a category's root). */
 function entryOf(address: string): { kind: Kind; name: string } | undefined {
