@@ -18,6 +18,7 @@ export type ErrorCode =
   | "undefined_variable"
   | "cycle"
   | "config"
+  | "empty_file"
   | "io"
   // api
   | "api_unauthorized"

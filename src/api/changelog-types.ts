@@ -18,12 +18,14 @@ export interface ChangelogQuery {
 /** A read of the changelog list: its entries as listed, and what its pages said about themselves. */
 export interface ChangelogRead {
   entries: ApiChangelog[];
-  /** `meta.total` of the first page, when the service sends meta: every entry the query matches. */
-  total?: number;
+  /** `meta.total` of each page read, in order (undefined where a page had none): every entry the query matches, by the service's count. */
+  totals: Array<number | undefined>;
+  /** The `limit` sent for the last page, after any step-down on 422. */
+  limit: number;
+  /** The answers described their paging (a `links` object or `meta`); false for a bare list. */
+  paged: boolean;
   /** Pages were left unread (`firstPage`). */
   more: boolean;
-  /** The last page may have been cut: as long as the default page, no next link, no meta saying it is the last. */
-  cut: boolean;
   /** Requests sent, a refused page size's included. */
   requests: number;
 }

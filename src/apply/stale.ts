@@ -4,6 +4,12 @@
  * order) and, for every record an action touches, the same fingerprint of
  * the tenant's record. Nothing here trusts a field an editor can blank out:
  * a touched record without a saved fingerprint is a difference, not a pass.
+ *
+ * Only what the plan writes counts: an `unsupported` action (what API v1
+ * cannot write, such as a brand's language version) is shown and never
+ * carried out, so its record, edited by hand since, or such an action that
+ * appeared or went, does not make the plan stale (issue 33). A record's own
+ * fingerprint leaves out those parts too (src/plan/records.ts, writableView).
  */
 import { canonicalJson } from "../plan/canonical-json.js";
 import type { Action, Plan } from "../plan/types.js";
@@ -11,8 +17,10 @@ import type { Action, Plan } from "../plan/types.js";
 /** One line per address that differs, sorted; empty when the saved plan may run. */
 export function savedPlanDifferences(opts: { saved: Plan; current: Plan }): string[] {
   const { saved, current } = opts;
-  const savedBy = new Map(saved.actions.map((a) => [a.address, a]));
-  const currentBy = new Map(current.actions.map((a) => [a.address, a]));
+  const savedWrites = writes(saved);
+  const currentWrites = writes(current);
+  const savedBy = new Map(savedWrites.map((a) => [a.address, a]));
+  const currentBy = new Map(currentWrites.map((a) => [a.address, a]));
   const lines = new Map<string, string>();
   const note = (address: string, line: string) => {
     if (!lines.has(address)) lines.set(address, line);
@@ -29,7 +37,7 @@ export function savedPlanDifferences(opts: { saved: Plan; current: Plan }): stri
     if (!currentBy.has(address)) note(address, `changed: ${address} (a plan made now has no such action: the tenant or the plan file changed)`);
   }
   const out = [...lines.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, l]) => l);
-  if (!out.length && saved.actions.some((a, i) => a.address !== current.actions[i]?.address)) {
+  if (!out.length && savedWrites.some((a, i) => a.address !== currentWrites[i]?.address)) {
     out.push("order: the saved actions are in another order than a plan made now");
   }
   if (saved.deletes_allowed !== current.deletes_allowed) {
@@ -37,6 +45,9 @@ export function savedPlanDifferences(opts: { saved: Plan; current: Plan }): stri
   }
   return out;
 }
+
+/** The actions apply carries out: all but those API v1 cannot (op unsupported), which it only reports. */
+const writes = (p: Plan): Action[] => p.actions.filter((a) => a.op !== "unsupported");
 
 function differingKeys(a: Action, b: Action): string[] {
   const keys = new Set([...Object.keys(a), ...Object.keys(b)]) as Set<keyof Action>;

@@ -20,6 +20,7 @@ import type { AppliedIdentity } from "../plan/ownership.js";
 import { FIELDS, type FieldSpec } from "../plan/fields.js";
 import { readLedger, saveLedger } from "../state/backends/index.js";
 import { recordNames, recordOwned } from "../state/ledger.js";
+import { entryPrints, recordApplied } from "../state/applied.js";
 import { openProjectState } from "../workflows/state.js";
 import { loadProject, type ProjectOptions } from "../workflows/project.js";
 import { versionMap } from "../config/index.js";
@@ -221,15 +222,16 @@ function idOf(ids: ReadonlyMap<string, number>, name: string, what: string): num
 export async function seedProject(store: TenantStore, project: ProjectOptions): Promise<{ seeded: Seeded; catalogue: Catalogue }> {
   const { config, desired } = await loadProject(project);
   const seeded = seedTenant(store, desired, versionMap(config, pickTenant(config, project.tenant).tenant));
-  await writeSeededLedger(project, seeded);
+  await writeSeededLedger(project, seeded, desired);
   return { seeded, catalogue: desired };
 }
 
 /** Saves into the project's state backend the ledger entries apply would have saved for the seeded records. */
-export async function writeSeededLedger(project: ProjectOptions, seeded: Seeded): Promise<void> {
+export async function writeSeededLedger(project: ProjectOptions, seeded: Seeded, desired: Catalogue): Promise<void> {
   const { backend, tenant, baseUrl } = await openProjectState(project);
   const state = await readLedger(backend, tenant, baseUrl);
   recordOwned(state.ledger, seeded.owned);
   recordNames(state.ledger, seeded.names);
+  recordApplied(state.ledger, entryPrints(desired, [seeded.names]));
   await saveLedger(backend, state);
 }

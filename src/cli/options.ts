@@ -2,7 +2,9 @@
  * Options every command shares, defined once so they read the same everywhere:
  * --config, --tenant, --dir, --parallelism, --log-http, --no-color, --quiet, --format.
  */
+import path from "node:path";
 import type { Argv } from "yargs";
+import { findConfig } from "../config/find.js";
 import { FORMATS, wantColor, type Format } from "../render/index.js";
 import { escapeControls } from "../render/controls.js";
 import type { ProjectOptions } from "../workflows/index.js";
@@ -22,7 +24,11 @@ export interface GlobalArgs {
 
 export function withProjectOptions<T>(y: Argv<T>): Argv<T & GlobalArgs> {
   return y
-    .option("config", { type: "string", describe: "Config file (default: ./pimctl.yaml)", group: "Project:" })
+    .option("config", {
+      type: "string",
+      describe: "Config file (default: pimctl.yaml here, else in the nearest folder above, up to the Git repository's root)",
+      group: "Project:",
+    })
     .option("tenant", { type: "string", describe: "Tenant name from the config (optional when it names one)", group: "Project:" })
     .option("dir", { type: "string", describe: "Manifest directory (default: the config's dir:, else .)", group: "Project:" })
     .option("parallelism", { type: "number", describe: "Concurrent requests to the tenant (default 8)", group: "Output and network:" })
@@ -44,6 +50,14 @@ export function withRefresh<T>(y: Argv<T>): Argv<T & { refresh?: RefreshMode }> 
   }) as Argv<T & { refresh?: RefreshMode }>;
 }
 
+/** plan, and apply when it plans itself: src/plan/empty-files.ts. */
+export const ALLOW_EMPTY_FILES_OPTION = {
+  type: "boolean",
+  describe:
+    "Plan deletes even while a manifest file declares nothing (empty, or only comments); without it such a plan is refused (exit 3): " +
+    "pimctl cannot tell what the file held. A saved plan was checked when it was made",
+} as const;
+
 export function withFormat<T>(y: Argv<T>): Argv<T & { format: Format }> {
   return y.option("format", {
     alias: "f",
@@ -56,10 +70,11 @@ export function withFormat<T>(y: Argv<T>): Argv<T & { format: Format }> {
 
 export function projectOptions(args: GlobalArgs, io: Io): ProjectOptions {
   const logHttp = args["log-http"] === true || io.env.PIMCTL_LOG_HTTP === "1";
+  const configPath = configPathFor(args, io);
   return {
     cwd: io.cwd,
     env: io.env,
-    ...(args.config ? { configPath: args.config } : {}),
+    ...(configPath ? { configPath } : {}),
     ...(args.dir ? { dir: args.dir } : {}),
     ...(args.tenant ? { tenant: args.tenant } : {}),
     ...(args.parallelism ? { parallelism: args.parallelism } : {}),
@@ -69,6 +84,19 @@ export function projectOptions(args: GlobalArgs, io: Io): ProjectOptions {
       ? { logHttp: (line: string) => io.stderr(`http: ${escapeControls(line)}\n`), log: (line: string) => io.stderr(`debug: ${escapeControls(line)}\n`) }
       : {}),
   };
+}
+
+/**
+ * --config, else the pimctl.yaml found above the working directory (src/config/find.ts), said on
+ * stderr in one line: run from the manifest folder, the config read is not the one a person sees.
+ * Undefined: the working directory's own pimctl.yaml, or none (the loader says so).
+ */
+export function configPathFor(args: GlobalArgs, io: Io): string | undefined {
+  if (args.config) return args.config;
+  const found = findConfig(io.cwd).file;
+  if (!found || path.dirname(found) === path.resolve(io.cwd)) return undefined;
+  say(args, io, `using the config ${path.relative(io.cwd, found)} (the nearest pimctl.yaml above this folder)`);
+  return found;
 }
 
 export function colorFor(args: GlobalArgs, io: Io): boolean {

@@ -2,7 +2,7 @@ import yargs, { type Argv } from "yargs";
 import { PimctlError, PimctlErrors } from "../errors.js";
 import { EXIT, ExitWith, type ExitCode } from "./exit-codes.js";
 import { problemFormatOf, reportProblems, type ProblemFormat } from "./pipeline-output.js";
-import { compareProblems, located, problemsOf } from "../render/errors.js";
+import { byPlace, problemsOf } from "../render/errors.js";
 import { escapeControls } from "../render/controls.js";
 import type { Io } from "./io.js";
 import { packageVersion } from "../package.js";
@@ -58,7 +58,6 @@ export function reportError(err: unknown, io: Io, format?: ProblemFormat): ExitC
   if (err instanceof PimctlErrors || err instanceof PimctlError) {
     const errors = err instanceof PimctlErrors ? err.errors : [err];
     const warnings = err instanceof PimctlErrors ? err.warnings : [];
-    const byPlace = (a: PimctlError, b: PimctlError) => compareProblems(located(a), located(b));
     for (const w of [...warnings].sort(byPlace)) io.stderr(`warning: ${w.format()}\n`);
     for (const e of [...errors].sort(byPlace)) io.stderr(`error: ${e.format()}\n`);
     if (err instanceof PimctlErrors) io.stderr(`${errors.length} error${errors.length === 1 ? "" : "s"}\n`);

@@ -14,6 +14,7 @@ import { decodeManifest } from "../manifest/encoding.js";
 import { fillUrlTemplate, hasCredentials, redactUrl } from "../api/base-url.js";
 import type { ExternalRecords } from "../manifest/references.js";
 import type { SourceLocation } from "../model/catalogue.js";
+import { CONFIG_FILE, findConfig, type ConfigSearch } from "./find.js";
 
 export interface TenantConfig {
   name: string;
@@ -73,11 +74,15 @@ export interface StateConfig {
 
 const DEFAULT_STATE: StateConfig = { backend: "local", remote: "origin" };
 
-export const CONFIG_FILE = "pimctl.yaml";
 const validateConfig = await validatorFor("config", configSchema);
 
+/**
+ * The config `configPath` names, else the nearest pimctl.yaml at or above `cwd` within its Git
+ * repository (find.ts). Relative paths in it (dir, ledger_dir, token_file) are relative to its folder.
+ */
 export async function loadConfig(opts: { configPath?: string; cwd: string; dir?: string }): Promise<Config> {
-  const file = path.resolve(opts.cwd, opts.configPath ?? CONFIG_FILE);
+  const search = opts.configPath ? undefined : findConfig(opts.cwd);
+  const file = opts.configPath ? path.resolve(opts.cwd, opts.configPath) : (search!.file ?? path.join(opts.cwd, CONFIG_FILE));
   let bytes: Buffer | undefined;
   try {
     bytes = await readFile(file);
@@ -92,7 +97,7 @@ export async function loadConfig(opts: { configPath?: string; cwd: string; dir?:
   const base = bytes === undefined ? opts.cwd : path.dirname(file);
   if (bytes === undefined) {
     // Without a config, only an explicit directory is read: never scan the working directory.
-    if (!opts.dir) throw noConfig(opts.cwd);
+    if (!opts.dir) throw noConfig(opts.cwd, search);
     return {
       dir: path.resolve(opts.cwd, opts.dir),
       tenants: {},
@@ -153,7 +158,7 @@ export async function loadConfig(opts: { configPath?: string; cwd: string; dir?:
       name,
       ...(t.versions ? { versions_at: entryLocations(parsed, ["tenants", name, "versions"], t.versions) } : {}),
       ...(t.variables ? { variables: Object.fromEntries(Object.entries(t.variables).map(([k, v]) => [k, String(v)])) } : {}),
-      ...(t.token_file ? { token_file: path.resolve(opts.cwd, t.token_file) } : {}),
+      ...(t.token_file ? { token_file: path.resolve(base, t.token_file) } : {}),
     };
   }
   return {
@@ -183,9 +188,18 @@ function scopeOf(data: Record<string, unknown>, file: string): ScopeRules {
   return scope;
 }
 
-function noConfig(cwd: string): PimctlError {
-  return new PimctlError("config", `no ${CONFIG_FILE} found in ${cwd}`, {
+function noConfig(cwd: string, search: ConfigSearch | undefined): PimctlError {
+  const repository = search?.repository;
+  const above = repository && repository !== path.resolve(cwd) ? ` or a folder above it up to ${repository} (the Git repository's root)` : "";
+  const notUsed = search?.notUsed;
+  return new PimctlError("config", `no ${CONFIG_FILE} found in ${cwd}${above}`, {
     details: [
+      ...(notUsed
+        ? [
+            `${path.relative(cwd, notUsed)} is above this folder, outside a Git repository, where pimctl looks in the working directory only: ` +
+              `run from ${path.relative(cwd, path.dirname(notUsed))}, or pass --config ${path.relative(cwd, notUsed)}`,
+          ]
+        : []),
       "create one with 'pimctl init' (it asks for the tenant's address and the token's environment variable), or name one with --config FILE",
       "to validate a directory without a config: pimctl validate DIR",
     ],

@@ -18,8 +18,9 @@ import type { Ledger } from "../state/ledger.js";
 import type { RemoteCatalogue } from "../model/remote.js";
 import { misunderstood, newest } from "../state/changelog/feed.js";
 import { PimctlError } from "../errors.js";
+import type { Origin, OriginClaim } from "./origin.js";
 
-export const DRIFT_FORMAT_VERSION = "1.0";
+export const DRIFT_FORMAT_VERSION = "1.1";
 
 type FeedEntity = "brand" | "category" | "attribute" | "attribute_set";
 
@@ -56,8 +57,14 @@ export interface DriftItem {
   changed_at?: string;
   changelog_id?: number;
   change_type?: ApiChangelog["change_type"];
-  /** A caveat on the attribution, or why there is none. */
+  /** A caveat on the attribution, or why there is none; for the manifests' differences, what they did. */
   note?: string;
+  /**
+   * Since 1.1: where the difference comes from, when the ledger can tell (drift/origin.ts): made in the
+   * tenant since the last apply, or introduced by the manifests since (not applied yet: no feed entry is
+   * looked up for it). Absent: not known.
+   */
+  origin?: Origin;
 }
 
 export interface DriftReport {
@@ -68,8 +75,17 @@ export interface DriftReport {
   /** The feed window read: every entry, or those since this time. */
   feed: { entity_types: FeedEntity[]; since?: string; entries: number };
   refresh: RefreshReport;
+  /** Since 1.1: the items that count as drift (what --detailed-exitcode exits 2 for): all but those API v1 cannot write. */
+  drifted: number;
   items: DriftItem[];
 }
+
+/**
+ * Whether an item is drift a job should act on: a difference API v1 cannot write back (a brand's or a
+ * category's language version: op "unsupported") is shown, never counted, or a nightly job would
+ * report it every night.
+ */
+export const countsAsDrift = (i: Pick<DriftItem, "op">): boolean => i.op !== "unsupported";
 
 /** The drifted actions' feed lookups: which entity types to read. */
 export function feedTypesOf(actions: readonly Action[]): FeedEntity[] {
@@ -124,40 +140,63 @@ export function ledgerIds(actions: readonly Action[], ledger: Ledger, remote: Re
 /** Fields naming a record of a kind the feed does not cover: they differ without their own record changing. */
 const UNLOGGED_REFERENCES = new Set(["display_group"]);
 
+/** The plan's actions that are drift: a write-only value pimctl has no record of (a web id, an image_url) is unknown, not drift. */
+export const driftedActions = (plan: Plan): Action[] => plan.actions.filter((a) => !(a.changes.length && a.changes.every((c) => c.before_unknown)));
+
 /**
- * Each drifted action with the newest feed entry of its record (pure: the plan, the entries, and
- * the ids the ledger gives records deleted by hand, from ledgerIds).
+ * Each drifted action with its origin (drift/origin.ts) and, unless the manifests introduced it, the
+ * newest feed entry of its record (pure: the plan, the entries, the ids the ledger gives records
+ * deleted by hand, from ledgerIds, and the origins).
  */
-export function attribute(plan: Plan, entries: readonly ApiChangelog[], since?: string, fromLedger: ReadonlyMap<string, number> = new Map()): DriftItem[] {
+export function attribute(
+  plan: Plan,
+  entries: readonly ApiChangelog[],
+  since?: string,
+  fromLedger: ReadonlyMap<string, number> = new Map(),
+  claims: ReadonlyMap<string, OriginClaim> = new Map(),
+): DriftItem[] {
   const byEntity = new Map<string, ApiChangelog[]>();
   for (const e of entries) {
     const key = `${e.entity_type}:${e.entity_id}`;
     (byEntity.get(key) ?? byEntity.set(key, []).get(key)!).push(e);
   }
-  // A write-only value pimctl has no record of (a web id, an image_url) is unknown, not drift.
-  const drifted = plan.actions.filter((a) => !(a.changes.length && a.changes.every((c) => c.before_unknown)));
-  return drifted.map((a) => {
+  return driftedActions(plan).map((a) => {
     const item: DriftItem = { address: a.address, op: a.op, fields: a.changes.map((c) => c.field) };
-    const how = LOGGED_AS[a.type];
-    if ("none" in how) return { ...item, note: how.none };
-    const ref = a.refs[how.ref];
-    // A record deleted by hand (or a part of one) has no id in the tenant; the ledger may know the one it had.
-    const ledgered = ref && "address" in ref ? fromLedger.get(ref.address) : !ref && how.ref === "self" ? fromLedger.get(a.address) : undefined;
-    const id = ref && "id" in ref ? ref.id : ledgered;
-    if (id === undefined)
-      return { ...item, note: a.op === "create" ? "no id to look up: the record is not in the tenant (deleted, or never created)" : "no id to look up" };
-    const entity = { type: how.entity, id };
-    // An attribute whose only difference is the display group it names (a group renamed by hand) did not change itself.
-    const byReference = item.fields.length > 0 && item.fields.every((f) => UNLOGGED_REFERENCES.has(f));
-    const caveats = [
-      ...(ledgered !== undefined ? [`id ${id} from the ledger: the record pimctl owned that is gone from the tenant`] : []),
-      ...(how.caveat ? [how.caveat] : []),
-      ...(byReference ? [`only ${item.fields.join(", ")} differs, which names a record not in the feed: the change may be there, after this entry`] : []),
-    ];
-    const caveat = caveats.length ? caveats.join("; ") : undefined;
-    const last = newest(byEntity.get(`${entity.type}:${entity.id}`) ?? []);
-    if (!last)
-      return { ...item, entity, note: `no changelog entry${since ? ` since ${since}` : ""} for ${entity.type} ${entity.id}${caveat ? ` (${caveat})` : ""}` };
-    return { ...item, entity, changed_at: last.updated_at, changelog_id: last.id, change_type: last.change_type, ...(caveat ? { note: caveat } : {}) };
+    const claim = claims.get(a.address);
+    // The manifests' own difference is no change of the tenant's: its history is not looked up.
+    if (claim?.origin === "manifests") return { ...item, ...(claim.note ? { note: claim.note } : {}), origin: "manifests" };
+    const found = fromFeed(a, item, byEntity, since, fromLedger);
+    return claim ? { ...found, origin: claim.origin } : found;
   });
+}
+
+/** An action's item with the newest feed entry of its record, or why there is none. */
+function fromFeed(
+  a: Action,
+  item: DriftItem,
+  byEntity: ReadonlyMap<string, ApiChangelog[]>,
+  since: string | undefined,
+  fromLedger: ReadonlyMap<string, number>,
+): DriftItem {
+  const how = LOGGED_AS[a.type];
+  if ("none" in how) return { ...item, note: how.none };
+  const ref = a.refs[how.ref];
+  // A record deleted by hand (or a part of one) has no id in the tenant; the ledger may know the one it had.
+  const ledgered = ref && "address" in ref ? fromLedger.get(ref.address) : !ref && how.ref === "self" ? fromLedger.get(a.address) : undefined;
+  const id = ref && "id" in ref ? ref.id : ledgered;
+  if (id === undefined)
+    return { ...item, note: a.op === "create" ? "no id to look up: the record is not in the tenant (deleted, or never created)" : "no id to look up" };
+  const entity = { type: how.entity, id };
+  // An attribute whose only difference is the display group it names (a group renamed by hand) did not change itself.
+  const byReference = item.fields.length > 0 && item.fields.every((f) => UNLOGGED_REFERENCES.has(f));
+  const caveats = [
+    ...(ledgered !== undefined ? [`id ${id} from the ledger: the record pimctl owned that is gone from the tenant`] : []),
+    ...(how.caveat ? [how.caveat] : []),
+    ...(byReference ? [`only ${item.fields.join(", ")} differs, which names a record not in the feed: the change may be there, after this entry`] : []),
+  ];
+  const caveat = caveats.length ? caveats.join("; ") : undefined;
+  const last = newest(byEntity.get(`${entity.type}:${entity.id}`) ?? []);
+  if (!last)
+    return { ...item, entity, note: `no changelog entry${since ? ` since ${since}` : ""} for ${entity.type} ${entity.id}${caveat ? ` (${caveat})` : ""}` };
+  return { ...item, entity, changed_at: last.updated_at, changelog_id: last.id, change_type: last.change_type, ...(caveat ? { note: caveat } : {}) };
 }

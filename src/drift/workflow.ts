@@ -1,6 +1,7 @@
-/** `pimctl drift` as a library call: plan, then read the feed for the drifted records. */
+/** `pimctl drift` as a library call: plan, tell the manifests' differences from the tenant's, then read the feed for the tenant's. */
 import { planOpen, type PlanOptions } from "../workflows/index.js";
-import { DRIFT_FORMAT_VERSION, attribute, feedTypesOf, ledgerIds, readDriftFeed, type DriftReport } from "./index.js";
+import { DRIFT_FORMAT_VERSION, attribute, countsAsDrift, driftedActions, feedTypesOf, ledgerIds, readDriftFeed, type DriftReport } from "./index.js";
+import { origins } from "./origin.js";
 
 export interface DriftOptions extends PlanOptions {
   /** Read feed entries since this ISO time only (default: the whole feed of the types involved). */
@@ -10,10 +11,15 @@ export interface DriftOptions extends PlanOptions {
 }
 
 export async function drift(opts: DriftOptions): Promise<DriftReport> {
-  const result = await planOpen(opts);
+  // Drift applies nothing: deletes while a manifest file declares nothing are drift to report, with the plan's warning.
+  const result = await planOpen({ ...opts, allowEmptyFiles: true });
   try {
-    const types = feedTypesOf(result.plan.actions);
+    const fromLedger = ledgerIds(result.plan.actions, result.ledger, result.remote);
+    const claims = origins(driftedActions(result.plan), result.desired, result.ledger, fromLedger);
+    // What the manifests introduced is no change of the tenant: its history is not read for it.
+    const types = feedTypesOf(result.plan.actions.filter((a) => claims.get(a.address)?.origin !== "manifests"));
     const entries = types.length ? await readDriftFeed(result.connection.api, types, opts.since) : [];
+    const items = attribute(result.plan, entries, opts.since, fromLedger, claims);
     return {
       format_version: DRIFT_FORMAT_VERSION,
       tenant: result.connection.name,
@@ -21,7 +27,8 @@ export async function drift(opts: DriftOptions): Promise<DriftReport> {
       checked_at: (opts.now?.() ?? new Date()).toISOString().replace(/\.\d{3}Z$/, "Z"),
       feed: { entity_types: types, ...(opts.since ? { since: opts.since } : {}), entries: entries.length },
       refresh: result.refresh,
-      items: attribute(result.plan, entries, opts.since, ledgerIds(result.plan.actions, result.ledger, result.remote)),
+      drifted: items.filter(countsAsDrift).length,
+      items,
     };
   } finally {
     await result.connection.api.close();

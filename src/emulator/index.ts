@@ -19,11 +19,11 @@ import { handleControl } from "./control.js";
 import { startFileServing } from "./kinds/exports.js";
 import { createSaver } from "./persistence.js";
 import { largeList, readBody as readBodyUpTo, send, sendInChunks } from "./respond.js";
-import type { Emulator, EmulatorOptions, EmulatorStats, EmulatorTenantSpec, FaultMode, TargetedFault } from "./types.js";
+import type { Emulator, EmulatorOptions, EmulatorStats, EmulatorTenantSpec, FaultMode, RequestHook, TargetedFault } from "./types.js";
 
 export type { EmulatorSwitches } from "./switches.js";
 export { TenantStore } from "./store.js";
-export type { Emulator, EmulatorOptions, EmulatorStats, EmulatorTenantSpec, FaultMode, SeedFile, TargetedFault } from "./types.js";
+export type { Emulator, EmulatorOptions, EmulatorStats, EmulatorTenantSpec, FaultMode, RequestHook, SeedFile, TargetedFault } from "./types.js";
 
 interface Tenant {
   token: string;
@@ -57,6 +57,7 @@ export async function startEmulator(opts: EmulatorOptions): Promise<Emulator> {
   const tenants = new Map<string, Tenant>();
   const sockets = new Set<Socket>();
   let stats: EmulatorStats = freshStats();
+  let requestHook: RequestHook | undefined;
   function freshStats(): EmulatorStats {
     return { requests: { total: 0, byTenant: {}, byMethod: {}, byRoute: {} }, faults: {}, saves: { written: 0, most_at_once: 0, failed: 0 } };
   }
@@ -147,6 +148,7 @@ export async function startEmulator(opts: EmulatorOptions): Promise<Emulator> {
     count(stats.requests.byTenant, hash);
     count(stats.requests.byMethod, method);
     count(stats.requests.byRoute, `${method} ${routeKey}`);
+    if (requestHook) await requestHook({ tenant: hash, method, route: routeKey });
 
     if (latencyMs > 0) await holdFor(latencyMs);
 
@@ -281,6 +283,9 @@ export async function startEmulator(opts: EmulatorOptions): Promise<Emulator> {
       targeted = [];
       failRate = 0;
       rateLimit = 0;
+    },
+    onRequest: (hook) => {
+      requestHook = hook;
     },
     store: (hash) => {
       const t = tenants.get(hash);

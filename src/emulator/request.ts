@@ -103,8 +103,9 @@ export function pageParams(c: RequestContext, defaultLimit: number): { page: num
   const rawLimit = Number(c.query.get("limit") ?? String(defaultLimit));
   const page = Number.isInteger(rawPage) && rawPage >= 1 ? rawPage : 1;
   const max = c.switches.maxPageSize;
-  if (max !== undefined && Number.isInteger(rawLimit) && rawLimit > max) throw unprocessable("limit", `The limit may not be greater than ${max}.`);
-  const limit = Number.isInteger(rawLimit) && rawLimit >= 1 ? Math.min(rawLimit, MAX_LIMIT) : defaultLimit;
+  const over = max !== undefined && Number.isInteger(rawLimit) && rawLimit > max;
+  if (over && c.switches.oversizedLimit === "refuse") throw unprocessable("limit", `The limit may not be greater than ${max}.`);
+  const limit = Number.isInteger(rawLimit) && rawLimit >= 1 ? Math.min(rawLimit, MAX_LIMIT, max ?? MAX_LIMIT) : defaultLimit;
   return { page, limit };
 }
 

@@ -21,6 +21,11 @@ export interface EmulatorSwitches {
   changelogSubtreeDeletes: "each" | "root";
   /** The changelog list: paged with links and meta (default), or only the first `limit` entries and no paging at all. */
   changelogPaging: "links" | "capped";
+  /**
+   * meta.total of the changelog list: the entries the query matches (default), absent, every entry of the tenant
+   * whatever the filters, or one less than the entries the query matches (a count one write behind the list).
+   */
+  changelogTotal: "matching" | "absent" | "tenant" | "lagging";
   /** Booleans on the wire: as the document shows them (default: 1/0 where it says so), or all 1/0, "1"/"0", true/false. */
   boolFormat: BoolFormat;
   /** Ids on the wire: numbers (default) or numeric strings. */
@@ -31,8 +36,10 @@ export interface EmulatorSwitches {
   setAttributeDeleteId: "assignment" | "attribute";
   /** How an exact-match search says "nothing": an empty 200 body (default), 404, 200 [] or 200 null. */
   searchEmpty: "empty-body" | "404" | "empty-array" | "null";
-  /** A `limit` above this answers 422; undefined: larger values are clamped to 1000. */
+  /** A `limit` above this answers 422 (or is clamped to it: oversizedLimit); undefined: larger values are clamped to 1000. */
   maxPageSize: number | undefined;
+  /** A `limit` above maxPageSize: refused with 422 (default), or clamped to maxPageSize without a word. */
+  oversizedLimit: "refuse" | "clamp";
   /** Lists the document shows unpaginated answer 25 a page with links and meta. */
   paginateAllLists: boolean;
   /** Dates on the wire: as stored (default, ISO 8601 with Z, no milliseconds), or iso-z (with ms), iso-offset (+00:00), sql. */
@@ -75,6 +82,12 @@ export const SWITCHES: { readonly [K in keyof EmulatorSwitches]: SwitchRow<K> } 
   },
   changelogSubtreeDeletes: { default: "each", readings: ["each", "root"], option: "--changelog-subtree-deletes", consultedBy: "kinds/categories.ts" },
   changelogPaging: { default: "links", readings: ["links", "capped"], option: "--changelog-paging", consultedBy: "kinds/changelogs.ts" },
+  changelogTotal: {
+    default: "matching",
+    readings: ["matching", "absent", "tenant", "lagging"],
+    option: "--changelog-total",
+    consultedBy: "kinds/changelogs.ts",
+  },
   boolFormat: { default: "document", readings: ["document", "int", "string", "bool"], option: "--bool-format", consultedBy: "index.ts (wire-format.ts)" },
   idFormat: { default: "number", readings: ["number", "string"], option: "--id-format", consultedBy: "index.ts (wire-format.ts)" },
   idSequence: { default: "per-table", readings: ["per-table", "global"], option: "--id-sequence", consultedBy: "store-core.ts (id)" },
@@ -91,6 +104,7 @@ export const SWITCHES: { readonly [K in keyof EmulatorSwitches]: SwitchRow<K> } 
     consultedBy: "request.ts (searchMiss)",
   },
   maxPageSize: { default: undefined, option: "--max-page-size", consultedBy: "request.ts (pageParams)" },
+  oversizedLimit: { default: "refuse", readings: ["refuse", "clamp"], option: "--oversized-limit", consultedBy: "request.ts (pageParams)" },
   paginateAllLists: { default: false, readings: [false, true], option: "--paginate-all-lists", consultedBy: "index.ts (wire-format.ts paginateList)" },
   dateFormat: { default: "document", readings: ["document", "iso-z", "iso-offset", "sql"], option: "--date-format", consultedBy: "index.ts (wire-format.ts)" },
   exportDownload: { default: "direct", readings: ["direct", "redirect"], option: "--export-download", consultedBy: "kinds/exports.ts" },

@@ -58,6 +58,9 @@ export interface EmulatorStats {
   saves: { written: number; most_at_once: number; failed: number };
 }
 
+/** A request as onRequest sees it: the tenant, the method and the route's pattern (as in stats().requests.byRoute). */
+export type RequestHook = (r: { tenant: string; method: string; route: string }) => void | Promise<void>;
+
 export interface Emulator {
   url: string;
   port: number;
@@ -71,6 +74,11 @@ export interface Emulator {
   /** Targeted faults not yet fired (for one tenant, or all). */
   faultsLeft(tenant?: string): number;
   store(hash: string): TenantStore;
+  /**
+   * Call `hook` for every API request once it is counted, before it is answered (undefined: none);
+   * a test's write made in it lands at an exact moment of a client's read.
+   */
+  onRequest(hook: RequestHook | undefined): void;
   addTenant(spec: EmulatorTenantSpec): void;
   /** Replace a tenant's data with an empty (default-seeded) store. */
   resetTenant(hash: string): void;

@@ -9,16 +9,19 @@ import {
   KINDS,
   compareText,
   comparePaths,
+  pathKey,
   type Asset,
   type Attribute,
   type Brand,
   type Catalogue,
   type Category,
   type Kind,
+  type OwnedTable,
   type TypeValue,
 } from "../model/catalogue.js";
 import type { RemoteAsset, RemoteCatalogue } from "../model/remote.js";
 import type { LedgerView } from "../plan/context.js";
+import { judgeIdentity } from "../plan/identity.js";
 import { variableWriter, writeVariables, type VariableWriter } from "./translate.js";
 
 /**
@@ -38,24 +41,28 @@ export function ownVersions<T extends object>(versions: Record<string, T> | unde
 /** The tenant's state as a desired catalogue: what a manifest would say to keep it as it is. */
 export function remoteToCatalogue(remote: RemoteCatalogue, ledger?: LedgerView): Catalogue {
   const byName = (a: { name: string }, b: { name: string }) => compareText(a.name, b.name);
-  const assets = (owner: string, list: RemoteAsset[] | undefined): Asset[] | undefined =>
+  // The ledger's write-only values of a record only while the record under that id is the one pimctl wrote them for,
+  // as the plan decides (plan/identity.ts): another record given that id (a restore, a rename and an edit) has none of them.
+  const trusted = (table: OwnedTable, id: number, key: string, record: object): LedgerView | undefined =>
+    ledger && judgeIdentity(ledger, table, id, key, record).is !== "other" ? ledger : undefined;
+  const assets = (own: LedgerView | undefined, owner: string, list: RemoteAsset[] | undefined): Asset[] | undefined =>
     list?.length
       ? list
           .map((a) => ({
-            image_url: ledger?.assets[owner]?.[String(a.id)]?.image_url ?? a.uri,
+            image_url: own?.assets[owner]?.[String(a.id)]?.image_url ?? a.uri,
             ...(a.alttext ? { alttext: a.alttext } : {}),
             ...(a.thumbnail !== undefined ? { thumbnail: a.thumbnail } : {}),
           }))
           .sort((x, y) => compareText(x.image_url, y.image_url))
       : undefined;
   /** Brands and categories: own version text, and the write-only values the ledger remembers. */
-  const withWriteOnly = <T extends Brand | Category>(out: T, owner: string, remoteAssets: RemoteAsset[] | undefined): T => {
+  const withWriteOnly = <T extends Brand | Category>(out: T, owner: string, remoteAssets: RemoteAsset[] | undefined, own: LedgerView | undefined): T => {
     const versions = ownVersions(out.versions as Record<string, object> | undefined, out as unknown as Record<string, unknown>);
     if (versions) out.versions = versions as T["versions"];
     else delete out.versions;
-    const a = assets(owner, remoteAssets);
+    const a = assets(own, owner, remoteAssets);
     if (a) out.assets = a;
-    const w = ledger?.web_ids[owner];
+    const w = own?.web_ids[owner];
     if (w && Object.keys(w).length) out.web_ids = w;
     return out;
   };
@@ -81,7 +88,8 @@ export function remoteToCatalogue(remote: RemoteCatalogue, ledger?: LedgerView):
   const brands: Brand[] = remote.brands
     .map((r) => {
       const { id, product_count: _pc, assets: ra, attributes: battrs, ...rest } = r;
-      const out: Brand = withWriteOnly({ ...rest }, `brand:${id}`, ra);
+      const own = trusted("brands", id, r.name, r);
+      const out: Brand = withWriteOnly({ ...rest }, `brand:${id}`, ra, own);
       if (battrs) {
         const values: NonNullable<Brand["attributes"]> = {};
         const assigned: string[] = [];
@@ -101,7 +109,7 @@ export function remoteToCatalogue(remote: RemoteCatalogue, ledger?: LedgerView):
         if (Object.keys(values).length) out.attributes = values;
         if (assigned.length) out.assigned_attributes = assigned.sort();
       }
-      const sets = ledger?.brand_attribute_sets[String(id)];
+      const sets = own?.brand_attribute_sets[String(id)];
       if (sets?.length) out.attribute_sets = [...sets].sort();
       return out;
     })
@@ -110,7 +118,7 @@ export function remoteToCatalogue(remote: RemoteCatalogue, ledger?: LedgerView):
   const categories: Category[] = remote.categories
     .map((r) => {
       const { id, parent_id: _p, child_count: _c, assets: ra, ...rest } = r;
-      return withWriteOnly({ ...rest } as Category, `category:${id}`, ra);
+      return withWriteOnly({ ...rest } as Category, `category:${id}`, ra, trusted("categories", id, pathKey(r.path), r));
     })
     .sort((a, b) => comparePaths(a.path, b.path));
 

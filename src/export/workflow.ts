@@ -4,18 +4,21 @@
  * overwrite (`force`) or to edit the files in place (`merge`, src/export/merge.ts):
  * an export never destroys hand-written files by default.
  */
-import { readFile, mkdir, rename, writeFile } from "node:fs/promises";
+import { readFile, mkdir, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { KINDS, type Kind } from "../model/catalogue.js";
+import { KINDS, type Catalogue, type Kind } from "../model/catalogue.js";
 import { loadManifests } from "../manifest/index.js";
 import { manifestFiles } from "../manifest/files.js";
 import { PimctlError, PimctlErrors } from "../errors.js";
 import { readTenantCatalogue, schemaPath, type ProjectOptions } from "../workflows/index.js";
-import { projectConfig } from "../workflows/project.js";
+import { projectConfig, prunePolicy } from "../workflows/project.js";
 import { pickTenant } from "../tenant.js";
 import type { TenantConfig } from "../config/index.js";
 import { exportFiles, exportHeader, type ExportFile } from "./index.js";
-import { mergeExport } from "./merge.js";
+import { mergeExport, type MergeInput, type MergeResult } from "./merge.js";
+import { isUntouchedSample } from "../workflows/init-sample.js";
+import type { PlanInput } from "../plan/planner.js";
+import { renamedByHand } from "./hand-renames.js";
 
 export interface ExportOptions extends ProjectOptions {
   out: string;
@@ -27,25 +30,20 @@ export interface ExportOptions extends ProjectOptions {
   existing?: "force" | "merge";
 }
 
-export interface ExportResult {
+/** With --merge, what the merge did, a line each (merge-state.ts MergeResult); empty otherwise. */
+export interface ExportResult extends Omit<MergeResult, "files"> {
   /** Files written (relative to cwd as given in --out). */
   files: string[];
   mode: "new" | "force" | "merge";
-  /** --merge: one line per changed value, per added entry, per entry only the folder has. */
-  updated: string[];
-  added: string[];
-  onlyInFolder: string[];
-  /** --merge: values that differ but come from a YAML merge key, to edit by hand. */
-  byHand: string[];
-  /** --merge: renames the folder makes that the tenant has not seen yet (left as the folder has them). */
-  pendingRenames: string[];
   /** --force: manifest files left in the folder that declare an exported kind (they will clash). */
   clashes: string[];
+  /** init's sample manifest, untouched, that the export replaced (src/workflows/init-sample.ts). */
+  replacedSample?: string;
 }
 
 export async function exportTenant(opts: ExportOptions): Promise<ExportResult> {
   const outDir = path.resolve(opts.cwd, opts.out);
-  const existing = await existingManifests(outDir);
+  const { existing, sample } = await manifestsIn(outDir);
   if (existing.length && !opts.existing) {
     const names = existing.map((f) => path.relative(opts.cwd, f) || f);
     throw new PimctlError(
@@ -62,16 +60,8 @@ export async function exportTenant(opts: ExportOptions): Promise<ExportResult> {
     );
   }
   // The folder a merge edits must load cleanly (a merge edits entries where they are declared): checked before the tenant is read.
-  if (existing.length && opts.existing === "merge") {
-    const config = await projectConfig(opts);
-    const loaded = await loadManifests(outDir, {
-      cwd: opts.cwd,
-      variables: variablesOf(pickTenant(config, opts.tenant).tenant),
-      ...(config.external ? { external: config.external } : {}),
-    });
-    if (loaded.errors.length) throw new PimctlErrors(loaded.errors);
-  }
-  const { catalogue, connection } = await readTenantCatalogue(opts);
+  const folder = existing.length && opts.existing === "merge" ? await loadFolder(opts, outDir) : undefined;
+  const { catalogue, connection, config, remote, ledger } = await readTenantCatalogue(opts);
   const variables = variablesOf(connection.tenant);
   const schemaRef = path.relative(outDir, schemaPath()) || "manifest.schema.json";
   const result: ExportResult = {
@@ -82,27 +72,21 @@ export async function exportTenant(opts: ExportOptions): Promise<ExportResult> {
     onlyInFolder: [],
     byHand: [],
     pendingRenames: [],
+    renamed: [],
     clashes: [],
   };
   let files: Record<string, string> | ExportFile[];
-  if (existing.length && opts.existing === "merge") {
-    const texts: Record<string, string> = {};
-    for (const f of existing) texts[path.relative(outDir, f)] = await readFile(f, "utf8");
-    const merged = mergeExport({
-      files: texts,
-      exported: catalogue,
+  if (folder) {
+    const { files: merged, ...report } = await mergeFolder(existing, outDir, folder, {
+      catalogue,
       kinds: (opts.kinds ?? KINDS).filter((k) => catalogue.managed.includes(k)),
       variables,
       header: (kind) => exportHeader(kind, schemaRef),
+      // The plan's own decision on which tenant records are the folder's entries under another name (renamed by hand).
+      identity: { tenant: connection.name, remote, ledger, prune: prunePolicy(config) },
     });
-    files = merged.files;
-    Object.assign(result, {
-      updated: merged.updated,
-      added: merged.added,
-      onlyInFolder: merged.onlyInFolder,
-      byHand: merged.byHand,
-      pendingRenames: merged.pendingRenames,
-    });
+    files = merged;
+    Object.assign(result, report);
   } else {
     files = exportFiles(catalogue, { tenant: connection.name, ...(opts.kinds ? { kinds: opts.kinds } : {}), schemaRef, variables });
     // Other files declaring an exported kind would now declare its entries twice.
@@ -124,7 +108,22 @@ export async function exportTenant(opts: ExportOptions): Promise<ExportResult> {
     names.push(file.name);
   }
   result.files = names.map((f) => path.join(opts.out, f));
+  if (sample) result.replacedSample = await removed(sample, opts.cwd);
   return result;
+}
+
+/** The folder's files merged with the tenant (merge.ts), its entries following what the plan takes for renames by hand. */
+async function mergeFolder(
+  existing: string[],
+  outDir: string,
+  folder: Catalogue,
+  o: Omit<MergeInput, "files" | "exported" | "renamedByHand"> & { catalogue: Catalogue; identity: Omit<PlanInput, "desired"> },
+): Promise<MergeResult> {
+  const texts: Record<string, string> = {};
+  for (const f of existing) texts[path.relative(outDir, f)] = await readFile(f, "utf8");
+  const desired = { ...folder, managed: folder.managed.filter((k) => o.kinds.includes(k)) };
+  const { catalogue, identity, ...rest } = o;
+  return mergeExport({ ...rest, files: texts, exported: catalogue, renamedByHand: renamedByHand({ ...identity, desired }) });
 }
 
 /** Pieces of text joined into writes of about 1 MB: one write per entry would be tens of thousands of calls. */
@@ -143,9 +142,37 @@ function* batched(pieces: Iterable<string>): Generator<string> {
   if (buffer.length) yield buffer.join("");
 }
 
+/** The folder a merge edits, loaded as plan loads it (with the tenant's variables): its errors refuse the merge. */
+async function loadFolder(opts: ExportOptions, outDir: string): Promise<Catalogue> {
+  const config = await projectConfig(opts);
+  const loaded = await loadManifests(outDir, {
+    cwd: opts.cwd,
+    variables: variablesOf(pickTenant(config, opts.tenant).tenant),
+    ...(config.external ? { external: config.external } : {}),
+  });
+  if (loaded.errors.length) throw new PimctlErrors(loaded.errors);
+  return loaded.catalogue;
+}
+
 /** A tenant's variables as the text a manifest holds. */
 function variablesOf(tenant: TenantConfig): Record<string, string> {
   return Object.fromEntries(Object.entries(tenant.variables ?? {}).map(([k, v]) => [k, String(v)]));
+}
+
+/**
+ * The manifests already in the folder, but init's sample while it is alone there and untouched: it
+ * holds nothing of the team's, and the export takes its place (src/workflows/init-sample.ts).
+ */
+async function manifestsIn(dir: string): Promise<{ existing: string[]; sample?: string }> {
+  const found = await existingManifests(dir);
+  const sample = found.length === 1 && isUntouchedSample(await readFile(found[0]!, "utf8")) ? found[0] : undefined;
+  return sample ? { existing: [], sample } : { existing: found };
+}
+
+/** Removes a file the export replaced; its name as messages show it. */
+async function removed(file: string, cwd: string): Promise<string> {
+  await rm(file, { force: true });
+  return path.relative(cwd, file) || file;
 }
 
 /** The manifest files a folder holds (none when it does not exist); a folder that cannot be listed whole is an error. */

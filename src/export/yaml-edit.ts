@@ -7,9 +7,10 @@
  * included. `resolve` reads `${variables}` the way the loader does; `write`
  * puts them back into what is written (src/export/translate.ts).
  */
-import { isMap, isScalar, isSeq, parseDocument, stringify, type Document, type Node, type Pair, type YAMLMap, type YAMLSeq } from "yaml";
+import { isAlias, isCollection, isMap, isScalar, isSeq, parseDocument, stringify, type Document, type Node, type Pair, type YAMLMap, type YAMLSeq } from "yaml";
 import { writeVariables, type VariableWriter } from "./translate.js";
 import { applySplices, scalarText, type TextSplice } from "../manifest/yaml-text.js";
+import { aliasSplits, aliasesResolve, detachSplits } from "./yaml-shared.js";
 
 export interface VariableText {
   /** `${name}` -> the tenant's value, `$${` -> `${`. */
@@ -18,21 +19,29 @@ export interface VariableText {
   write: VariableWriter;
 }
 
-/** `v` as YAML text (block style unless `flow`), with variables written back. */
-export function renderYaml(v: unknown, text: VariableText, opts: { flow?: boolean } = {}): string {
-  return stringify(writeVariables(v, text.write), {
-    lineWidth: 0,
-    indent: 2,
-    sortMapEntries: false,
-    aliasDuplicateObjects: false,
-    ...(opts.flow ? { collectionStyle: "flow" as const } : {}),
-  });
+const STRINGIFY = { lineWidth: 0, indent: 2, sortMapEntries: false, aliasDuplicateObjects: false } as const;
+
+/** `v` as YAML text (block style unless `flow`; `padded`: `[ a ]` rather than `[a]`), with variables written back. */
+export function renderYaml(v: unknown, text: VariableText, opts: { flow?: boolean; padded?: boolean } = {}): string {
+  const flow = opts.flow ? { collectionStyle: "flow" as const, flowCollectionPadding: opts.padded ?? true } : {};
+  return stringify(writeVariables(v, text.write), { ...STRINGIFY, ...flow });
+}
+
+/** `key: v` on one line, the value in flow style (`previous_names: [Acme]`), with variables written back. */
+function flowPair(key: string, v: unknown, text: VariableText, padded = false): string {
+  // As renderYaml writes `{ [key]: v }`: the key as text (merge never writes a variable-bearing field in place).
+  const keyText = stringify({ [text.write.literal(key)]: 0 }, STRINGIFY)
+    .trimEnd()
+    .slice(0, -": 0".length);
+  return `${keyText}: ${renderYaml(v, text, { flow: true, padded }).trimEnd()}`;
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
 
 export class YamlFileEdit {
   private readonly edits: TextSplice[] = [];
+  /** Nodes whose content the edits change: an anchored node holding one has its aliases written out (yaml-shared.ts). */
+  private readonly touched: Node[] = [];
   /** Undefined when the text does not parse (or for a new file): nothing in it is edited. */
   readonly doc: Document | undefined;
 
@@ -44,7 +53,7 @@ export class YamlFileEdit {
   ) {
     // merge: as the loader reads files (src/manifest/yaml.ts), so `<<: *defaults` fields count.
     const doc = opts.parse ? parseDocument(text, { merge: true }) : undefined;
-    this.doc = doc && !doc.errors.length ? (doc as Document) : undefined;
+    this.doc = doc && !doc.errors.length && aliasesResolve(doc as Document) ? (doc as Document) : undefined;
   }
 
   // ------------------------------------------------------------ reading
@@ -118,17 +127,22 @@ export class YamlFileEdit {
     return scalarText(s, { flow: inFlow, ...(type ? { like: type } : {}) });
   }
 
+  private touch(...nodes: Array<Node | null | undefined>): void {
+    for (const n of nodes) if (n && !isAlias(n)) this.touched.push(n);
+  }
+
   /** A pair's value becomes `v`: in place for a scalar, in flow style inside flow, else the pair written again. */
   replaceValue(map: YAMLMap, pair: Pair, v: unknown): void {
     const node = pair.value as Node | null;
     const key = pair.key as Node;
+    this.touch(map, node);
     const scalar = node === null || isScalar(node) ? this.scalarText(v, node, map.flow === true) : undefined;
     if (scalar !== undefined && node?.range) {
       // An empty value (`desc:`) has an empty range right after the colon: the new one needs its space.
       this.splice(node.range[0], node.range[1], node.range[0] === node.range[1] ? ` ${scalar}` : scalar);
     } else if (map.flow || (node && (isMap(node) || isSeq(node)) && node.flow)) {
       if (!node?.range) throw new Error("a flow value without a source range");
-      this.splice(node.range[0], node.range[1], renderYaml(v, this.variables, { flow: true }).trimEnd());
+      this.splice(node.range[0], node.range[1], renderYaml(v, this.variables, { flow: true, padded: this.padded(isCollection(node) ? node : map) }).trimEnd());
     } else {
       const start = key.range![0];
       const end = this.lineEnd(node?.range ? node.range[1] : key.range![1]);
@@ -136,36 +150,79 @@ export class YamlFileEdit {
     }
   }
 
-  /** A flow collection written again whole. */
-  rewriteFlow(node: YAMLMap | YAMLSeq, v: unknown): void {
-    this.splice(node.range![0], node.range![1], renderYaml(v, this.variables, { flow: true }).trimEnd());
+  /** Whether a flow collection is written `[ a ]` (padded) rather than `[a]`: as it was, so a rewrite keeps the file's style. */
+  private padded(node: Node): boolean {
+    return /^[[{][ \t]/.test(this.text.slice(node.range![0], node.range![0] + 2));
   }
 
-  /** A new key after a block map's last one, in its column. */
-  addKey(map: YAMLMap, key: string, v: unknown): void {
+  /** A flow collection written again whole. */
+  rewriteFlow(node: YAMLMap | YAMLSeq, v: unknown): void {
+    this.touch(node);
+    this.splice(node.range![0], node.range![1], renderYaml(v, this.variables, { flow: true, padded: this.padded(node) }).trimEnd());
+  }
+
+  /**
+   * A new key in a block map, in its column: after the last key whose value is not a block list or map
+   * (a nested entry's own new keys go inside that value, never at the same offset), else after the last.
+   */
+  addKey(map: YAMLMap, key: string, v: unknown, opts: { flow?: boolean } = {}): void {
     const first = map.items[0]?.key as Node | undefined;
     if (!first?.range || !map.range) throw new Error("a map without a source range");
-    this.insertLines(this.lineEnd(map.range[1]), this.indented(renderYaml({ [key]: v }, this.variables), this.column(first.range[0]), true));
+    this.touch(map);
+    if (map.flow) {
+      // `, key: value` after the last pair, in the map's own flow style.
+      const last = map.items.at(-1) as Pair;
+      const end = (last.value as Node | null)?.range?.[1] ?? (last.key as Node).range![1];
+      this.splice(end, end, `, ${flowPair(key, v, this.variables, this.padded(map))}`);
+      return;
+    }
+    const flat = map.items.filter((p) => !(isCollection(p.value) && !p.value.flow)).at(-1) as Pair | undefined;
+    const after = flat ? ((flat.value as Node | null)?.range?.[1] ?? (flat.key as Node).range![1]) : map.range[1];
+    const text = opts.flow ? `${flowPair(key, v, this.variables)}\n` : renderYaml({ [key]: v }, this.variables);
+    this.insertLines(this.lineEnd(after), this.indented(text, this.column(first.range[0]), true));
   }
 
   /** Removes a pair's lines; false when its key starts a list item's line (`- name: x`), which stays. */
-  removePair(pair: Pair): boolean {
+  removePair(map: YAMLMap, pair: Pair): boolean {
     const key = pair.key as Node;
     const value = pair.value as Node | null;
     if (/^\s*-\s/.test(this.text.slice(this.lineStart(key.range![0]), key.range![0] + 1))) return false;
+    this.touch(map);
     this.splice(this.lineStart(key.range![0]), this.lineEnd(value?.range ? value.range[1] : key.range![1]), "");
     return true;
+  }
+
+  /** Aliases that cross a node's bounds written out, so its text can move elsewhere in the file and mean the same. */
+  detach(node: Node): void {
+    if (this.doc) this.edits.push(...detachSplits(this.doc, node));
   }
 
   /** Appends items to a block sequence; false when it is not one (the caller writes the value again). */
   appendItems(seq: YAMLSeq, items: unknown[]): boolean {
     if (seq.flow || !seq.items.length || !seq.range) return false;
+    this.touch(seq);
     this.insertLines(this.lineEnd(seq.range[1]), this.indented(renderYaml(items, this.variables), this.column(seq.range[0]), true));
     return true;
   }
 
-  /** The edited text. */
+  /** The edited text; aliases of an anchored node the edits change are written out first, so they keep its old value. */
   result(): string {
-    return applySplices(this.text, this.edits);
+    const splits = this.doc ? aliasSplits(this.doc, this.touched, this.edits) : [];
+    return applySplices(this.text, [...inStructureOrder(this.edits), ...splits]);
   }
+}
+
+/** The columns of blank a text starts with (after a line break it may start with). */
+const indentOf = (text: string): number => /^\n?( *)/.exec(text)![1]!.length;
+
+/**
+ * Lines inserted at one offset, deeper ones first: a new key of the last entry of a list and a
+ * new item of that list both go where the entry ends, and the entry's key must come before the
+ * item that closes it (applySplices keeps the order of splices at one offset).
+ */
+function inStructureOrder(edits: readonly TextSplice[]): TextSplice[] {
+  return edits
+    .map((e, i) => ({ e, i }))
+    .sort((a, b) => a.e.start - b.e.start || (a.e.start === a.e.end && b.e.start === b.e.end ? indentOf(b.e.text) - indentOf(a.e.text) : 0) || a.i - b.i)
+    .map(({ e }) => e);
 }

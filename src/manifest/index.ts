@@ -10,12 +10,14 @@ import path from "node:path";
 import { KINDS, emptyCatalogue, type Catalogue } from "../model/catalogue.js";
 import { PimctlError } from "../errors.js";
 import { READ_ONLY_API_FIELDS, manifestSchema } from "../model/schema.js";
-import { checkReferences, type ExternalRecords } from "./references.js";
+import { referenceProblems, type ExternalRecords } from "./references.js";
+import { atMembers } from "./reference-places.js";
 import { schemaErrors, validatorFor } from "./validate.js";
 import { parseYaml, pointer, type ParsedYaml } from "./yaml.js";
 import { manifestFiles } from "./files.js";
 import { decodeManifest } from "./encoding.js";
 import { CatalogueBuilder } from "./catalogue-builder.js";
+import { declaresNothing, emptyFileWarning } from "./empty-files.js";
 
 export interface LoadOptions {
   /** Values for ${name}; undefined means no tenant was chosen. */
@@ -38,6 +40,8 @@ export interface LoadResult {
   errors: PimctlError[];
   warnings: PimctlError[];
   files: string[];
+  /** The files that declare nothing (empty-files.ts), as errors name them: each is a warning too. */
+  empty: string[];
 }
 
 const validateManifest = await validatorFor("manifest", manifestSchema);
@@ -108,6 +112,7 @@ async function readManifest(file: string, rel: string): Promise<{ text: string }
 export async function loadManifests(dir: string, opts: LoadOptions = {}): Promise<LoadResult> {
   const errors: PimctlError[] = [];
   const warnings: PimctlError[] = [];
+  const empty: string[] = [];
   let files: string[] = [];
   try {
     if (!(await stat(dir)).isDirectory()) throw new Error("not a directory");
@@ -116,12 +121,12 @@ export async function loadManifests(dir: string, opts: LoadOptions = {}): Promis
     errors.push(...listing.errors);
   } catch (e) {
     errors.push(new PimctlError("io", `cannot read the manifest directory ${dir}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`));
-    return { catalogue: emptyCatalogue(), errors, warnings, files };
+    return { catalogue: emptyCatalogue(), errors, warnings, files, empty };
   }
   if (!files.length) warnings.push(new PimctlError("io", `no manifest files (*.yaml, *.yml) in ${dir}`));
   const builder = new CatalogueBuilder(opts);
   for (const file of files) {
-    const rel = path.relative(opts.cwd ?? process.cwd(), file) || file;
+    const rel = shownName(file, opts.cwd);
     const read = await readManifest(file, rel);
     if ("error" in read) {
       errors.push(read.error);
@@ -130,6 +135,10 @@ export async function loadManifests(dir: string, opts: LoadOptions = {}): Promis
     const text = read.text;
     const { data, parsed, errors: fileErrors } = parseManifestText(text, rel, opts);
     errors.push(...fileErrors);
+    if (data && !fileErrors.length && declaresNothing(data)) {
+      empty.push(rel);
+      warnings.push(emptyFileWarning(rel));
+    }
     if (data && !fileErrors.length) builder.add(data, parsed);
     // A file with schema errors still declares its names: duplicates and references are reported in the same run.
     else if (data) builder.register(data, parsed);
@@ -144,12 +153,17 @@ export async function loadManifests(dir: string, opts: LoadOptions = {}): Promis
   }
   // A file that could not be parsed declares names no one knows: a reference to them is not an error
   // anyone can act on until the file reads again. Say how many checks wait for it instead.
-  const references = checkReferences(catalogue, external);
+  const references = referenceProblems(catalogue, external);
   const syntax = errors.find((e) => e.code === "yaml_syntax");
   if (syntax && references.length)
     syntax.details.push(
       `${references.length} more check${references.length === 1 ? "" : "s"} (references to what the files declare) skipped until the syntax error is fixed`,
     );
-  else errors.push(...references);
-  return { catalogue, errors, warnings, files };
+  else if (references.length) errors.push(...(await atMembers(references, opts)));
+  return { catalogue, errors, warnings, files, empty };
+}
+
+/** A file's name as errors show it: relative to `cwd` (the process's by default). */
+function shownName(file: string, cwd?: string): string {
+  return path.relative(cwd ?? process.cwd(), file) || file;
 }

@@ -17,6 +17,7 @@ import { manifestFiles } from "./files.js";
 import { parseManifestText, type LoadOptions } from "./index.js";
 import { scanEntries, type ScannedEntry, type ScannedFile, type Segment } from "./entry-scan.js";
 import type { ParsedYaml } from "./yaml.js";
+import { declaresNothing } from "./empty-files.js";
 
 interface SplitFile extends ScannedFile {
   rel: string;
@@ -26,6 +27,8 @@ export interface PartialLoad {
   /** The entries parsed so far, merged and checked (but for references). */
   catalogue: Catalogue;
   errors: PimctlError[];
+  /** The files that declare nothing (empty-files.ts), as a full load finds them. */
+  empty: string[];
   /** Entries parsed, of all the directory's entries. */
   loaded: number;
   total: number;
@@ -36,6 +39,7 @@ export class ManifestEntries {
   private readonly pieces: Array<{ data: Record<string, unknown>; parsed: ParsedYaml }> = [];
   private readonly errors: PimctlError[] = [];
   private readonly loadedEntries = new Set<ScannedEntry>();
+  private readonly empty: string[] = [];
   /** Kinds and versions of the files parsed whole. */
   private wholeEntries = 0;
 
@@ -62,20 +66,24 @@ export class ManifestEntries {
       }),
     );
     const split: SplitFile[] = [];
+    const empty: string[] = [];
     const whole: Array<{ rel: string; text: string }> = [];
     const errors = [...listing.errors];
     for (const t of texts) {
       if ("error" in t) errors.push(t.error);
       else {
         const scanned = scanEntries(t.text);
+        if (scanned && !scanned.kinds.size) empty.push(t.rel);
         if (scanned) split.push({ ...scanned, rel: t.rel });
         else whole.push({ rel: t.rel, text: t.text });
       }
     }
     const entries = new ManifestEntries(opts, split);
     entries.errors.push(...errors);
+    entries.empty.push(...empty);
     for (const w of whole) {
       const data = entries.parse(w.text, w.rel);
+      if (data && declaresNothing(data)) entries.empty.push(w.rel);
       for (const kind of KINDS) if (Array.isArray(data?.[kind])) entries.wholeEntries += (data[kind] as unknown[]).length;
     }
     return entries;
@@ -132,6 +140,7 @@ export class ManifestEntries {
     return {
       catalogue,
       errors: [...this.errors, ...builder.errors],
+      empty: [...this.empty].sort(),
       loaded: this.loadedEntries.size + this.wholeEntries,
       total,
     };

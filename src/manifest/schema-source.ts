@@ -130,7 +130,7 @@ export const configSchema: S = {
         region: str("Data-centre region, used with url_template."),
         url_template: str("Overrides the top-level url_template for this tenant."),
         token_env: str("Environment variable holding the token."),
-        token_file: str("File holding the token (relative to the working directory)."),
+        token_file: str("File holding the token, relative to this file."),
         versions: { type: "object", description: "This tenant's version name -> id mapping.", additionalProperties: { type: "integer", minimum: 1 } },
         variables: {
           type: "object",

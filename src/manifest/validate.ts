@@ -65,12 +65,45 @@ function describeType(t: unknown): string {
     .join(" or ");
 }
 
+/** The keyword of one error standing for a value that matched none of a oneOf's or anyOf's plain alternatives. */
+const ALTERNATIVES = "alternatives";
+
+/** What a value may be, in the words of a message: true, false, "owned", a list. */
+function allowedValues(e: ErrorObject): string[] | undefined {
+  if (e.keyword === "type") {
+    const types = [(e.params as { type: unknown }).type].flat();
+    return types.flatMap((t) => (t === "boolean" ? ["true", "false"] : [describeType(t)]));
+  }
+  if (e.keyword === "const") return [JSON.stringify((e.params as { allowedValue: unknown }).allowedValue)];
+  if (e.keyword === "enum") return (e.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v));
+  return undefined;
+}
+
+/**
+ * A value that is none of a oneOf's (or anyOf's) alternatives, each a type, a constant or a list
+ * of values (`prune: { categories: yes }` against `true | false | "owned"`): one error naming every
+ * allowed value, instead of one per alternative ("must be true or false", "must be equal to
+ * constant"), each of which leaves the others out. Alternatives with fields of their own keep
+ * their errors: those say which field is wrong.
+ */
+function alternativesMerged(errors: ErrorObject[]): ErrorObject[] {
+  let out = errors;
+  for (const summary of errors.filter((e) => e.keyword === "oneOf" || e.keyword === "anyOf")) {
+    const branches = out.filter((e) => e !== summary && e.schemaPath.startsWith(`${summary.schemaPath}/`));
+    const allowed = branches.map((b) => (b.instancePath === summary.instancePath ? allowedValues(b) : undefined));
+    if (!branches.length || allowed.some((a) => a === undefined)) continue;
+    const merged: ErrorObject = { ...summary, keyword: ALTERNATIVES, params: { allowed: [...new Set(allowed.flat())] } };
+    out = out.filter((e) => !branches.includes(e) && e !== summary).concat(merged);
+  }
+  return out;
+}
+
 /** ajv errors -> PimctlErrors, one per problem, at the right line. */
 export function schemaErrors(validate: ValidateFunction, parsed: ParsedYaml, data: unknown): PimctlError[] {
   if (validate(data)) return [];
   const out: PimctlError[] = [];
   const seen = new Set<string>();
-  const errors = (validate.errors ?? []) as ErrorObject[];
+  const errors = alternativesMerged((validate.errors ?? []) as ErrorObject[]);
   // oneOf/anyOf summaries repeat what their branches said.
   const concrete = errors.filter((e) => e.keyword !== "oneOf" && e.keyword !== "anyOf" && e.keyword !== "if");
   for (const e of concrete.length ? concrete : errors) {
@@ -93,6 +126,9 @@ export function schemaErrors(validate: ValidateFunction, parsed: ParsedYaml, dat
         break;
       case "type":
         message = `"${name}" must be ${describeType((e.params as { type: unknown }).type)}`;
+        break;
+      case ALTERNATIVES:
+        message = `"${name}" is ${JSON.stringify(e.data)}, which is not one of: ${(e.params as { allowed: string[] }).allowed.join(", ")}`;
         break;
       case "enum": {
         const allowed = (e.params as { allowedValues: unknown[] }).allowedValues.map(String);

@@ -16,18 +16,55 @@ export interface TextSplice {
 /**
  * `value` as a YAML scalar's text where a scalar of type `like` stood: in its
  * quotes (single quotes only while they can hold it), else plain where that
- * reads back the same (the yaml library quotes what would not), else double
- * quotes. Inside a flow collection a plain scalar may not hold `,[]{}`. A
- * value with a line break is double-quoted: a caller that would rather write a
- * block scalar checks for that first.
+ * reads back as the same string in every place pimctl writes one (a block or
+ * flow map's value or key, on its key's line or below it), else double quotes.
+ * Every text reads back as itself: `---`, `...`, indicators, numbers and
+ * booleans, white space YAML does not trim (no-break space, U+2028, a byte
+ * order mark), control and format characters (test/translations/yaml-scalar.test.ts,
+ * a property test over arbitrary strings). A caller that would rather write a
+ * block scalar for a text with line breaks checks for that first.
  */
 export function scalarText(value: string, opts: { flow?: boolean; like?: Scalar["type"] } = {}): string {
-  if (/[\n\r]/.test(value)) return JSON.stringify(value);
-  if (opts.like === "QUOTE_DOUBLE") return JSON.stringify(value);
-  if (opts.like === "QUOTE_SINGLE" && !/[\t\p{Cc}]/u.test(value)) return `'${value.replace(/'/g, "''")}'`;
-  const plain = stringify(value, { lineWidth: 0 }).trimEnd();
-  if (opts.flow && /[,[\]{}]/.test(plain) && !/^["']/.test(plain)) return JSON.stringify(value);
-  return plain;
+  if (opts.like === "QUOTE_DOUBLE") return doubleQuoted(value);
+  if (opts.like === "QUOTE_SINGLE" && VISIBLE.test(value)) return `'${value.replace(/'/g, "''")}'`;
+  return plainReadsBack(value, opts.flow === true) ? value : doubleQuoted(value);
+}
+
+/** Letters, marks, numbers, punctuation, symbols and the space: what plain and single-quoted scalars hold as they are. */
+const VISIBLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]*$/u;
+const VISIBLE_CHAR = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u;
+
+/**
+ * Conservative: visible characters only, no space at either end, no indicator first (`-`, `?`
+ * and `:` only before a visible character), not the document markers `---` and `...` first,
+ * no ": " or " #" (a key, a comment),
+ * no flow indicator inside a flow map, and the `yaml` library reads it as a string (not a
+ * number, boolean or null).
+ */
+function plainReadsBack(value: string, flow: boolean): boolean {
+  if (value === "" || !VISIBLE.test(value) || value.startsWith(" ") || value.endsWith(" ")) return false;
+  if (/^([,[\]{}#&*!|>'"%@`]|[-?:](?= |$)|---|\.\.\.)/.test(value) || /: | #|:$/.test(value)) return false;
+  if (flow && /[,[\]{}]/.test(value)) return false;
+  return stringify(value, { lineWidth: 0 }) === `${value}\n`;
+}
+
+const ESCAPES: Record<string, string> = { "\\": "\\\\", '"': '\\"', "\n": "\\n", "\t": "\\t", "\r": "\\r", "\0": "\\0" };
+
+/** A double-quoted scalar: `\` and `"` escaped, and every character that is not visible (or a space) as an escape by code point. */
+function doubleQuoted(value: string): string {
+  if (VISIBLE.test(value) && !/["\\]/.test(value)) return `"${value}"`;
+  let out = "";
+  for (const ch of value) {
+    const cp = ch.codePointAt(0)!;
+    out +=
+      ESCAPES[ch] ??
+      (VISIBLE_CHAR.test(ch)
+        ? ch
+        : cp > 0xffff
+          ? `\\U${cp.toString(16).toUpperCase().padStart(8, "0")}`
+          : `\\u${cp.toString(16).toUpperCase().padStart(4, "0")}`);
+  }
+  return `"${out}"`;
 }
 
 /**

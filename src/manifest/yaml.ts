@@ -3,7 +3,7 @@
  * a map from JSON pointer (/attributes/0/name) to file:line:column so every
  * later error can say where. Shared by manifests and the config file.
  */
-import { LineCounter, isMap, isPair, isScalar, isSeq, parseDocument, type Node } from "yaml";
+import { LineCounter, isAlias, isMap, isPair, isScalar, isSeq, parseDocument, visit, type Document, type Node } from "yaml";
 import { PimctlError, closeNames } from "../errors.js";
 import type { SourceLocation } from "../model/catalogue.js";
 import { parseFastYaml } from "./fast-yaml.js";
@@ -137,7 +137,8 @@ export function parseYaml(text: string, file: string, variables?: Record<string,
   try {
     data = errors.length && doc.errors.length ? undefined : doc.toJS({ maxAliasCount: 100 });
   } catch (e) {
-    errors.push(new PimctlError("yaml_syntax", `YAML could not be read: ${(e as Error).message}`, { location: { file, line: 1, column: 1 } }));
+    // An alias to no anchor is the one error toJS finds that has a place in the file: say where.
+    errors.push(unresolvedAlias(doc, loc) ?? new PimctlError("yaml_syntax", `YAML could not be read: ${(e as Error).message}`, { location: loc(0) }));
   }
   // Positions are looked up when an error or a source needs one: walking every node up front
   // costs more than the parse itself on large manifests.
@@ -175,6 +176,30 @@ export function parseYaml(text: string, file: string, variables?: Record<string,
     return loc(best);
   };
   return { data, errors, at, atPath: (path) => at(pointer(path)) };
+}
+
+/** The first alias (`*name`) with no anchor (`&name`) above it, as an error at the alias, with the anchors defined there. */
+function unresolvedAlias(doc: Document, loc: (offset: number) => SourceLocation): PimctlError | undefined {
+  let found: PimctlError | undefined;
+  const anchors: string[] = [];
+  visit(doc, {
+    Node(_key, node) {
+      if (isAlias(node)) {
+        if (node.resolve(doc) !== undefined) return undefined;
+        const close = closeNames(node.source, anchors, 1);
+        found = new PimctlError("yaml_syntax", `YAML: the alias *${node.source} names no anchor (&${node.source}) defined above it`, {
+          location: loc(node.range?.[0] ?? 0),
+          details: [
+            close.length ? `did you mean *${close[0]}?` : "an alias repeats a value marked &name earlier in the same file; anchors do not reach across files",
+          ],
+        });
+        return visit.BREAK;
+      }
+      if (node.anchor) anchors.push(node.anchor);
+      return undefined;
+    },
+  });
+  return found;
 }
 
 /** The yaml library's error codes that mean, in a hand-written manifest, a line indented wrongly. */

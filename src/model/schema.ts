@@ -29,6 +29,11 @@ export interface FieldDef<S extends TSchema = TSchema> {
   versioned?: boolean;
   /** API v1 cannot read it back: the ledger remembers what was applied. */
   writeOnly?: boolean;
+  /**
+   * API v1 reads it but cannot write it (no endpoint): plans show a difference as not possible
+   * (op `unsupported`), and its texts are no translation units (src/translations/texts.ts).
+   */
+  readOnly?: boolean;
   required?: boolean;
   /** How the API's answer is read (src/api/wire.ts): booleans in any of their forms, dates as instants. */
   wire?: "bool" | "date";
@@ -61,7 +66,7 @@ const oneOf = <const T extends readonly string[]>(values: T, description: string
   field(Type.Unsafe<T[number]>({ enum: [...values], description }), { compare: "scalar" });
 const nameList = (description: string) => Type.Array(Type.String({ pattern: VISIBLE }), { uniqueItems: true, description });
 /** A nested part with its own schema: not compared as one field. */
-const part = <S extends TSchema>(schema: S, o: { writeOnly?: true } = {}) => field(schema, o);
+const part = <S extends TSchema>(schema: S, o: { writeOnly?: true; readOnly?: true } = {}) => field(schema, o);
 /** A mapping from names (language versions, channels, attributes) to values. */
 const mapOf = <S extends TSchema>(value: S, description: string, extra: Record<string, unknown> = {}) =>
   Type.Unsafe<Record<string, Static<S>>>({ type: "object", description, ...extra, additionalProperties: value });
@@ -194,6 +199,7 @@ export const BRAND = {
       BRAND_FIELDS,
       "Version name -> text fields in that language version. API v1 can read but not write them: plans show differences as not possible.",
     ),
+    { readOnly: true },
   ),
   previous_names: part(previousNames),
 };
@@ -223,6 +229,7 @@ export const CATEGORY = {
         name: Type.String({ description: "Name in this version." }),
       },
     ),
+    { readOnly: true },
   ),
   previous_names: part(nameList("Earlier names within the same parent: the plan renames instead of deleting and creating.")),
   previous_paths: part(
@@ -355,6 +362,11 @@ export function comparedFields(table: Fields, o: { versioned?: boolean } = {}): 
   return Object.entries(table)
     .filter(([, f]) => f.compare !== undefined && (!o.versioned || f.versioned))
     .map(([k, f]) => ({ field: k, kind: f.compare! }));
+}
+
+/** Whether API v1 can write a record's language versions (brands and categories: read-only, `readOnly` on their `versions`). */
+export function versionsWritable(table: Fields): boolean {
+  return table.versions?.readOnly !== true;
 }
 
 /** The fields a language version of a record carries. */

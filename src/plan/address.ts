@@ -8,7 +8,7 @@
  * unambiguous. Plans carry the printed form; code that needs the parts parses
  * it here instead of slicing strings.
  */
-import { parsePathKey, pathKey } from "../model/catalogue.js";
+import { parsePathKey, pathKey, type Kind } from "../model/catalogue.js";
 
 /** Record types an address segment can name, root types first. */
 export const SEGMENT_TYPES = [
@@ -29,6 +29,15 @@ export const SEGMENT_TYPES = [
 export type SegmentType = (typeof SEGMENT_TYPES)[number];
 export type RootType = "display_group" | "attribute" | "attribute_set" | "block" | "brand" | "category";
 export const ROOT_TYPES: readonly RootType[] = ["display_group", "attribute", "attribute_set", "block", "brand", "category"];
+/** A root record type (`brand`) -> the manifest kind its records are declared under (`brands`). */
+export const ROOT_KIND: Readonly<Record<RootType, Kind>> = {
+  display_group: "display_groups",
+  attribute: "attributes",
+  attribute_set: "attribute_sets",
+  block: "blocks",
+  brand: "brands",
+  category: "categories",
+};
 
 export interface Segment {
   type: SegmentType;

@@ -6,12 +6,18 @@
  * (missing). Pure, from the actions and the desired catalogue; renderers
  * only print it. A version text equal to the master text counts as not
  * translated before the plan: reads of a version with no text may return
- * the master's (the emulator's default; API v1 allows it). API v1 cannot write brand and category versions: those
- * actions are "unsupported" and add nothing.
+ * the master's (the emulator's default; API v1 allows it). Only translation units count (translations/texts.ts,
+ * isWritable): API v1 cannot write brand and category versions, so their texts are no units and add nothing
+ * (their version actions are "unsupported", their master changes leave no unit missing or outdated).
+ *
+ * Texts are counted as templates, as translations status counts them: given the manifests' templates
+ * (translations/templates.ts), a change whose old text is an instance of today's template (only a
+ * `${variable}`'s value changed) is no change of the text: no translation is updated or outdated by it.
  */
 import { compareText, type Catalogue } from "../model/catalogue.js";
 import { ATTRIBUTE, BRAND, CATEGORY, versionedFields } from "../model/schema.js";
-import { translatableTexts, type TranslatableText } from "../translations/texts.js";
+import { isInstanceOf, type TextTemplates } from "../translations/templates.js";
+import { isWritable, translatableTexts, type TranslatableText } from "../translations/texts.js";
 import { printAddress, type Segment } from "./address.js";
 import type { Action, TranslationCoverage } from "./types.js";
 
@@ -34,10 +40,21 @@ const TRANSLATED_FIELDS = new Set(["value", ...versionedFields(ATTRIBUTE), ...ve
 
 const blank = (v: unknown) => v === undefined || v === null || (typeof v === "string" && v.trim() === "");
 
-export function translationCoverage(actions: readonly Action[], desired: Catalogue): TranslationCoverage[] {
+/** The units of some texts, by text key. */
+const unitsByKey = (texts: readonly TranslatableText[]) => new Map(texts.flatMap((t) => (isWritable(t) ? [[textKey(t), t] as const] : [])));
+
+export function translationCoverage(actions: readonly Action[], desired: Catalogue, templates?: TextTemplates): TranslationCoverage[] {
   if (!desired.versions.length) return [];
   let texts: Map<string, TranslatableText> | undefined;
-  const textOf = (k: string) => (texts ??= new Map(translatableTexts(desired).map((t) => [textKey(t), t]))).get(k);
+  const textOf = (k: string) => (texts ??= unitsByKey(translatableTexts(desired))).get(k);
+  let byTemplate: Map<string, TranslatableText> | undefined;
+  /** The text (a version's, or the master's) was an instance of today's template before the plan: only a variable's value changes. */
+  const sameTemplate = (k: string, version: string | undefined, before: unknown): boolean => {
+    if (!templates) return false;
+    const t = (byTemplate ??= unitsByKey(templates.texts)).get(k);
+    const template = version === undefined ? t?.master : t?.translations[version];
+    return template !== undefined && template.includes("${") && isInstanceOf(template, before, templates.variables);
+  };
   const counts = new Map(desired.versions.map((v) => [v, { version: v, added: 0, updated: 0, outdated: 0, missing: 0 }]));
   /** Version texts this plan writes, as version|text key. */
   const written = new Set<string>();
@@ -55,7 +72,7 @@ export function translationCoverage(actions: readonly Action[], desired: Catalog
       for (const ch of a.changes) {
         if (!TRANSLATED_FIELDS.has(ch.field) || blank(ch.after) || (WHOLE_VALUE.has(a.type) && ch.field !== "value")) continue;
         const k = key(a.address, WHOLE_VALUE.has(a.type) ? undefined : ch.field);
-        if (!textOf(k)) continue;
+        if (!textOf(k) || sameTemplate(k, undefined, ch.before)) continue;
         masterChanges.push({ k, created: blank(ch.before) });
         masterBefore.set(k, ch.before);
       }
@@ -67,6 +84,7 @@ export function translationCoverage(actions: readonly Action[], desired: Catalog
     for (const ch of a.changes) {
       if (blank(ch.after)) continue;
       const k = key(record, WHOLE_VALUE.has(a.type) ? undefined : ch.field);
+      if (sameTemplate(k, version, ch.before)) continue;
       written.add(`${version}|${k}`);
       // Where a version has no text, reads may answer with the master's (the emulator's default, and a reading API v1 allows).
       const untranslated = blank(ch.before) || ch.before === textOf(k)?.master || (masterBefore.has(k) && ch.before === masterBefore.get(k));

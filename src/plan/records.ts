@@ -5,11 +5,22 @@
  * and assign (assignments by name that are not there yet).
  */
 import type { Kind, OwnedTable, SourceLocation } from "../model/catalogue.js";
+import type { FieldDef } from "../model/schema.js";
 import { withLastKey } from "./address.js";
 import type { PlanContext } from "./context.js";
 import { createChanges, updateChanges, type FieldSpec } from "./fields.js";
 import type { Matched } from "./match.js";
 import type { Action, ActionFlags, FieldChange, Ref, ResourceType } from "./types.js";
+
+/**
+ * A tenant record as its action's fingerprint sees it: without the parts API v1 cannot write (`readOnly` in
+ * model/schema.ts: brands' and categories' language versions). No plan writes them, so a hand edit there
+ * makes no saved plan stale (src/apply/stale.ts); their own actions are `unsupported`, never carried out.
+ */
+export function writableView<R extends object>(remote: R, table: Readonly<Record<string, FieldDef>>): R {
+  const readOnly = Object.keys(table).filter((k) => table[k]!.readOnly && k in remote);
+  return readOnly.length ? { ...remote, ...Object.fromEntries(readOnly.map((k) => [k, undefined])) } : remote;
+}
 
 /** create / update / rename for a matched pair of a named kind. */
 export function upsert<D extends { name: string; source?: SourceLocation }, R extends { id: number; name: string }>(
@@ -25,6 +36,8 @@ export function upsert<D extends { name: string; source?: SourceLocation }, R ex
     desired?: object;
     remote?: object;
     refs?: Record<string, Ref>;
+    /** The schema table whose read-only parts the action's fingerprint leaves out (writableView). */
+    schema?: Readonly<Record<string, FieldDef>>;
   },
 ): Action | undefined {
   const desiredFields = o.desired ?? m.desired;
@@ -52,7 +65,7 @@ export function upsert<D extends { name: string; source?: SourceLocation }, R ex
         : {}),
       ...source,
     },
-    m.remote,
+    o.schema ? writableView(m.remote, o.schema) : m.remote,
   );
 }
 
@@ -144,7 +157,10 @@ export function assign(
   }
 }
 
-/** Language versions of brands and categories: readable, not writable in API v1. */
+/**
+ * Language versions of brands and categories: readable, not writable in API v1 (`readOnly` in
+ * model/schema.ts, which translations' isWritable and writableView above follow too).
+ */
 export function unsupportedVersion(
   ctx: PlanContext,
   o: {

@@ -15,6 +15,8 @@ import { filterPlan } from "./filter.js";
 import { knownAddresses, parseSelector, type Selector } from "./selectors.js";
 import { formerAddresses } from "./former-addresses.js";
 import type { Plan } from "./types.js";
+import type { LedgerView } from "./context.js";
+import { takenAlong } from "./taken-along.js";
 
 export interface ScopeRules {
   ignore?: string[];
@@ -71,6 +73,8 @@ export function applyIgnore(plan: Plan, rules: ScopeRules): Plan {
 export interface ProtectContext {
   desired: Catalogue;
   readWhole: ReadonlySet<Kind>;
+  /** What the ledger remembers: the image_url of the assets a delete takes along. */
+  ledger?: LedgerView;
 }
 
 /**
@@ -83,27 +87,8 @@ export interface ProtectContext {
  */
 export function checkScope(plan: Plan, rules: ScopeRules, remote: RemoteCatalogue, context?: ProtectContext): void {
   const { protect } = parseScope(rules, "pimctl.yaml");
-  const errors: PimctlError[] = [];
   const former = protect.length && context ? formerAddresses(context.desired) : () => [];
-  for (const a of plan.actions) {
-    if (a.op !== "delete" && a.op !== "rename" && a.op !== "move") continue;
-    const own = [a.address, a.previous?.address].filter((x): x is string => x !== undefined);
-    for (const address of [...own, ...own.flatMap(former)]) {
-      const rule = protect.find((s) => s.matches(address));
-      if (!rule) continue;
-      const was = own.includes(address) ? "" : ` (it was ${address})`;
-      errors.push(
-        new PimctlError("plan_refused", `${a.address} is protected by the rule protect: ${rule.text} in pimctl.yaml${was}, but the plan would ${a.op} it`, {
-          details: [
-            a.op === "delete"
-              ? "declare it again in the manifests, or turn pruning off for its kind"
-              : "keep its name and place in the manifests, or change the protect rule deliberately",
-          ],
-        }),
-      );
-      break;
-    }
-  }
+  const errors = protect.length ? protectErrors(plan, { protect, former }, remote, context?.ledger) : [];
   if (errors.length) throw new PimctlErrors(errors);
   if (protect.length && context) plan.warnings.push(...protectWarnings(protect, context, remote, former));
   if (rules.max_deletes === undefined) return;
@@ -123,6 +108,48 @@ export function checkScope(plan: Plan, rules: ScopeRules, remote: RemoteCatalogu
       );
     }
   }
+}
+
+/**
+ * Each delete, rename or move of a protected record, and each delete that takes a protected record
+ * along (an attribute's values, a brand's or category's assets: taken-along.ts), at most one error
+ * per action. Rules match the record's address, its previous one, and the addresses the manifests
+ * moved or renamed it (or a parent) away from.
+ */
+function protectErrors(
+  plan: Plan,
+  { protect, former }: { protect: Selector[]; former: (address: string) => string[] },
+  remote: RemoteCatalogue,
+  ledger: LedgerView | undefined,
+): PimctlError[] {
+  const errors: PimctlError[] = [];
+  const refuse = (address: string, message: string, detail: string): boolean => {
+    const rule = protect.find((s) => s.matches(address));
+    if (rule) errors.push(new PimctlError("plan_refused", message.replace("RULE", rule.text), { details: [detail] }));
+    return rule !== undefined;
+  };
+  for (const a of plan.actions) {
+    if (a.op !== "delete" && a.op !== "rename" && a.op !== "move") continue;
+    const own = [a.address, a.previous?.address].filter((x): x is string => x !== undefined);
+    const detail =
+      a.op === "delete"
+        ? "declare it again in the manifests, or turn pruning off for its kind"
+        : "keep its name and place in the manifests, or change the protect rule deliberately";
+    const hit = [...own, ...own.flatMap(former)].some((address) => {
+      const was = own.includes(address) ? "" : ` (it was ${address})`;
+      return refuse(address, `${a.address} is protected by the rule protect: RULE in pimctl.yaml${was}, but the plan would ${a.op} it`, detail);
+    });
+    if (hit) continue;
+    takenAlong(a, remote, ledger).some((along) =>
+      refuse(
+        along,
+        `${along} is protected by the rule protect: RULE in pimctl.yaml, but the plan would delete it with ${a.address}`,
+        `it goes with ${a.address}: keep that record (declare it again; a previous_names or previous_paths entry stays until the tenant has the ` +
+          "new name), or change the protect rule deliberately",
+      ),
+    );
+  }
+  return errors;
 }
 
 /**

@@ -10,17 +10,10 @@
 import { KINDS, type Catalogue, type Kind } from "../model/catalogue.js";
 import type { RemoteCatalogue } from "../model/remote.js";
 import { PimctlError, PimctlErrors, closeNames } from "../errors.js";
-import { addr, addressKind } from "./address.js";
+import { ROOT_KIND, addr, addressKind } from "./address.js";
 
 /** Address prefix (`brand`) -> manifest kind (`brands`). */
-const PREFIX_KIND: Record<string, Kind> = {
-  display_group: "display_groups",
-  attribute: "attributes",
-  attribute_set: "attribute_sets",
-  block: "blocks",
-  brand: "brands",
-  category: "categories",
-};
+const PREFIX_KIND: Readonly<Record<string, Kind>> = ROOT_KIND;
 
 export interface Selector {
   text: string;

@@ -92,6 +92,16 @@ function describePrevious(p: PreviousAddress): string {
   return `renamed from "${name}" (${p.via})`;
 }
 
+/**
+ * A field's name as renderers print it: an unsupported action's fields (what API v1 cannot write) say they are
+ * not applied, and a long text's diff which side is which, so nothing of it reads as a change that will be made.
+ */
+export function fieldName(a: Pick<Action, "op">, c: Pick<FieldChange, "field" | "long_text">): string {
+  const name = escapeControls(c.field);
+  if (a.op !== "unsupported") return name;
+  return `${name} (not applied${c.long_text ? ": - in the tenant, + in the manifests" : ""})`;
+}
+
 /** A value for people, JSON-quoted, its control characters escaped (src/render/controls.ts). */
 export function formatValue(v: Json | undefined): string {
   if (v === undefined) return "(none)";

@@ -1,5 +1,5 @@
 /** A drift report as text (people, logs), markdown (an issue a scheduled job opens) or JSON. */
-import type { DriftItem, DriftReport } from "../drift/index.js";
+import { countsAsDrift, type DriftItem, type DriftReport } from "../drift/index.js";
 import { plural } from "../plural.js";
 import { escapeControls, jsonText } from "./controls.js";
 
@@ -8,11 +8,12 @@ export type DriftFormat = (typeof DRIFT_FORMATS)[number];
 
 /** What differs, in words: `desc changed`, `missing from the tenant`, ... */
 function what(i: DriftItem): string {
+  const byManifests = i.origin === "manifests";
   switch (i.op) {
     case "create":
-      return "missing from the tenant";
+      return byManifests && i.address === rootOf(i) ? "new in the manifests" : "missing from the tenant";
     case "delete":
-      return "in the tenant, not in the manifests";
+      return byManifests ? "removed from the manifests" : "in the tenant, not in the manifests";
     case "rename":
       return "renamed";
     case "move":
@@ -24,36 +25,65 @@ function what(i: DriftItem): string {
   }
 }
 
-/** When, from the feed: `2026-11-20T10:14:03Z, changelog 48213`, or why it is not known. */
+/** A version or sub-record's own record: the address up to its first segment. */
+const rootOf = (i: DriftItem): string => i.address.slice(0, i.address.indexOf("]") + 1);
+
+/**
+ * When, from the feed (`changed in the tenant 2026-11-20T10:14:03Z, changelog 48213`), or why it
+ * is not known; for a difference the manifests introduced, what they did since the last apply.
+ */
 function when(i: DriftItem): string {
   if (i.changelog_id === undefined) return i.note ?? "no changelog entry";
   const verb = i.change_type === "delete" ? "deleted" : i.change_type === "reset" ? "reset" : "changed";
-  return `${verb} ${i.changed_at}, changelog ${i.changelog_id}${i.note ? ` (${i.note})` : ""}`;
+  return `${verb}${i.origin === "tenant" ? " in the tenant" : ""} ${i.changed_at}, changelog ${i.changelog_id}${i.note ? ` (${i.note})` : ""}`;
+}
+
+/** Where the differences come from, when the manifests introduced some: `2 made in the tenant, 4 in the manifests not applied yet`. */
+function origins(drift: readonly DriftItem[]): string {
+  const manifests = drift.filter((i) => i.origin === "manifests").length;
+  if (!manifests) return "";
+  const tenant = drift.filter((i) => i.origin === "tenant").length;
+  const unknown = drift.length - manifests - tenant;
+  return `: ${tenant} made in the tenant, ${manifests} in the manifests not applied yet${unknown ? `, ${unknown} not known` : ""}`;
 }
 
 /** Every line below is escaped whole (src/render/controls.ts): its parts are names and the feed's words. */
 function headline(r: DriftReport): string {
   return escapeControls(
-    r.items.length
-      ? `${plural(r.items.length, "difference")} between the manifests and tenant "${r.tenant}" (checked ${r.checked_at})`
+    r.drifted
+      ? `${plural(r.drifted, "difference")} between the manifests and tenant "${r.tenant}" (checked ${r.checked_at})${origins(r.items.filter(countsAsDrift))}`
       : `No drift: tenant "${r.tenant}" matches the manifests (checked ${r.checked_at})`,
   );
 }
 
+/** What API v1 cannot write back: shown after the drift, never counted as drift. */
+const NOT_POSSIBLE = "Not possible through API v1";
+const NOT_COUNTED = "shown, not counted as drift; set them in the PIM's UI";
+
+/** The items that count as drift, and those API v1 cannot write back. */
+const split = (r: DriftReport) => ({ drift: r.items.filter(countsAsDrift), unwritable: r.items.filter((i) => !countsAsDrift(i)) });
+
 function text(r: DriftReport): string {
-  const lines = [headline(r) + (r.items.length ? ":" : ".")];
-  for (const i of r.items) lines.push(escapeControls(`  ${i.address}: ${what(i)}; ${when(i)}`));
-  if (r.items.length) lines.push("", `Run 'pimctl plan' to review the changes apply would make, or update the manifests to the tenant.`);
+  const { drift, unwritable } = split(r);
+  const lines = [headline(r) + (drift.length ? ":" : ".")];
+  for (const i of drift) lines.push(escapeControls(`  ${i.address}: ${what(i)}; ${when(i)}`));
+  if (unwritable.length) lines.push(...(drift.length ? [""] : []), `${NOT_POSSIBLE} (${NOT_COUNTED}):`);
+  for (const i of unwritable) lines.push(escapeControls(`  ${i.address}: ${what(i)}; ${when(i)}`));
+  if (drift.length) lines.push("", `Run 'pimctl plan' to review the changes apply would make, or update the manifests to the tenant.`);
   return `${lines.join("\n")}\n`;
 }
 
 const cell = (s: string) => escapeControls(s.replace(/\|/g, "\\|").replace(/\n/g, " "));
 
+const TABLE_HEAD = ["| Record | What differs | When (changelog) |", "|---|---|---|"];
+const row = (i: DriftItem) => `| \`${cell(i.address)}\` | ${cell(what(i))} | ${cell(when(i))} |`;
+
 function markdown(r: DriftReport): string {
+  const { drift, unwritable } = split(r);
   const lines = [`# Catalogue drift on \`${escapeControls(r.tenant)}\``, "", `${headline(r)}.`];
+  if (drift.length) lines.push("", ...TABLE_HEAD, ...drift.map(row));
+  if (unwritable.length) lines.push("", `**${NOT_POSSIBLE}** (${NOT_COUNTED}):`, "", ...TABLE_HEAD, ...unwritable.map(row));
   if (r.items.length) {
-    lines.push("", "| Record | What differs | When (changelog) |", "|---|---|---|");
-    for (const i of r.items) lines.push(`| \`${cell(i.address)}\` | ${cell(what(i))} | ${cell(when(i))} |`);
     lines.push(
       "",
       escapeControls(

@@ -64,6 +64,11 @@ export function located(e: PimctlError): Located {
   return { file: e.location?.file, line: e.location?.line, column: e.location?.column, message: e.message };
 }
 
+/** PimctlErrors in the same order: what the CLI prints for people sorts with this. */
+export function byPlace(a: PimctlError, b: PimctlError): number {
+  return compareProblems(located(a), located(b));
+}
+
 export function sortProblems(problems: readonly Problem[]): Problem[] {
   return [...problems].sort(compareProblems);
 }

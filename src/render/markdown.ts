@@ -3,6 +3,7 @@ import type { Action, Plan } from "../plan/types.js";
 import { collapseUnknown } from "../plan/write-only.js";
 import {
   coverageLines,
+  fieldName,
   KIND_TITLES,
   actionNotes,
   MARKERS,
@@ -84,11 +85,23 @@ function renderMarkdownBody(plan: Plan, opts: RenderOptions, detail: "full" | "c
       out.push(`- **${KIND_TITLES[kind]}**: ${[...n].map(([op, k]) => `${k} ${op}`).join(", ")}`);
       continue;
     }
-    out.push(`<details><summary><b>${KIND_TITLES[kind]}</b> (${actions.length})</summary>`, "", "```diff");
+    out.push(`<details><summary><b>${KIND_TITLES[kind]}</b> (${actions.length})</summary>`, "");
     const { listed, collapsed } = collapseUnknown(actions);
-    for (const a of listed) out.push(...actionLines(a, opts));
-    for (const u of collapsed) out.push(`~ ${escapeControls(u.label)} unknown (write-only: written once, then remembered)`);
-    out.push("```", "", "</details>", "");
+    const applied = listed.filter((a) => a.op !== "unsupported");
+    if (applied.length || collapsed.length) {
+      out.push("```diff");
+      for (const a of applied) out.push(...actionLines(a, opts));
+      for (const u of collapsed) out.push(`~ ${escapeControls(u.label)} unknown (write-only: written once, then remembered)`);
+      out.push("```", "");
+    }
+    // What API v1 cannot write is never applied: outside the diff block, where + and - would paint it as a change.
+    const notPossible = listed.filter((a) => a.op === "unsupported");
+    if (notPossible.length) {
+      out.push("_Not possible through API v1, not applied (set these in the PIM's UI):_", "", "```text");
+      for (const a of notPossible) out.push(...actionLines(a, opts));
+      out.push("```", "");
+    }
+    out.push("</details>", "");
   }
   if (detail === "counts") out.push("");
   if (plan.unmanaged.length) {
@@ -107,7 +120,10 @@ function renderMarkdownBody(plan: Plan, opts: RenderOptions, detail: "full" | "c
   return `${out.join("\n")}\n`;
 }
 
-/** Lines inside a ```diff block: the marker in column 0 gives GitHub's red/green. */
+/**
+ * Lines inside a ```diff block: the marker in column 0 gives GitHub's red/green. An unsupported action's
+ * lines go in a plain block and keep column 0 free of markers: nothing of it looks applied.
+ */
 function actionLines(a: Action, opts: RenderOptions): string[] {
   const marker = a.op === "create" ? "+" : a.op === "delete" ? "-" : a.op === "unsupported" ? "!" : MARKERS[a.op];
   const tags = [a.op === "update" || a.op === "create" ? "" : a.op, ...flagLabels(a)].filter(Boolean);
@@ -121,12 +137,13 @@ function actionLines(a: Action, opts: RenderOptions): string[] {
   if (a.op === "delete") return lines;
   for (const c of changes) {
     if (c.long_text && a.op !== "create") {
-      lines.push(`      ${escapeControls(c.field)}:`);
-      for (const l of textDiffLines(c)) lines.push(l.startsWith("+") || l.startsWith("-") ? `${l[0]}       ${l.slice(1)}` : `        ${l}`);
+      lines.push(`      ${fieldName(a, c)}:`);
+      const marked = (l: string) => a.op !== "unsupported" && (l.startsWith("+") || l.startsWith("-"));
+      for (const l of textDiffLines(c)) lines.push(marked(l) ? `${l[0]}       ${l.slice(1)}` : `        ${l}`);
     } else if (a.op === "create" || (c.before === undefined && !c.before_unknown)) {
-      lines.push(`      ${escapeControls(c.field)}: ${formatValue(c.after)}`);
+      lines.push(`      ${fieldName(a, c)}: ${formatValue(c.after)}`);
     } else {
-      lines.push(`      ${escapeControls(c.field)}: ${beforeText(c)} -> ${formatValue(c.after)}`);
+      lines.push(`      ${fieldName(a, c)}: ${beforeText(c)} -> ${formatValue(c.after)}`);
     }
   }
   return lines;

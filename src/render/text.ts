@@ -17,6 +17,7 @@ import {
   palette,
   summaryLine,
   coverageLines,
+  fieldName,
   textDiffLines,
   unmanagedCounts,
   type RenderOptions,
@@ -91,13 +92,15 @@ function renderAction(a: Action, opts: RenderOptions, c: ReturnType<typeof palet
   const lines = [head];
   for (const note of actionNotes(a)) lines.push(c.dim(`      # ${note}`));
   if (a.op === "delete") return lines;
-  const width = Math.max(...changes.map((ch) => escapeControls(ch.field).length), 0);
+  const width = Math.max(...changes.map((ch) => fieldName(a, ch).length), 0);
   for (const ch of changes) {
-    const label = `${escapeControls(ch.field)}:`.padEnd(width + 2);
+    const label = `${fieldName(a, ch)}:`.padEnd(width + 2);
     if (ch.long_text && (typeof ch.before === "string" || a.op !== "create")) {
       lines.push(`      ${label}`.trimEnd());
+      // What API v1 cannot write is never applied: no green and red of a change, only the two texts.
+      const neutral = a.op === "unsupported";
       for (const l of textDiffLines(ch)) {
-        const paint = l.startsWith("+") ? c.green : l.startsWith("-") ? c.red : l.startsWith("@@") ? c.cyan : c.dim;
+        const paint = neutral ? c.dim : l.startsWith("+") ? c.green : l.startsWith("-") ? c.red : l.startsWith("@@") ? c.cyan : c.dim;
         lines.push(`        ${paint(l)}`);
       }
     } else if (a.op === "create" || (ch.before === undefined && !ch.before_unknown)) {

@@ -2,8 +2,9 @@
  * A ledger as a flat map of entries, the unit every merge and every write time works on:
  * `web_ids/brand:12` (a record's web ids), `assets/brand:12`, `brand_attribute_sets/12`, and
  * `<table>/<id>` (what pimctl knows of one record: whether it owns it, the identity it applied
- * and its fingerprint). `written` keeps, per entry, when it was last written or removed (a
- * removed entry keeps its time: a newer delete is not undone by an older copy that still has it).
+ * and its fingerprint, and the fingerprint of the manifest entry an apply left it as: `applied`).
+ * `written` keeps, per entry, when it was last written or removed (a removed entry keeps its
+ * time: a newer delete is not undone by an older copy that still has it).
  *
  * Two merges: `mergeLedger` (three-way, a compare-and-swap write that lost a race: what this
  * run changed since its read wins, the rest is the newer stored ledger's), and `mergeNewer`
@@ -36,6 +37,8 @@ export function entriesOf(l: Ledger): Entries {
       if (fingerprint !== undefined) r.fingerprint = fingerprint;
     }
   }
+  // What an apply left the record as (drift's origin, applied.ts): part of the record's entry, written and merged with it.
+  for (const [table, byId] of Object.entries(l.applied)) for (const [id, print] of Object.entries(byId ?? {})) record(table, id).applied = print;
   return out;
 }
 
@@ -54,7 +57,7 @@ export function setEntry(l: Ledger, key: string, value: unknown): void {
     return;
   }
   const table = section as OwnedTable;
-  const v = (value ?? {}) as { owned?: boolean; name?: string; fingerprint?: string };
+  const v = (value ?? {}) as { owned?: boolean; name?: string; fingerprint?: string; applied?: string };
   const id = Number(rest);
   const ids = new Set(l.owned[table] ?? []);
   if (v.owned) ids.add(id);
@@ -66,6 +69,9 @@ export function setEntry(l: Ledger, key: string, value: unknown): void {
   else names[rest] = v.name;
   if (v.fingerprint === undefined) delete fingerprints[rest];
   else fingerprints[rest] = v.fingerprint;
+  const applied = (l.applied[table] ??= {});
+  if (v.applied === undefined) delete applied[rest];
+  else applied[rest] = v.applied;
 }
 
 /** The write times as the file keeps them: time -> section or table -> the keys (ids as numbers) written then. */

@@ -84,11 +84,21 @@ export const ledgerSchema = Type.Object(
           "record renamed by hand only while these still match.",
       ),
     ),
+    applied: Type.Optional(
+      byTable(
+        mapOf(Type.String({ pattern: "^[0-9a-f]{16}$" }), { pattern: "^\\d+$" }, "Record id -> fingerprint of its manifest entry as last applied."),
+        "Table (display groups, attributes, attribute sets, brands, categories) -> record id -> a fingerprint of the record's manifest entry " +
+          "(its fields, versions and parts; not where it is written, nor its previous names) when an apply last left the tenant's record as " +
+          "that entry says: drift tells a difference the manifests introduced since (the entry changed) from one made in the tenant.",
+      ),
+    ),
     written: Type.Optional(
       mapOf(
         Type.Unsafe<Record<string, Array<string | number>>>({
           type: "object",
-          description: 'Section ("web_ids", "assets", "brand_attribute_sets") or table -> the record keys ("brand:12") or ids written or removed then.',
+          description:
+            'Section ("web_ids", "assets", "brand_attribute_sets") or table -> the record keys ("brand:12") or ids (a record\'s ownership, identity, ' +
+            "fingerprints and applied entry together) written or removed then.",
           propertyNames: { enum: ["web_ids", "assets", "brand_attribute_sets", ...OWNED_TABLES] },
           additionalProperties: { type: "array", items: { anyOf: [{ type: "string", pattern: RECORD_KEY }, { type: "integer" }] } },
         }),
@@ -117,7 +127,8 @@ export type LedgerFile = Static<typeof ledgerSchema>;
  * same keys -> asset id -> the image_url it was written from; brand_attribute_sets: brand id ->
  * set names; owned: table -> ids of records pimctl created or adopted; names and fingerprints:
  * table -> id -> the identity pimctl last applied and a hash of what it wrote (what a remembered
- * id proves: src/plan/identity.ts); written: entry key (ledger-entries.ts) -> when it was last
- * written or removed.
+ * id proves: src/plan/identity.ts); applied: table -> id -> a fingerprint of the record's manifest
+ * entry as last applied (drift's origin: src/state/applied.ts); written: entry key
+ * (ledger-entries.ts) -> when it was last written or removed.
  */
 export type Ledger = Required<Omit<LedgerFile, "format" | "min_pimctl_version" | "written">> & { written: Record<string, string> };

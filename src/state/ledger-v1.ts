@@ -12,6 +12,8 @@
  *   no longer pimctl's to prune; a record still declared is adopted again by the next apply.
  * - Names carry no fingerprint: a record renamed by hand since cannot be told from another
  *   record under that id, and is not renamed back or pruned until an apply records one.
+ * - `applied` (the fingerprints of the manifest entries an apply left records as, for drift) was
+ *   kept per prune kind already, for kinds that are each one table: kept as it is.
  * - No entry has a write time: `state migrate` and `state push` cannot tell which of two
  *   differing entries is newer, and list them instead of choosing.
  */
@@ -38,6 +40,7 @@ export const ledgerSchemaV1 = Type.Object(
     brand_attribute_sets: Type.Optional(mapOf(Type.Array(Type.String()), { pattern: "^\\d+$" })),
     owned: Type.Optional(mapOf(Type.Array(Type.Integer()), { enum: [...PRUNE_KINDS] })),
     names: Type.Optional(mapOf(mapOf(Type.String(), { pattern: "^\\d+$" }), { enum: [...PRUNE_KINDS] })),
+    applied: Type.Optional(mapOf(mapOf(Type.String({ pattern: "^[0-9a-f]{16}$" }), { pattern: "^\\d+$" }), { enum: [...PRUNE_KINDS] })),
   },
   { $schema: "http://json-schema.org/draft-07/schema#", $id: "https://pimctl.dev/schemas/ledger-v1.schema.json", additionalProperties: false },
 );
@@ -48,6 +51,7 @@ export type LedgerFileV1 = Static<typeof ledgerSchemaV1>;
 export function migrateV1(v1: LedgerFileV1): {
   owned: Partial<Record<OwnedTable, number[]>>;
   names: Partial<Record<OwnedTable, Record<string, string>>>;
+  applied: Partial<Record<OwnedTable, Record<string, string>>>;
 } {
   const names: Partial<Record<OwnedTable, Record<string, string>>> = {};
   for (const [kind, byId] of Object.entries(v1.names ?? {})) if (kind !== "assets" && byId) names[kind as OwnedTable] = { ...byId };
@@ -67,5 +71,8 @@ export function migrateV1(v1: LedgerFileV1): {
     }
   }
   for (const ids of Object.values(owned)) ids?.sort((a, b) => a - b);
-  return { owned, names };
+  // Recorded only for display groups, attributes, attribute sets, brands and categories (each its own table); never for assets.
+  const applied: Partial<Record<OwnedTable, Record<string, string>>> = {};
+  for (const [kind, byId] of Object.entries(v1.applied ?? {})) if (kind !== "assets" && byId) applied[kind as OwnedTable] = { ...byId };
+  return { owned, names, applied };
 }

@@ -30,7 +30,7 @@ export const SECTIONS = ["web_ids", "assets", "brand_attribute_sets"] as const;
 export type Section = (typeof SECTIONS)[number];
 
 export function emptyLedger(tenant: string, baseUrl: string): Ledger {
-  return { tenant, base_url: baseUrl, web_ids: {}, assets: {}, brand_attribute_sets: {}, owned: {}, names: {}, fingerprints: {}, written: {} };
+  return { tenant, base_url: baseUrl, web_ids: {}, assets: {}, brand_attribute_sets: {}, owned: {}, names: {}, fingerprints: {}, applied: {}, written: {} };
 }
 
 /** Parse a ledger's text; `where` names it in errors (a file, a Git ref). */
@@ -74,7 +74,14 @@ export function parseLedger(text: string, where: string, tenant: string, baseUrl
   // Format 1 forgets what it cannot tell (src/state/ledger-v1.ts).
   if (v1) return { ...common, ...migrateV1(data as LedgerFileV1) };
   const v2 = data as LedgerFile;
-  return { ...common, owned: v2.owned ?? {}, names: v2.names ?? {}, fingerprints: v2.fingerprints ?? {}, written: flattenWritten(v2.written ?? {}) };
+  return {
+    ...common,
+    owned: v2.owned ?? {},
+    names: v2.names ?? {},
+    fingerprints: v2.fingerprints ?? {},
+    applied: v2.applied ?? {},
+    written: flattenWritten(v2.written ?? {}),
+  };
 }
 
 function refuseNewerFormat(data: unknown, where: string): void {
@@ -152,10 +159,7 @@ export function recordNames(ledger: Ledger, names: Partial<Record<string, Record
     if (UNIQUE_KEYS.has(t)) {
       const keys = new Set(Object.values(applied).map((v) => v.key));
       for (const [id, key] of Object.entries(known)) {
-        if (keys.has(key) && applied[id] === undefined) {
-          delete known[id];
-          delete fingerprints[id];
-        }
+        if (keys.has(key) && applied[id] === undefined) forgetIdentity(ledger, t, id);
       }
     }
     for (const [id, v] of Object.entries(applied)) {
@@ -167,6 +171,13 @@ export function recordNames(ledger: Ledger, names: Partial<Record<string, Record
   }
 }
 
+/** Forget what the ledger knows of one record besides ownership: its identity, fingerprint and applied entry. */
+function forgetIdentity(ledger: Ledger, table: OwnedTable, id: string): void {
+  delete ledger.names[table]?.[id];
+  delete ledger.fingerprints[table]?.[id];
+  delete ledger.applied[table]?.[id];
+}
+
 /** Tables whose identity key is unique among their records (a type value's is within its attribute, an asset's is its owner). */
 const UNIQUE_KEYS: ReadonlySet<OwnedTable> = new Set(["display_groups", "attributes", "attribute_sets", "blocks", "brands", "categories"]);
 
@@ -176,10 +187,7 @@ export function forgetOwned(ledger: Ledger, gone: Partial<Record<string, Iterabl
     const t = table as OwnedTable;
     const drop = new Set(ids ?? []);
     if (ledger.owned[t]) ledger.owned[t] = ledger.owned[t]!.filter((id) => !drop.has(id));
-    for (const id of drop) {
-      delete ledger.names[t]?.[String(id)];
-      delete ledger.fingerprints[t]?.[String(id)];
-    }
+    for (const id of drop) forgetIdentity(ledger, t, String(id));
   }
 }
 

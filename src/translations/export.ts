@@ -2,7 +2,7 @@
 import type { Unit } from "./formats/units.js";
 import type { TranslationLock } from "./lockfile.js";
 import { textState } from "./status.js";
-import { textId, type TranslatableText } from "./texts.js";
+import { isWritable, textId, type TranslatableText } from "./texts.js";
 
 export interface UnitSelection {
   /** Only texts with no translation (with `outdated`: those and the outdated ones). */
@@ -11,12 +11,23 @@ export interface UnitSelection {
   outdated?: boolean;
 }
 
-export function exportUnits(texts: readonly TranslatableText[], lock: TranslationLock, version: string, select: UnitSelection = {}): Unit[] {
+export interface ExportedUnits {
+  units: Unit[];
+  /** Texts the selection holds that API v1 cannot write (brand and category versions): left out, never units. */
+  leftOut: number;
+}
+
+export function exportUnits(texts: readonly TranslatableText[], lock: TranslationLock, version: string, select: UnitSelection = {}): ExportedUnits {
   const all = !select.missing && !select.outdated;
   const units: Unit[] = [];
+  let leftOut = 0;
   for (const t of texts) {
     const state = textState(t, version, lock);
     if (!all && !(select.missing && state === "missing") && !(select.outdated && state === "outdated")) continue;
+    if (!isWritable(t)) {
+      leftOut++;
+      continue;
+    }
     units.push({
       id: textId(t, version),
       source: t.master,
@@ -25,5 +36,5 @@ export function exportUnits(texts: readonly TranslatableText[], lock: Translatio
       notes: [...t.notes, ...(state === "outdated" ? ["outdated: the master text changed after this translation was made"] : [])],
     });
   }
-  return units;
+  return { units, leftOut };
 }

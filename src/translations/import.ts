@@ -3,15 +3,17 @@
  * per unit what happens. A unit is written only when its id names a text of
  * today's manifests and its source is today's master text; a unit whose
  * record was renamed since (found through previous_names) or whose master
- * text changed is stale, reported and not written. Unknown ids are errors:
- * nothing is written then. Pure: the workflow reads and writes the files.
+ * text changed is stale, reported and not written. A unit of a text API v1
+ * cannot write (texts.ts, isWritable) is refused, reported and not written.
+ * Unknown ids are errors: nothing is written then. Pure: the workflow reads
+ * and writes the files.
  */
 import { PimctlError, PimctlErrors } from "../errors.js";
 import { compareText } from "../model/catalogue.js";
 import { parseAddress, printAddress, type Segment } from "../plan/address.js";
 import { sameLineEnd, type ReadUnit } from "./formats/units.js";
 import { masterFingerprint, type TranslationLock } from "./lockfile.js";
-import { textId, unitId, type TranslatableText } from "./texts.js";
+import { isWritable, textId, unitId, unwritableReason, type TranslatableText } from "./texts.js";
 import type { EntryEdits } from "./yaml-edit.js";
 
 export interface ImportReport {
@@ -24,6 +26,8 @@ export interface ImportReport {
   /** Units still marked for review (PO fuzzy, XLIFF needs-review): left alone. */
   not_reviewed: string[];
   stale: Array<{ id: string; reason: string }>;
+  /** Units of texts API v1 cannot write (brand and category versions), with a target: not written. */
+  refused: Array<{ id: string; reason: string }>;
 }
 
 export interface ImportPlan {
@@ -56,7 +60,7 @@ export function planImport(units: readonly ReadUnit[], texts: readonly Translata
     current.set(recordKey(t.record, t.field), t);
     for (const p of t.previous) previous.set(recordKey(p, t.field), t);
   }
-  const report: ImportReport = { written: [], unchanged: 0, empty: 0, not_reviewed: [], stale: [] };
+  const report: ImportReport = { written: [], unchanged: 0, empty: 0, not_reviewed: [], stale: [], refused: [] };
   const edits: ImportPlan["edits"] = new Map();
   const entries = new Map(lock.entries);
   const errors: PimctlError[] = [];
@@ -83,6 +87,11 @@ export function planImport(units: readonly ReadUnit[], texts: readonly Translata
       errors.push(
         new PimctlError("unknown_reference", `${fileName}: unit ${u.id}: no such text in the manifests (its record was removed, or the id was edited)`),
       );
+      continue;
+    }
+    if (!isWritable((t ?? renamed)!)) {
+      if (u.target.trim() === "") report.empty++;
+      else report.refused.push({ id: u.id, reason: unwritableReason((t ?? renamed)!) });
       continue;
     }
     if (u.needsReview && u.target.trim() !== "") {
@@ -148,13 +157,17 @@ export function planImport(units: readonly ReadUnit[], texts: readonly Translata
   report.written.sort(compareText);
   report.not_reviewed.sort(compareText);
   report.stale.sort((a, b) => compareText(a.id, b.id));
+  report.refused.sort((a, b) => compareText(a.id, b.id));
   return { report, edits, lock: entries, targets };
 }
 
-/** The lock's entries that still name a text (under its id or an earlier name of its record): the lock file keeps no others. */
+/**
+ * The lock's entries that still name a unit (under its id or an earlier name of its record): the lock file keeps no
+ * others, so lines of texts API v1 cannot write (an earlier pimctl exported them) go when it is next written.
+ */
 export function liveLockEntries(entries: ReadonlyMap<string, string>, texts: readonly TranslatableText[]): Map<string, string> {
   const known = new Set<string>();
-  for (const t of texts) for (const r of [t.record, ...t.previous]) known.add(recordKey(r, t.field));
+  for (const t of texts.filter(isWritable)) for (const r of [t.record, ...t.previous]) known.add(recordKey(r, t.field));
   const out = new Map<string, string>();
   for (const [id, fp] of entries) {
     const parts = splitUnitId(id);

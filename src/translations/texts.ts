@@ -8,7 +8,7 @@
  * /version/<VERSION_ID> endpoint), so they have no texts here.
  */
 import { pathKey, type Catalogue, type SourceLocation } from "../model/catalogue.js";
-import { ATTRIBUTE, BRAND, CATEGORY, versionedFields } from "../model/schema.js";
+import { ATTRIBUTE, BRAND, CATEGORY, TYPE_VALUE, versionedFields, versionsWritable } from "../model/schema.js";
 import { printAddress, type Segment } from "../plan/address.js";
 
 export const TEXT_KINDS = ["attributes", "type_values", "categories", "brands", "brand_attribute_values"] as const;
@@ -21,6 +21,39 @@ export const TEXT_KIND_TITLES: Record<TextKind, string> = {
   brands: "brand texts",
   brand_attribute_values: "brand attribute values",
 };
+
+/**
+ * Whether API v1 can write a kind's texts per language version, as the schema declares it
+ * (`readOnly` on brands' and categories' `versions`). A brand attribute value's versions are
+ * written with the value (PUT /brands/<ID>/attributes/<ATTRIBUTE_ID>/version/<VERSION_ID>).
+ */
+const WRITABLE: Record<TextKind, boolean> = {
+  attributes: versionsWritable(ATTRIBUTE),
+  type_values: versionsWritable(TYPE_VALUE),
+  categories: versionsWritable(CATEGORY),
+  brands: versionsWritable(BRAND),
+  brand_attribute_values: true,
+};
+
+/** The record a kind's texts belong to, for messages. */
+const RECORD_WORD: Record<TextKind, string> = {
+  attributes: "attribute",
+  type_values: "type value",
+  categories: "category",
+  brands: "brand",
+  brand_attribute_values: "brand attribute value",
+};
+
+/**
+ * The one predicate that decides which texts are translation units: only texts API v1 can
+ * write are offered to translators (export), imported, counted by status, the config rule and
+ * the plan's coverage, and recorded in the lock file. The others are reported apart.
+ */
+export const isWritable = (t: Pick<TranslatableText, "kind">): boolean => WRITABLE[t.kind];
+
+/** Why a text is not a unit, for export, import and status. */
+export const unwritableReason = (t: Pick<TranslatableText, "kind">): string =>
+  `API v1 cannot write ${RECORD_WORD[t.kind]} language versions (README "What API v1 cannot do"); set it in the PIM's UI`;
 
 export interface TranslatableText {
   kind: TextKind;

@@ -13,8 +13,7 @@ import { compareText, type Catalogue } from "../model/catalogue.js";
 import { isUnder, parseAddress, printAddress } from "../plan/address.js";
 import type { ProjectOptions } from "../workflows/index.js";
 import { projectConfig } from "../workflows/project.js";
-import { versionMap, type Config } from "../config/index.js";
-import { loadManifests } from "../manifest/index.js";
+import type { Config } from "../config/index.js";
 import { decodeManifest } from "../manifest/encoding.js";
 import { templateText } from "../manifest/yaml-text.js";
 import { exportUnits, type UnitSelection } from "./export.js";
@@ -22,8 +21,9 @@ import { languageCode, readUnits, writeUnits, type ExportFormat } from "./format
 import { liveLockEntries, planImport, type ImportReport } from "./import.js";
 import { lockPath, masterFingerprint, readLock, writeLock, type TranslationLock } from "./lockfile.js";
 import { belowThreshold, translationStatus, type StatusReport } from "./status.js";
-import { textId, translatableTexts, type TranslatableText } from "./texts.js";
+import { isWritable, textId, translatableTexts, type TranslatableText } from "./texts.js";
 import { editYaml } from "./yaml-edit.js";
+import { loadTemplates, variableNames } from "./load-templates.js";
 
 /**
  * The manifests as translators see them, whatever the tenant: a `${name}` reference in a text
@@ -38,20 +38,6 @@ async function openProject(
   const desired = await loadTemplates(config, config.dir, opts.cwd, variables);
   const lock = await readLock(lockPath(config, opts.cwd));
   return { config, desired, lock, texts: translatableTexts(desired), variables };
-}
-
-/** Every tenant's variable names. */
-const variableNames = (config: Config): Set<string> => new Set(Object.values(config.tenants).flatMap((t) => Object.keys(t.variables ?? {})));
-
-async function loadTemplates(config: Config, dir: string, cwd: string, variables: ReadonlySet<string>): Promise<Catalogue> {
-  const result = await loadManifests(dir, {
-    cwd,
-    variables: Object.fromEntries([...variables].map((n) => [n, `\${${n}}`])),
-    listedVersions: Object.keys(versionMap(config, undefined)),
-    ...(config.external ? { external: config.external } : {}),
-  });
-  if (result.errors.length) throw new PimctlErrors(result.errors);
-  return result.catalogue;
 }
 
 /** The versions to report: those asked for, else the manifests' and the config's required ones. */
@@ -73,20 +59,32 @@ export interface TranslationExportOptions extends ProjectOptions, UnitSelection 
   targetLang?: string;
 }
 
-export async function translationsExport(opts: TranslationExportOptions): Promise<{ text: string; units: number; file?: string }> {
+export interface TranslationExportResult {
+  text: string;
+  units: number;
+  /** Texts left out because API v1 cannot write them (brand and category versions), and why. */
+  leftOut: { count: number; reason: string };
+  file?: string;
+}
+
+export async function translationsExport(opts: TranslationExportOptions): Promise<TranslationExportResult> {
   const { lock, texts } = await openProject(opts);
-  const units = exportUnits(texts, lock, opts.language, opts);
+  const { units, leftOut } = exportUnits(texts, lock, opts.language, opts);
   const text = writeUnits(opts.format, {
     version: opts.language,
     sourceLanguage: opts.sourceLang ?? "en",
     targetLanguage: opts.targetLang ?? languageCode(opts.language),
     units,
   });
-  if (!opts.out) return { text, units: units.length };
+  const left = { count: leftOut, reason: UNWRITABLE_EXPORT_REASON };
+  if (!opts.out) return { text, units: units.length, leftOut: left };
   const file = path.resolve(opts.cwd, opts.out);
   await writeFile(file, text);
-  return { text, units: units.length, file };
+  return { text, units: units.length, leftOut: left, file };
 }
+
+/** Why export leaves brand and category texts out (the CLI prints it with their number). */
+const UNWRITABLE_EXPORT_REASON = `API v1 cannot write brand and category language versions (README "What API v1 cannot do"); set them in the PIM's UI`;
 
 export interface ImportResult extends ImportReport {
   /** Manifest files changed (or, with dryRun, that would change), relative to the working directory. */
@@ -190,7 +188,7 @@ export async function translationsMarkReviewed(
   });
   const languages = opts.languages?.length ? new Set(opts.languages) : undefined;
   const marked: string[] = [];
-  for (const t of texts) {
+  for (const t of texts.filter(isWritable)) {
     for (const version of Object.keys(t.translations)) {
       if (languages && !languages.has(version)) continue;
       const id = textId(t, version);

@@ -6,6 +6,7 @@
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { forgetOwned, recordNames, recordOwned, serialiseLedger } from "../state/ledger.js";
+import { recordApplied } from "../state/applied.js";
 import { acquireLock, openBackend, readLedger, saveLedger, stampLedger, unlockCommand, type HeldLock } from "../state/backends/index.js";
 import { rescueDir, writeRescueFile } from "../state/rescue.js";
 import { hold, interruptedBy } from "../holdings.js";
@@ -16,7 +17,7 @@ import { verifyApplied, type VerificationReport } from "../apply/verify.js";
 import { backupExport } from "../apply/backup.js";
 import { connect } from "../tenant.js";
 import { PimctlError, PimctlErrors } from "../errors.js";
-import { appliedIdentities, createdByKind, deletedByKind, removedWith } from "./ownership.js";
+import { appliedIdentities, appliedPrints, createdByKind, deletedByKind, removedWith } from "./ownership.js";
 import { type PlanOptions, planAgainst, planWithState, refuseUnknownKinds } from "./plan.js";
 import { connectOpts, errorText, errorsOf, ledgerDir, loadDesiredFor, projectConfig, prunePolicy } from "./project.js";
 import { checkSavedPlan, readSavedPlan, refuseOtherTenant } from "./saved-plan.js";
@@ -110,7 +111,8 @@ export async function apply(opts: ApplyOptions): Promise<ApplyResult> {
   const saved = opts.planFile ? await readSavedPlan({ ...opts, planFile: opts.planFile }) : undefined;
   const config = await projectConfig(opts);
   // apply --target loads what the targets touch, as plan --target does.
-  const project = { desired: saved ? saved.basis.desired : (await loadDesiredFor(config, opts, opts)).desired };
+  // A saved plan was checked for files that declare nothing when it was made (plan --allow-empty-files).
+  const project = saved ? { desired: saved.basis.desired, empty: [] } : await loadDesiredFor(config, opts, opts);
   if (saved) refuseOtherTenant(saved, opts.planFile!, config, opts.tenant);
   const connection = await connect(config, opts.tenant ?? saved?.tenant, connectOpts(opts));
   // One stop for both reasons: the caller's signal, and a lock this run cannot keep.
@@ -143,7 +145,7 @@ export async function apply(opts: ApplyOptions): Promise<ApplyResult> {
     const planned = await unlessStopped(
       saved
         ? checkSavedPlan(saved, opts.planFile!, config, connection, state, opts, opts.ifApplied ?? "ok")
-        : planWithState(opts, config, project.desired, connection, state),
+        : planWithState(opts, config, project.desired, connection, state, undefined, project.empty),
       stop.signal,
       lost,
     );
@@ -206,7 +208,10 @@ export async function apply(opts: ApplyOptions): Promise<ApplyResult> {
       recordOwned(state.ledger, createdByKind(thePlan, report));
       // The identity pimctl applied, by id (its name, and what it wrote): a record renamed by hand later is found
       // and renamed back, and another record given that id is told apart (src/plan/identity.ts).
-      recordNames(state.ledger, appliedIdentities(thePlan, report, planned.names));
+      const identities = appliedIdentities(thePlan, report, planned.names);
+      recordNames(state.ledger, identities);
+      // The manifest entries it left records as: drift tells a later manifest edit from a change made in the tenant.
+      recordApplied(state.ledger, appliedPrints(thePlan, report, planned.desired, identities, config.scope.ignore ?? []));
       // A deleted record's id is no longer pimctl's: a tenant that reuses ids must not make a hand-made record look owned.
       forgetOwned(state.ledger, deletedByKind(thePlan, report, goneWith));
       stateNotSaved = await saveLedger(backend, state, opts.warn ? { warn: opts.warn } : {}).then(

@@ -10,6 +10,7 @@ import { readState } from "../state/index.js";
 import { openBackend, readLedger } from "../state/backends/index.js";
 import type { Plan } from "../plan/types.js";
 import type { Ledger } from "../state/ledger.js";
+import type { RemoteCatalogue } from "../model/remote.js";
 import { remoteToCatalogue } from "../export/index.js";
 import { translateVariables } from "../export/translate.js";
 import { connect, pickTenant, type Connection } from "../tenant.js";
@@ -17,10 +18,10 @@ import { PimctlError, PimctlErrors, closeNames } from "../errors.js";
 import { narrow, planAgainst, refuseUnknownKinds, refuseUnknownVersions } from "./plan.js";
 import { type ProjectOptions, connectOpts, projectConfig, prunePolicy } from "./project.js";
 
-/** Read a whole tenant (or some kinds) and return it as a catalogue, with the ledger's write-only values. */
+/** Read a whole tenant (or some kinds) and return it as a catalogue, with the ledger's write-only values (and the state and ledger it came from). */
 export async function readTenantCatalogue(
   opts: ProjectOptions & { kinds?: Kind[] },
-): Promise<{ catalogue: Catalogue; connection: Connection; config: Config }> {
+): Promise<{ catalogue: Catalogue; connection: Connection; config: Config; remote: RemoteCatalogue; ledger: Ledger }> {
   const config = await projectConfig(opts);
   const connection = await connect(config, opts.tenant, connectOpts(opts));
   try {
@@ -33,7 +34,7 @@ export async function readTenantCatalogue(
       versionAt: versionSources(config, connection.tenant),
       ...(opts.log ? { log: opts.log } : {}),
     });
-    return { catalogue: remoteToCatalogue(remote, ledger), connection, config };
+    return { catalogue: remoteToCatalogue(remote, ledger), connection, config, remote, ledger };
   } catch (e) {
     // What is still in flight when a read fails is dropped, not read to the end.
     await connection.api.abort();

@@ -1,11 +1,14 @@
 /**
  * What an apply changes in the ledger's ownership, per table (where an id is unique): the ids it
  * created and found, the identity of each (key and fingerprint: src/plan/identity.ts), the ids
- * it deleted and what each delete took along.
+ * it deleted and what each delete took along, and the manifest entries it left records as.
  */
-import type { OwnedTable } from "../model/catalogue.js";
+import type { Catalogue, OwnedTable } from "../model/catalogue.js";
 import type { RemoteCatalogue } from "../model/remote.js";
 import type { Ledger } from "../state/ledger.js";
+import { rootAddress } from "../plan/address.js";
+import { parseSelector } from "../plan/selectors.js";
+import { entryPrints } from "../state/applied.js";
 import type { AppliedIdentity } from "../plan/ownership.js";
 import type { PlanOutcome } from "../plan/planner.js";
 import type { Action, Plan } from "../plan/types.js";
@@ -113,4 +116,26 @@ export function removedWith(p: Plan, remote: RemoteCatalogue, ledger: Ledger): M
     else if (a.type === "attribute") out.set(a.address, { type_values: (attributes.get(self.id)?.values ?? []).map((v) => v.id) });
   }
   return out;
+}
+
+/**
+ * The records this apply left as their manifest entries say, by table and id, with each entry's
+ * fingerprint (the ledger's `applied`, state/applied.ts): every record whose identity apply records
+ * (`identities`, from appliedIdentities: the declared records found, the records created) whose
+ * every action was done (those API v1 cannot carry out aside), and that the plan's targets,
+ * excludes and ignore rules did not leave out (a left out record may differ still).
+ */
+export function appliedPrints(
+  p: Plan,
+  report: ApplyReport,
+  desired: Catalogue,
+  identities: Partial<Record<OwnedTable, Record<string, AppliedIdentity>>>,
+  ignore: readonly string[],
+): Partial<Record<OwnedTable, Record<string, string>>> {
+  const status = new Map(report.results.map((r) => [r.address, r.status]));
+  const unfinished = new Set(p.actions.filter((a) => a.op !== "unsupported" && status.get(a.address) !== "done").map((a) => rootAddress(a.address)));
+  const targets = (p.basis?.targets ?? []).map(parseSelector);
+  const excludes = [...(p.basis?.excludes ?? []), ...ignore].map(parseSelector);
+  const inScope = (address: string) => (!targets.length || targets.some((t) => t.matches(address))) && !excludes.some((e) => e.matches(address));
+  return entryPrints(desired, [identities], (address) => !unfinished.has(address) && inScope(address));
 }

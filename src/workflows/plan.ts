@@ -20,9 +20,13 @@ import { checkSelectors, knownAddresses, parseSelector } from "../plan/selectors
 import { unknownWriteOnly } from "../plan/write-only.js";
 import { PLAN_HMAC_ENV } from "../plan/integrity.js";
 import { decideDeletes } from "../plan/delete-permission.js";
+import { emptyFileWarnings, refuseDeletesWhileEmpty } from "../plan/empty-files.js";
 import { moveHints } from "../plan/hints.js";
 import { applyIgnore, checkScope } from "../plan/scope.js";
-import type { Plan, PlanBasis } from "../plan/types.js";
+import type { Plan, PlanBasis, TranslationCoverage } from "../plan/types.js";
+import { translationCoverage } from "../plan/coverage.js";
+import { loadTemplates, variableNames } from "../translations/load-templates.js";
+import { translatableTexts } from "../translations/texts.js";
 import { connect, type Connection } from "../tenant.js";
 import { PimctlError, PimctlErrors } from "../errors.js";
 import { type ProjectOptions, connectOpts, loadDesiredFor, projectConfig, prunePolicy, prunedKinds } from "./project.js";
@@ -33,6 +37,8 @@ export interface PlanOptions extends ProjectOptions {
   excludes?: string[];
   /** The plan-time permission to delete, recorded in the plan (`plan --allow-delete`). */
   allowDelete?: boolean;
+  /** Plan deletes even while a manifest file declares nothing (`--allow-empty-files`; src/plan/empty-files.ts). */
+  allowEmptyFiles?: boolean;
 }
 
 /** Everything besides the tenant's state that decides a plan's actions: saved as its basis. */
@@ -92,6 +98,8 @@ export async function planAgainst(
     alsoBrands?: string[];
     /** Read the targeted attributes and categories by the ids the ledger names (a read narrowed to targets). */
     byLedgerIds?: boolean;
+    /** Count the plan's translation coverage on the manifests' templates (a plan people read; see templateCoverage). */
+    templates?: boolean;
   } = {},
 ): Promise<{ plan: Plan; remote: RemoteCatalogue; declared: PlanOutcome["declared"]; names: PlanOutcome["names"]; refresh: RefreshReport }> {
   // The reads started early went through this refresh already; otherwise open one now.
@@ -116,7 +124,26 @@ export async function planAgainst(
   await refresh.commit();
   const { plan, errors, declared, names } = buildPlan({ tenant: connection.name, desired, remote, ledger, prune });
   if (errors.length) throw new PimctlErrors(errors);
+  if (read.templates && plan.translations) {
+    const coverage = await templateCoverage(config, opts.cwd, plan, desired);
+    if (coverage.length) plan.translations = coverage;
+    else delete plan.translations;
+  }
   return { plan, remote, declared, names, refresh: refresh.report };
+}
+
+/**
+ * The plan's coverage counted on the templates, as translations status counts (issue 33): the
+ * manifests loaded again with every tenant's `${name}` read as itself, so a text whose template
+ * did not change (only a variable's value) updates or outdates no translation. Only when some
+ * tenant has variables and the plan touches texts; a template that does not load (it would not
+ * have planned either) leaves the plain count.
+ */
+async function templateCoverage(config: Config, cwd: string, plan: Plan, desired: Catalogue): Promise<TranslationCoverage[]> {
+  const variables = variableNames(config);
+  if (!variables.size) return plan.translations ?? [];
+  const templates = await loadTemplates(config, config.dir, cwd, variables).catch(() => undefined);
+  return translationCoverage(plan.actions, desired, templates ? { texts: translatableTexts(templates), variables } : undefined);
 }
 
 /**
@@ -131,7 +158,7 @@ export async function makePlan(
   ledger: Ledger,
   policy: PlanPolicy,
   opts: ProjectOptions,
-  early?: { started?: StartedReads; refresh?: Refresh },
+  early?: { started?: StartedReads; refresh?: Refresh; templates?: boolean },
 ): Promise<{ plan: Plan; remote: RemoteCatalogue; declared: PlanOutcome["declared"]; names: PlanOutcome["names"]; refresh: RefreshReport }> {
   // Targets, excludes and ignore rules narrow the read itself: the plan of the narrowed
   // catalogue, narrowed by the same selectors, is the full plan narrowed (src/plan/read-scope.ts).
@@ -145,6 +172,7 @@ export async function makePlan(
   } = await planAgainst(connection, config, scope?.desired ?? desired, ledger, policy.prune, opts, {
     ...(early?.started ? { started: early.started } : {}),
     ...(early?.refresh ? { refresh: early.refresh } : {}),
+    ...(early?.templates ? { templates: true } : {}),
     // max_deletes as a percentage counts the tenant's brands: they must be listed.
     ...(scope?.searchBrands && typeof config.scope.max_deletes !== "string" ? { searchBrands: true, alsoBrands: scope.alsoBrands } : {}),
     // Not through the changelog snapshot: it keeps single attribute reads, whose type values the feed may not cover.
@@ -155,7 +183,7 @@ export async function makePlan(
   narrowed.hints = moveHints(narrowed, desired, remote);
   // A rule can match nothing only in a kind whose every record was read: not a narrowed read, nor brands found by search.
   const readWhole = new Set(scope ? [] : remote.read.filter((k) => k !== "brands" || prunedKinds(policy.prune).brands));
-  checkScope(narrowed, config.scope, remote, { desired, readWhole });
+  checkScope(narrowed, config.scope, remote, { desired, readWhole, ledger });
   return { plan: narrowed, remote, declared, names, refresh };
 }
 
@@ -251,13 +279,14 @@ export async function planOpen(opts: PlanOptions): Promise<PlanResult> {
     (e: unknown) => ({ error: e }),
   );
   let desired: Catalogue;
+  let empty: string[];
   let loaded: LoadedCount | undefined;
   try {
     // A targeted plan loads a few entries while no list is read: it lets the ledger's read (16 MB at ten times
     // the taxonomy) finish first rather than hold both at their peaks (315 MB together, 275 MB one after the other,
     // in the same 1.3 s). A failed read is reported below, where the ledger is awaited.
     if (opts.targets?.length && "ledgerRead" in early) await early.ledgerRead.catch(() => undefined);
-    ({ desired, loaded } = await loadDesiredFor(config, opts, opts));
+    ({ desired, loaded, empty } = await loadDesiredFor(config, opts, opts));
   } catch (e) {
     // The lists under way are dropped, not read to the end.
     if ("connection" in early) await early.connection.api.abort();
@@ -268,7 +297,7 @@ export async function planOpen(opts: PlanOptions): Promise<PlanResult> {
   try {
     const [lockHeld, state] = await early.ledgerRead;
     const reads = await early.reads;
-    const result = await planWithState(opts, config, desired, connection, state, { ...(reads ? { started: reads } : {}), refresh });
+    const result = await planWithState(opts, config, desired, connection, state, { ...(reads ? { started: reads } : {}), refresh }, empty);
     if (lockHeld)
       result.plan.warnings.push(
         `the state of tenant "${connection.name}" is locked: an apply is running or was killed (${describeHolder(lockHeld)}; lock id ${lockHeld.id})`,
@@ -281,7 +310,11 @@ export async function planOpen(opts: PlanOptions): Promise<PlanResult> {
   }
 }
 
-/** Plan against a tenant with the ledger already read (apply reads it under the lock). */
+/**
+ * Plan against a tenant with the ledger already read (apply reads it under the lock). `empty`: the
+ * manifest files that declare nothing; while there are some, a plan that deletes is refused
+ * unless opts.allowEmptyFiles (src/plan/empty-files.ts).
+ */
 export async function planWithState(
   opts: PlanOptions,
   config: Config,
@@ -289,10 +322,22 @@ export async function planWithState(
   connection: Connection,
   state: LedgerState,
   early?: { started?: StartedReads; refresh?: Refresh },
+  empty: readonly string[] = [],
 ): Promise<PlanResult> {
   const policy: PlanPolicy = { prune: prunePolicy(config), targets: opts.targets ?? [], excludes: opts.excludes ?? [], allowDelete: opts.allowDelete === true };
   const checked = await refuseUnknownVersions(connection, config, desired, opts, early);
-  const { plan: planned, remote, declared, names, refresh } = await makePlan(connection, config, desired, state.ledger, policy, opts, checked);
+  const {
+    plan: planned,
+    remote,
+    declared,
+    names,
+    refresh,
+  } = await makePlan(connection, config, desired, state.ledger, policy, opts, {
+    ...checked,
+    templates: true,
+  });
+  refuseDeletesWhileEmpty(planned, empty, opts.allowEmptyFiles === true);
+  planned.warnings.push(...emptyFileWarnings(empty));
   planned.warnings.push(...unknownWarnings(planned, state.existed, connection.name));
   planned.basis = basisOf(desired, policy, connection.baseUrl);
   return { plan: planned, desired, remote, declared, names, refresh, ledger: state.ledger, ledgerExisted: state.existed, connection, config };

@@ -38,16 +38,22 @@ export function projectConfig(opts: ProjectOptions): Promise<Config> {
 }
 
 /** Load config and manifests for a tenant: all errors of the manifests at once. */
-export async function loadProject(opts: ProjectOptions): Promise<{ config: Config; desired: Catalogue; files: string[] }> {
+/** The desired catalogue, and the manifest files that declare nothing (src/manifest/empty-files.ts). */
+export interface DesiredLoad {
+  desired: Catalogue;
+  empty: string[];
+}
+
+export async function loadProject(opts: ProjectOptions): Promise<{ config: Config; desired: Catalogue; files: string[]; empty: string[] }> {
   const config = await projectConfig(opts);
   return { config, ...(await loadDesired(config, opts)) };
 }
 
-export async function loadDesired(config: Config, opts: ProjectOptions): Promise<{ desired: Catalogue; files: string[] }> {
+export async function loadDesired(config: Config, opts: ProjectOptions): Promise<DesiredLoad & { files: string[] }> {
   const { tenant, load } = loadOptions(config, opts);
   const result = await loadManifests(config.dir, load);
   if (result.errors.length) throw new PimctlErrors(tenantProblemFirst(config, tenant !== undefined, result.errors));
-  return { desired: result.catalogue, files: result.files };
+  return { desired: result.catalogue, files: result.files, empty: result.empty };
 }
 
 /**
@@ -59,7 +65,7 @@ export async function loadDesiredFor(
   config: Config,
   opts: ProjectOptions,
   selectors: { targets?: readonly string[]; excludes?: readonly string[] },
-): Promise<{ desired: Catalogue; loaded?: LoadedCount }> {
+): Promise<DesiredLoad & { loaded?: LoadedCount }> {
   if (selectors.targets?.length) {
     const { tenant, load } = loadOptions(config, opts);
     const targeted = await loadTargeted(config.dir, load, {

@@ -15,14 +15,15 @@
  */
 import type { Catalogue, Category, Kind } from "../model/catalogue.js";
 import { parsePathKey } from "../model/catalogue.js";
-import { parseAddress, type RootType } from "../plan/address.js";
+import { ROOT_KIND, parseAddress, type RootType } from "../plan/address.js";
 import { dependencies, readScope, scopedRecords } from "../plan/read-scope.js";
 import { parseSelector } from "../plan/selectors.js";
 import { ManifestEntries } from "../manifest/partial.js";
 import type { LoadOptions } from "../manifest/index.js";
 import type { ScannedEntry } from "../manifest/entry-scan.js";
 import { closeNames, type PimctlError } from "../errors.js";
-import { checkReferences } from "../manifest/references.js";
+import { referenceProblems } from "../manifest/references.js";
+import { atMembers } from "../manifest/reference-places.js";
 
 export interface Selectors {
   targets: readonly string[];
@@ -37,15 +38,6 @@ export interface LoadedCount {
   of: number;
   targets: number;
 }
-
-const ROOT_KIND: Record<RootType, Kind> = {
-  display_group: "display_groups",
-  attribute: "attributes",
-  attribute_set: "attribute_sets",
-  block: "blocks",
-  brand: "brands",
-  category: "categories",
-};
 
 /** The entry an address's record is in: its kind and top-level name (a category's root). */
 function entryOf(address: string): { kind: Kind; name: string } | undefined {
@@ -84,7 +76,7 @@ export async function loadTargeted(
   dir: string,
   opts: LoadOptions,
   selectors: Selectors,
-): Promise<{ desired: Catalogue; loaded: LoadedCount } | { errors: PimctlError[] } | undefined> {
+): Promise<{ desired: Catalogue; loaded: LoadedCount; empty: string[] } | { errors: PimctlError[] } | undefined> {
   const named = namedEntries(selectors);
   if (!named) return undefined;
   const entries = await ManifestEntries.open(dir, opts);
@@ -112,9 +104,9 @@ export async function loadTargeted(
       }
     if (more) continue;
     // References are checked among the records the plan is made of, once all they may name is loaded.
-    const errors = checkReferences(scope.desired, opts.external);
-    if (errors.length) return { errors };
-    return { desired: result.catalogue, loaded: { entries: result.loaded, of: result.total, targets: selectors.targets.length } };
+    const problems = referenceProblems(scope.desired, opts.external);
+    if (problems.length) return { errors: await atMembers(problems, opts) };
+    return { desired: result.catalogue, loaded: { entries: result.loaded, of: result.total, targets: selectors.targets.length }, empty: result.empty };
   }
 }
 

@@ -445,6 +445,121 @@ describe("github-promotion.yml and github-drift.yml, run as GitHub runs them", (
   });
 });
 
+describe("prune: on and a brand deleted in the pull request: the pull request's job and the merge's apply agree", () => {
+  /** The tenant holds a second brand, Zenith; the pull request's manifests (BASE) no longer declare it. */
+  async function zenithDeletedInThePullRequest(): Promise<void> {
+    await p.write("catalogue/catalogue.yaml", BASE.replace("categories:", "  - name: Zenith\ncategories:"));
+    expect((await p.cli(["apply", "--tenant", "prod", "--auto-approve"], { env: { PIMCTL_PROD_TOKEN: token } })).code).toBe(0);
+    await outcome("none");
+  }
+  const zenith = () => [...p.emulator.store("prod").brands.values()].some((b) => b.name === "Zenith");
+  const step = (r: { steps: Array<{ name: string; outcome: string; output: string }> }, name: string) => r.steps.find((s) => s.name === name)!;
+
+  it("GitHub: the PR plan passes (exit 2) showing the delete, and the merge applies that reviewed plan: Zenith is deleted", { timeout: 60_000 }, async () => {
+    await zenithDeletedInThePullRequest();
+    const plan = await runGithubJob(githubJob(ci("github-actions.yml"), "plan"), {
+      cwd: p.dir,
+      env,
+      secrets: { PIMCTL_PROD_READONLY_TOKEN: token },
+      github: pr,
+    });
+    expect(plan.ok, plan.steps.map((x) => x.output).join("\n")).toBe(true);
+    expect(plan.outputs.plan).toEqual({ exitcode: "2", planned: "true" });
+    expect(readFileSync(path.join(p.dir, "plan.md"), "utf8")).toContain('brand["Zenith"]');
+    // The artifact of that run is what the merge's apply downloads.
+    const artifact = path.join(ghDir, "artifacts", "42", "plan-abc123");
+    await rm(artifact, { recursive: true, force: true });
+    await mkdir(artifact, { recursive: true });
+    await writeFile(path.join(artifact, "plan.json"), await readFile(path.join(p.dir, "plan.json")));
+    await writeFile(path.join(ghDir, "run-id"), "42\n");
+    await rm(path.join(p.dir, "plan.json"));
+    const merged = { event: { action: "closed", pull_request: { number: 7, merged: true, head: { sha: "abc123" }, merge_commit_sha: "def456" } }, token: "gh" };
+    const apply = await runGithubJob(githubJob(ci("github-actions.yml"), "apply"), { cwd: p.dir, env, secrets: { PIMCTL_PROD_TOKEN: token }, github: merged });
+    expect(apply.ok, apply.steps.map((x) => x.output).join("\n")).toBe(true);
+    expect(zenith()).toBe(false);
+    await restore();
+  });
+
+  it("GitLab (the include template and the example): the plan job passes, and the apply job deletes what it showed", { timeout: 90_000 }, async () => {
+    const template = {
+      plan: { extends: ".pimctl-plan", variables: { PIMCTL_TENANT: "prod" } },
+      apply: { extends: ".pimctl-apply", needs: ["plan"], variables: { PIMCTL_TENANT: "prod" } },
+    };
+    await zenithDeletedInThePullRequest();
+    const run = (name: "plan" | "apply") =>
+      runGitlabJob(gitlabJob(ci("gitlab-pimctl.yml"), name, template), { cwd: p.dir, env, projectVariables: { PIMCTL_PROD_TOKEN: token } });
+    const plan = await run("plan");
+    expect(plan.code, plan.output).toBe(0);
+    expect(plan.output).toContain("pimctl plan exited 2");
+    const apply = await run("apply");
+    expect(apply.code, apply.output).toBe(0);
+    expect(zenith()).toBe(false);
+
+    await zenithDeletedInThePullRequest();
+    const variables = { PIMCTL_PROD_READONLY_TOKEN: token, PIMCTL_PROD_WRITE_TOKEN: token, GITLAB_API_TOKEN: "gl", GITLAB_STATE_TOKEN: "st" };
+    const predefined = {
+      CI_API_V4_URL: gitlab.url,
+      CI_PROJECT_ID: "1",
+      CI_MERGE_REQUEST_IID: "7",
+      CI_JOB_URL: "https://gl/job/1",
+      CI_SERVER_HOST: "gl",
+      CI_PROJECT_PATH: "a/b",
+    };
+    const example = (name: string) => runGitlabJob(gitlabJob(ci("gitlab-ci.yml"), name), { cwd: p.dir, env, projectVariables: variables, predefined });
+    const mr = await example("plan:mr");
+    expect(mr.code, mr.output).toBe(0);
+    expect((await example("plan:main")).code).toBe(0);
+    const applied = await example("apply");
+    expect(applied.code, applied.output).toBe(0);
+    expect(zenith()).toBe(false);
+    await restore();
+  });
+
+  it(
+    "a plan pimctl refuses (exit 3: a file that declares nothing) fails the PR check, and the comment says why there is no plan",
+    { timeout: 40_000 },
+    async () => {
+      await zenithDeletedInThePullRequest();
+      await p.write("catalogue/moved.yaml", "# the brands moved to brands.yaml\n");
+      try {
+        const r = await runGithubJob(githubJob(ci("github-actions.yml"), "plan"), {
+          cwd: p.dir,
+          env,
+          secrets: { PIMCTL_PROD_READONLY_TOKEN: token },
+          github: pr,
+        });
+        expect(r.ok).toBe(false);
+        expect(r.outputs.plan!.exitcode).toBe("3");
+        expect(step(r, "Post or update the plan comment").outcome).toBe("success");
+        const body = readFileSync(path.join(p.dir, "plan.md"), "utf8");
+        expect(body.startsWith(MARKER)).toBe(true);
+        expect(body).toContain("No plan to review: pimctl refused it (exit 3)");
+        expect(step(r, "Block destructive plans").outcome).toBe("failure");
+        expect(zenith()).toBe(true);
+      } finally {
+        await rm(path.join(p.dir, "catalogue", "moved.yaml"));
+        await restore();
+      }
+    },
+  );
+
+  it("every plan in the examples that is applied or previews an apply, and every apply that plans itself, permits deletes the same way", () => {
+    const commands = readdirSync(path.join(repoRoot, "examples", "ci"))
+      .flatMap((f) => {
+        const text = readFileSync(ci(f), "utf8");
+        // GitLab's plans take their flags from the PIMCTL_PLAN_ARGS variable the file sets.
+        const args = /PIMCTL_PLAN_ARGS: ([^#\n]+)/.exec(text)?.[1]?.trim() ?? "";
+        return text.split("\n").map((line) => ({ f, line: line.replace("$PIMCTL_PLAN_ARGS", args) }));
+      })
+      // A plan, or an apply that plans itself (its first argument an option); not an apply of a saved plan, which carries its permission.
+      .filter(({ line }) => !/^\s*#/.test(line) && (/npx pimctl plan /.test(line) || /npx pimctl apply --/.test(line)));
+    expect(commands.length).toBeGreaterThan(5);
+    for (const { f, line } of commands) expect(line, f).toContain("--allow-delete");
+    const staging = githubJob(ci("github-promotion.yml"), "staging").steps.find((x) => x.uses === "./node_modules/pimctl")!;
+    expect((staging as { with?: { args?: string } }).with?.args).toContain("--allow-delete");
+  });
+});
+
 describe("GitHub examples: secrets only on the steps that use them", () => {
   const files = readdirSync(path.join(repoRoot, "examples", "ci")).filter((f) => f.startsWith("github-"));
   it("no job-level env holds a secret; a step with a tenant secret runs pimctl; every job has timeout-minutes; npm ci runs no install scripts", () => {

@@ -6,15 +6,12 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { Ajv } from "ajv";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { createClient, type PimClient } from "../../src/api/client.js";
 import type { DriftItem, DriftReport } from "../../src/drift/index.js";
-import { repoRoot, testProject, type TestProject } from "../helpers/project.js";
+import { demoConfig, repoRoot, schemaValidator, testProject, type TestProject } from "../helpers/project.js";
 
-const validate = new Ajv({ allErrors: true, strict: false }).compile(
-  JSON.parse(readFileSync(path.join(repoRoot, "schemas/drift.schema.json"), "utf8")) as object,
-);
+const validate = schemaValidator("drift");
 const APPLIED_AT = "2026-11-01T08:00:00Z";
 
 let project: TestProject;
@@ -23,17 +20,7 @@ let api: PimClient;
 beforeAll(async () => {
   // Pruning on: apply records the ids it creates as pimctl's (the ledger's owned ids).
   project = await testProject({
-    config: (u) =>
-      [
-        "dir: catalogue",
-        "tenants:",
-        "  demo:",
-        `    base_url: ${u.demo}`,
-        "    token_env: PIMCTL_DEMO_TOKEN",
-        "versions: { French: 2, German: 3 }",
-        "prune: { brands: true, categories: true, attributes: true, attribute_sets: true }",
-        "",
-      ].join("\n"),
+    config: demoConfig(["versions: { French: 2, German: 3 }", "prune: { brands: true, categories: true, attributes: true, attribute_sets: true }"]),
   });
   await project.copyExamples(path.join(repoRoot, "examples/catalogue"));
   const applied = await project.cli(["apply", "--auto-approve", "--allow-delete", "-q"]);

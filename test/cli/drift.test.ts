@@ -79,6 +79,8 @@ describe("pimctl drift", () => {
       changed_at: "2026-11-20T10:15:00Z",
       changelog_id: ours[1]!.id,
       change_type: "full",
+      // The manifests are as applied (the ledger's fingerprint of the entry): the tenant changed.
+      origin: "tenant",
     });
     expect(item('attribute["Activewear clothing features"]')).toMatchObject({
       op: "update",
@@ -101,14 +103,16 @@ describe("pimctl drift", () => {
 
     const text = await project.cli(["drift"]);
     expect(text.code).toBe(0);
-    expect(text.stdout).toContain(`  brand["Alpine Optics"]: desc, seo_title changed; changed 2026-11-20T10:15:00Z, changelog ${ours[1]!.id}\n`);
+    expect(text.stdout).toContain(`  brand["Alpine Optics"]: desc, seo_title changed; changed in the tenant 2026-11-20T10:15:00Z, changelog ${ours[1]!.id}\n`);
     expect(text.stdout).toContain(`  display_group["Basics"]: renamed; display groups are not in the changelog feed\n`);
 
     const md = await project.cli(["drift", "--format", "markdown"]);
     expect(md.stdout).toMatch(
       /^# Catalogue drift on `demo`\n\n\d+ differences between the manifests and tenant "demo" \(checked [^)]+\)\.\n\n\| Record \| What differs \| When \(changelog\) \|\n\|---\|---\|---\|\n/,
     );
-    expect(md.stdout).toContain(`| \`brand["Alpine Optics"]\` | desc, seo_title changed | changed 2026-11-20T10:15:00Z, changelog ${ours[1]!.id} |`);
+    expect(md.stdout).toContain(
+      `| \`brand["Alpine Optics"]\` | desc, seo_title changed | changed in the tenant 2026-11-20T10:15:00Z, changelog ${ours[1]!.id} |`,
+    );
 
     // --since leaves older entries out, and says so.
     const recent = await project.cli(["drift", "--format", "json", "--since", "2026-11-21T00:00:00Z"]);

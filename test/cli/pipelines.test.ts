@@ -183,14 +183,15 @@ describe("github-promotion.yml: the prod plan exists before anyone approves it",
     expect(stepsText(jobs["prod-apply"]!)).toContain("pimctl apply prod.plan.json");
     expect(stepsText(jobs["prod-apply"]!)).not.toContain("pimctl plan");
   });
-  it("the staging apply uses the pimctl GitHub Action from the installed package, with the same lock wait", () => {
+  it("the staging apply uses the pimctl GitHub Action from the installed package, with the same lock wait and delete permission as the plans", () => {
     const step = jobs.staging!.steps!.find((s) => s.uses === "./node_modules/pimctl")!;
-    expect(step.with).toEqual({ command: "apply", tenant: "staging", args: "--auto-approve --lock-timeout 30m --report staging-report.json" });
+    expect(step.with).toEqual({ command: "apply", tenant: "staging", args: "--auto-approve --allow-delete --lock-timeout 30m --report staging-report.json" });
     expect(pimctlCommands(read("github-promotion.yml"))).toContainEqual([
       "apply",
       "--tenant",
       "staging",
       "--auto-approve",
+      "--allow-delete",
       "--lock-timeout",
       "30m",
       "--report",

@@ -103,6 +103,43 @@ describe("scope rules in pimctl.yaml", () => {
     );
   });
 
+  it("protect follows the record into what a delete takes along: a value whose attribute's previous_names goes before the tenant has the new name, a brand's asset", async () => {
+    const colour = (name: string, previous: boolean) =>
+      `attributes:\n  - name: ${name}\n${previous ? "    previous_names: [Color]\n" : ""}    type: selectbox\n    values:\n      - value: Red\n      - value: Blue\n`;
+    const acme = 'brands:\n  - name: Acme\n    assets: [{ image_url: "https://cdn.example.com/acme.png", alttext: Acme }]\n  - name: Keep\n';
+    p = await testProject({ files: { "catalogue/a.yaml": colour("Color", false), "catalogue/b.yaml": acme } });
+    expect((await p.cli(["apply", "--auto-approve"])).code).toBe(0);
+    const rules = `protect: ['attribute["Color"].value["Red"]', 'brand["Acme"].asset["https://cdn.example.com/acme.png"]']`;
+    await p.write(
+      "pimctl.yaml",
+      config(p.emulator.tenantUrl("demo"), rules).replace("{ brands: true, categories: true }", "{ brands: true, attributes: true }"),
+    );
+    // The rename keeps the attribute, its values and their ids: allowed.
+    await p.write("catalogue/a.yaml", colour("Colour", true));
+    const renamed = await p.cli(["plan", "--allow-delete", "--format", "json"]);
+    expect(renamed.code, renamed.stderr).toBe(0);
+    expect((JSON.parse(renamed.stdout) as { actions: Array<{ op: string }> }).actions.map((a) => a.op)).toEqual(["rename"]);
+    // The previous_names entry removed before that plan is applied: the attribute would be deleted, and Red with it.
+    await p.write("catalogue/a.yaml", colour("Colour", false));
+    p.emulator.resetStats();
+    const r = await p.cli(["apply", "--auto-approve", "--allow-delete"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(
+      'attribute["Color"].value["Red"] is protected by the rule protect: attribute["Color"].value["Red"] in pimctl.yaml, but the plan would delete it ' +
+        'with attribute["Color"]',
+    );
+    // A brand's asset (its image_url known from the ledger: API v1 does not return it) goes with the brand.
+    await p.write("catalogue/a.yaml", colour("Color", false));
+    await p.write("catalogue/b.yaml", "brands:\n  - name: Keep\n");
+    const brand = await p.cli(["plan", "--allow-delete"]);
+    expect(brand.code).toBe(1);
+    expect(brand.stderr).toContain(
+      'brand["Acme"].asset["https://cdn.example.com/acme.png"] is protected by the rule protect: brand["Acme"].asset["https://cdn.example.com/acme.png"] ' +
+        'in pimctl.yaml, but the plan would delete it with brand["Acme"]',
+    );
+    expect(writes(p)).toBe(0);
+  });
+
   it("max_deletes: a manifest file removed by mistake is refused (exit 3) before any write; a percentage works per kind", async () => {
     await seeded("max_deletes: 3");
     await rm(path.join(p.dir, "catalogue", "b.yaml"));

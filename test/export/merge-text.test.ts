@@ -58,6 +58,35 @@ describe("merge edits values where they are", () => {
     expect(r.added).toEqual(['cats.yaml: category "Apparel/Shoes"', 'cats.yaml: category "Home"']);
   });
 
+  it("two new categories under a parent that had no children: one children list (twice the key would not load)", () => {
+    const r = merge(
+      { "c.yaml": "categories:\n  - name: Apparel\n    desc: Clothes\n" },
+      {
+        categories: [
+          { name: "Apparel", path: ["Apparel"], desc: "Clothes" },
+          { name: "Shirts", path: ["Apparel", "Shirts"] },
+          { name: "Shoes", path: ["Apparel", "Shoes"] },
+        ] as Catalogue["categories"],
+      },
+    );
+    expect(r.files["c.yaml"]).toBe("categories:\n  - name: Apparel\n    desc: Clothes\n    children:\n      - name: Shirts\n      - name: Shoes\n");
+    expect(r.added).toEqual(['c.yaml: category "Apparel/Shirts"', 'c.yaml: category "Apparel/Shoes"']);
+  });
+
+  it("a new child of the last entry and a new sibling after it, inserted at one place: the child first", () => {
+    const folder = "categories:\n  - name: Apparel\n    children:\n      - name: Shirts\n        children:\n          - name: Polo\n";
+    const r = merge(
+      { "c.yaml": folder },
+      {
+        categories: ["Apparel", "Apparel/Shirts", "Apparel/Shirts/Outlet", "Apparel/Shirts/Polo", "Apparel/Shirts/Polo/Pique"].map((k) => ({
+          name: k.split("/").at(-1)!,
+          path: k.split("/"),
+        })) as Catalogue["categories"],
+      },
+    );
+    expect(r.files["c.yaml"]).toBe(`${folder}            children:\n              - name: Pique\n          - name: Outlet\n`);
+  });
+
   it("flow maps, block literals, quoting and a removed field", () => {
     const folder = [
       "attributes:",
@@ -176,11 +205,15 @@ describe("merge edits values where they are", () => {
     expect(r.onlyInFolder).toEqual(['a.yaml:2: display group "Basics"']);
   });
 
-  it("a field from a YAML merge key is left as written and named to edit by hand", () => {
+  it("a field from a YAML merge key is written on the entry; the map the key points at stays as it is", () => {
     const folder = ["x-text: &text { type: text, publish: true }", "attributes:", "  - <<: *text", "    name: Care", "    sort_order: 1", ""].join("\n");
     const r = merge({ "a.yaml": folder }, { attributes: [{ name: "Care", type: "text", publish: false, sort_order: 2 }] as Catalogue["attributes"] });
-    expect(r.files["a.yaml"]).toBe(folder.replace("sort_order: 1", "sort_order: 2"));
-    expect(r.byHand).toEqual(['a.yaml:3: attribute "Care": publish differs in the tenant, but comes from a merge key (<<): edit it by hand']);
+    expect(r.files["a.yaml"]).toBe(folder.replace("sort_order: 1", "sort_order: 2\n    publish: false"));
+    expect(r.updated).toEqual([
+      'a.yaml:5: attribute "Care": sort_order',
+      'a.yaml:3: attribute "Care": publish written on the entry (it came from a merge key <<, which stays as it is)',
+    ]);
+    expect(r.byHand).toEqual([]);
   });
 
   it("an empty value gets the new one after a space", () => {

@@ -7,6 +7,7 @@ import { readFileSync } from "node:fs";
 import { cp, mkdtemp, rm, writeFile, mkdir } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { Ajv, type ValidateFunction } from "ajv";
 import { startEmulator, type Emulator, type EmulatorOptions } from "../../src/emulator/index.js";
 import { run } from "../../src/cli/run.js";
 import { memoryIo } from "../../src/cli/io.js";
@@ -102,4 +103,18 @@ export async function promotionProject(): Promise<TestProject> {
   });
   await p.copyExamples(path.join(repoRoot, "examples/promotion/catalogue"));
   return p;
+}
+
+/**
+ * pimctl.yaml for the one tenant "demo" of a test project: `tenantLines` go under the tenant
+ * (`variables:` ...), `lines` at the top (`versions: { French: 2 }`, `prune: ...`).
+ */
+export const demoConfig =
+  (lines: readonly string[] = [], tenantLines: readonly string[] = []) =>
+  (urls: Record<string, string>): string =>
+    ["dir: catalogue", "tenants:", "  demo:", `    base_url: ${urls.demo}`, "    token_env: PIMCTL_DEMO_TOKEN", ...tenantLines, ...lines, ""].join("\n");
+
+/** A validator of one of the published JSON Schemas (schemas/NAME.schema.json). */
+export function schemaValidator(name: string): ValidateFunction {
+  return new Ajv({ allErrors: true, strict: false }).compile(JSON.parse(readFileSync(path.join(repoRoot, "schemas", `${name}.schema.json`), "utf8")) as object);
 }

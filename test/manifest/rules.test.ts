@@ -118,19 +118,19 @@ describe("references and previous names, offline", () => {
     ].join("\n"),
   };
 
-  it("references nothing declares are errors, with did-you-mean", async () => {
+  it("references nothing declares are errors, with did-you-mean, each at the line that names the record", async () => {
     const r = await load(files);
     expect(r.messages).toEqual([
-      'a.yaml:4: attribute "Colour" refers to display group "Basix", which no manifest declares',
-      'a.yaml:8: attribute set "Apparel" refers to attribute "Size", which no manifest declares',
-      'a.yaml:15: category "Shirts" refers to attribute set "Aparel", which no manifest declares',
+      'a.yaml:6: attribute "Colour" refers to display group "Basix", which no manifest declares',
+      'a.yaml:9: attribute set "Apparel" refers to attribute "Size", which no manifest declares',
+      'a.yaml:16: category "Shirts" refers to attribute set "Aparel", which no manifest declares',
     ]);
     expect(r.errors[0]!.details[0]).toBe('did you mean: "Basics"?');
   });
 
   it("unless the config marks them tenant-owned (external:); channels are checked when listed", async () => {
     const r = await load(files, { external: { display_groups: "*", attributes: ["Size"], attribute_sets: ["Aparel"], channels: ["Web shop"] } });
-    expect(r.messages).toEqual(['a.yaml:11: brand "Acme" refers to channel "Webshop", which no manifest declares']);
+    expect(r.messages).toEqual(['a.yaml:13: brand "Acme" refers to channel "Webshop", which no manifest declares']);
   });
 
   it("two records claiming one old name, and a cycle of renames, are errors", async () => {

@@ -5,36 +5,13 @@
  * address, did-you-mean on references, warnings for names that differ in case,
  * typos of configured version names.
  */
-import { mkdtemp, mkdir, rm, writeFile } from "node:fs/promises";
 import { createServer } from "node:net";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { run } from "../../src/cli/run.js";
-import { memoryIo } from "../../src/cli/io.js";
+import { describe, expect, it } from "vitest";
 import { createClient } from "../../src/api/client.js";
 import { PimctlError } from "../../src/errors.js";
+import { offlineProjects } from "../helpers/offline.js";
 
-let dir: string;
-beforeAll(async () => {
-  dir = await mkdtemp(path.join(tmpdir(), "pimctl-messages-"));
-});
-afterAll(async () => rm(dir, { recursive: true, force: true }));
-
-/** A project of its own per test: config text and manifest files. */
-async function project(name: string, config: string, files: Record<string, string>): Promise<string> {
-  const root = path.join(dir, name);
-  await mkdir(path.join(root, "catalogue"), { recursive: true });
-  await writeFile(path.join(root, "pimctl.yaml"), config);
-  for (const [f, t] of Object.entries(files)) await writeFile(path.join(root, "catalogue", f), t);
-  return root;
-}
-
-async function cli(cwd: string, args: string[]) {
-  const io = memoryIo({ cwd, env: { PIMCTL_T: "x" } });
-  const code = await run(args, io);
-  return { code, stderr: io.err.join(""), stdout: io.out.join("") };
-}
+const { project, cli } = offlineProjects("pimctl-messages-");
 
 const twoTenants = [
   "dir: catalogue",

@@ -4,9 +4,9 @@
  * init, validate, export) and the library (type-checked under node16,
  * nodenext and bundler resolution, and run) used from there.
  */
-import { execFile, execFileSync } from "node:child_process";
+import { execFile, execFileSync, spawnSync } from "node:child_process";
 import { promisify } from "node:util";
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, existsSync } from "node:fs";
+import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -18,6 +18,7 @@ const ourVersion = (JSON.parse(readFileSync(path.join(repoRoot, "package.json"),
 describe("the packed tarball, installed into a project at a path with a space and an umlaut", () => {
   let project: string;
   let emulator: Emulator;
+  let installOutput = "";
   const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: "1", PIMCTL_PACK_TOKEN: "pack-secret" };
   delete env.VITEST;
   delete env.VITEST_WORKER_ID;
@@ -37,11 +38,16 @@ describe("the packed tarball, installed into a project at a path with a space an
     project = path.join(root, "Kätalog Projekt");
     const tarballs = path.join(root, "tarballs");
     execFileSync("mkdir", ["-p", project, tarballs]);
-    // --ignore-scripts: the suite runs on a built dist/; `prepare` could rebuild it under the feet of tests running beside this one.
-    const packed = JSON.parse(run("npm", ["pack", "--json", "--ignore-scripts", "--pack-destination", tarballs], repoRoot)) as Array<{
+    // With its scripts, as a release packs it: prepack builds dist/ if it is stale (the suite's run built it) and writes the
+    // tarball's package.json without scripts; postpack puts the repository's back, byte for byte and with its time.
+    const manifest = path.join(repoRoot, "package.json");
+    const [text, time] = [readFileSync(manifest, "utf8"), statSync(manifest).mtimeMs];
+    const packed = JSON.parse(run("npm", ["pack", "--json", "--pack-destination", tarballs], repoRoot)) as Array<{
       filename: string;
       files: Array<{ path: string }>;
     }>;
+    expect([readFileSync(manifest, "utf8"), statSync(manifest).mtimeMs]).toEqual([text, time]);
+    expect(readdirSync(repoRoot).filter((f) => f.includes("package.json"))).toEqual(["package.json"]);
     const files = packed[0]!.files.map((f) => f.path);
     expect(files.some((f) => f.startsWith("dist/bench/") || f.startsWith("src/bench/"))).toBe(false);
     // Source maps point at sources the package ships.
@@ -63,8 +69,21 @@ describe("the packed tarball, installed into a project at a path with a space an
     // A project of its own, with a version of its own that --version must not print.
     writeFileSync(path.join(project, "package.json"), JSON.stringify({ name: "a-team-catalogue", version: "9.9.9", private: true, type: "module" }));
     const tarball = path.join(tarballs, packed[0]!.filename);
-    run("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", tarball, "typescript@5", "@types/node@20"]);
+    const install = spawnSync("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", tarball, "typescript@5", "@types/node@20"], {
+      cwd: project,
+      env,
+      encoding: "utf8",
+    });
+    expect(install.status, install.stderr).toBe(0);
+    installOutput = `${install.stdout}${install.stderr}`;
   }, 300_000);
+
+  it("installing the tarball runs no script and warns of none: its package.json has no scripts (README: Installing)", () => {
+    expect(installOutput).not.toMatch(/install-scripts|allowScripts|allow-scripts/);
+    const installed = JSON.parse(readFileSync(path.join(project, "node_modules", "pimctl", "package.json"), "utf8")) as Record<string, unknown>;
+    expect(installed.scripts).toBeUndefined();
+    expect(installed.bin).toEqual({ pimctl: "dist/cli/main.js" });
+  });
 
   beforeAll(async () => {
     emulator = await startEmulator({ port: 0, tenants: [{ hash: "pack", token: "pack-secret" }], latencyMs: 0 });

@@ -17,6 +17,26 @@ describe("renderers on a plan with every kind of action", () => {
     expect(out).toContain('\u001b[32m+\u001b[39m attribute["Material"]');
     expect(out).toContain('\u001b[31m-\u001b[39m brand["Oldco"]');
   });
+  it("shows what API v1 cannot write as not applied: outside the diff block in markdown, never green in text", () => {
+    const md = renderPlan(plan, "markdown", { color: false });
+    const brands = md.slice(md.indexOf("<b>Brands</b>"), md.indexOf("</details>", md.indexOf("<b>Brands</b>")));
+    const diffBlock = brands.slice(brands.indexOf("```diff"), brands.indexOf("```", brands.indexOf("```diff") + 3));
+    expect(diffBlock).not.toContain('brand["Acme"].version["French"]');
+    // In a diff block a line starting with + is green: no line of the unsupported action starts with a marker.
+    const after = brands.slice(brands.indexOf("_Not possible through API v1, not applied"));
+    expect(after).toContain('```text\n! brand["Acme"].version["French"]  (unsupported)\n');
+    expect(after).toContain("\n        +Outils depuis 1950\n");
+    const coloured = renderPlan(plan, "text", { color: true });
+    const lines = coloured.split("\n");
+    const at = lines.findIndex((l) => l.includes('brand["Acme"].version["French"]'));
+    const own = lines.slice(
+      at + 1,
+      lines.findIndex((l, i) => i > at && /^ {2}\S/.test(l.replace(/\u001b\[[0-9;]*m/g, ""))),
+    );
+    expect(own.join("\n")).toContain("Outils depuis 1950");
+    expect(own.join("\n")).not.toContain("\u001b[32m");
+    expect(own.join("\n")).not.toContain("\u001b[31m");
+  });
   it("markdown", async () => {
     await expect(renderPlan(plan, "markdown", { color: false })).toMatchFileSnapshot("../fixtures/render/every-action.md");
   });

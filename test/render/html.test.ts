@@ -108,6 +108,14 @@ describe("html page: the records of other kinds", () => {
     const cells = [...table.querySelectorAll("tbody tr")[0]!.querySelectorAll("td")].map((td) => text(td.querySelector(".after")));
     expect(cells).toEqual(["Red", "Rouge"]);
   });
+  it("shows what API v1 cannot write as not applied: the tenant's text and the manifests', no diff, no colours of a change", () => {
+    const acme = record("Acme");
+    const table = [...acme.querySelectorAll("table.versions")].find((t) => text(t.querySelector("thead")).includes("French"))!;
+    const cell = table.querySelector("tbody td")!;
+    expect(cell.querySelectorAll("ins, del, .after, .before").length).toBe(0);
+    expect(text(cell)).toBe("in the tenant Outils in the manifests, not applied Outils depuis 1950");
+    expect(cell.querySelector(".unapplied")).not.toBeNull();
+  });
   it("shows long text as a word-level diff", () => {
     const footer = record("footer");
     expect(text(footer.querySelector(".wdiff del"))).toBe("2");

@@ -87,9 +87,10 @@ it("seeds exactly what apply writes: records, changelog and ledger", async () =>
   const ledger = async (tenant: string) => JSON.parse(await readFile(path.join(p.dir, ".pimctl", `${tenant}.json`), "utf8"));
   const [la, ls] = [await ledger("applied"), await ledger("seeded")];
   type Byid = Record<string, Record<string, string>>;
-  const byName = (sections: Byid, names: typeof namesA) =>
+  // Sections keyed by id, read by the records' names (ids differ between the two tenants).
+  const byName = (section: Byid, names: typeof namesA) =>
     Object.fromEntries(
-      Object.entries(sections).map(([k, byId]) => [
+      Object.entries(section).map(([k, byId]) => [
         k,
         Object.entries(byId)
           .map(([id, n]) => `${names(k, Number(id))} = ${n}`)
@@ -97,12 +98,13 @@ it("seeds exactly what apply writes: records, changelog and ledger", async () =>
       ]),
     );
   const named = (
-    l: { owned: Record<string, number[]>; names: Byid; fingerprints: Byid; written: Record<string, Record<string, unknown[]>> },
+    l: { owned: Record<string, number[]>; names: Byid; fingerprints: Byid; applied: Byid; written: Record<string, Record<string, unknown[]>> },
     names: typeof namesA,
   ) => ({
     owned: Object.fromEntries(Object.entries(l.owned).map(([k, ids]) => [k, ids.map((id) => names(k, id)).sort()])),
     names: byName(l.names, names),
     fingerprints: byName(l.fingerprints, names),
+    applied: byName(l.applied, names),
     // Written once (one apply, one seed), at a time of its own: as many entries.
     written: Object.values(l.written).flatMap((bySection) => Object.values(bySection).flat()).length,
   });

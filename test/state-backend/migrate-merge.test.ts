@@ -59,16 +59,17 @@ describe("state migrate merges, never rolls back", () => {
     // The tenant and the ledger agree: the next plan is empty.
     const plan = await world.cli(runner, ["plan", "--detailed-exitcode"]);
     expect(plan.code, plan.stdout + plan.stderr).toBe(0);
-    expect(migrated.stderr).toContain("0 entries taken, 60 kept (newer where they are)");
+    // 60 web ids, and the 60 brands' records: their manifest entries changed, so did the fingerprints drift compares (`applied`).
+    expect(migrated.stderr).toContain("0 entries taken, 120 kept (newer where they are)");
   }, 120_000);
 
   it("a ledger without write times (format 1) that differs is refused with the list, nothing written; --prefer stored keeps the remote's", async () => {
     const { world, runner, laptop, localConfig, localLedger } = await staleLaptop();
     await freshWebIds(runner);
     expect((await world.cli(runner, ["apply", "--auto-approve"])).code).toBe(0);
-    // The laptop's copy as an older pimctl wrote it: no write times.
+    // The laptop's copy as an older pimctl wrote it: no write times (nor the fingerprints drift compares, which 0.1.0 did not keep).
     const stale = JSON.parse(await readFile(localLedger, "utf8")) as Record<string, unknown>;
-    const v1 = { ...stale, format: 1, written: undefined, fingerprints: undefined, owned: { brands: [] }, names: {} };
+    const v1 = { ...stale, format: 1, written: undefined, fingerprints: undefined, applied: undefined, owned: { brands: [] }, names: {} };
     await writeFile(localLedger, JSON.stringify(v1));
     const before = world.remoteRefs()["refs/pimctl/state/demo"];
     const refused = await world.cli(laptop, ["state", "migrate", "--to", "git", "--config", localConfig]);
@@ -96,7 +97,7 @@ describe("state push merges, never rolls back", () => {
     const pushed = await world.cli(laptop, ["state", "push", file]);
     expect(pushed.code, pushed.stderr).toBe(0);
     expect((await webIds(world)).filter((id) => !id.startsWith("fresh-"))).toEqual([]);
-    expect(pushed.stderr).toContain("0 entries taken, 60 kept (newer where they are)");
+    expect(pushed.stderr).toContain("0 entries taken, 120 kept (newer where they are)");
     const [key] = Object.keys(fresh.web_ids);
     await writeFile(file, JSON.stringify({ ...fresh, web_ids: { ...fresh.web_ids, [key!]: { Webshop: "repaired" } } }));
     const repaired = await world.cli(laptop, ["state", "push", file]);

@@ -1,5 +1,9 @@
-/** The ledger's names (id -> the name pimctl applied): kept through a lost save race, forgotten with the record. */
+/**
+ * The ledger's names (id -> the name pimctl applied) and what was applied (id -> the fingerprint of
+ * the manifest entry): kept through a lost save race, forgotten with the record.
+ */
 import { describe, expect, it } from "vitest";
+import { recordApplied } from "../../src/state/applied.js";
 import { cloneLedger, emptyLedger, forgetOwned, mergeLedger, parseLedger, recordNames, serialiseLedger } from "../../src/state/ledger.js";
 
 describe("ledger names", () => {
@@ -24,5 +28,19 @@ describe("ledger names", () => {
     recordNames(l, { attributes: { "12": "Size" } });
     expect(parseLedger(serialiseLedger(l), "f", "t", "http://x/api/v1").names).toEqual({ attributes: { "12": "Size" } });
     expect(parseLedger('{"format":1,"tenant":"t","base_url":"http://x/api/v1","web_ids":{}}', "f", "t", "http://x/api/v1").names).toEqual({});
+  });
+
+  it("what was applied merges per record like names, goes with a deleted record, and round-trips (absent: none)", () => {
+    const base = emptyLedger("t", "http://x/api/v1");
+    recordApplied(base, { brands: { "1": "0000000000000001", "2": "0000000000000002" } });
+    const mine = cloneLedger(base);
+    recordApplied(mine, { brands: { "1": "000000000000000a" } });
+    forgetOwned(mine, { brands: [2] });
+    const theirs = cloneLedger(base);
+    recordApplied(theirs, { brands: { "4": "0000000000000004" }, categories: { "9": "0000000000000009" } });
+    const merged = mergeLedger(base, mine, theirs);
+    expect(merged.applied).toEqual({ brands: { "1": "000000000000000a", "4": "0000000000000004" }, categories: { "9": "0000000000000009" } });
+    expect(parseLedger(serialiseLedger(merged), "f", "t", "http://x/api/v1").applied).toEqual(merged.applied);
+    expect(parseLedger('{"format":1,"tenant":"t","base_url":"http://x/api/v1"}', "f", "t", "http://x/api/v1").applied).toEqual({});
   });
 });

@@ -21,6 +21,8 @@ const v1 = {
   },
   owned: { brands: [1, 2], assets: [5, 6, 7, 8], type_values: [9], categories: [2] },
   names: { brands: { "1": "Acme" }, categories: { "2": "Apparel" } },
+  // What drift compares (written by pimctl builds that kept it in format 1): per prune kind, each kind one table.
+  applied: { brands: { "1": "00112233445566ff", "2": "0123456789abcdef" }, categories: { "2": "fedcba9876543210" } },
 };
 
 describe("a format 1 ledger", () => {
@@ -38,6 +40,17 @@ describe("a format 1 ledger", () => {
     expect(ledger.owned.categories).toEqual([2]);
     expect(ledger.owned.type_values).toBeUndefined();
     expect(ledger.names.brands).toEqual({ "1": "Acme" });
+  });
+
+  it("keeps the fingerprints of the manifest entries applied (drift's), by table, through a write in format 2", () => {
+    expect(ledger.applied).toEqual(v1.applied);
+    const again = JSON.parse(serialiseLedger(ledger)) as { applied: unknown };
+    expect(again.applied).toEqual(v1.applied);
+  });
+
+  it("a format 1 file without them reads as none", () => {
+    const { applied: _applied, ...older } = v1;
+    expect(parseLedger(JSON.stringify(older), "demo.json", "demo", url).applied).toEqual({});
   });
 
   it("has no fingerprints and no write times, and is written back in format 2", () => {

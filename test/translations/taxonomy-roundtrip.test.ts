@@ -5,7 +5,8 @@
  * German versions of attributes, values and categories), applied to the
  * emulator. Spanish is exported (everything missing), filled from the
  * taxonomy's own Spanish names as a translator would, imported, validated,
- * planned (only Spanish versions are written), applied, and planned again
+ * planned (only Spanish versions are written; category names are no units:
+ * API v1 cannot write category versions), applied, and planned again
  * (no changes). Then ten attribute names change in the master: status names
  * exactly their translations as outdated in every version, and a file
  * exported before the change writes none of them.
@@ -19,7 +20,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { writeTaxonomyProject } from "../../src/bench/taxonomy.js";
 import { loadManifests } from "../../src/manifest/index.js";
 import type { Plan } from "../../src/plan/types.js";
-import { textId, translatableTexts } from "../../src/translations/texts.js";
+import { isWritable, textId, translatableTexts } from "../../src/translations/texts.js";
 import { testProject, type TestProject } from "../helpers/project.js";
 import { HAS_MSGFMT, msgfmtCheck } from "./msgfmt.js";
 
@@ -27,13 +28,17 @@ const ROOTS = ["Luggage & Bags", "Religious & Ceremonial"];
 const projects: TestProject[] = [];
 afterAll(async () => Promise.all(projects.map((p) => p.close())));
 
-/** The taxonomy's Spanish names by unit id: the translator's dictionary. */
+/** The taxonomy's Spanish names by unit id: the translator's dictionary (units only: category names are no units, API v1 cannot write them). */
 async function spanishDictionary(): Promise<Map<string, string>> {
   const dir = await mkdtemp(path.join(tmpdir(), "pimctl-es-"));
   try {
     await writeTaxonomyProject(dir, { brands: 0, tenants: {}, tokenEnv: () => "", roots: ROOTS, languages: ["es"], categoryVersions: true });
     const { catalogue } = await loadManifests(path.join(dir, "catalogue"), { cwd: dir });
-    return new Map(translatableTexts(catalogue).map((t) => [textId(t, "Spanish"), t.translations.Spanish!]));
+    return new Map(
+      translatableTexts(catalogue)
+        .filter(isWritable)
+        .map((t) => [textId(t, "Spanish"), t.translations.Spanish!]),
+    );
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
@@ -190,7 +195,7 @@ describe.each([
     );
     const ruled = await p.cli(["validate"]);
     expect(ruled.code).toBe(3);
-    expect(ruled.stderr).toContain("Spanish: 98.");
+    expect(ruled.stderr).toContain("Spanish: 98% of 502 texts translated");
     expect(ruled.stderr).toContain("10 outdated");
 
     // The old file's targets of the renamed attributes are edited: were they written, the manifests would change.

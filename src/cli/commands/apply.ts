@@ -12,7 +12,7 @@ import type { Io } from "../io.js";
 import { appendStepSummary } from "../pipeline-output.js";
 import { notDoneLines, renderApplySummary } from "../../render/apply-summary.js";
 import { BREAKER_THRESHOLD } from "../../apply/index.js";
-import { colorFor, projectOptions, say, warnLine, withProjectOptions, withRefresh, type GlobalArgs } from "../options.js";
+import { ALLOW_EMPTY_FILES_OPTION, colorFor, projectOptions, say, warnLine, withProjectOptions, withRefresh, type GlobalArgs } from "../options.js";
 import { escapeControls, jsonText } from "../../render/controls.js";
 import { publicPlan } from "../../plan/file.js";
 import { parseDuration, unlockCommand } from "../../state/backends/index.js";
@@ -22,6 +22,7 @@ interface ApplyArgs extends GlobalArgs {
   plan?: string;
   "auto-approve"?: boolean;
   "allow-delete"?: boolean;
+  "allow-empty-files"?: boolean;
   "dry-run"?: boolean;
   "fail-fast"?: boolean;
   report?: string;
@@ -51,6 +52,7 @@ export function applyCommand(io: Io): CommandModule<object, ApplyArgs> {
             "Permit the deletes of the plan apply makes now (a saved plan carries its own permission, from 'plan --allow-delete'); without it a " +
             "plan with deletes is refused before any write",
         })
+        .option("allow-empty-files", ALLOW_EMPTY_FILES_OPTION)
         .option("dry-run", { type: "boolean", describe: "Resolve ids and build every request, print them, send no write" })
         .option("fail-fast", { type: "boolean", describe: "Stop at the first failed action (default: skip only what depends on it)" })
         .option("report", { type: "string", describe: "Write the run's report (done, failed, skipped, verification) as JSON" })
@@ -109,6 +111,7 @@ export function applyCommand(io: Io): CommandModule<object, ApplyArgs> {
         ...(args["if-applied"] ? { ifApplied: args["if-applied"] } : {}),
         warn: warnLine(io),
         allowDelete: args["allow-delete"] === true,
+        allowEmptyFiles: args["allow-empty-files"] === true,
         dryRun: args["dry-run"] === true,
         failFast: args["fail-fast"] === true,
         ...(args["backup-profile"] !== undefined ? { backupProfile: args["backup-profile"] } : {}),

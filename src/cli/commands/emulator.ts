@@ -25,6 +25,7 @@ interface EmulatorArgs {
   "category-delete-with-children": EmulatorSwitches["categoryDeleteWithChildren"];
   "changelog-subtree-deletes": EmulatorSwitches["changelogSubtreeDeletes"];
   "changelog-paging": EmulatorSwitches["changelogPaging"];
+  "changelog-total": EmulatorSwitches["changelogTotal"];
   "fault-modes"?: string;
   "bool-format"?: "int" | "string" | "bool";
   "id-format": EmulatorSwitches["idFormat"];
@@ -32,6 +33,7 @@ interface EmulatorArgs {
   "set-attribute-delete-id": EmulatorSwitches["setAttributeDeleteId"];
   "search-empty"?: "404" | "empty-array" | "null";
   "max-page-size"?: number;
+  "oversized-limit": EmulatorSwitches["oversizedLimit"];
   "paginate-all-lists"?: boolean;
   "date-format"?: "iso-z" | "iso-offset" | "sql";
   "export-download": EmulatorSwitches["exportDownload"];
@@ -119,6 +121,12 @@ export function emulatorCommand(io: Io): CommandModule<object, EmulatorArgs> {
           describe: "GET /changelogs: paged with links and meta, or only the first `limit` entries",
           group: "Where API v1 is silent:",
         })
+        .option("changelog-total", {
+          choices: ["matching", "absent", "tenant", "lagging"] as const,
+          default: "matching" as const,
+          describe: "GET /changelogs meta.total: the entries matched, none, every entry of the tenant, or one less than matched",
+          group: "Where API v1 is silent:",
+        })
         .option("fault-modes", {
           type: "string",
           describe: "What a random fault does, comma-separated: error500, drop, drop_after_commit, rate429 (default error500,drop)",
@@ -154,6 +162,12 @@ export function emulatorCommand(io: Io): CommandModule<object, EmulatorArgs> {
           group: "Where API v1 is silent:",
         })
         .option("max-page-size", { type: "number", describe: "A limit above N answers 422 (default: clamped to 1000)", group: "Where API v1 is silent:" })
+        .option("oversized-limit", {
+          choices: ["refuse", "clamp"] as const,
+          default: "refuse" as const,
+          describe: "A limit above --max-page-size: 422, or clamped to it without a word",
+          group: "Where API v1 is silent:",
+        })
         .option("paginate-all-lists", {
           type: "boolean",
           describe: "Lists the document shows unpaginated answer 25 a page, with links and meta",
@@ -206,12 +220,14 @@ export function emulatorCommand(io: Io): CommandModule<object, EmulatorArgs> {
           categoryDeleteWithChildren: args["category-delete-with-children"],
           changelogSubtreeDeletes: args["changelog-subtree-deletes"],
           changelogPaging: args["changelog-paging"],
+          changelogTotal: args["changelog-total"],
           boolFormat: args["bool-format"] ?? "document",
           idFormat: args["id-format"],
           idSequence: args["id-sequence"],
           setAttributeDeleteId: args["set-attribute-delete-id"],
           searchEmpty: args["search-empty"] ?? "empty-body",
           maxPageSize: args["max-page-size"],
+          oversizedLimit: args["oversized-limit"],
           paginateAllLists: args["paginate-all-lists"] === true,
           dateFormat: args["date-format"] ?? "document",
           exportDownload: args["export-download"],

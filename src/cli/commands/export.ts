@@ -24,7 +24,7 @@ export function exportCommand(io: Io): CommandModule<object, ExportArgs> {
           type: "boolean",
           describe:
             "Into a folder of manifests: change only the values that differ, where each entry lives (comments, ${variables}, previous_names, " +
-            "layout kept); add new entries; remove none",
+            "layout kept; anchors split, records renamed by hand followed); add new entries; remove none; refused if another record would change",
         })
         .option("force", { type: "boolean", describe: "Into a folder of manifests: overwrite with freshly exported <kind>.yaml files" })
         .conflicts("merge", "force")
@@ -40,12 +40,14 @@ export function exportCommand(io: Io): CommandModule<object, ExportArgs> {
       });
       if (result.mode !== "merge") {
         say(args, io, `Exported ${plural(result.files.length, "file")}: ${result.files.join(", ")}`);
+        if (result.replacedSample) say(args, io, `(replaced init's untouched sample ${result.replacedSample})`);
         for (const f of result.clashes)
           io.stderr(
             `warning: ${f} declares kinds that were exported too: its entries are now declared twice; merge them by hand or remove it (or use --merge)\n`,
           );
         return;
       }
+      for (const line of result.renamed) say(args, io, `  renamed: ${line}`);
       for (const line of result.updated) say(args, io, `  updated: ${line}`);
       for (const line of result.added) say(args, io, `  added: ${line}`);
       say(

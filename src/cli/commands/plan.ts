@@ -14,7 +14,7 @@ import type { LoadedCount } from "../../workflows/targeted-load.js";
 import { plural } from "../../plural.js";
 import { pageFacts } from "../page-facts.js";
 import { appendStepSummary } from "../pipeline-output.js";
-import { colorFor, projectOptions, say, withFormat, withProjectOptions, withRefresh, type GlobalArgs } from "../options.js";
+import { ALLOW_EMPTY_FILES_OPTION, colorFor, projectOptions, say, withFormat, withProjectOptions, withRefresh, type GlobalArgs } from "../options.js";
 import { refuseUnwritable } from "../output-files.js";
 
 export interface PlanArgs extends GlobalArgs {
@@ -32,6 +32,7 @@ export interface PlanArgs extends GlobalArgs {
   summary?: boolean;
   "show-unmanaged"?: boolean;
   "allow-delete"?: boolean;
+  "allow-empty-files"?: boolean;
 }
 
 export function planCommand(io: Io): CommandModule<object, PlanArgs> {
@@ -63,6 +64,7 @@ export function planCommand(io: Io): CommandModule<object, PlanArgs> {
           type: "boolean",
           describe: "Permit the plan's deletes (pruning). Recorded in the plan; without it deletes show as blocked and apply refuses the plan",
         })
+        .option("allow-empty-files", ALLOW_EMPTY_FILES_OPTION)
         .option("compact", { type: "boolean", describe: "One line per action, no field details" })
         .option("summary", { type: "boolean", describe: "Counts per kind and the destructive lines only (text, markdown)" })
         .option("show-unmanaged", { type: "boolean", describe: "List unmanaged records one by one" })
@@ -81,6 +83,7 @@ export function planCommand(io: Io): CommandModule<object, PlanArgs> {
         ...(args.target ? { targets: args.target } : {}),
         ...(args.exclude ? { excludes: args.exclude } : {}),
         allowDelete: args["allow-delete"] === true,
+        allowEmptyFiles: args["allow-empty-files"] === true,
       });
       const p = result.plan;
       const how = describeRefresh(result.refresh);

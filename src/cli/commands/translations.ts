@@ -112,6 +112,7 @@ export function translationsCommand(io: Io, opts: { parseOnly?: boolean } = {}):
               });
               if (!args.out) io.stdout(r.text);
               else say(args, io, `Wrote ${plural(r.units, "unit")} for ${args.language![0]} to ${args.out}.`);
+              if (r.leftOut.count) say(args, io, `Left out ${plural(r.leftOut.count, "brand and category text")}: ${r.leftOut.reason}.`);
             }),
           }),
         )
@@ -130,16 +131,18 @@ export function translationsCommand(io: Io, opts: { parseOnly?: boolean } = {}):
               if (args["dry-run"]) io.stdout(r.diff);
               for (const s of r.stale) say(args, io, `stale, not written: ${s.id}: ${s.reason}`);
               for (const id of r.not_reviewed) say(args, io, `still marked for review, not written: ${id}`);
+              for (const s of r.refused) say(args, io, `refused, not written: ${s.id}: ${s.reason}`);
               const verb = args["dry-run"] ? "Would write" : "Wrote";
               say(
                 args,
                 io,
                 `${verb} ${plural(r.written.length, "translation")} into ` +
                   `${plural(r.files.length, "file")}${r.files.length ? ` (${r.files.join(", ")})` : ""}; ${r.unchanged} unchanged, ${r.empty} ` +
-                  `empty, ${r.stale.length} stale, ${r.not_reviewed.length} still marked for review${args["dry-run"] ? "" : `; ${r.lockFile} updated`}.`,
+                  `empty, ${r.stale.length} stale, ${r.not_reviewed.length} still marked for review` +
+                  `${r.refused.length ? `, ${r.refused.length} refused` : ""}${args["dry-run"] ? "" : `; ${r.lockFile} updated`}.`,
               );
-              // Units not written (stale, or still marked for review) are work not done: a pipeline must see it.
-              if (r.stale.length || r.not_reviewed.length) throw new ExitWith(EXIT.partial);
+              // Units not written (stale, still marked for review, refused) are work not done: a pipeline must see it.
+              if (r.stale.length || r.not_reviewed.length || r.refused.length) throw new ExitWith(EXIT.partial);
             }),
           }),
         )

@@ -6,9 +6,9 @@ import { pickTenant, tenantProblemFirst } from "../../tenant.js";
 import { KIND_NOUN, KINDS } from "../../model/catalogue.js";
 import type { Io } from "../io.js";
 import { reportProblems, type ProblemFormat } from "../pipeline-output.js";
-import { problemsOf } from "../../render/errors.js";
+import { byPlace, problemsOf } from "../../render/errors.js";
 import { plural } from "../../plural.js";
-import { say, withProjectOptions, type GlobalArgs } from "../options.js";
+import { configPathFor, say, withProjectOptions, type GlobalArgs } from "../options.js";
 import { translationRuleProblems } from "../../translations/workflow.js";
 import path from "node:path";
 
@@ -35,9 +35,10 @@ export function validateCommand(io: Io): CommandModule<object, ValidateArgs> {
         .example("$0 validate", "Validate the configured manifest directory (and the config's translations: rule)")
         .example("$0 validate catalogue/ --tenant prod", "With prod's variables and version names") as never,
     handler: async (args) => {
+      const configPath = configPathFor(args, io);
       const config = await loadConfig({
         cwd: io.cwd,
-        ...(args.config ? { configPath: args.config } : {}),
+        ...(configPath ? { configPath } : {}),
         ...((args.directory ?? args.dir) ? { dir: (args.directory ?? args.dir)! } : {}),
       });
       const tenant = args.tenant
@@ -57,7 +58,8 @@ export function validateCommand(io: Io): CommandModule<object, ValidateArgs> {
       // The config's translations rule (required versions, fail_under): a policy, exit 3.
       const untranslated = await translationRuleProblems(config, io.cwd);
       if (untranslated.length) throw new PimctlErrors(untranslated, result.warnings);
-      for (const w of result.warnings) say(args, io, `warning: ${w.format()}`);
+      // In file, line and column order, as the JSON and the error path print them.
+      for (const w of [...result.warnings].sort(byPlace)) say(args, io, `warning: ${w.format()}`);
       const c = result.catalogue;
       const counts = KINDS.filter((k) => c.managed.includes(k)).map((k) => plural(c[k].length, KIND_NOUN[k]));
       const values = c.attributes.reduce((n, a) => n + (a.values?.length ?? 0), 0);

@@ -1,11 +1,29 @@
 /**
  * The changelog: read-only; the store core writes an entry per create, update or delete
  * of a brand, category, attribute (type values included) or attribute set (changed()).
- * `--changelog-paging` decides whether a long list pages.
+ * `--changelog-paging` decides whether a long list pages, `--changelog-total` what its
+ * meta.total counts.
  */
 import { notFound, unprocessable } from "../errors.js";
 import { parseUtc } from "../wire-format.js";
-import { intParam, ok, paginate, type RouteSpec } from "../request.js";
+import { intParam, ok, paginate, type RequestContext, type RouteSpec } from "../request.js";
+
+/** meta.total in the reading --changelog-total names; `matching` is what the query matches. */
+function withTotal(c: RequestContext, meta: Record<string, unknown>, matching: number): Record<string, unknown> {
+  switch (c.switches.changelogTotal) {
+    case "absent": {
+      const rest = { ...meta };
+      delete rest.total;
+      return rest;
+    }
+    case "tenant":
+      return { ...meta, total: c.store.changelogs.length };
+    case "lagging":
+      return { ...meta, total: Math.max(0, matching - 1) };
+    default:
+      return meta;
+  }
+}
 
 export const changelogRoutes: RouteSpec[] = [
   [
@@ -24,7 +42,7 @@ export const changelogRoutes: RouteSpec[] = [
       }
       const p = paginate(c, "/changelogs", list, 250);
       if (c.switches.changelogPaging === "capped") return ok({ changelogs: p.items });
-      return ok({ changelogs: p.items, links: p.links, meta: p.meta });
+      return ok({ changelogs: p.items, links: p.links, meta: withTotal(c, p.meta as Record<string, unknown>, list.length) });
     },
   ],
   [

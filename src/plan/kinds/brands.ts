@@ -4,6 +4,7 @@
  * per version, and assigned attributes and attribute sets.
  */
 import type { Brand } from "../../model/catalogue.js";
+import { BRAND } from "../../model/schema.js";
 import type { RemoteBrand } from "../../model/remote.js";
 import { addr } from "../address.js";
 import { sortedEntries } from "../collections.js";
@@ -22,7 +23,7 @@ export const brands: KindPlanner = {
     for (const m of pairs) {
       const d = m.desired;
       const address = addr.brand(d.name);
-      upsert(ctx, m, { kind: "brands", type: "brand", address, specs: FIELDS.brand, table: "brands" });
+      upsert(ctx, m, { kind: "brands", type: "brand", address, specs: FIELDS.brand, table: "brands", schema: BRAND });
       if (m.remote) ctx.checkIdentity("brands", `brand:${m.remote.id}`, m.remote.id, m.remote.name, m.remote);
       const brandRef: Ref = m.remote ? { id: m.remote.id } : { address };
       const source = d.source ? { source: d.source } : {};

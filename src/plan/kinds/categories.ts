@@ -9,12 +9,13 @@
 import { plural } from "../../plural.js";
 import { compareText, pathKey, type Category } from "../../model/catalogue.js";
 import type { RemoteCategory } from "../../model/remote.js";
+import { CATEGORY } from "../../model/schema.js";
 import { PimctlError } from "../../errors.js";
 import { addr } from "../address.js";
 import { sortedEntries } from "../collections.js";
 import type { PlanContext } from "../context.js";
 import { FIELDS, createChanges, updateChanges } from "../fields.js";
-import { leftover, unsupportedVersion } from "../records.js";
+import { leftover, unsupportedVersion, writableView } from "../records.js";
 import type { Op, PreviousAddress, Ref } from "../types.js";
 import { planAssets, planWebIds } from "../write-only.js";
 import type { KindPlanner } from "./kind.js";
@@ -276,8 +277,9 @@ function planCategory(
           ...source,
         },
         // The record as read, less its child count: a read by id (plan --target) does not know it,
-        // and a child created elsewhere is no drift of this record (a delete's fingerprint keeps it).
-        { ...r, child_count: undefined },
+        // and a child created elsewhere is no drift of this record (a delete's fingerprint keeps it);
+        // less what API v1 cannot write (its versions: no plan writes them, records.ts writableView).
+        writableView({ ...r, child_count: undefined }, CATEGORY),
       );
     }
   }

@@ -45,6 +45,7 @@ a.mv{color:var(--move);font-size:12px}
 .detail{margin:2px 0 6px 28px}.detail table{font-size:12px}.detail .notes{margin:2px 0;padding-left:16px;color:var(--dim);font-size:12px}
 .subs>li{margin:2px 0}.sublabel{font-size:12px}
 .before{color:var(--delete)}.after{color:var(--create)}.none{color:var(--dim);font-style:italic}
+.unapplied{color:var(--dim);white-space:pre-wrap;max-width:80ch}.unapplied .side{display:block;font-size:11px;font-style:italic}
 .wdiff{white-space:pre-wrap;max-width:80ch}ins{background:#dafbe1;text-decoration:underline}del{background:#ffebe9;text-decoration:line-through}
 .sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
 li:focus>.row,li.rec:focus{outline:2px solid var(--move);outline-offset:1px}

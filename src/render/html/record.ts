@@ -90,7 +90,8 @@ function changeBlock(group: readonly Action[], sayPrevious: boolean): string {
         .join("");
       return `${noteHtml}<table class="fields"><thead><tr><th>field</th><th>value</th></tr></thead><tbody>${rows}</tbody></table>`;
     }
-    const rows = a.changes.map((c) => `<tr><th scope="row">${esc(c.field)}</th>${pairCells(c)}</tr>`).join("");
+    const cells = (c: FieldChange) => (a.op === "unsupported" ? `<td colspan="2">${unappliedInline(c)}</td>` : pairCells(c));
+    const rows = a.changes.map((c) => `<tr><th scope="row">${esc(c.field)}</th>${cells(c)}</tr>`).join("");
     return `${noteHtml}<table class="fields"><thead><tr><th>field</th><th>before</th><th>after</th></tr></thead><tbody>${rows}</tbody></table>`;
   }
   const head = `<tr><th>field</th>${columns.map((c) => `<th>${esc(c.label)} ${opBadge(c.action.op)}</th>`).join("")}</tr>`;
@@ -98,7 +99,7 @@ function changeBlock(group: readonly Action[], sayPrevious: boolean): string {
     .map((f) => {
       const cells = columns.map(({ action }) => {
         const c = shownChanges(action).find((x) => x.field === f);
-        return `<td>${c ? changeInline(c) : ""}</td>`;
+        return `<td>${c ? (action.op === "unsupported" ? unappliedInline(c) : changeInline(c)) : ""}</td>`;
       });
       return `<tr><th scope="row">${esc(f)}</th>${cells.join("")}</tr>`;
     })
@@ -129,6 +130,17 @@ function pairCells(c: FieldChange): string {
 function changeInline(c: FieldChange): string {
   if (isLong(c) && !c.before_unknown && c.before !== undefined && c.after !== undefined) return `<div class="wdiff">${wordDiff(c)}</div>`;
   return `<span class="before">${beforeHtml(c)}</span> <span class="arrow" aria-label="becomes">→</span> <span class="after">${valueHtml(c.after)}</span>`;
+}
+
+/**
+ * What API v1 cannot write (an unsupported action's field): the tenant's value and the manifests', each
+ * labelled, with no arrow, word diff or colours of a change: it is shown, never applied.
+ */
+function unappliedInline(c: FieldChange): string {
+  return (
+    `<div class="unapplied"><span class="side">in the tenant</span> ${beforeHtml(c)} ` +
+    `<span class="side">in the manifests, not applied</span> ${valueHtml(c.after)}</div>`
+  );
 }
 
 function beforeHtml(c: FieldChange): string {

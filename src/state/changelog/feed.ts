@@ -5,11 +5,13 @@
  * The API document says the feed is filtered by updated_at >= the given time,
  * so the entries at the cursor's time come back again; it names no paging
  * parameter but `limit`, no largest `limit`, no order and no retention. So the reader:
+ * - takes a read as whole only when the service's own count proves it (proof.ts);
+ *   a bare list, a missing or inconsistent meta.total, a full page with no count:
+ *   the caller reads in full instead, saying why;
  * - proves nothing was dropped by finding the cursor's own entry again (a feed
  *   that no longer holds it keeps less than the snapshot's age: read in full);
- * - walks forward by time when a read may have been cut at a page (a service
- *   that ignores paging links would return only `limit` entries), until a read
- *   brings no entry it has not seen;
+ * - takes a cursor only from a read proven whole, so it never rests inside a
+ *   group of entries at one time that was not read to its end;
  * - does not re-read thousands of entries at the cursor's time when it can
  *   count them instead (pastTheBoundary);
  * - refuses any entry it cannot understand (an unknown entity or change type,
@@ -17,6 +19,7 @@
  */
 import type { ApiChangelog, ChangelogRead, PimApi } from "../../api/types.js";
 import { dateInstant } from "../../api/wire.js";
+import { unproven } from "./proof.js";
 
 export interface FeedCursor {
   /** The newest entry seen when the snapshot was taken. */
@@ -76,44 +79,20 @@ export function newest(entries: readonly ApiChangelog[]): ApiChangelog | undefin
 export type Listed = { listed: ApiChangelog[]; requests: number } | { reason: string; requests: number };
 
 /**
- * Every entry at or after `since`, in the order first listed (`first`: a read of it
- * already made, whole). A read whose last page may have been cut (see
- * PimApi.readChangelogs) is continued from its newest time, until a read brings
- * nothing new; a cut read that cannot move forward (more entries at one time than
- * a read returns), or that does not list oldest first (so its cut-off tail is not
- * its newest), cannot be proven whole.
+ * Every entry at or after `since`, in the order first listed (`first`: a read of it already
+ * made, whole), when every entry is understood and the read is proven whole (proof.ts).
  */
 export async function readSince(api: PimApi, since: string, first?: ChangelogRead): Promise<Listed> {
+  const read = first ?? (await api.readChangelogs({ updatedAt: since }));
+  const requests = first ? 0 : read.requests;
   const seen = new Map<number, ApiChangelog>();
-  let from = since;
-  let requests = 0;
-  for (let made = first; ; made = undefined) {
-    const batch = made ?? (await api.readChangelogs({ updatedAt: from }));
-    if (!made) requests += batch.requests;
-    let fresh = 0;
-    for (const e of batch.entries) {
-      const why = misunderstood(e);
-      if (why) return { reason: why, requests };
-      if (!seen.has(e.id)) {
-        seen.set(e.id, e);
-        fresh++;
-      }
-    }
-    if (!batch.cut) break;
-    if (batch.entries.some((e, i) => i > 0 && instant(e.updated_at) < instant(batch.entries[i - 1]!.updated_at)))
-      return {
-        reason: `the feed returns ${batch.entries.length} entries since ${from} without paging, and not oldest first: what was cut cannot be told`,
-        requests,
-      };
-    const top = newest(batch.entries)!;
-    if (fresh === 0) {
-      if (instant(top.updated_at) === instant(from))
-        return { reason: `the feed returns ${batch.entries.length} entries at ${from} without paging, and there may be more at that time`, requests };
-      break;
-    }
-    from = top.updated_at;
+  for (const e of read.entries) {
+    const why = misunderstood(e);
+    if (why) return { reason: why, requests };
+    if (!seen.has(e.id)) seen.set(e.id, e);
   }
-  return { listed: [...seen.values()], requests };
+  const why = unproven(read);
+  return why ? { reason: why, requests } : { listed: [...seen.values()], requests };
 }
 
 /** The cursor after some entries (in the order listed): the newest, every entry at its time, and the first of those listed. */
@@ -147,26 +126,30 @@ export function justAfter(t: string): string {
  * - the entries at the cursor's time are then total - later; equal to the number seen,
  *   none is new (an entry arriving at that time after the snapshot makes it one more,
  *   wherever the service lists it).
- * Anything else (no meta, another head, an unseen entry at that time on the first page,
- * an entry of the later read not after that time, a count that does not add up, as when
- * an entry arrives between the two reads) returns no entries: the caller reads every
- * entry since the cursor's time, as it would without this.
+ * The count trusts meta.total only as far as the later read proves it: that read must be
+ * whole by its own total (proof.ts), or the feed's totals count something else and its
+ * reason is returned (the caller reads in full). Anything else (no meta.total, another
+ * head, an unseen entry at that time on the first page, an entry of the later read not
+ * after that time, a count that does not add up, as when an entry arrives between the two
+ * reads) returns no entries: the caller reads every entry since the cursor's time, as it
+ * would without this.
  */
 async function pastTheBoundary(
   api: PimApi,
   cursor: FeedCursor,
   first: ChangelogRead,
-): Promise<{ entries?: ApiChangelog[]; cursor?: FeedCursor; requests: number }> {
+): Promise<{ entries?: ApiChangelog[]; cursor?: FeedCursor; reason?: string; requests: number }> {
   const at = instant(cursor.updated_at);
   const seen = new Set(cursor.seen);
-  const usable = first.total !== undefined && seen.has(cursor.id) && cursor.head !== undefined && first.entries[0]?.id === cursor.head;
+  const total = first.totals[0];
+  const usable = total !== undefined && seen.has(cursor.id) && cursor.head !== undefined && first.entries[0]?.id === cursor.head;
   if (!usable || first.entries.some((e) => misunderstood(e))) return { requests: 0 };
   const unseen = first.entries.filter((e) => !(seen.has(e.id) && instant(e.updated_at) === at));
   if (unseen.some((e) => !(instant(e.updated_at) > at))) return { requests: 0 };
   const later = await readSince(api, justAfter(cursor.updated_at));
-  if ("reason" in later) return { requests: later.requests };
+  if ("reason" in later) return { reason: later.reason, requests: later.requests };
   const ids = new Set(later.listed.map((e) => e.id));
-  const whole = later.listed.every((e) => instant(e.updated_at) > at) && unseen.every((e) => ids.has(e.id)) && first.total === seen.size + later.listed.length;
+  const whole = later.listed.every((e) => instant(e.updated_at) > at) && unseen.every((e) => ids.has(e.id)) && total === seen.size + later.listed.length;
   if (!whole) return { requests: later.requests };
   return { entries: later.listed, cursor: cursorOf(later.listed) ?? cursor, requests: later.requests };
 }
@@ -185,6 +168,7 @@ export async function readFeed(api: PimApi, cursor: FeedCursor): Promise<FeedRea
     const past = await pastTheBoundary(api, cursor, first);
     requests += past.requests;
     if (past.entries && past.cursor) return { ok: true, entries: byId(past.entries), cursor: past.cursor, requests };
+    if (past.reason) return { ok: false, reason: past.reason, requests };
   }
   // Everything since the cursor's time, from its first page again when the first read left pages unread.
   const read = await readSince(api, cursor.updated_at, first.more ? undefined : first);

@@ -7,9 +7,9 @@
 import type { PimApi } from "../../api/types.js";
 import { PimctlError } from "../../errors.js";
 import { cachedApi } from "./cached-api.js";
-import { currentCursor, readFeed, type FeedCursor } from "./feed.js";
+import { currentCursor, readFeed } from "./feed.js";
 import { invalidate } from "./cached-api.js";
-import { emptySnapshot, loadSnapshot, saveSnapshot, snapshotFile } from "./snapshot.js";
+import { emptySnapshot, loadSnapshot, NO_SNAPSHOT, saveSnapshot, snapshotFile } from "./snapshot.js";
 
 export type RefreshMode = "full" | "changelog";
 export const REFRESH_MODES: readonly RefreshMode[] = ["full", "changelog"];
@@ -44,18 +44,12 @@ export async function openRefresh(real: PimApi, o: { mode: RefreshMode; cacheDir
   const file = snapshotFile(o.cacheDir, o.baseUrl);
   const startedAt = new Date().toISOString();
   let feedRequests = 0;
-  const full = async (fallback: string): Promise<Refresh> => {
+  const full = async (why: string): Promise<Refresh> => {
     const at = await guard(() => currentCursor(real));
-    if ("error" in at)
-      return { api: real, report: { mode: "full", fallback: `${fallback}; and ${at.error}`, feed_requests: feedRequests }, commit: async () => undefined };
-    feedRequests += at.value.requests;
-    if (!at.value.cursor)
-      return {
-        api: real,
-        report: { mode: "full", fallback: `${fallback}; ${at.value.reason ?? "no cursor"}`, feed_requests: feedRequests },
-        commit: async () => undefined,
-      };
-    const cursor: FeedCursor = at.value.cursor;
+    if ("value" in at) feedRequests += at.value.requests;
+    const cursor = "value" in at ? at.value.cursor : undefined;
+    const fallback = oneLine(why, cursor ? undefined : "error" in at ? at.error : (at.value.reason ?? "no cursor"));
+    if (!cursor) return { api: real, report: { mode: "full", fallback, feed_requests: feedRequests }, commit: async () => undefined };
     const recording = cachedApi(real, emptySnapshot(o.baseUrl, cursor, startedAt), { brands: new Set(), categories: new Set(), sets: new Set() });
     return {
       api: recording.api,
@@ -83,6 +77,18 @@ export async function openRefresh(real: PimApi, o: { mode: RefreshMode; cacheDir
       await saveSnapshot(file, { ...cached.finish(), cursor, taken_at: startedAt });
     },
   };
+}
+
+/**
+ * Why a changelog refresh read in full, as one line: the reason it could not use the snapshot,
+ * and why no new snapshot can start when that is another reason. The lasting reason leads: with
+ * no snapshot yet, or the same reason twice, the line is why none can start.
+ */
+function oneLine(why: string, noSnapshot: string | undefined): string {
+  const flat = (t: string) => t.replace(/\s*[\r\n]+\s*/g, " ").trim();
+  if (noSnapshot === undefined) return flat(why);
+  if (why === NO_SNAPSHOT || flat(noSnapshot) === flat(why)) return flat(noSnapshot);
+  return `${flat(why)}; and no snapshot can be started: ${flat(noSnapshot)}`;
 }
 
 /** A feed read that fails in a way that only means "read in full". */

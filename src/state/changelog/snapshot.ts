@@ -56,13 +56,16 @@ export function snapshotFile(cacheDir: string, baseUrl: string): string {
   return path.join(cacheDir, `snapshot-${createHash("sha256").update(baseUrl).digest("hex").slice(0, 24)}.json`);
 }
 
+/** Why a tenant's first changelog refresh reads in full. */
+export const NO_SNAPSHOT = "no snapshot of this tenant yet";
+
 /** The stored snapshot, or why there is none to use. */
 export async function loadSnapshot(file: string, baseUrl: string): Promise<{ snapshot: Snapshot } | { reason: string }> {
   let text: string;
   try {
     text = await readFile(file, "utf8");
   } catch {
-    return { reason: "no snapshot of this tenant yet" };
+    return { reason: NO_SNAPSHOT };
   }
   try {
     const s = JSON.parse(text) as Partial<Snapshot>;

@@ -1,8 +1,10 @@
 /** The exchange formats by name, and the format of a file being imported. */
 import { PimctlError } from "../../errors.js";
+import { oneUnitPerId } from "./copies.js";
 import { readCsv, writeCsv } from "./csv.js";
 import { readPo, writePo } from "./po.js";
-import { readXliff, writeXliff12, writeXliff2 } from "./xliff.js";
+import { readXliff } from "./xliff-read.js";
+import { writeXliff12, writeXliff2 } from "./xliff-write.js";
 import type { ExportFormat, ReadUnit, UnitFile } from "./units.js";
 
 export * from "./units.js";
@@ -32,7 +34,6 @@ function otherCharset(head: string): string | undefined {
  * that declares another charset is refused too, as its texts would otherwise be read wrong.
  */
 export function readUnits(text: string, name: string): ReadUnit[] {
-  const lower = name.toLowerCase();
   const head = text.replace(/^\uFEFF/, "").trimStart();
   const charset = otherCharset(head);
   if (charset)
@@ -40,8 +41,13 @@ export function readUnits(text: string, name: string): ReadUnit[] {
       "io",
       `${name} declares the charset ${charset}; pimctl reads UTF-8 only: convert it (msgconv -t UTF-8, iconv -t UTF-8) and change the declaration`,
     );
+  return oneUnitPerId(readFormat(text, head, name), name);
+}
+
+function readFormat(text: string, head: string, name: string): ReadUnit[] {
+  const lower = name.toLowerCase();
   if (/\.(xlf|xliff|xml)$/.test(lower) || head.startsWith("<")) return readXliff(text, name);
   if (/\.(po|pot)$/.test(lower) || /^(#|msgid|msgctxt)/.test(head)) return readPo(text, name);
-  if (lower.endsWith(".csv") || head.startsWith("id,")) return readCsv(text, name);
+  if (lower.endsWith(".csv") || /^(sep=.\r?\n)?"?id"?[,;]/.test(head)) return readCsv(text, name);
   throw new PimctlError("usage", `${name}: cannot tell its format; name it .xlf, .po or .csv`);
 }

@@ -1,0 +1,23 @@
+/**
+ * The manifests loaded as templates (translations/templates.ts): every tenant's `${name}` is
+ * read as itself, so a text is the same template for every tenant. What translations status,
+ * export and import read, and what a plan's coverage counts on (workflows/plan.ts).
+ */
+import { versionMap, type Config } from "../config/index.js";
+import { PimctlErrors } from "../errors.js";
+import { loadManifests } from "../manifest/index.js";
+import type { Catalogue } from "../model/catalogue.js";
+
+/** Every tenant's variable names. */
+export const variableNames = (config: Config): Set<string> => new Set(Object.values(config.tenants).flatMap((t) => Object.keys(t.variables ?? {})));
+
+export async function loadTemplates(config: Config, dir: string, cwd: string, variables: ReadonlySet<string>): Promise<Catalogue> {
+  const result = await loadManifests(dir, {
+    cwd,
+    variables: Object.fromEntries([...variables].map((n) => [n, `\${${n}}`])),
+    listedVersions: Object.keys(versionMap(config, undefined)),
+    ...(config.external ? { external: config.external } : {}),
+  });
+  if (result.errors.length) throw new PimctlErrors(result.errors);
+  return result.catalogue;
+}
