@@ -31,15 +31,21 @@ export function scalarText(value: string, opts: { flow?: boolean; like?: Scalar[
 }
 
 /**
- * The text with every splice made, each at offsets of the original text. Made
- * from the end, so earlier offsets stay valid; among splices at one offset,
- * the one listed first ends up first in the text.
+ * The text with every splice made, each at offsets of the original text (they
+ * do not overlap); among splices at one offset, the one listed first ends up
+ * first in the text. One pass: the pieces between splices are joined once (a
+ * copy of the whole text per splice made 8,000 edits of a 1.4 MB file take 7 s).
  */
 export function applySplices(text: string, splices: readonly TextSplice[]): string {
-  const sorted = splices.map((s, i) => ({ ...s, i })).sort((a, b) => b.start - a.start || b.i - a.i);
-  let out = text;
-  for (const s of sorted) out = out.slice(0, s.start) + s.text + out.slice(s.end);
-  return out;
+  const sorted = splices.map((s, i) => ({ ...s, i })).sort((a, b) => a.start - b.start || a.i - b.i);
+  const pieces: string[] = [];
+  let at = 0;
+  for (const s of sorted) {
+    pieces.push(text.slice(at, Math.max(at, s.start)), s.text);
+    at = Math.max(at, s.end);
+  }
+  pieces.push(text.slice(at));
+  return pieces.join("");
 }
 
 /**

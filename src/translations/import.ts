@@ -29,7 +29,7 @@ export interface ImportReport {
 export interface ImportPlan {
   report: ImportReport;
   /** Manifest file -> the edits to make in it. */
-  edits: Map<string, Array<Omit<EntryEdits, "offset"> & { line: number; column: number }>>;
+  edits: Map<string, Array<Omit<EntryEdits, "offset"> & { id: string; line: number; column: number }>>;
   /** The lock's entries after the import. */
   lock: Map<string, string>;
   /** Unit id -> the text written for it (what the manifests must read back). */
@@ -138,6 +138,7 @@ export function planImport(units: readonly ReadUnit[], texts: readonly Translata
     targets.set(u.id, target);
     const list = edits.get(text.source.file) ?? edits.set(text.source.file, []).get(text.source.file)!;
     list.push({
+      id: u.id,
       line: text.source.line,
       column: text.source.column,
       where: `${text.source.file}:${text.source.line}:${text.source.column}`,
