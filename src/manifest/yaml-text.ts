@@ -13,6 +13,11 @@ export interface TextSplice {
   text: string;
 }
 
+/** Letters first, then letters, digits, spaces and a few marks that mean nothing to YAML there; no space at the end. */
+const PLAIN_WORDS = /^\p{L}[\p{L}\p{M}\p{N} '()\-./&+]*(?<! )$/u;
+/** What YAML reads as a boolean or null (the core schema's spellings, and more: the library decides those). */
+const RESERVED = /^(?:true|false|null)$/i;
+
 /**
  * `value` as a YAML scalar's text where a scalar of type `like` stood: in its
  * quotes (single quotes only while they can hold it), else plain where that
@@ -25,6 +30,8 @@ export function scalarText(value: string, opts: { flow?: boolean; like?: Scalar[
   if (/[\n\r]/.test(value)) return JSON.stringify(value);
   if (opts.like === "QUOTE_DOUBLE") return JSON.stringify(value);
   if (opts.like === "QUOTE_SINGLE" && !/[\t\p{Cc}]/u.test(value)) return `'${value.replace(/'/g, "''")}'`;
+  // Words are plain as they are (the yaml library says so too, at a cost an import of 64,000 texts feels).
+  if (PLAIN_WORDS.test(value) && !RESERVED.test(value)) return value;
   const plain = stringify(value, { lineWidth: 0 }).trimEnd();
   if (opts.flow && /[,[\]{}]/.test(plain) && !/^["']/.test(plain)) return JSON.stringify(value);
   return plain;

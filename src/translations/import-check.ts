@@ -9,8 +9,8 @@
  * naming the unit and the record it would have changed. Pure.
  */
 import { PimctlError } from "../errors.js";
-import { pathKey } from "../model/catalogue.js";
 import { parseYaml, type ParsedYaml } from "../manifest/yaml.js";
+import { entriesOf, isObject, readAt, type DataEntry, type DataPath } from "./entries.js";
 
 /** A translation written into a file: its entry (where the loader located it), the keys below it, the text. */
 export interface WrittenUnit {
@@ -21,45 +21,12 @@ export interface WrittenUnit {
   value: string;
 }
 
-type Path = Array<string | number>;
-interface Entry {
-  path: Path;
-  label: string;
-}
+type Path = DataPath;
+type Entry = DataEntry;
 interface Difference {
   path: Path;
   before: unknown;
   after: unknown;
-}
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
-const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
-const name = (v: unknown, key: string): string => (isObject(v) ? String(v[key]) : "?");
-
-/** Every record of a file's data with its path and how people name it (attribute["Colour"]). */
-function entriesOf(data: unknown): Entry[] {
-  const out: Entry[] = [];
-  if (!isObject(data)) return out;
-  const named = (kind: string, type: string, key: string) =>
-    list(data[kind]).forEach((e, i) => out.push({ path: [kind, i], label: `${type}[${JSON.stringify(name(e, key))}]` }));
-  named("display_groups", "display_group", "name");
-  named("attribute_sets", "attribute_set", "name");
-  named("blocks", "block", "slug");
-  named("brands", "brand", "name");
-  list(data.attributes).forEach((a, i) => {
-    const attribute = `attribute[${JSON.stringify(name(a, "name"))}]`;
-    out.push({ path: ["attributes", i], label: attribute });
-    if (isObject(a))
-      list(a.values).forEach((v, j) => out.push({ path: ["attributes", i, "values", j], label: `${attribute}.value[${JSON.stringify(name(v, "value"))}]` }));
-  });
-  const categories = (nodes: unknown, path: Path, names: string[]) =>
-    list(nodes).forEach((c, i) => {
-      const here = [...names, name(c, "name")];
-      out.push({ path: [...path, i], label: `category[${JSON.stringify(pathKey(here))}]` });
-      if (isObject(c)) categories(c.children, [...path, i, "children"], here);
-    });
-  categories(data.categories, ["categories"], []);
-  return out;
 }
 
 /** The values that differ, at the deepest path where they do (a key one side lacks reads as absent). */
@@ -146,12 +113,6 @@ function place(parsed: ParsedYaml, path: Path): string {
 function pathOf(u: WrittenUnit, at: Map<string, Entry>): Path {
   const entry = at.get(`${u.line}:${u.column}`);
   return entry ? [...entry.path, ...u.keys] : [];
-}
-
-function readAt(data: unknown, path: Path): unknown {
-  let v = data;
-  for (const p of path) v = isObject(v) || Array.isArray(v) ? (v as Record<string | number, unknown>)[p] : undefined;
-  return v;
 }
 
 /** One error per record changed that no unit names: the units that reached it, and what would have changed. */

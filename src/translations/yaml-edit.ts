@@ -24,31 +24,15 @@
  * An entry that is itself anchored and merged elsewhere is not copied: the
  * import's whole-file check (import-check.ts) then refuses, naming the record.
  */
-import { isAlias, isMap, isScalar, parseDocument, type Alias, type Document, type Scalar, type YAMLMap } from "yaml";
+import { isAlias, isMap, isPair, isScalar, isSeq, parseDocument, type Alias, type Document, type Scalar, type YAMLMap } from "yaml";
 import { applySplices, scalarText, type TextSplice } from "../manifest/yaml-text.js";
 import { PimctlError } from "../errors.js";
 import { indexDocument, inherited, ownPair, type DocumentIndex } from "./yaml-edit-index.js";
 import { put, renderBlock, renderFlow, toTree, type Tree } from "./yaml-edit-render.js";
+import { editPlainYaml } from "./yaml-edit-fast.js";
+import type { EditedText, EntryEdits, TextEdit } from "./yaml-edit-types.js";
 
-export interface TextEdit {
-  /** Keys from the entry's map to the text, e.g. ["versions", "Spanish", "name"]. */
-  keys: string[];
-  value: string;
-}
-
-export interface EntryEdits {
-  /** Offset of the entry's map in the file (where its first key, or its "{", starts). */
-  offset: number;
-  /** For messages: where the entry is. */
-  where: string;
-  edits: TextEdit[];
-}
-
-export interface EditedText {
-  text: string;
-  /** The changes made, at offsets of the original text (what a diff of the file shows). */
-  splices: TextSplice[];
-}
+export type { EditedText, EntryEdits, TextEdit } from "./yaml-edit-types.js";
 
 interface Op extends TextSplice {
   /** Among inserts at one offset, the outer map's goes first so the inner's text lands before it. */
@@ -140,13 +124,23 @@ class FileEdits {
   }
 }
 
-/** New keys of a map: pairs at the end of a flow map, or lines after a block map's last value. */
+/** Where the last content of a node ends: its last scalar, or a flow collection's bracket; never a comment after it. */
+function contentEnd(node: unknown): number {
+  if ((isMap(node) || isSeq(node)) && !node.flow && node.items.length) {
+    const last = node.items[node.items.length - 1];
+    if (!isPair(last)) return contentEnd(last);
+    const value = last.value as { range?: number[] } | null;
+    return value?.range && value.range[1]! > value.range[0]! ? contentEnd(value) : contentEnd(last.key);
+  }
+  return (node as { range?: number[] }).range![1]!;
+}
+
+/** New keys of a map: pairs at the end of a flow map, or lines after the line a block map's last content ends on. */
 function insertOp(text: string, node: YAMLMap, tree: Tree, eol: string): Op {
-  const [start, end] = node.range!;
+  const start = node.range![0];
   const last = node.items[node.items.length - 1];
-  const lastEnd = last ? ((last.value as { range?: number[] } | null)?.range?.[1] ?? (last.key as Scalar).range![1]) : undefined;
   if (node.flow) {
-    const at = lastEnd ?? text.indexOf("{", start) + 1;
+    const at = last ? contentEnd(last.value ?? last.key) : text.indexOf("{", start) + 1;
     const pairs = renderFlow(tree).slice(2, -2);
     return { start: at, end: at, text: last ? `, ${pairs}` : pairs, order: start };
   }
@@ -154,16 +148,20 @@ function insertOp(text: string, node: YAMLMap, tree: Tree, eol: string): Op {
   const column = first.range![0] - (text.lastIndexOf("\n", first.range![0] - 1) + 1);
   const flowValues = node.items.some((p) => isMap(p.value) && p.value.flow);
   const lines = renderBlock(tree, " ".repeat(column), flowValues).join(eol);
-  // After the line the last value ends on, not at the map's end: that may lie past comments
+  // After the line the last content ends on, not at the map's end: that may lie past comments
   // below it, on the next entry's line (its "- " already written).
-  const nl = text.indexOf("\n", Math.max(lastEnd! - 1, 0));
-  const at = nl === -1 || nl >= end ? Math.min(end, nl === -1 ? text.length : nl + 1) : nl + 1;
-  const ends = at > 0 && text[at - 1] === "\n";
-  return { start: at, end: at, text: ends ? `${lines}${eol}` : `${eol}${lines}`, order: start };
+  const nl = text.indexOf("\n", Math.max(contentEnd(node) - 1, 0));
+  const at = nl === -1 ? text.length : nl + 1;
+  return { start: at, end: at, text: nl === -1 ? `${eol}${lines}` : `${lines}${eol}`, order: start };
 }
 
 /** The file's text with every edit made; errors name the entry and the key that could not be written. */
 export function editYaml(text: string, file: string, entries: readonly EntryEdits[]): EditedText {
+  return editPlainYaml(text, entries) ?? editYamlDocument(text, file, entries);
+}
+
+/** The reference editor, over the `yaml` library's document of the whole file (any YAML). */
+export function editYamlDocument(text: string, file: string, entries: readonly EntryEdits[]): EditedText {
   const doc = parseDocument(text, { merge: true });
   if (doc.errors.length) throw new PimctlError("yaml_syntax", `${file}: ${doc.errors[0]!.message.split("\n")[0]}`);
   const edits = new FileEdits(doc, text);
