@@ -1,10 +1,11 @@
 import { hasCredentials, redactUrl } from "../../config/index.js";
 import { existsSync } from "node:fs";
-import { appendFile, mkdir, readFile, writeFile } from "node:fs/promises";
+import { mkdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import type { CommandModule } from "yargs";
 import { schemaPath } from "../../workflows/index.js";
 import { PimctlError } from "../../errors.js";
+import { commitFiles } from "../../base/atomic-files.js";
 import type { Io } from "../io.js";
 import { say, type GlobalArgs } from "../options.js";
 
@@ -54,46 +55,22 @@ export function initCommand(io: Io): CommandModule<object, InitArgs> {
         if (existsSync(f) && !args.force) throw new PimctlError("io", `${path.relative(io.cwd, f)} exists; pass --force to overwrite`);
       }
       await mkdir(dir, { recursive: true });
-      await writeFile(
-        configFile,
-        [
-          "# yaml-language-server: $schema=" + path.relative(path.dirname(configFile), schemaPath().replace("manifest.schema.json", "config.schema.json")),
-          "# pimctl configuration: tenants, language versions, pruning. See README.md.",
-          `dir: ${path.relative(path.dirname(configFile), dir) || "."}`,
-          "tenants:",
-          `  ${tenant}:`,
-          `    base_url: ${baseUrl}`,
-          `    token_env: ${tokenEnv}   # the token itself never goes in this file`,
-          "versions: {}   # language version name -> version id, where channels do not publish them",
-          "prune: {}      # e.g. brands: true to delete brands the manifests do not declare",
-          "",
-        ].join("\n"),
-      );
-      await writeFile(
-        manifest,
-        [
-          `# yaml-language-server: $schema=${path.relative(dir, schemaPath())}`,
-          "display_groups:",
-          "  - name: Basics",
-          "    in_navigation: true",
-          "attributes:",
-          "  - name: Colour",
-          "    type: selectbox",
-          "    display_group: Basics",
-          "    publish: true",
-          "    values:",
-          "      - value: Red",
-          "      - value: Blue",
-          "",
-        ].join("\n"),
-      );
       const ignore = await ignoreStateDir(path.dirname(configFile));
+      // One commit: the config, the first manifest and .gitignore are all written, or none of them.
+      await commitFiles(
+        [
+          { file: configFile, text: configText(configFile, dir, tenant, baseUrl, tokenEnv) },
+          { file: manifest, text: manifestText(dir) },
+          ...(ignore.text === undefined ? [] : [{ file: ignore.file, text: ignore.text }]),
+        ],
+        { journalDir: path.dirname(configFile), show: (f) => path.relative(io.cwd, f) || f, ...(io.interrupt ? { signal: io.interrupt } : {}) },
+      );
       say(
         args,
         io,
         `Wrote ${path.relative(io.cwd, configFile)} and ` +
           `${path.relative(io.cwd, manifest)}` +
-          `${ignore === "kept" ? "" : `; ${ignore} ${path.relative(io.cwd, path.join(path.dirname(configFile), ".gitignore"))}`}.`,
+          `${ignore.did === "kept" ? "" : `; ${ignore.did} ${path.relative(io.cwd, ignore.file)}`}.`,
       );
       say(args, io, `Next: export ${tokenEnv}=<token>, then 'pimctl validate' and 'pimctl plan --tenant ${tenant}'.`);
     },
@@ -102,20 +79,47 @@ export function initCommand(io: Io): CommandModule<object, InitArgs> {
 
 const IGNORE_LINE = ".pimctl/";
 
+const configText = (configFile: string, dir: string, tenant: string, baseUrl: string, tokenEnv: string): string =>
+  [
+    "# yaml-language-server: $schema=" + path.relative(path.dirname(configFile), schemaPath().replace("manifest.schema.json", "config.schema.json")),
+    "# pimctl configuration: tenants, language versions, pruning. See README.md.",
+    `dir: ${path.relative(path.dirname(configFile), dir) || "."}`,
+    "tenants:",
+    `  ${tenant}:`,
+    `    base_url: ${baseUrl}`,
+    `    token_env: ${tokenEnv}   # the token itself never goes in this file`,
+    "versions: {}   # language version name -> version id, where channels do not publish them",
+    "prune: {}      # e.g. brands: true to delete brands the manifests do not declare",
+    "",
+  ].join("\n");
+
+const manifestText = (dir: string): string =>
+  [
+    `# yaml-language-server: $schema=${path.relative(dir, schemaPath())}`,
+    "display_groups:",
+    "  - name: Basics",
+    "    in_navigation: true",
+    "attributes:",
+    "  - name: Colour",
+    "    type: selectbox",
+    "    display_group: Basics",
+    "    publish: true",
+    "    values:",
+    "      - value: Red",
+    "      - value: Blue",
+    "",
+  ].join("\n");
+
 /**
  * .pimctl/ beside the config holds the local ledger, lock and caches: machine
  * state, never a manifest to commit. An existing .gitignore is added to, never
- * rewritten; one that already ignores it is left alone.
+ * rewritten; one that already ignores it is left alone. Returns the new text to write (none when kept).
  */
-async function ignoreStateDir(dir: string): Promise<"wrote" | "added .pimctl/ to" | "kept"> {
+async function ignoreStateDir(dir: string): Promise<{ file: string; did: "wrote" | "added .pimctl/ to" | "kept"; text?: string }> {
   const file = path.join(dir, ".gitignore");
   const text = await readFile(file, "utf8").catch(() => undefined);
   const block = `# pimctl's local state (ledger, lock, caches): see README "State"\n${IGNORE_LINE}\n`;
-  if (text === undefined) {
-    await writeFile(file, block);
-    return "wrote";
-  }
-  if (text.split(/\r?\n/).some((l) => /^\/?\.pimctl\/?(\*\*?)?$/.test(l.trim()))) return "kept";
-  await appendFile(file, `${text === "" || text.endsWith("\n") ? "" : "\n"}${block}`);
-  return "added .pimctl/ to";
+  if (text === undefined) return { file, did: "wrote", text: block };
+  if (text.split(/\r?\n/).some((l) => /^\/?\.pimctl\/?(\*\*?)?$/.test(l.trim()))) return { file, did: "kept" };
+  return { file, did: "added .pimctl/ to", text: `${text}${text === "" || text.endsWith("\n") ? "" : "\n"}${block}` };
 }
