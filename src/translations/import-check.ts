@@ -1,5 +1,5 @@
 /**
- * Before an import writes a file: the file's text before and after the edit,
+ * Before an import writes a file: the file's text before (as the loader read it) and after the edit,
  * both read by the manifest loader's YAML reader (anchors, aliases and merge
  * keys resolved, variables as templates), must hold the same data everywhere
  * but at the translations written, and each of those must read back as the
@@ -68,12 +68,11 @@ const shown = (v: unknown): string => (v === undefined ? "nothing" : JSON.string
  */
 export function onlyTranslationsChange(
   file: string,
-  before: string,
+  old: ParsedYaml,
   after: string,
   units: readonly WrittenUnit[],
   variables: Record<string, string>,
 ): PimctlError[] {
-  const old = parseYaml(before, file, variables);
   const now = parseYaml(after, file, variables);
   if (now.errors.length)
     return [

@@ -14,6 +14,7 @@ import type { ProjectOptions } from "../workflows/index.js";
 import type { Config } from "../config/index.js";
 import { decodeManifest } from "../manifest/encoding.js";
 import { templateText, type TextSplice } from "../manifest/yaml-text.js";
+import { parseYaml } from "../manifest/yaml.js";
 import { commitFiles } from "../base/atomic-files.js";
 import { spliceDiff } from "../base/splice-diff.js";
 import { readUnits } from "./formats/index.js";
@@ -53,13 +54,14 @@ export async function translationsImport(opts: ProjectOptions & { file: string; 
   const decoded = decodeManifest(bytes, name);
   if ("error" in decoded) throw new PimctlErrors([decoded.error]);
   const planned = planImport(readUnits(decoded.text, name), texts, lock, name);
+  // Made now, so the texts (a record of every text in the manifests) need not stay in memory while the files are edited.
+  const lockText = serialiseLock({ file: lock.file, entries: liveLockEntries(planned.lock, texts) });
   const rel = (f: string) => path.relative(opts.cwd, f) || f;
   const changed = await editFiles(planned, opts.cwd, variables);
   await checkStillLoads(config, changed, variables);
   const diff = changed.map((c) => spliceDiff(`a/${rel(c.file)}`, `b/${rel(c.file)}`, c.before, c.splices)).join("");
   const result = { ...planned.report, files: changed.map((c) => rel(c.file)), diff, lockFile: rel(lock.file) };
   if (opts.dryRun) return { ...result, earlier };
-  const lockText = serialiseLock({ file: lock.file, entries: liveLockEntries(planned.lock, texts) });
   // The lock file in the same commit as the manifests: it always describes the translations they hold.
   const commit = await commitFiles([...changed.map((c) => ({ file: c.file, text: c.after })), { file: lock.file, text: lockText }], {
     journalDir: path.dirname(lock.file),
@@ -73,7 +75,9 @@ export async function translationsImport(opts: ProjectOptions & { file: string; 
 async function editFiles(planned: ImportPlan, cwd: string, variables: ReadonlySet<string>): Promise<EditedFile[]> {
   const changed: EditedFile[] = [];
   const errors: PimctlError[] = [];
+  const templates = asTemplates(variables);
   for (const [file, entries] of [...planned.edits].sort(([a], [b]) => compareText(a, b))) {
+    planned.edits.delete(file);
     const abs = path.resolve(cwd, file);
     const before = await readFile(abs, "utf8");
     const offsets = lineStarts(before);
@@ -82,9 +86,11 @@ async function editFiles(planned: ImportPlan, cwd: string, variables: ReadonlySe
       offset: offsets[e.line - 1]! + e.column - 1,
       edits: e.edits.map((x) => ({ ...x, value: templateText(x.value, variables) })),
     }));
-    const { text: after, splices } = editYaml(before, file, located);
+    // Read once as the loader reads it: the editor takes its offsets, the check compares against it.
+    const old = parseYaml(before, file, templates);
+    const { text: after, splices } = editYaml(before, file, located, old);
     const units = entries.flatMap((e) => e.edits.map((x) => ({ id: e.id, line: e.line, column: e.column, keys: x.keys, value: x.value })));
-    errors.push(...onlyTranslationsChange(file, before, after, units, asTemplates(variables)));
+    errors.push(...onlyTranslationsChange(file, old, after, units, templates));
     if (after !== before) changed.push({ file: abs, before, after, splices });
   }
   if (errors.length) throw new PimctlErrors(errors);

@@ -32,8 +32,6 @@ export interface ImportPlan {
   edits: Map<string, Array<Omit<EntryEdits, "offset"> & { id: string; line: number; column: number }>>;
   /** The lock's entries after the import. */
   lock: Map<string, string>;
-  /** Unit id -> the text written for it (what the manifests must read back). */
-  targets: Map<string, string>;
 }
 
 const recordKey = (record: Segment[], field: string | undefined) => `${printAddress({ segments: record as [Segment, ...Segment[]] })}|${field ?? ""}`;
@@ -61,7 +59,6 @@ export function planImport(units: readonly ReadUnit[], texts: readonly Translata
   const entries = new Map(lock.entries);
   const errors: PimctlError[] = [];
   const seen = new Set<string>();
-  const targets = new Map<string, string>();
   for (const u of units) {
     if (seen.has(u.id)) errors.push(new PimctlError("duplicate", `${fileName}: unit ${u.id} appears twice`));
     seen.add(u.id);
@@ -135,7 +132,6 @@ export function planImport(units: readonly ReadUnit[], texts: readonly Translata
       continue;
     }
     report.written.push(u.id);
-    targets.set(u.id, target);
     const list = edits.get(text.source.file) ?? edits.set(text.source.file, []).get(text.source.file)!;
     list.push({
       id: u.id,
@@ -149,7 +145,7 @@ export function planImport(units: readonly ReadUnit[], texts: readonly Translata
   report.written.sort(compareText);
   report.not_reviewed.sort(compareText);
   report.stale.sort((a, b) => compareText(a.id, b.id));
-  return { report, edits, lock: entries, targets };
+  return { report, edits, lock: entries };
 }
 
 /** The lock's entries that still name a text (under its id or an earlier name of its record): the lock file keeps no others. */

@@ -128,10 +128,14 @@ class FastEdits {
   }
 }
 
-/** The edited text, or undefined when the file is not for the fast path. */
-export function editPlainYaml(text: string, entries: readonly EntryEdits[]): EditedText | undefined {
+/**
+ * The edited text, or undefined when the file is not for the fast path. `parsed`: the fast parser's
+ * result for this text when the caller has one (the loader's reading of it, variables and all: the
+ * editor needs its structure and offsets only).
+ */
+export function editPlainYaml(text: string, entries: readonly EntryEdits[], parsed?: FastResult): EditedText | undefined {
   if (text.includes("\r") || !text.endsWith("\n")) return undefined;
-  const fast = parseFastYaml(text, (v) => v);
+  const fast = parsed ?? parseFastYaml(text, (v) => v);
   if (!fast) return undefined;
   try {
     const byOffset = new Map(entriesOf(fast.data).map((e) => [fast.offsetOf(e.path), e.path]));

@@ -27,6 +27,7 @@
 import { isAlias, isMap, isPair, isScalar, isSeq, parseDocument, type Alias, type Document, type Scalar, type YAMLMap } from "yaml";
 import { applySplices, scalarText, type TextSplice } from "../manifest/yaml-text.js";
 import { PimctlError } from "../errors.js";
+import type { ParsedYaml } from "../manifest/yaml.js";
 import { indexDocument, inherited, ownPair, type DocumentIndex } from "./yaml-edit-index.js";
 import { put, renderBlock, renderFlow, toTree, type Tree } from "./yaml-edit-render.js";
 import { editPlainYaml } from "./yaml-edit-fast.js";
@@ -156,8 +157,9 @@ function insertOp(text: string, node: YAMLMap, tree: Tree, eol: string): Op {
 }
 
 /** The file's text with every edit made; errors name the entry and the key that could not be written. */
-export function editYaml(text: string, file: string, entries: readonly EntryEdits[]): EditedText {
-  return editPlainYaml(text, entries) ?? editYamlDocument(text, file, entries);
+export function editYaml(text: string, file: string, entries: readonly EntryEdits[], parsed?: ParsedYaml): EditedText {
+  // A text the loader read with its full parser (anchors, merge keys ...) is edited over the yaml library's document.
+  return (parsed && !parsed.fast ? undefined : editPlainYaml(text, entries, parsed?.fast)) ?? editYamlDocument(text, file, entries);
 }
 
 /** The reference editor, over the `yaml` library's document of the whole file (any YAML). */
