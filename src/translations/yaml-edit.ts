@@ -33,7 +33,7 @@ import { put, renderBlock, renderFlow, toTree, type Tree } from "./yaml-edit-ren
 import { editPlainYaml } from "./yaml-edit-fast.js";
 import type { EditedText, EntryEdits, TextEdit } from "./yaml-edit-types.js";
 
-export type { EditedText, EntryEdits, TextEdit } from "./yaml-edit-types.js";
+export type { EditedText, EntryEdits } from "./yaml-edit-types.js";
 
 interface Op extends TextSplice {
   /** Among inserts at one offset, the outer map's goes first so the inner's text lands before it. */

@@ -5,37 +5,36 @@
  * the translation set, or a refusal that names the unit and the record it would have changed,
  * with the file untouched.
  */
-import { mkdtemp, readFile, rm, writeFile, mkdir } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { parse } from "yaml";
 import { afterEach, describe, expect, it } from "vitest";
-import { memoryIo } from "../../src/cli/io.js";
-import { run } from "../../src/cli/run.js";
+import { offlineProject, type OfflineProject } from "./offline-project.js";
 
-let dir: string;
-afterEach(() => rm(dir, { recursive: true, force: true }));
+let p: OfflineProject;
+afterEach(() => p.close());
 
 async function project(manifest: string): Promise<void> {
-  dir = await mkdtemp(path.join(tmpdir(), "pimctl-tr-alias-"));
-  await mkdir(path.join(dir, "catalogue"));
-  await writeFile(path.join(dir, "pimctl.yaml"), "dir: catalogue\n");
-  await writeFile(path.join(dir, "catalogue", "c.yaml"), manifest);
+  p = await offlineProject(manifest, undefined, "pimctl-tr-alias-");
 }
-const cli = async (...args: string[]) => {
-  const io = memoryIo({ cwd: dir, env: {} });
-  const code = await run(args, io);
-  return { code, stdout: io.out.join(""), stderr: io.err.join("") };
-};
-const manifest = () => readFile(path.join(dir, "catalogue", "c.yaml"), "utf8");
+const cli = (...args: string[]) => p.cli(...args);
+const manifest = () => p.manifest();
 const data = (text: string) => parse(text, { merge: true }) as Record<string, Array<Record<string, unknown>>>;
 
 /** Import [unit id, master text, translation] rows from a CSV. */
 async function importRows(rows: Array<[string, string, string]>) {
   const q = (c: string) => `"${c.replace(/"/g, '""')}"`;
-  await writeFile(path.join(dir, "t.csv"), `id,state,source,target,notes\n${rows.map(([id, s, t]) => [q(id), "new", q(s), q(t), ""].join(",")).join("\n")}\n`);
+  await writeFile(
+    path.join(p.dir, "t.csv"),
+    `id,state,source,target,notes\n${rows.map(([id, s, t]) => [q(id), "new", q(s), q(t), ""].join(",")).join("\n")}\n`,
+  );
   return cli("translations", "import", "t.csv");
 }
+/** Colour with an anchored versions map (French and German), and Size taking it through `sizeLine`. */
+const sharingColour = (sizeLine: string) =>
+  ["attributes:", "  - name: Colour", "    type: text", "    versions: &v", "      French: { name: Couleur }", "      German: { name: Farbe }"]
+    .concat(["  - name: Size", "    type: text", sizeLine, ""])
+    .join("\n");
 const nameUnit = (attribute: string, version: string) => `attribute["${attribute}"].version["${version}"].field["name"]`;
 
 /** The data of `before` with the translation of `attribute`'s name in `version` set: what import must leave. */
@@ -91,18 +90,7 @@ describe("import and YAML anchors", () => {
   });
 
   it("a versions map shared through an alias (versions: *v): the other record keeps its translations and gets no new one", async () => {
-    const before = [
-      "attributes:",
-      "  - name: Colour",
-      "    type: text",
-      "    versions: &v",
-      "      French: { name: Couleur }",
-      "      German: { name: Farbe }",
-      "  - name: Size",
-      "    type: text",
-      "    versions: *v",
-      "",
-    ].join("\n");
+    const before = sharingColour("    versions: *v");
     await project(before);
     const colour = await importRows([[nameUnit("Colour", "Spanish"), "Colour", "Color"]]);
     expect(colour.code, colour.stderr).toBe(0);
@@ -117,18 +105,7 @@ describe("import and YAML anchors", () => {
 
 describe("import and merge keys", () => {
   it("versions inherited through <<: { versions: *v } are kept when a new version is added", async () => {
-    const before = [
-      "attributes:",
-      "  - name: Colour",
-      "    type: text",
-      "    versions: &v",
-      "      French: { name: Couleur }",
-      "      German: { name: Farbe }",
-      "  - name: Size",
-      "    type: text",
-      "    <<: { versions: *v }",
-      "",
-    ].join("\n");
+    const before = sharingColour("    <<: { versions: *v }");
     await project(before);
     const r = await importRows([[nameUnit("Size", "Spanish"), "Size", "Talla"]]);
     expect(r.code, r.stderr).toBe(0);
