@@ -84,6 +84,8 @@ function settleJournal(journal: string, pid: string, show: (file: string) => str
   }
   const pending = entries.filter((e) => exists(e.temp));
   const changed = pending.filter((e) => fileIdentity(e.target) !== e.before);
+  // Not renamed, and its new content gone (removed by hand, or by a sweep that did not see this journal).
+  const lost = entries.filter((e) => !exists(e.temp) && e.before !== null && fileIdentity(e.target) === e.before);
   if (changed.length) {
     for (const e of pending) removeQuietly(e.temp);
     removeQuietly(journal);
@@ -95,12 +97,21 @@ function settleJournal(journal: string, pid: string, show: (file: string) => str
   for (const e of pending) renameSync(e.temp, e.target);
   for (const dir of new Set(pending.map((e) => path.dirname(e.target)))) syncFolder(dir);
   removeQuietly(journal);
-  return pending.length
-    ? [
-        `finished what an earlier run (pid ${pid}) was stopped in the middle of: ${pending.map((e) => show(e.target)).join(", ")} replaced` +
-          `${entries.length > pending.length ? ` (${entries.length - pending.length} of its files were already)` : ""}`,
-      ]
-    : [];
+  const done = entries.length - pending.length - lost.length;
+  return [
+    ...(pending.length
+      ? [
+          `finished what an earlier run (pid ${pid}) was stopped in the middle of: ${pending.map((e) => show(e.target)).join(", ")} replaced` +
+            `${done ? ` (${done} of its files were already)` : ""}`,
+        ]
+      : []),
+    ...(lost.length
+      ? [
+          `an earlier run (pid ${pid}) was stopped before it replaced ${lost.map((e) => show(e.target)).join(", ")}, and what it meant to ` +
+            `write there is gone: ${lost.length === 1 ? "that file is" : "those files are"} still the old content; run the command again`,
+        ]
+      : []),
+  ];
 }
 
 /**

@@ -121,6 +121,17 @@ describe("what a killed commit leaves", () => {
     expect(await hidden()).toEqual([]);
   });
 
+  it("names a file whose new content went missing before the next run could finish the commit", async () => {
+    const { pid } = await killedCommit(1);
+    await rm(at(`.b.yaml.pimctl-${pid}-abc123.tmp`));
+    const lines = settleInterruptedCommits(dir, (f) => path.basename(f));
+    expect(lines).toEqual([
+      `an earlier run (pid ${pid}) was stopped before it replaced b.yaml, and what it meant to write there is gone: that file is still the old content; run the command again`,
+    ]);
+    expect([await read("a.yaml"), await read("b.yaml")]).toEqual(["new a.yaml\n", "old b.yaml\n"]);
+    expect(await hidden()).toEqual([]);
+  });
+
   it("temporary files of a commit killed before its renames are removed by the next commit in that folder, which says so", async () => {
     const pid = deadPid();
     await mkdir(at("catalogue"));
