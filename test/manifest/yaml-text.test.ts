@@ -11,21 +11,22 @@ import { prng } from "../helpers/random.js";
 const ALPHABET = [..."aZéÜß中ѐ0 9'()-./&+", "\u0301", "true", "null", "False", "yes", "No", "e3", "inf", "nan", "x"];
 
 describe("scalarText", () => {
-  it("writes a word as the yaml library does (seeded words of letters, digits, spaces and marks)", () => {
+  it("writes a word as the yaml library does, and every text so that it reads back (seeded words of letters, digits, spaces and marks)", () => {
     const rnd = prng(32);
     let words = 0;
     for (let i = 0; i < 20_000; i++) {
       const length = 1 + Math.floor(rnd() * 6);
       const value = Array.from({ length }, () => ALPHABET[Math.floor(rnd() * ALPHABET.length)]).join("");
-      const library = stringify(value, { lineWidth: 0 }).trimEnd();
       const ours = scalarText(value);
-      expect(ours, JSON.stringify(value)).toBe(library);
-      // A text starting like a document marker ("...", "---") comes back from the library as a block
-      // scalar: quoting it is another part of issue 32 (the translators' tools), not this shortcut's.
-      if (/^(\.\.\.|---)/.test(value)) continue;
+      // The shortcut for words gives what the library gives; other texts may be quoted where the
+      // library writes them otherwise (a text starting "..." it writes as a block scalar, which
+      // does not read back in every place pimctl writes one).
+      if (/^\p{L}/u.test(value) && !value.endsWith(" ")) {
+        expect(ours, JSON.stringify(value)).toBe(stringify(value, { lineWidth: 0 }).trimEnd());
+        words++;
+      }
       expect(parse(`k: ${ours}`).k, JSON.stringify(value)).toBe(value);
       expect(parse(`{ k: ${scalarText(value, { flow: true })} }`).k, JSON.stringify(value)).toBe(value);
-      if (/^\p{L}/u.test(value) && !value.endsWith(" ")) words++;
     }
     expect(words).toBeGreaterThan(5_000);
   });
