@@ -28,8 +28,11 @@ export interface ProbeList {
   kind: string;
   path: string;
   key: string;
-  /** "paged": links and meta documented; "unpaged": one answer documented; "changelog": paged with only `limit` named. */
-  paging: "paged" | "unpaged" | "changelog";
+  /**
+   * "paged": links and meta documented, with `limit`; "fixed": paged at a documented size, no `limit` (generic entities);
+   * "unpaged": one answer documented; "changelog": paged with only `limit` named.
+   */
+  paging: "paged" | "fixed" | "unpaged" | "changelog";
 }
 
 export const PROBE_LISTS: readonly ProbeList[] = [
@@ -40,7 +43,7 @@ export const PROBE_LISTS: readonly ProbeList[] = [
   { kind: "categories", path: "/categories", key: "categories", paging: "paged" },
   { kind: "channels", path: "/channels", key: "channels", paging: "unpaged" },
   { kind: "display_groups", path: "/display-groups", key: "display_groups", paging: "unpaged" },
-  { kind: "generic_entities", path: "/generic-entities", key: "generic_entities", paging: "paged" },
+  { kind: "generic_entities", path: "/generic-entities", key: "generic_entities", paging: "fixed" },
   { kind: "changelogs", path: "/changelogs", key: "changelogs", paging: "changelog" },
 ];
 
