@@ -35,6 +35,8 @@ const DELETE_ORDER: Record<ProbeRecord["kind"], number> = { brand_asset: 0, bran
 export class ProbeRecords {
   /** Records made and not yet known to be gone, in the order they were made. */
   readonly live: ProbeRecord[] = [];
+  /** Creates sent and not yet answered: a cleanup waits for them (a signal can land while one is in flight). */
+  private readonly pending = new Set<Promise<unknown>>();
 
   constructor(
     private readonly api: PimClient,
@@ -49,6 +51,20 @@ export class ProbeRecords {
     this.live.push(r);
   }
 
+  /** A create whose record is tracked the moment its answer comes, and waited for by any cleanup meanwhile. */
+  async make<R extends { id: number }>(create: Promise<R>, record: (r: R) => Omit<ProbeRecord, "id">): Promise<R> {
+    const made = create.then((r) => {
+      this.track({ ...record(r), id: r.id } as ProbeRecord);
+      return r;
+    });
+    this.pending.add(made);
+    try {
+      return await made;
+    } finally {
+      this.pending.delete(made);
+    }
+  }
+
   gone(kind: ProbeRecord["kind"], id: number): void {
     const i = this.live.findIndex((r) => r.kind === kind && r.id === id);
     if (i >= 0) this.live.splice(i, 1);
@@ -60,26 +76,27 @@ export class ProbeRecords {
    * differ), and a category with a child. Each is tracked the moment its answer comes.
    */
   async makeFixture(stop: () => void): Promise<ProbeFixture> {
-    const brand = await this.api.createBrand({ name: this.name("brand") });
-    this.track({ kind: "brand", id: brand.id, name: brand.name });
+    const brand = await this.make(this.api.createBrand({ name: this.name("brand") }), (r) => ({ kind: "brand", name: r.name }));
     stop();
-    const set = await this.api.createAttributeSet({ name: this.name("set"), sort_order: 0 });
-    this.track({ kind: "attribute_set", id: set.id, name: set.name });
-    const secondBrand = await this.api.createBrand({ name: this.name("brand 2") });
-    this.track({ kind: "brand", id: secondBrand.id, name: secondBrand.name });
+    const set = await this.make(this.api.createAttributeSet({ name: this.name("set"), sort_order: 0 }), (r) => ({ kind: "attribute_set", name: r.name }));
+    const secondBrand = await this.make(this.api.createBrand({ name: this.name("brand 2") }), (r) => ({ kind: "brand", name: r.name }));
     stop();
     const attributes: T.ApiAttribute[] = [];
     for (const n of [1, 2]) {
-      const a = await this.api.createAttribute({ name: this.name(`attribute ${n}`), type: "text", sort_order: 0, publish: false });
-      this.track({ kind: "attribute", id: a.id, name: a.name });
-      attributes.push(a);
+      const body = { name: this.name(`attribute ${n}`), type: "text", sort_order: 0, publish: false };
+      attributes.push(await this.make(this.api.createAttribute(body), (r) => ({ kind: "attribute", name: r.name })));
     }
     for (const a of [...attributes].reverse()) await this.api.addAttributeToSet(set.id, a.id);
     stop();
-    const parent = await this.api.createCategory({ parent_id: 0, name: this.name("category"), attribute_sets: [set.id] });
-    this.track({ kind: "category", id: parent.id, name: parent.name });
-    const child = await this.api.createCategory({ parent_id: parent.id, name: this.name("child") });
-    this.track({ kind: "category", id: child.id, name: child.name, owner: parent.id });
+    const parent = await this.make(this.api.createCategory({ parent_id: 0, name: this.name("category"), attribute_sets: [set.id] }), (r) => ({
+      kind: "category",
+      name: r.name,
+    }));
+    const child = await this.make(this.api.createCategory({ parent_id: parent.id, name: this.name("child") }), (r) => ({
+      kind: "category",
+      name: r.name,
+      owner: parent.id,
+    }));
     return { brand, set, secondBrand, attributes, parent, child };
   }
 
@@ -87,15 +104,20 @@ export class ProbeRecords {
   async cleanup(): Promise<{ removed: ProbeRecord[]; left: Array<ProbeRecord & { error: string }> }> {
     const removed: ProbeRecord[] = [];
     const left: Array<ProbeRecord & { error: string }> = [];
-    for (const r of deleteOrder(this.live)) {
-      try {
-        await deleteProbeRecord(this.api, r);
-        removed.push(r);
-      } catch (e) {
-        if (e instanceof PimctlError && e.code === "api_not_found") removed.push(r);
-        else left.push({ ...r, error: e instanceof Error ? e.message : String(e) });
+    // A create answered while this runs adds a record: go round until none is live or in flight.
+    for (let round = 0; round < 10; round++) {
+      await Promise.allSettled([...this.pending]);
+      if (!this.live.length) break;
+      for (const r of deleteOrder(this.live)) {
+        try {
+          await deleteProbeRecord(this.api, r);
+          removed.push(r);
+        } catch (e) {
+          if (e instanceof PimctlError && e.code === "api_not_found") removed.push(r);
+          else left.push({ ...r, error: e instanceof Error ? e.message : String(e) });
+        }
+        this.gone(r.kind, r.id);
       }
-      this.gone(r.kind, r.id);
     }
     return { removed, left };
   }

@@ -39,15 +39,11 @@ export async function detectAssetUri(ctx: DoctorContext): Promise<Verdict<"rehos
   const f = fixtureOf(ctx);
   if (!f || !ctx.probes) return NOT_PROBED;
   const request = `POST /brands/${f.brand.id}/assets {"image_url":${JSON.stringify(ctx.probeImage)}}`;
-  const asset = await ctx
-    .memo("asset", () => ctx.api.createBrandAsset(f.brand.id, { image_url: ctx.probeImage, alttext: ctx.probes!.name("asset"), thumbnail: false }))
-    .then(
-      (x) => {
-        ctx.probes!.track({ kind: "brand_asset", id: x.id, name: String(x.alttext ?? ""), owner: f.brand.id });
-        return x;
-      },
-      (e: unknown) => e as Error,
-    );
+  const probes = ctx.probes;
+  const body = { image_url: ctx.probeImage, alttext: probes.name("asset"), thumbnail: false };
+  const asset = await probes
+    .make(ctx.api.createBrandAsset(f.brand.id, body), (x) => ({ kind: "brand_asset", name: String(x.alttext ?? ""), owner: f.brand.id }))
+    .catch((e: unknown) => e as Error);
   if (asset instanceof Error)
     return {
       outcome: "undetermined",
