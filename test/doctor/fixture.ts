@@ -11,8 +11,9 @@ import type { DoctorReport, Finding } from "../../src/doctor/types.js";
 import { PROBE_PREFIX } from "../../src/doctor/probe-records.js";
 import type { TestProject } from "../helpers/project.js";
 
-export async function seedTenant(emulator: Emulator, hash: string, token: string): Promise<void> {
-  const api = createClient({ tenant: hash, baseUrl: emulator.tenantUrl(hash), token, retries: { max: 0 } });
+export async function seedTenant(emulator: Emulator | string, hash: string, token: string): Promise<void> {
+  const baseUrl = typeof emulator === "string" ? emulator : emulator.tenantUrl(hash);
+  const api = createClient({ tenant: hash, baseUrl, token, retries: { max: 0 } });
   try {
     const group = await api.createDisplayGroup({ name: "Basics", in_navigation: true });
     const colour = await api.createAttribute({ name: "Colour", type: "selectbox", sort_order: 1, publish: true, display_group_id: group.id });
@@ -31,8 +32,12 @@ export async function seedTenant(emulator: Emulator, hash: string, token: string
 }
 
 /** `pimctl doctor --format json ...args` in the project; the report and the exit code. */
-export async function runDoctor(p: TestProject, args: string[] = []): Promise<{ code: number; report: DoctorReport; stderr: string }> {
-  const r = await p.cli(["doctor", "--format", "json", "--pings", "2", ...args]);
+export async function runDoctor(
+  p: TestProject,
+  args: string[] = [],
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ code: number; report: DoctorReport; stderr: string }> {
+  const r = await p.cli(["doctor", "--format", "json", "--pings", "2", ...args], { env });
   let report: DoctorReport;
   try {
     report = JSON.parse(r.stdout) as DoctorReport;
