@@ -74,7 +74,10 @@ export function scrub<T>(value: T, secrets: readonly string[]): T {
   return walk(value) as T;
 }
 
-/** The config as a bundle shows it: addresses without credentials, token sources named (never read), variables by name only. */
+/**
+ * The config as a bundle shows it: addresses without credentials, token sources named (never
+ * read). Variables stay: they are catalogue values, sent to the tenant in the bodies anyway.
+ */
 export function redactConfig(c: Config): Record<string, unknown> {
   const tenants = Object.fromEntries(
     Object.entries(c.tenants).map(([name, t]) => [
@@ -83,8 +86,6 @@ export function redactConfig(c: Config): Record<string, unknown> {
         ...t,
         ...(t.base_url ? { base_url: redactAddress(t.base_url) } : {}),
         ...(t.url_template ? { url_template: redactAddress(t.url_template) } : {}),
-        // A variable's value may be anything a team keeps per tenant: its name says enough for a bug report.
-        ...(t.variables ? { variables: Object.fromEntries(Object.keys(t.variables).map((k) => [k, REDACTED])) } : {}),
       },
     ]),
   );
