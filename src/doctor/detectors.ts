@@ -33,6 +33,13 @@ export interface Detector<K extends SwitchName> {
   samples?: ReadonlyArray<Reading<K>>;
 }
 
+const DATE_FORMS = {
+  document: "as ISO 8601 with Z, no milliseconds",
+  "iso-z": "with milliseconds",
+  "iso-offset": "with +00:00",
+  sql: "in SQL form (read as UTC)",
+};
+
 const PARTIAL_CHANGELOG = "plans read in full, as always; --refresh=changelog continues the feed by time only when it lists oldest first, else reads in full";
 
 export const DETECTORS: { readonly [K in SwitchName]: Detector<K> } = {
@@ -147,9 +154,7 @@ export const DETECTORS: { readonly [K in SwitchName]: Detector<K> } = {
   dateFormat: {
     needs: "read",
     detect: detectDateFormat,
-    means: (r) =>
-      `dates come ${{ document: "as ISO 8601 with Z, no milliseconds", "iso-z": "with milliseconds", "iso-offset": "with +00:00", sql: "in SQL form (read as UTC)" }[r]}: ` +
-      "pimctl compares instants, never the text",
+    means: (r) => `dates come ${DATE_FORMS[r]}: ` + "pimctl compares instants, never the text",
   },
   exportDownload: {
     needs: "write",

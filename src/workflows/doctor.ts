@@ -6,6 +6,7 @@
  * the first signal stops the probes and removes their records, a second removes what it can in
  * 2 s and lists the rest). Records an earlier run could not remove are found by the prefix.
  */
+import type { PimClient } from "../api/client.js";
 import type { Exchange } from "../api/exchange.js";
 import { PimctlError } from "../errors.js";
 import { hold, interruptedBy } from "../holdings.js";
@@ -60,32 +61,15 @@ export async function doctor(opts: DoctorOptions): Promise<DoctorReport> {
   const removeCommand = opts.removeCommand ?? `pimctl doctor --tenant ${picked.name} --remove-leftovers`;
   const report = emptyReport(connection.name, connection.baseUrl);
   const probes = writes ? new ProbeRecords(api, newRunId()) : undefined;
-  const onAbort = () =>
-    opts.progress?.(
-      `Interrupted (${interruptedBy(opts.signal)}): ${probes?.live.length ? "stopping the probes, then removing their records" : "stopping"} (again to quit at once).`,
-    );
+  const onAbort = () => {
+    const what = probes?.live.length ? "stopping the probes, then removing their records" : "stopping";
+    opts.progress?.(`Interrupted (${interruptedBy(opts.signal)}): ${what} (again to quit at once).`);
+  };
   opts.signal?.addEventListener("abort", onAbort, { once: true });
-  // Held while probe records may exist: a signal stops the run instead of ending the process, so they are removed.
-  const released = probes
-    ? hold({
-        what: `the probe records of pimctl doctor on tenant "${connection.name}"`,
-        stopsItself: true,
-        closing: `pimctl doctor stopped; a record listed above as left is found again by its prefix (${removeCommand}).`,
-        release: async () => describeCleanup(await probes.cleanup(), removeCommand),
-        ifNotReleased: [`remove what is left with: ${removeCommand}`],
-      })
-    : () => undefined;
+  const released = probes ? holdProbes(probes, connection.name, removeCommand) : () => undefined;
   try {
     report.latency = await pings(api, opts.pings ?? 5);
-    const found = await findLeftovers(api);
-    let fixture: ProbeFixture | undefined;
-    if (probes) {
-      for (const r of found) probes.track(r);
-      const earlier = await probes.cleanup();
-      report.leftovers_removed = earlier.removed;
-      report.leftovers = earlier.left.map((r) => ({ ...r, remove: removeCommand }));
-      if (opts.writeProbes) fixture = await makeFixture(probes, opts.signal, report);
-    } else report.leftovers = found.map((r) => ({ ...r, remove: removeCommand }));
+    const fixture = await leftoversAndFixture(api, probes, opts, report, removeCommand);
     const lists = await readLists(api);
     report.reach = reachOf(lists);
     const ctx: DoctorContext = {
@@ -116,6 +100,37 @@ export async function doctor(opts: DoctorOptions): Promise<DoctorReport> {
     await api.close();
   }
   return finish(report, opts);
+}
+
+/** Held while probe records may exist: a signal stops the run instead of ending the process, so they are removed. */
+function holdProbes(probes: ProbeRecords, tenant: string, removeCommand: string): () => void {
+  return hold({
+    what: `the probe records of pimctl doctor on tenant "${tenant}"`,
+    stopsItself: true,
+    closing: `pimctl doctor stopped; a record listed above as left is found again by its prefix (${removeCommand}).`,
+    release: async () => describeCleanup(await probes.cleanup(), removeCommand),
+    ifNotReleased: [`remove what is left with: ${removeCommand}`],
+  });
+}
+
+/** Records earlier runs left: listed, or removed when this run may write; then the probe fixture, with --write-probes. */
+async function leftoversAndFixture(
+  api: PimClient,
+  probes: ProbeRecords | undefined,
+  opts: DoctorOptions,
+  report: DoctorReport,
+  removeCommand: string,
+): Promise<ProbeFixture | undefined> {
+  const found = await findLeftovers(api);
+  if (!probes) {
+    report.leftovers = found.map((r) => ({ ...r, remove: removeCommand }));
+    return undefined;
+  }
+  for (const r of found) probes.track(r);
+  const earlier = await probes.cleanup();
+  report.leftovers_removed = earlier.removed;
+  report.leftovers = earlier.left.map((r) => ({ ...r, remove: removeCommand }));
+  return opts.writeProbes ? makeFixture(probes, opts.signal, report) : undefined;
 }
 
 /** The probe fixture, or why there is none (the token may not write, a signal came): the reads go on. */

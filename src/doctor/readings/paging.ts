@@ -116,7 +116,9 @@ export async function detectPaginateAllLists(ctx: DoctorContext): Promise<Verdic
     return {
       outcome: "unknown",
       seen: `GET ${bad.list.path} answered ${bad.answer!.status} with ${keysOf(bad.answer!.json)}, not {${bad.list.key}: [...]}`,
-      pimctl: `pimctl refuses to read ${bad.list.kind.replace("_", " ")} from it (api_protocol: the answer has no "${bad.list.key}" list): plan and apply stop there`,
+      pimctl:
+        `pimctl refuses to read ${bad.list.kind.replace("_", " ")} from it (api_protocol: the answer has no "${bad.list.key}" list): ` +
+        "plan and apply stop there",
       evidence: shown,
     };
   }

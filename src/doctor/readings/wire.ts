@@ -145,7 +145,8 @@ export async function detectDateFormat(ctx: DoctorContext): Promise<Verdict<Date
     return {
       seen: s ? `${s.field} sent as ${quote(s.value)}` : "dates in more than one form",
       pimctl: readable
-        ? "pimctl reads this form as an instant (src/api/wire.ts dateInstant), so plans and the changelog refresh work; no emulator reading sends it, so it is untested"
+        ? "pimctl reads this form as an instant (src/api/wire.ts dateInstant), so plans and the changelog refresh work; no emulator reading " +
+          "sends it, so it is untested"
         : `pimctl cannot read ${s ? quote(s.value) : "these dates"} as an instant: --refresh=changelog refuses the feed's entries and reads in full ` +
           "(their updated_at is unreadable), and exclusion dates compare as text (a plan may show them changed on every run)",
     };

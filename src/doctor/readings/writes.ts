@@ -47,7 +47,9 @@ export async function detectAssetUri(ctx: DoctorContext): Promise<Verdict<"rehos
   if (asset instanceof Error)
     return {
       outcome: "undetermined",
-      why: `the tenant refused the probe asset (${asset.message}); a tenant that re-hosts images fetches image_url: name one it can reach with --probe-image URL`,
+      why:
+        `the tenant refused the probe asset (${asset.message}); a tenant that re-hosts images fetches image_url: ` +
+        "name one it can reach with --probe-image URL",
       evidence: [{ request, shows: asset.message }],
     };
   const ev = [{ request, shows: `uri: ${quote(asset.uri)}` }];
