@@ -83,6 +83,7 @@ it("holds versions, config, readings and exchanges, and no token, token file con
     ["plan.json", ["plan", "--tenant", "demo"], env, 0],
     ["apply.json", ["apply", "--tenant", "demo", "--auto-approve"], env, 0],
     ["refused.json", ["plan", "--tenant", "demo"], { ...env, PIMCTL_DEMO_TOKEN: wrong }, 1],
+    ["doctor-refused.json", ["doctor", "--tenant", "demo"], { ...env, PIMCTL_DEMO_TOKEN: wrong }, 1],
   ];
   const secrets = [p.tokens.demo!, p.tokens.filed!, "plan-signing-key-0123", wrong];
   for (const [file, args, e, code] of runs) {
@@ -115,9 +116,13 @@ it("holds versions, config, readings and exchanges, and no token, token file con
   expect(doctor.switches.dateFormat).toBe("document");
   expect(doctor.doctor!.findings.length).toBe(16);
   expect(doctor.exchanges.find((x) => x.path === "/ping")!.response_body).toContain('"echo":"you sent Bearer [redacted]"');
-  const refused = JSON.parse(await readFile(path.join(p.dir, "refused.json"), "utf8")) as Bundle;
-  expect(refused.outcome.error).toContain("401");
-  expect(refused.exchanges.some((x) => x.status === 401)).toBe(true);
+  for (const file of ["refused.json", "doctor-refused.json"]) {
+    const refused = JSON.parse(await readFile(path.join(p.dir, file), "utf8")) as Bundle;
+    expect(refused.outcome.error, file).toContain('tenant "demo" at http://127.0.0.1');
+    expect(refused.outcome.error, file).toContain("refused the token (401)");
+    // Requests already in flight when the first 401 came answer 401 too; none is sent after.
+    expect(new Set(refused.exchanges.map((x) => x.status))).toEqual(new Set([401]));
+  }
   const probes = JSON.parse(await readFile(path.join(p.dir, "probes.json"), "utf8")) as Bundle;
   expect(probes.exchanges.some((x) => x.method === "DELETE")).toBe(true);
   const apply = JSON.parse(await readFile(path.join(p.dir, "apply.json"), "utf8")) as Bundle;
