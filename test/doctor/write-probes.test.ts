@@ -84,3 +84,14 @@ it("lists what an earlier run left, by its prefix, with the command that removes
   expect(probeRecordsLeft(p.emulator, "demo")).toEqual([]);
   expect([...p.emulator.store("demo").brands.values()].map((b) => b.name)).toEqual(["Acme"]);
 });
+
+it("takes --export-profile and --probe-image only with --write-probes, and not --remove-leftovers with it", async () => {
+  p = await testProject();
+  const lone = await p.cli(["doctor", "--export-profile", "1"]);
+  expect(lone.code).toBe(1);
+  expect(lone.stderr).toContain("export-profile -> write-probes");
+  const both = await p.cli(["doctor", "--write-probes", "--remove-leftovers"]);
+  expect(both.code).toBe(1);
+  expect(both.stderr).toContain("mutually exclusive");
+  expect(p.emulator.stats().requests.total).toBe(0);
+});

@@ -46,6 +46,9 @@ export function doctorCommand(io: Io): CommandModule<object, DoctorArgs> {
           type: "string",
           describe: "Send a support bundle's requests again to the tenant (an emulator on this machine only) and show what answers differently",
         })
+        .conflicts("remove-leftovers", "write-probes")
+        .implies("export-profile", "write-probes")
+        .implies("probe-image", "write-probes")
         .example("$0 doctor --tenant staging", "What the staging tenant's answers show, read-only")
         .example("$0 doctor --tenant staging --write-probes --export-profile 1", "Also the readings only writes show (records removed after)")
         .example("$0 doctor --tenant staging --format json > readings.json && $0 emulator --switches readings.json", "An emulator reading API v1 alike")
