@@ -102,11 +102,19 @@ export function rawAttributesInVersion(core: ApiCore, versionId: number): Promis
   return rawRequest(core, "GET", `/attributes/version/${versionId}`);
 }
 
+/**
+ * The changelog's first page for a query (`entity_type`, `updated_at`), stepping down on 422 from
+ * `limit` as the reads do; `accepted` is the limit the answer came for (the next pages ask for it).
+ */
+export async function rawChangelogPage(core: ApiCore, query: Record<string, string>, limit: number): Promise<{ answer: RawAnswer; accepted: number }> {
+  const t0 = Date.now();
+  const { r, full, limit: accepted } = await getLimited(core, "/changelogs", { ...query, limit }, () => undefined);
+  return { answer: rawOf("GET", full, undefined, r, Date.now() - t0), accepted: accepted ?? limit };
+}
+
 /** The changelog's first page since a time, of one entity type (a probe's deletes), stepping down on 422. */
 export async function rawChangelogSince(core: ApiCore, since: string, entityType: string): Promise<RawAnswer> {
-  const t0 = Date.now();
-  const { r, full } = await getLimited(core, "/changelogs", { updated_at: since, entity_type: entityType, limit: 1000 }, () => undefined);
-  return rawOf("GET", full, undefined, r, Date.now() - t0);
+  return (await rawChangelogPage(core, { updated_at: since, entity_type: entityType }, 1000)).answer;
 }
 
 /** A category by id, raw: after a delete, 404 says it is gone. */

@@ -70,6 +70,15 @@ export function recordsOf(json: unknown, key: string): Array<Record<string, unkn
   return Array.isArray(list) ? list.filter((r): r is Record<string, unknown> => r !== null && typeof r === "object" && !Array.isArray(r)) : [];
 }
 
+/** An answer's `meta` object, or undefined when it has none. */
+export function metaOf(json: unknown): Record<string, unknown> | undefined {
+  const m = json !== null && typeof json === "object" ? (json as Record<string, unknown>).meta : undefined;
+  return m !== null && typeof m === "object" ? (m as Record<string, unknown>) : undefined;
+}
+
+/** Whether an answer says anything about pages (`links` or `meta`). */
+export const hasPaging = (json: unknown): boolean => json !== null && typeof json === "object" && ("links" in (json as object) || "meta" in (json as object));
+
 /** The top-level keys of an answer, for evidence. */
 export function keysOf(json: unknown): string {
   if (json === null) return "null";

@@ -19,6 +19,8 @@ import {
   detectSetAttributeDeleteId,
 } from "./readings/writes.js";
 import { detectExportDownload } from "./readings/export-download.js";
+import { detectChangelogTotal } from "./readings/changelog-total.js";
+import { detectOversizedLimit } from "./readings/oversized-limit.js";
 import { MAX_PAGE_LIMIT_CLAMP } from "./vocabulary.js";
 
 export interface Detector<K extends SwitchName> {
@@ -27,8 +29,13 @@ export interface Detector<K extends SwitchName> {
   detect(ctx: DoctorContext): Promise<Verdict<Reading<K>>>;
   /** What pimctl does under the reading: the third thing the report says of it. */
   means(reading: Reading<K>): string;
-  /** Other switches a reading needs to be seen at all (a subtree's changelog needs a delete that takes the subtree). */
+  /**
+   * Other switches a reading needs to be seen at all (a subtree's changelog needs a delete that takes the subtree;
+   * meta.total needs a feed that has meta): a tenant reading them so shows it.
+   */
   observableWith?(reading: Reading<K>): Partial<EmulatorSwitches>;
+  /** Whether the reading shows beside a tenant's other readings, where more than observableWith's values do (default: exactly those). */
+  observableUnder?(reading: Reading<K>, others: Partial<EmulatorSwitches>): boolean;
   /** Readings to try where the switches table lists none (maxPageSize: a number). */
   samples?: ReadonlyArray<Reading<K>>;
 }
@@ -40,6 +47,8 @@ const DATE_FORMS = {
   sql: "in SQL form (read as UTC)",
 };
 
+/** What the changelog refresh does when the feed cannot prove a read of it whole (src/state/changelog/proof.ts). */
+const READS_IN_FULL = "reads in full and says why in one line (plans read in full, as always)";
 const PARTIAL_CHANGELOG = "plans read in full, as always; --refresh=changelog continues the feed by time only when it lists oldest first, else reads in full";
 
 export const DETECTORS: { readonly [K in SwitchName]: Detector<K> } = {
@@ -97,6 +106,26 @@ export const DETECTORS: { readonly [K in SwitchName]: Detector<K> } = {
         ? "the feed says when more entries follow: pimctl follows links.next (same origin only) and counts a crowded second with meta.total"
         : `the feed never says more entries follow: ${PARTIAL_CHANGELOG}`,
   },
+  changelogTotal: {
+    needs: "read",
+    detect: detectChangelogTotal,
+    observableWith: () => ({ changelogPaging: "links" }),
+    means: (r) =>
+      ({
+        matching:
+          "meta.total counts the entries a query matches: a read whose entries add up to it is whole, so --refresh=changelog uses the feed " +
+          "at any page size and counts a crowded second with it instead of reading it again",
+        absent:
+          "the feed gives no meta.total: --refresh=changelog uses it only while what is new since the snapshot fits one page holding fewer " +
+          `entries than the limit sent; on several pages, or one full page, it ${READS_IN_FULL}`,
+        tenant:
+          "meta.total counts every entry of the tenant's feed, whatever the query: a read of the changes since a snapshot disagrees with it, " +
+          `so --refresh=changelog ${READS_IN_FULL}`,
+        lagging:
+          "meta.total is one short of the entries a query lists (a write behind): every read that lists an entry disagrees with it, so " +
+          `--refresh=changelog ${READS_IN_FULL} and never starts a snapshot from such a read`,
+      })[r],
+  },
   boolFormat: {
     needs: "read",
     detect: detectBoolFormat,
@@ -140,8 +169,22 @@ export const DETECTORS: { readonly [K in SwitchName]: Detector<K> } = {
     means: (r) =>
       r === undefined
         ? `a larger limit is clamped to ${MAX_PAGE_LIMIT_CLAMP}: pimctl asks for ${MAX_PAGE_LIMIT_CLAMP} a page and follows meta.last_page`
-        : `a limit above ${r} is refused (422): pimctl steps down (5000, 2500, 1000, 500, 250, 100, 50, 25, 10, 5, 1) and keeps the first size ` +
-          "taken for the run, so reads of large lists cost more requests",
+        : `lists take at most ${r} records a page (a larger limit refused or cut: oversizedLimit says which): pimctl steps down on a 422 ` +
+          "(5000, 2500, 1000, 500, 250, 100, 50, 25, 10, 5, 1) and keeps the first size taken for the run, and follows meta.last_page " +
+          "whatever size comes back, so reads of large lists cost more requests",
+  },
+  oversizedLimit: {
+    needs: "read",
+    detect: detectOversizedLimit,
+    observableWith: () => ({ maxPageSize: 100 }),
+    // Under the clamp at 1000 (maxPageSize's default) both answer alike; a refusal shows at any maximum, a cut only below 1000.
+    observableUnder: (r, others) => others.maxPageSize !== undefined && (r === "refuse" || others.maxPageSize < MAX_PAGE_LIMIT_CLAMP),
+    means: (r) =>
+      r === "refuse"
+        ? "a limit above the largest page is refused (422), never cut without a word: pimctl steps down on the 422 and keeps the size taken for the run"
+        : "a limit above the largest page is cut to it without a word: pimctl never takes a short answer for a list's end (it follows " +
+          "meta.last_page and checks meta.total), and --refresh=changelog takes a read of the feed as whole only by meta.total, never by " +
+          "fewer entries than the limit sent",
   },
   paginateAllLists: {
     needs: "read",

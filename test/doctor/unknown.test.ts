@@ -1,7 +1,8 @@
 /**
  * A tenant answering in ways no reading of the switches table covers: a real HTTP proxy in front
  * of the emulator rewrites what it sends (dates in a local form, booleans as "yes"/"no", the
- * display groups in another envelope, a search miss as {"data": null}). Doctor names each as
+ * display groups in another envelope, a search miss as {"data": null}, a changelog meta.total seven
+ * above what any reading counts). Doctor names each as
  * unknown, with the request, and says what pimctl does there; never a known reading; exit 1.
  */
 import { createServer, type Server } from "node:http";
@@ -50,6 +51,8 @@ async function startProxy(upstream: string): Promise<string> {
         else if (text.trim().startsWith("{") || text.trim().startsWith("[")) {
           let json = rewrite(JSON.parse(text));
           if (path.endsWith("/display-groups")) json = { data: (json as { display_groups: unknown }).display_groups };
+          const meta = (json as { meta?: { total?: unknown } }).meta;
+          if (path.endsWith("/changelogs") && typeof meta?.total === "number") meta.total += 7;
           text = JSON.stringify(json);
         }
         res.writeHead(up.status, { "content-type": "application/json", "content-length": Buffer.byteLength(text) });
@@ -90,9 +93,17 @@ it("names what no reading covers as unknown, with the request and what pimctl do
   expect(miss.seen).toContain('{\\"data\\":null}');
   expect(miss.means).toContain("reads it as nothing found");
 
+  const total = findingOf(report, "changelogTotal");
+  expect(total.outcome).toBe("unknown");
+  expect(total.seen).toMatch(/^the whole feed: (\d+) entries, meta\.total \d+; /);
+  const [, listed, said] = /^the whole feed: (\d+) entries, meta\.total (\d+)/.exec(total.seen!)!;
+  expect(Number(said)).toBe(Number(listed) + 7);
+  expect(total.means).toContain("--refresh=changelog reads in full and says why in one line");
+
   // Unknown, never taken for a known reading; the rest of what the proxy passes through is still known.
   expect(report.switches).not.toHaveProperty("dateFormat");
   expect(report.switches).not.toHaveProperty("boolFormat");
+  expect(report.switches).not.toHaveProperty("changelogTotal");
   expect(findingOf(report, "idFormat")).toMatchObject({ outcome: "known", reading: "number" });
   expect(code).toBe(1);
   expect(stderr).toContain("doctor: dateFormat: the tenant answers in a way no reading covers");

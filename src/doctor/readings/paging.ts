@@ -6,14 +6,9 @@
 import { PROBE_LISTS, rawFirstPage, rawPage, type ProbeList, type RawAnswer } from "../../api/probes.js";
 import { PAGE_SIZES } from "../../api/lists.js";
 import { MAX_PAGE_LIMIT_CLAMP } from "../vocabulary.js";
-import { evidence, keysOf, recordsOf, type DoctorContext } from "../context.js";
+import { evidence, hasPaging, keysOf, metaOf, recordsOf, type DoctorContext } from "../context.js";
 import type { Evidence, PageSize, Verdict } from "../types.js";
 
-const metaOf = (json: unknown): Record<string, unknown> | undefined => {
-  const m = json !== null && typeof json === "object" ? (json as Record<string, unknown>).meta : undefined;
-  return m !== null && typeof m === "object" ? (m as Record<string, unknown>) : undefined;
-};
-const hasPaging = (json: unknown) => json !== null && typeof json === "object" && ("links" in (json as object) || "meta" in (json as object));
 const ok = (a: RawAnswer) => a.status < 400;
 
 /** The first size above it that the reads' step-down tries (the one the tenant refused). */
@@ -83,7 +78,10 @@ export function pageSizes(ctx: DoctorContext): Promise<PageSize[]> {
   });
 }
 
-/** maxPageSize: N when every paged list refuses above N; the table's default (null) when they clamp at 1000. */
+/**
+ * maxPageSize: N when every paged list takes at most N (refusing a larger limit with 422, or cutting
+ * it to N: oversizedLimit says which); the table's default (null) when they clamp at 1000.
+ */
 export async function detectMaxPageSize(ctx: DoctorContext): Promise<Verdict<number | undefined>> {
   const sizes = (await pageSizes(ctx)).filter((p) => p.how !== "no-meta");
   const evidenceOf = sizes.flatMap((p) => p.evidence.slice(0, 2));
@@ -91,8 +89,8 @@ export async function detectMaxPageSize(ctx: DoctorContext): Promise<Verdict<num
   const forms = new Set(sizes.map((p) => `${p.how}:${p.largest}`));
   const [only] = sizes;
   if (forms.size === 1 && only!.how === "422-above") return { outcome: "known", reading: only!.largest, evidence: evidenceOf };
-  if (forms.size === 1 && only!.how === "clamped" && only!.largest === MAX_PAGE_LIMIT_CLAMP)
-    return { outcome: "known", reading: undefined, evidence: evidenceOf };
+  if (forms.size === 1 && only!.how === "clamped" && only!.largest! <= MAX_PAGE_LIMIT_CLAMP)
+    return { outcome: "known", reading: only!.largest === MAX_PAGE_LIMIT_CLAMP ? undefined : only!.largest, evidence: evidenceOf };
   const seen = sizes.map((p) => `${p.list}: ${p.how === "refused" ? "every limit refused" : `${p.how} ${p.largest}`}`).join("; ");
   const refused = sizes.some((p) => p.how === "refused");
   return {
