@@ -49,7 +49,7 @@ const DATE_FORMS = {
 
 /** What the changelog refresh does when the feed cannot prove a read of it whole (src/state/changelog/proof.ts). */
 const READS_IN_FULL = "reads in full and says why in one line (plans read in full, as always)";
-const PARTIAL_CHANGELOG = "plans read in full, as always; --refresh=changelog continues the feed by time only when it lists oldest first, else reads in full";
+const PARTIAL_CHANGELOG = `no read of it can be proven whole (no links, no meta.total), so --refresh=changelog ${READS_IN_FULL} and keeps no snapshot`;
 
 export const DETECTORS: { readonly [K in SwitchName]: Detector<K> } = {
   categoryAttributeSetsRead: {
@@ -103,7 +103,7 @@ export const DETECTORS: { readonly [K in SwitchName]: Detector<K> } = {
     detect: detectChangelogPaging,
     means: (r) =>
       r === "links"
-        ? "the feed says when more entries follow: pimctl follows links.next (same origin only) and counts a crowded second with meta.total"
+        ? "the feed says when more entries follow: pimctl follows links.next (same origin only); whether a read is whole rests on meta.total (changelogTotal)"
         : `the feed never says more entries follow: ${PARTIAL_CHANGELOG}`,
   },
   changelogTotal: {
@@ -116,11 +116,12 @@ export const DETECTORS: { readonly [K in SwitchName]: Detector<K> } = {
           "meta.total counts the entries a query matches: a read whose entries add up to it is whole, so --refresh=changelog uses the feed " +
           "at any page size and counts a crowded second with it instead of reading it again",
         absent:
-          "the feed gives no meta.total: --refresh=changelog uses it only while what is new since the snapshot fits one page holding fewer " +
-          `entries than the limit sent; on several pages, or one full page, it ${READS_IN_FULL}`,
+          "the feed gives no meta.total: --refresh=changelog uses it only while a read of it fits one page holding fewer entries than the " +
+          "limit sent (the changes since the snapshot; the last minutes' entries where a snapshot starts); on several pages, or one full page, " +
+          `it ${READS_IN_FULL}`,
         tenant:
-          "meta.total counts every entry of the tenant's feed, whatever the query: a read of the changes since a snapshot disagrees with it, " +
-          `so --refresh=changelog ${READS_IN_FULL}`,
+          "meta.total counts every entry of the tenant's feed, whatever the query: a read of the changes since a snapshot lists fewer " +
+          `(only a read reaching back to the feed's first entry agrees), so --refresh=changelog ${READS_IN_FULL}`,
         lagging:
           "meta.total is one short of the entries a query lists (a write behind): every read that lists an entry disagrees with it, so " +
           `--refresh=changelog ${READS_IN_FULL} and never starts a snapshot from such a read`,
