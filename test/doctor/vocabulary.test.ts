@@ -79,6 +79,20 @@ it("replays a tenant's readings in an emulator, from doctor's JSON and from the 
   expect(again.report.switches).toEqual(first.report.switches);
 });
 
+it("takes every switch from the file unless an option is given, the changelog's total and a larger limit's answer too", { timeout: 60_000 }, async () => {
+  p = await testProject();
+  await p.write("readings.json", JSON.stringify({ switches: { changelogTotal: "lagging", oversizedLimit: "clamp", maxPageSize: 100 } }));
+  const start = async (args: string[]) => {
+    const e = spawnPimctl(p!.dir, ["emulator", "--port", "0", "--switches", "readings.json", ...args], { PATH: process.env.PATH });
+    emulators.push(e);
+    await until(() => /the options given say: .*\n/.test(e.stdout()) || e.child.exitCode !== null, 30_000, "the emulator's start line");
+    return /the options given say: (.*)\n/.exec(e.stdout())?.[1] ?? e.stderr();
+  };
+  // No option given: nothing of the file is overridden by a default.
+  expect(await start([])).toBe("--changelog-total lagging --max-page-size 100 --oversized-limit clamp");
+  expect(await start(["--changelog-total", "tenant", "--oversized-limit", "refuse"])).toBe("--changelog-total tenant --max-page-size 100");
+});
+
 it("refuses a switches file naming a switch or a reading the table does not have", async () => {
   p = await testProject();
   await p.write("typo.json", JSON.stringify({ switches: { boolFormats: "int" } }));
