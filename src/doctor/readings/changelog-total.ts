@@ -9,6 +9,7 @@ import { PROBE_LISTS, rawChangelogPage, rawPage, type RawAnswer } from "../../ap
 import { dateInstant } from "../../api/wire.js";
 import { evidence, hasPaging, keysOf, metaOf, recordsOf, type DoctorContext } from "../context.js";
 import type { Evidence, Verdict } from "../types.js";
+import { pageSizes } from "./paging.js";
 
 type Total = "matching" | "absent" | "tenant" | "lagging";
 
@@ -101,8 +102,14 @@ async function readings(ctx: DoctorContext, all: FeedRead): Promise<FeedRead[]> 
   return reads;
 }
 
+/** The largest page the changelog takes, as the page-size search found it (shared): no second step-down from 1000. */
+async function feedLimit(ctx: DoctorContext): Promise<number> {
+  const size = (await pageSizes(ctx)).find((p) => p.list === FEED.kind);
+  return size?.how === "422-above" && size.largest !== undefined ? size.largest : 1000;
+}
+
 export async function detectChangelogTotal(ctx: DoctorContext): Promise<Verdict<Total>> {
-  const all = await readFeed(ctx, {}, 1000);
+  const all = await readFeed(ctx, {}, await feedLimit(ctx));
   const head = all.answers[0]!;
   if (head.status >= 300)
     return { outcome: "undetermined", why: `GET ${FEED.path} answered ${head.status}`, evidence: [evidence(head, `status ${head.status}`)] };
