@@ -122,7 +122,9 @@ export async function detectChangelogTotal(ctx: DoctorContext): Promise<Verdict<
   if (!hasPaging(head.json))
     return {
       outcome: "undetermined",
-      why: "the changelog answers without links or meta (changelogPaging: capped), so it has no meta.total to read; --refresh=changelog reads in full there anyway",
+      why:
+        "the changelog answers without links or meta (changelogPaging: capped), so it has no meta.total to read; " +
+        "--refresh=changelog reads in full there anyway",
       evidence: [evidence(head, keysOf(head.json))],
     };
   if (!all.entries.length) return { outcome: "undetermined", why: "the changelog is empty: there is nothing for meta.total to count", evidence: [shows(all)] };
@@ -140,7 +142,9 @@ export async function detectChangelogTotal(ctx: DoctorContext): Promise<Verdict<
   if (fits.length > 1)
     return {
       outcome: "undetermined",
-      why: "no query listed fewer entries than the whole feed (one entity type, one second), so a total of the entries matched and one of the tenant's feed read alike",
+      why:
+        "no query listed fewer entries than the whole feed (one entity type, one second), so a total of the entries matched " +
+        "and one of the tenant's feed read alike",
       candidates: fits,
       evidence: shown,
     };

@@ -47,7 +47,9 @@ async function confirmClamp(ctx: DoctorContext, clamped: PageSize[], size: numbe
   if (a.status < 300 && listed <= size && Number(meta?.per_page) === size) return { outcome: "known", reading: "clamp", evidence: shown };
   return {
     outcome: "unknown",
-    seen: `a limit far above ${size} came back as ${size} a page, but limit=${size + 1} answered ${a.status} with ${listed} records and meta.per_page ${String(meta?.per_page)}`,
+    seen:
+      `a limit far above ${size} came back as ${size} a page, but limit=${size + 1} answered ${a.status} ` +
+      `with ${listed} records and meta.per_page ${String(meta?.per_page)}`,
     pimctl:
       "pimctl never takes a short answer for a list's end (it follows meta.last_page and checks meta.total), so reads stay whole or stop " +
       "with the tenant's answer; no emulator reading does this",
