@@ -28,6 +28,8 @@ export interface Holding {
   release(): Promise<string[]>;
   /** What the person does when the release fails or runs out of time (the command that breaks a lock). */
   ifNotReleased?: string[];
+  /** The last line of a forced end, instead of the apply's ("Nothing was written to the tenant."): doctor's probes wrote. */
+  closing?: string;
 }
 
 const held = new Set<Holding>();

@@ -67,13 +67,15 @@ export function installSignalHandlers(opts: { write: (text: string) => void; exi
     }
     forced = true;
     opts.write(`\nInterrupted again (${name}): quitting now${held.length ? `, releasing what is held (at most ${FORCED_RELEASE_MS / 1000} s)` : ""}.\n`);
+    const closing = held.find((h) => h.closing)?.closing;
     void releaseAll(FORCED_RELEASE_MS).then((lines) => {
       for (const line of lines) opts.write(`${line}\n`);
       const partial = writesBegan();
       opts.write(
         partial
           ? "The apply was stopped part-way (exit 4): plan shows what remains; apply again finishes the job without duplicates.\n"
-          : `Nothing was written to the tenant.${filesLine()}\n`,
+          : `${closing ?? "Nothing was written to the tenant."}${filesLine()}
+`,
       );
       opts.exit(partial ? EXIT.partial : EXIT.error);
     });
