@@ -22,10 +22,14 @@ export interface Holding {
   writeInFlight?: boolean;
   /** It listens for the signal itself (the emulator command): the CLI prints nothing for it on the first signal. */
   stopsItself?: boolean;
+  /** What the first signal does to it, when it is all that is held ("stopping before any file is replaced"). */
+  onSignal?: string;
   /** Best-effort release when the process must end now; returns lines for the person (what was done, what remains). */
   release(): Promise<string[]>;
   /** What the person does when the release fails or runs out of time (the command that breaks a lock). */
   ifNotReleased?: string[];
+  /** The last line of a forced end, instead of the apply's ("Nothing was written to the tenant."): doctor's probes wrote. */
+  closing?: string;
 }
 
 const held = new Set<Holding>();
@@ -37,6 +41,18 @@ export function hold(h: Holding): () => void {
   held.add(h);
   if (h.writesBegan) wrote = true;
   return () => void held.delete(h);
+}
+
+/** Files this process replaced (each whole), for the message of a signal that ends it afterwards. */
+const filesWritten: string[] = [];
+
+/** Record files written whole (as the person reads their names): a signal after it says so. */
+export function noteFilesWritten(files: readonly string[]): void {
+  filesWritten.push(...files);
+}
+
+export function writtenFiles(): string[] {
+  return [...filesWritten];
 }
 
 /** Whether any run in this process began writing to a tenant. */

@@ -6,6 +6,9 @@ export { plan, apply, diff, ping, loadProject, readTenantCatalogue } from "./wor
 export { exportTenant, type ExportOptions, type ExportResult } from "./export/workflow.js";
 export type { ApplyOptions, ApplyResult, DiffOptions, PlanOptions, PlanResult, ProjectOptions } from "./workflows/index.js";
 export { drift, type DriftOptions } from "./drift/workflow.js";
+export { doctor, type DoctorOptions } from "./workflows/doctor.js";
+export { replayBundle } from "./workflows/replay.js";
+export type { DoctorReport, Finding } from "./doctor/types.js";
 export type { DriftItem, DriftReport } from "./drift/index.js";
 export type { RefreshMode, RefreshReport } from "./state/changelog/index.js";
 export {

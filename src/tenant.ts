@@ -5,12 +5,15 @@
 import { buildBaseUrl, createClient, resolveToken, type PimClient } from "./api/client.js";
 import type { Config, TenantConfig } from "./config/index.js";
 import { PimctlError, closeNames } from "./errors.js";
+import type { ExchangeHook } from "./api/exchange.js";
 
 export interface ConnectOptions {
   env: NodeJS.ProcessEnv;
   parallelism?: number;
   logHttp?: (line: string) => void;
   timeoutMs?: number;
+  /** Told of every HTTP exchange, without the token. */
+  onExchange?: ExchangeHook;
 }
 
 export interface Connection {
@@ -74,6 +77,7 @@ export async function connect(config: Config, name: string | undefined, opts: Co
     ...(picked.tenant.allow_insecure_http ? { allowInsecureHttp: true } : {}),
     ...(opts.logHttp ? { logHttp: opts.logHttp } : {}),
     ...(opts.timeoutMs ? { timeoutMs: opts.timeoutMs } : {}),
+    ...(opts.onExchange ? { onExchange: opts.onExchange } : {}),
     env: opts.env,
   });
   if (api.proxy) opts.logHttp?.(`requests to ${baseUrl} go through the proxy ${api.proxy}`);

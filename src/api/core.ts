@@ -16,6 +16,7 @@ import { buildBaseUrl, CHANGELOG_PAGE_LIMIT, DEFAULT_PAGE_LIMIT, isLoopbackHost,
 import { redactUrl } from "./base-url.js";
 import { routeOf, TransportError, untrustedCertificate, type Attempt } from "./attempt.js";
 import { errorForStatus } from "./http-error.js";
+import { DOWNLOAD_TEXT_BYTES, exchangeOf, type ExchangeHook } from "./exchange.js";
 
 /** What the endpoint methods of src/api/kinds/ see as `this`: the core, and the other endpoints. */
 export type ApiSelf = ApiCore & T.PimApi;
@@ -35,6 +36,8 @@ export class ApiCore {
   private readonly timeoutMs: number;
   private readonly random: () => number;
   readonly log: ((line: string) => void) | undefined;
+  /** Told of every exchange (never the token): doctor's evidence, a support bundle. */
+  private readonly onExchange: ExchangeHook | undefined;
   /** The page size asked for; lowered for the rest of the run when the tenant refuses it (422). */
   pageLimit: number;
   /** The same for the changelog list, which starts larger (CHANGELOG_PAGE_LIMIT). */
@@ -77,6 +80,7 @@ export class ApiCore {
     this.timeoutMs = opts.timeoutMs ?? 30_000;
     this.random = opts.random ?? Math.random;
     this.log = opts.logHttp;
+    this.onExchange = opts.onExchange;
     this.pageLimit = opts.pageLimit ?? DEFAULT_PAGE_LIMIT;
   }
 
@@ -114,16 +118,15 @@ export class ApiCore {
     this.counters.byRoute[route] = (this.counters.byRoute[route] ?? 0) + 1;
     if (payload) this.counters.bytesOut += Buffer.byteLength(payload);
     let sent = false;
+    // What a recorder is shown of the request: everything but the token.
+    const shown: Record<string, string> = { accept: "application/json", ...(payload ? { "content-type": "application/json" } : {}) };
+    const record = (answer: Parameters<typeof exchangeOf>[1]) => this.onExchange?.(exchangeOf({ t0, method, path, headers: shown, body: payload }, answer));
     try {
       const res = await this.pool.request({
         origin: this.origin,
         method: method as "GET",
         path: this.basePath + path,
-        headers: {
-          authorization: `Bearer ${this.token}`,
-          accept: "application/json",
-          ...(payload ? { "content-type": "application/json" } : {}),
-        },
+        headers: { authorization: `Bearer ${this.token}`, ...shown },
         ...(payload ? { body: payload } : {}),
         headersTimeout: this.timeoutMs,
         bodyTimeout: this.timeoutMs,
@@ -134,6 +137,7 @@ export class ApiCore {
       const ms = Date.now() - t0;
       this.counters.timeMs += ms;
       this.log?.(`${method} ${path} ${res.statusCode} ${ms}ms`);
+      record({ status: res.statusCode, headers: res.headers, text });
       return { status: res.statusCode, headers: res.headers, text };
     } catch (e) {
       const ms = Date.now() - t0;
@@ -143,6 +147,7 @@ export class ApiCore {
       const timeout = err.code === "UND_ERR_HEADERS_TIMEOUT" || err.code === "UND_ERR_BODY_TIMEOUT" || e instanceof undiciErrors.HeadersTimeoutError;
       const refused = err.code === "ECONNREFUSED" || err.code === "ENOTFOUND" || err.code === "EAI_AGAIN";
       this.log?.(`${method} ${path} ${timeout ? "timeout" : "connection error"} ${ms}ms`);
+      record({ error: timeout ? "timeout" : (err.code ?? "connection error") });
       const untrusted = untrustedCertificate(err.code);
       if (untrusted) throw new PimctlError("api_connection", untrusted, { request: this.info(method, path) });
       throw new TransportError(
@@ -164,7 +169,14 @@ export class ApiCore {
     method: string,
     path: string,
     body?: unknown,
-    opts: { retryPost?: boolean; adopt?: () => Promise<unknown | undefined>; allow404?: boolean; allow422?: boolean } = {},
+    opts: {
+      retryPost?: boolean;
+      adopt?: () => Promise<unknown | undefined>;
+      allow404?: boolean;
+      allow422?: boolean;
+      /** Any answer but 401, 429 and 5xx is returned, not thrown (pimctl doctor reads what the tenant says). */
+      answerAll?: boolean;
+    } = {},
   ): Promise<Attempt> {
     return this.limiter.run(async () => {
       const safe = method !== "POST" || opts.retryPost === true;
@@ -188,6 +200,7 @@ export class ApiCore {
           if (result.status < 400) return result;
           if (result.status === 404 && opts.allow404) return result;
           if (result.status === 422 && opts.allow422) return result;
+          if (opts.answerAll && result.status !== 401 && result.status !== 429 && result.status < 500) return result;
           // A retried DELETE that finds nothing: the attempt whose answer was lost deleted it.
           if (result.status === 404 && method === "DELETE" && mayHaveActed) {
             this.log?.(`${method} ${path} 404 on retry: the earlier attempt deleted it`);
@@ -342,6 +355,7 @@ export class ApiCore {
     const headers: Record<string, string> = own ? { authorization: `Bearer ${this.token}` } : {};
     return this.limiter.run(async () => {
       this.counters.requests++;
+      const t0 = Date.now();
       const r = own
         ? await this.pool.request({
             origin: this.origin,
@@ -361,6 +375,13 @@ export class ApiCore {
       const buf = new Uint8Array(await r.body.arrayBuffer());
       this.counters.bytesIn += buf.byteLength;
       this.log?.(`GET ${own ? url.pathname : `${url.origin}${url.pathname}`} ${r.statusCode}`);
+      // The tenant's own file below its base when it is there, else the whole address (a bundle redacts its query).
+      const where = own && url.pathname.startsWith(this.basePath) ? url.pathname.slice(this.basePath.length) + url.search : url.href;
+      const text = Buffer.from(buf.subarray(0, DOWNLOAD_TEXT_BYTES)).toString("utf8");
+      const bytes = buf.byteLength > DOWNLOAD_TEXT_BYTES ? buf.byteLength : undefined;
+      this.onExchange?.(
+        exchangeOf({ t0, method: "GET", path: where, headers: {} }, { status: r.statusCode, headers: r.headers, text, ...(bytes ? { bytes } : {}) }),
+      );
       return { status: r.statusCode, headers: r.headers, buf };
     });
   }

@@ -12,7 +12,7 @@ import type { Attempt } from "./attempt.js";
 type Query = Record<string, string | number | undefined>;
 
 /** Page sizes tried, largest first, when the tenant refuses a `limit` with 422 (the changelog starts above the other lists). */
-const PAGE_SIZES = [5000, 2500, 1000, 500, 250, 100, 50, 25, 10, 5, 1];
+export const PAGE_SIZES = [5000, 2500, 1000, 500, 250, 100, 50, 25, 10, 5, 1];
 
 export function pageMeta(v: unknown): T.PageMeta | undefined {
   if (v === null || typeof v !== "object") return undefined;

@@ -3,6 +3,7 @@ import { readFile } from "node:fs/promises";
 import { PimctlError } from "../errors.js";
 import { fillUrlTemplate, normaliseBaseUrl } from "./base-url.js";
 import type { RetryPolicy } from "./retry.js";
+import type { ExchangeHook } from "./exchange.js";
 
 export interface ClientOptions {
   tenant: string;
@@ -16,6 +17,8 @@ export interface ClientOptions {
   retries?: Partial<RetryPolicy>;
   allowInsecureHttp?: boolean;
   logHttp?: (line: string) => void;
+  /** Told of every HTTP exchange, without the token (pimctl doctor's evidence, a support bundle). */
+  onExchange?: ExchangeHook;
   pageLimit?: number;
   /** Where HTTPS_PROXY, HTTP_PROXY and NO_PROXY are read (default: none, a direct connection). */
   env?: NodeJS.ProcessEnv;

@@ -3,7 +3,7 @@ import { execFileSync } from "node:child_process";
 import path from "node:path";
 
 const here = path.dirname(new URL(import.meta.url).pathname);
-for (const name of ["plan", "manifest", "emulator", "state", "wire", "scale"]) {
+for (const name of ["plan", "manifest", "import", "emulator", "state", "wire", "scale"]) {
   console.log(`\n== ${name}`);
   execFileSync(process.execPath, [path.join(here, `${name}.js`)], { stdio: "inherit" });
 }

@@ -14,7 +14,7 @@
  * GitHub Actions cancels with SIGINT, SIGTERM 7.5 s later, SIGKILL 2.5 s after
  * that: the bounded release fits before the SIGKILL.
  */
-import { holdings, Interrupted, releaseAll, writesBegan } from "../holdings.js";
+import { holdings, Interrupted, releaseAll, writesBegan, writtenFiles } from "../holdings.js";
 import { EXIT, type ExitCode } from "./exit-codes.js";
 
 export const HANDLED_SIGNALS: NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
@@ -27,6 +27,12 @@ export interface SignalGuard {
   signal: AbortSignal;
 }
 
+/** The files this process wrote before the signal (each whole: they were renamed into place), as a sentence. */
+function filesLine(): string {
+  const files = writtenFiles();
+  return files.length ? ` Written before it, each file whole: ${files.join(", ")}.` : "";
+}
+
 export function installSignalHandlers(opts: { write: (text: string) => void; exit: (code: ExitCode) => void }): SignalGuard {
   const stop = new AbortController();
   let forced = false;
@@ -37,30 +43,39 @@ export function installSignalHandlers(opts: { write: (text: string) => void; exi
       forced = true;
       // Nothing held: no lock, and any ledger already saved. Only the report may be unfinished.
       const partial = writesBegan();
-      opts.write(`\nInterrupted (${name}): stopped. pimctl held no lock${partial ? " (the ledger was saved)" : " and had written nothing to the tenant"}.\n`);
+      opts.write(
+        `\nInterrupted (${name}): stopped. pimctl held no lock${partial ? " (the ledger was saved)" : " and had written nothing to the tenant"}.` +
+          `${filesLine()}\n`,
+      );
       opts.exit(partial ? EXIT.partial : EXIT.error);
       return;
     }
     if (!stop.signal.aborted) {
       stop.abort(new Interrupted(name));
       if (held.every((h) => h.stopsItself)) return;
-      const what = writesBegan()
-        ? "finishing the requests in flight, then stopping"
-        : held.some((h) => h.writeInFlight)
-          ? "letting the write in flight finish (it is not taken back half-way), then releasing the lock"
-          : "stopping before the first write, releasing the lock";
+      // Only file commits held (an import writing manifests): they say what the signal does to them.
+      const own = held.every((h) => h.onSignal) ? [...new Set(held.map((h) => h.onSignal))].join("; ") : undefined;
+      const what =
+        own ??
+        (writesBegan()
+          ? "finishing the requests in flight, then stopping"
+          : held.some((h) => h.writeInFlight)
+            ? "letting the write in flight finish (it is not taken back half-way), then releasing the lock"
+            : "stopping before the first write, releasing the lock");
       opts.write(`\nInterrupted (${name}): ${what} (again to quit at once).\n`);
       return;
     }
     forced = true;
     opts.write(`\nInterrupted again (${name}): quitting now${held.length ? `, releasing what is held (at most ${FORCED_RELEASE_MS / 1000} s)` : ""}.\n`);
+    const closing = held.find((h) => h.closing)?.closing;
     void releaseAll(FORCED_RELEASE_MS).then((lines) => {
       for (const line of lines) opts.write(`${line}\n`);
       const partial = writesBegan();
       opts.write(
         partial
           ? "The apply was stopped part-way (exit 4): plan shows what remains; apply again finishes the job without duplicates.\n"
-          : "Nothing was written to the tenant.\n",
+          : `${closing ?? "Nothing was written to the tenant."}${filesLine()}
+`,
       );
       opts.exit(partial ? EXIT.partial : EXIT.error);
     });

@@ -30,6 +30,8 @@ export interface TenantConfig {
   variables?: Record<string, string>;
   parallelism?: number;
   allow_insecure_http?: boolean;
+  /** A production tenant: pimctl doctor never writes to it (no --write-probes, no --remove-leftovers). */
+  production?: boolean;
 }
 
 export type { PruneKind } from "../plan/policy.js";

@@ -4,7 +4,7 @@
  * overwrite (`force`) or to edit the files in place (`merge`, src/export/merge.ts):
  * an export never destroys hand-written files by default.
  */
-import { readFile, mkdir, rename, rm, writeFile } from "node:fs/promises";
+import { readFile, mkdir, rm } from "node:fs/promises";
 import path from "node:path";
 import { KINDS, type Catalogue, type Kind } from "../model/catalogue.js";
 import { loadManifests } from "../manifest/index.js";
@@ -19,6 +19,7 @@ import { mergeExport, type MergeInput, type MergeResult } from "./merge.js";
 import { isUntouchedSample } from "../workflows/init-sample.js";
 import type { PlanInput } from "../plan/planner.js";
 import { renamedByHand } from "./hand-renames.js";
+import { commitFiles } from "../base/atomic-files.js";
 
 export interface ExportOptions extends ProjectOptions {
   out: string;
@@ -98,16 +99,14 @@ export async function exportTenant(opts: ExportOptions): Promise<ExportResult> {
     }
   }
   await mkdir(outDir, { recursive: true });
-  const names: string[] = [];
-  for (const file of Array.isArray(files) ? files : Object.entries(files).map(([name, text]) => ({ name, text: () => [text] }))) {
-    const target = path.join(outDir, file.name);
-    const tmp = path.join(path.dirname(target), `.${path.basename(file.name)}.tmp`);
-    // Written as it is made: the text of a kind is never held whole (tens of MB at ten times the taxonomy).
-    await writeFile(tmp, batched(file.text()), "utf8");
-    await rename(tmp, target);
-    names.push(file.name);
-  }
-  result.files = names.map((f) => path.join(opts.out, f));
+  const list = Array.isArray(files) ? files : Object.entries(files).map(([name, text]) => ({ name, text: () => [text] }));
+  // One commit: every file or none, whatever signal comes. Written as it is made: the text of a kind
+  // is never held whole (tens of MB at ten times the taxonomy).
+  await commitFiles(
+    list.map((file) => ({ file: path.join(outDir, file.name), text: file.text() })),
+    { journalDir: outDir, show: (f) => path.relative(opts.cwd, f) || f, ...(opts.signal ? { signal: opts.signal } : {}) },
+  );
+  result.files = list.map((f) => path.join(opts.out, f.name));
   if (sample) result.replacedSample = await removed(sample, opts.cwd);
   return result;
 }
@@ -124,22 +123,6 @@ async function mergeFolder(
   const desired = { ...folder, managed: folder.managed.filter((k) => o.kinds.includes(k)) };
   const { catalogue, identity, ...rest } = o;
   return mergeExport({ ...rest, files: texts, exported: catalogue, renamedByHand: renamedByHand({ ...identity, desired }) });
-}
-
-/** Pieces of text joined into writes of about 1 MB: one write per entry would be tens of thousands of calls. */
-function* batched(pieces: Iterable<string>): Generator<string> {
-  let buffer: string[] = [];
-  let size = 0;
-  for (const piece of pieces) {
-    buffer.push(piece);
-    size += piece.length;
-    if (size >= 1 << 20) {
-      yield buffer.join("");
-      buffer = [];
-      size = 0;
-    }
-  }
-  if (buffer.length) yield buffer.join("");
 }
 
 /** The folder a merge edits, loaded as plan loads it (with the tenant's variables): its errors refuse the merge. */

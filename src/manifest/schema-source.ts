@@ -139,6 +139,7 @@ export const configSchema: S = {
         },
         parallelism: { type: "integer", minimum: 1, maximum: 64, description: "Concurrent requests (default 8)." },
         allow_insecure_http: bool("Allow plain http:// to a non-loopback address (the token travels unencrypted)."),
+        production: bool("A production tenant: pimctl doctor never writes to it (--write-probes and --remove-leftovers are refused)."),
       },
     },
   },

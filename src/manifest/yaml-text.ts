@@ -13,6 +13,11 @@ export interface TextSplice {
   text: string;
 }
 
+/** Letters first, then letters, digits, spaces and a few marks that mean nothing to YAML there; no space at the end. */
+const PLAIN_WORDS = /^\p{L}[\p{L}\p{M}\p{N} '()\-./&+]*(?<! )$/u;
+/** What YAML reads as a boolean or null (the core schema's spellings, and more: the library decides those). */
+const RESERVED = /^(?:true|false|null)$/i;
+
 /**
  * `value` as a YAML scalar's text where a scalar of type `like` stood: in its
  * quotes (single quotes only while they can hold it), else plain where that
@@ -27,6 +32,8 @@ export interface TextSplice {
 export function scalarText(value: string, opts: { flow?: boolean; like?: Scalar["type"] } = {}): string {
   if (opts.like === "QUOTE_DOUBLE") return doubleQuoted(value);
   if (opts.like === "QUOTE_SINGLE" && VISIBLE.test(value)) return `'${value.replace(/'/g, "''")}'`;
+  // Words are plain as they are (plainReadsBack would say so too, at a cost an import of 64,000 texts feels).
+  if (PLAIN_WORDS.test(value) && !RESERVED.test(value)) return value;
   return plainReadsBack(value, opts.flow === true) ? value : doubleQuoted(value);
 }
 
@@ -68,15 +75,21 @@ function doubleQuoted(value: string): string {
 }
 
 /**
- * The text with every splice made, each at offsets of the original text. Made
- * from the end, so earlier offsets stay valid; among splices at one offset,
- * the one listed first ends up first in the text.
+ * The text with every splice made, each at offsets of the original text (they
+ * do not overlap); among splices at one offset, the one listed first ends up
+ * first in the text. One pass: the pieces between splices are joined once (a
+ * copy of the whole text per splice made 8,000 edits of a 1.4 MB file take 7 s).
  */
 export function applySplices(text: string, splices: readonly TextSplice[]): string {
-  const sorted = splices.map((s, i) => ({ ...s, i })).sort((a, b) => b.start - a.start || b.i - a.i);
-  let out = text;
-  for (const s of sorted) out = out.slice(0, s.start) + s.text + out.slice(s.end);
-  return out;
+  const sorted = splices.map((s, i) => ({ ...s, i })).sort((a, b) => a.start - b.start || a.i - b.i);
+  const pieces: string[] = [];
+  let at = 0;
+  for (const s of sorted) {
+    pieces.push(text.slice(at, Math.max(at, s.start)), s.text);
+    at = Math.max(at, s.end);
+  }
+  pieces.push(text.slice(at));
+  return pieces.join("");
 }
 
 /**

@@ -6,7 +6,7 @@
 import { LineCounter, isAlias, isMap, isPair, isScalar, isSeq, parseDocument, visit, type Document, type Node } from "yaml";
 import { PimctlError, closeNames } from "../errors.js";
 import type { SourceLocation } from "../model/catalogue.js";
-import { parseFastYaml } from "./fast-yaml.js";
+import { parseFastYaml, type FastResult } from "./fast-yaml.js";
 
 export interface ParsedYaml {
   data: unknown;
@@ -15,6 +15,8 @@ export interface ParsedYaml {
   at(pointer: string): SourceLocation;
   /** The same for a path of keys and indexes. */
   atPath(path: ReadonlyArray<string | number>): SourceLocation;
+  /** The fast parser's result, when the text took the fast path (its offsets are what an editor needs). */
+  fast?: FastResult;
 }
 
 const VARIABLE = /\$\$\{|\$\{([^}]*)\}/g;
@@ -73,7 +75,7 @@ export function parseYaml(text: string, file: string, variables?: Record<string,
   const substitute = (value: string, offset: number): string => substituteOrReport(value, offset, true);
   // The plain YAML manifests are made of takes the fast path; anything else the full parser.
   const fast = opts.fast === false ? undefined : parseFastYaml(text, substitute, (value, offset) => substituteOrReport(value, offset, false));
-  if (fast) return { data: fast.data, errors, at: (ptr) => loc(fast.offset(ptr) ?? 0), atPath: (path) => loc(fast.offsetOf(path) ?? 0) };
+  if (fast) return { data: fast.data, errors, fast, at: (ptr) => loc(fast.offset(ptr) ?? 0), atPath: (path) => loc(fast.offsetOf(path) ?? 0) };
   errors.length = 0;
   const lines = new LineCounter();
   let doc;

@@ -6,7 +6,8 @@
  * later, by re-planning from its basis (src/apply/saved-plan.ts).
  */
 import { readFileSync } from "node:fs";
-import { readFile, writeFile, rename } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
+import { commitFiles } from "../base/atomic-files.js";
 import type { ErrorObject, ValidateFunction } from "ajv";
 import { loadAjv } from "../manifest/validate.js";
 import { PimctlError } from "../errors.js";
@@ -115,7 +116,5 @@ export async function readPlanFile(file: string, opts: { hmacKey?: string } = {}
 
 /** Atomic: a crash never leaves half a plan behind. Sealed with a digest (and an HMAC with a key). */
 export async function writePlanFile(file: string, plan: Plan, opts: { hmacKey?: string } = {}): Promise<void> {
-  const tmp = `${file}.${process.pid}.tmp`;
-  await writeFile(tmp, serialisePlan(sealPlan(plan, opts.hmacKey)), "utf8");
-  await rename(tmp, file);
+  await commitFiles([{ file, text: serialisePlan(sealPlan(plan, opts.hmacKey)) }]);
 }

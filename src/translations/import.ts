@@ -33,11 +33,9 @@ export interface ImportReport {
 export interface ImportPlan {
   report: ImportReport;
   /** Manifest file -> the edits to make in it. */
-  edits: Map<string, Array<Omit<EntryEdits, "offset"> & { line: number; column: number }>>;
+  edits: Map<string, Array<Omit<EntryEdits, "offset"> & { id: string; line: number; column: number }>>;
   /** The lock's entries after the import. */
   lock: Map<string, string>;
-  /** Unit id -> the text written for it (what the manifests must read back). */
-  targets: Map<string, string>;
 }
 
 const recordKey = (record: Segment[], field: string | undefined) => `${printAddress({ segments: record as [Segment, ...Segment[]] })}|${field ?? ""}`;
@@ -65,7 +63,6 @@ export function planImport(units: readonly ReadUnit[], texts: readonly Translata
   const entries = new Map(lock.entries);
   const errors: PimctlError[] = [];
   const seen = new Set<string>();
-  const targets = new Map<string, string>();
   for (const u of units) {
     if (seen.has(u.id)) errors.push(new PimctlError("duplicate", `${fileName}: unit ${u.id} appears twice`));
     seen.add(u.id);
@@ -144,9 +141,9 @@ export function planImport(units: readonly ReadUnit[], texts: readonly Translata
       continue;
     }
     report.written.push(u.id);
-    targets.set(u.id, target);
     const list = edits.get(text.source.file) ?? edits.set(text.source.file, []).get(text.source.file)!;
     list.push({
+      id: u.id,
       line: text.source.line,
       column: text.source.column,
       where: `${text.source.file}:${text.source.line}:${text.source.column}`,
@@ -158,7 +155,7 @@ export function planImport(units: readonly ReadUnit[], texts: readonly Translata
   report.not_reviewed.sort(compareText);
   report.stale.sort((a, b) => compareText(a.id, b.id));
   report.refused.sort((a, b) => compareText(a.id, b.id));
-  return { report, edits, lock: entries, targets };
+  return { report, edits, lock: entries };
 }
 
 /**

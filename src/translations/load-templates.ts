@@ -11,10 +11,13 @@ import type { Catalogue } from "../model/catalogue.js";
 /** Every tenant's variable names. */
 export const variableNames = (config: Config): Set<string> => new Set(Object.values(config.tenants).flatMap((t) => Object.keys(t.variables ?? {})));
 
+/** Each variable read as its own reference: `${name}` loads as `${name}`. */
+export const asTemplates = (variables: ReadonlySet<string>): Record<string, string> => Object.fromEntries([...variables].map((n) => [n, `\${${n}}`]));
+
 export async function loadTemplates(config: Config, dir: string, cwd: string, variables: ReadonlySet<string>): Promise<Catalogue> {
   const result = await loadManifests(dir, {
     cwd,
-    variables: Object.fromEntries([...variables].map((n) => [n, `\${${n}}`])),
+    variables: asTemplates(variables),
     listedVersions: Object.keys(versionMap(config, undefined)),
     ...(config.external ? { external: config.external } : {}),
   });

@@ -11,7 +11,7 @@
  * they are. One sorted line per translation merges like a package lock.
  */
 import { createHash } from "node:crypto";
-import { readFile, writeFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { parse } from "yaml";
 import type { Config } from "../config/index.js";
@@ -74,8 +74,4 @@ export function serialiseLock(lock: TranslationLock): string {
     ...keys.map((k) => `  ${JSON.stringify(k)}: ${lock.entries.get(k)}`),
     "",
   ].join("\n");
-}
-
-export async function writeLock(lock: TranslationLock): Promise<void> {
-  await writeFile(lock.file, serialiseLock(lock));
 }

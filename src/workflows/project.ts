@@ -13,6 +13,7 @@ import type { PrunePolicy } from "../plan/policy.js";
 import { pickTenant, tenantProblemFirst } from "../tenant.js";
 import { PimctlError, PimctlErrors } from "../errors.js";
 import { packagePath } from "../package.js";
+import type { ExchangeHook } from "../api/exchange.js";
 
 export interface ProjectOptions {
   cwd: string;
@@ -24,6 +25,8 @@ export interface ProjectOptions {
   /** Debug lines: HTTP requests (redacted) and the state reader's choices. */
   logHttp?: (line: string) => void;
   log?: (line: string) => void;
+  /** Told of every HTTP exchange with the tenant, without the token (a support bundle: --bundle). */
+  onExchange?: ExchangeHook;
   /** How the tenant is read: in full (the default), or through the changelog feed and a snapshot. */
   refresh?: RefreshMode;
   /**
@@ -120,6 +123,7 @@ export function connectOpts(opts: ProjectOptions) {
     env: opts.env,
     ...(opts.parallelism ? { parallelism: opts.parallelism } : {}),
     ...(opts.logHttp ? { logHttp: opts.logHttp } : {}),
+    ...(opts.onExchange ? { onExchange: opts.onExchange } : {}),
   };
 }
 

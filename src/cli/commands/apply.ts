@@ -12,13 +12,14 @@ import type { Io } from "../io.js";
 import { appendStepSummary } from "../pipeline-output.js";
 import { notDoneLines, renderApplySummary } from "../../render/apply-summary.js";
 import { BREAKER_THRESHOLD } from "../../apply/index.js";
-import { ALLOW_EMPTY_FILES_OPTION, colorFor, projectOptions, say, warnLine, withProjectOptions, withRefresh, type GlobalArgs } from "../options.js";
+import { ALLOW_EMPTY_FILES_OPTION, colorFor, projectOptions, say, warnLine, withProjectOptions, withRefresh } from "../options.js";
+import { bundled, withBundle, type BundleArgs } from "../bundle.js";
 import { escapeControls, jsonText } from "../../render/controls.js";
 import { publicPlan } from "../../plan/file.js";
 import { parseDuration, unlockCommand } from "../../state/backends/index.js";
 import { refuseUnwritable } from "../output-files.js";
 
-interface ApplyArgs extends GlobalArgs {
+interface ApplyArgs extends BundleArgs {
   plan?: string;
   "auto-approve"?: boolean;
   "allow-delete"?: boolean;
@@ -43,7 +44,7 @@ export function applyCommand(io: Io): CommandModule<object, ApplyArgs> {
     command: "apply [plan]",
     describe: "Make the tenant match the manifests (or apply a saved plan)",
     builder: (y) =>
-      withRefresh(withProjectOptions(y))
+      withBundle(withRefresh(withProjectOptions(y)))
         .positional("plan", { type: "string", describe: "A plan saved with 'pimctl plan --out FILE'; refused when the tenant changed since" })
         .option("auto-approve", { type: "boolean", describe: "Apply without asking (needed without a terminal, unless a saved plan is given)" })
         .option("allow-delete", {
@@ -76,7 +77,7 @@ export function applyCommand(io: Io): CommandModule<object, ApplyArgs> {
         .example("$0 apply plan.json", "Apply a reviewed, saved plan (CI on merge)")
         .example("$0 apply --auto-approve --allow-delete", "Unattended, deletes included")
         .example("$0 apply plan.json --lock-timeout 5m", "Wait up to 5 minutes for a running apply to finish") as never,
-    handler: async (args) => {
+    handler: bundled(io, "apply", async (args, bundle) => {
       const color = colorFor(args, io);
       if (!args.plan && !args["auto-approve"] && !args["dry-run"] && !io.interactive) {
         throw new PimctlError("usage", "refusing to apply without confirmation: no terminal to ask on. Pass --auto-approve, or apply a saved plan file");
@@ -104,6 +105,7 @@ export function applyCommand(io: Io): CommandModule<object, ApplyArgs> {
       // SIGINT, SIGTERM and SIGHUP reach apply through projectOptions (io.interrupt, src/cli/signals.ts).
       const result = await apply({
         ...projectOptions(args, io),
+        ...bundle.options,
         ...(args.plan ? { planFile: path.resolve(io.cwd, args.plan) } : {}),
         ...(args.target ? { targets: args.target } : {}),
         ...(args.exclude ? { excludes: args.exclude } : {}),
@@ -193,7 +195,7 @@ export function applyCommand(io: Io): CommandModule<object, ApplyArgs> {
       // Failed, skipped, interrupted or not verified: the run did not do all it was asked to.
       if (c.failed > 0 || c.skipped > 0 || (v && (v.mismatches.length > 0 || v.error !== undefined))) throw new ExitWith(EXIT.partial);
       if (result.stopped || result.stateNotSaved || result.lockNotReleased) throw new ExitWith(EXIT.partial);
-    },
+    }),
   };
 }
 

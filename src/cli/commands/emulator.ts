@@ -5,6 +5,7 @@ import type { EmulatorSwitches, FaultMode, SeedFile } from "../../emulator/index
 import { PimctlError } from "../../errors.js";
 import { hold } from "../../holdings.js";
 import type { Io } from "../io.js";
+import { emulatorOptions, parseSwitches } from "../../doctor/vocabulary.js";
 
 interface EmulatorArgs {
   port: number;
@@ -18,25 +19,26 @@ interface EmulatorArgs {
   "fault-seed"?: number;
   "export-step-ms"?: number;
   "max-body-bytes"?: number;
-  "category-attribute-sets-read": EmulatorSwitches["categoryAttributeSetsRead"];
-  "asset-uri": EmulatorSwitches["assetUri"];
-  "search-case": EmulatorSwitches["searchCase"];
-  "version-fallback": boolean;
-  "category-delete-with-children": EmulatorSwitches["categoryDeleteWithChildren"];
-  "changelog-subtree-deletes": EmulatorSwitches["changelogSubtreeDeletes"];
-  "changelog-paging": EmulatorSwitches["changelogPaging"];
-  "changelog-total": EmulatorSwitches["changelogTotal"];
+  switches?: string;
+  "category-attribute-sets-read"?: EmulatorSwitches["categoryAttributeSetsRead"];
+  "asset-uri"?: EmulatorSwitches["assetUri"];
+  "search-case"?: EmulatorSwitches["searchCase"];
+  "version-fallback"?: boolean;
+  "category-delete-with-children"?: EmulatorSwitches["categoryDeleteWithChildren"];
+  "changelog-subtree-deletes"?: EmulatorSwitches["changelogSubtreeDeletes"];
+  "changelog-paging"?: EmulatorSwitches["changelogPaging"];
+  "changelog-total"?: EmulatorSwitches["changelogTotal"];
   "fault-modes"?: string;
   "bool-format"?: "int" | "string" | "bool";
-  "id-format": EmulatorSwitches["idFormat"];
-  "id-sequence": EmulatorSwitches["idSequence"];
-  "set-attribute-delete-id": EmulatorSwitches["setAttributeDeleteId"];
+  "id-format"?: EmulatorSwitches["idFormat"];
+  "id-sequence"?: EmulatorSwitches["idSequence"];
+  "set-attribute-delete-id"?: EmulatorSwitches["setAttributeDeleteId"];
   "search-empty"?: "404" | "empty-array" | "null";
   "max-page-size"?: number;
-  "oversized-limit": EmulatorSwitches["oversizedLimit"];
+  "oversized-limit"?: EmulatorSwitches["oversizedLimit"];
   "paginate-all-lists"?: boolean;
   "date-format"?: "iso-z" | "iso-offset" | "sql";
-  "export-download": EmulatorSwitches["exportDownload"];
+  "export-download"?: EmulatorSwitches["exportDownload"];
   "tls-cert"?: string;
   "tls-key"?: string;
 }
@@ -53,6 +55,31 @@ export function parseFaultModes(list: string): FaultMode[] {
   if (bad !== undefined || !modes.length)
     throw new PimctlError("usage", `--fault-modes takes a comma-separated list of ${FAULT_MODES.join(", ")}${bad ? `; "${bad}" is not one` : ""}`);
   return modes as FaultMode[];
+}
+
+/** The switches given as options (left out when not given: the file's, else the table's default, holds). */
+function givenSwitches(args: EmulatorArgs): Partial<EmulatorSwitches> {
+  const given: Partial<Record<keyof EmulatorSwitches, unknown>> = {
+    categoryAttributeSetsRead: args["category-attribute-sets-read"],
+    assetUri: args["asset-uri"],
+    searchCase: args["search-case"],
+    versionFallback: args["version-fallback"],
+    categoryDeleteWithChildren: args["category-delete-with-children"],
+    changelogSubtreeDeletes: args["changelog-subtree-deletes"],
+    changelogPaging: args["changelog-paging"],
+    changelogTotal: args["changelog-total"],
+    boolFormat: args["bool-format"],
+    idFormat: args["id-format"],
+    idSequence: args["id-sequence"],
+    setAttributeDeleteId: args["set-attribute-delete-id"],
+    searchEmpty: args["search-empty"],
+    maxPageSize: args["max-page-size"],
+    oversizedLimit: args["oversized-limit"],
+    paginateAllLists: args["paginate-all-lists"],
+    dateFormat: args["date-format"],
+    exportDownload: args["export-download"],
+  };
+  return Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined)) as Partial<EmulatorSwitches>;
 }
 
 /** Parses NAME=TOKEN. */
@@ -79,52 +106,49 @@ export function emulatorCommand(io: Io): CommandModule<object, EmulatorArgs> {
         .option("fault-seed", { type: "number", describe: "Seed for reproducible random faults", group: "Faults:" })
         .option("export-step-ms", { type: "number", describe: "Time per export state (queued, processing, done)" })
         .option("max-body-bytes", { type: "number", describe: "Larger request bodies get 413 (default 1 MiB)" })
+        .option("switches", {
+          type: "string",
+          describe: "Read API v1 as FILE says: pimctl doctor --format json output, a support bundle, or an object of switches (options given here win)",
+          group: "Where API v1 is silent:",
+        })
         .option("category-attribute-sets-read", {
           choices: ["objects", "ids", "csv"] as const,
-          default: "objects" as const,
-          describe: "Read shape of category.attribute_sets",
+          describe: "Read shape of category.attribute_sets (default: objects)",
           group: "Where API v1 is silent:",
         })
         .option("asset-uri", {
           choices: ["rehost", "echo"] as const,
-          default: "rehost" as const,
-          describe: "Asset uri: the emulator's own address, or the image_url given",
+          describe: "Asset uri: the emulator's own address, or the image_url given (default: rehost)",
           group: "Where API v1 is silent:",
         })
         .option("search-case", {
           choices: ["sensitive", "insensitive"] as const,
-          default: "sensitive" as const,
-          describe: "Case of the exact-match search endpoints",
+          describe: "Case of the exact-match search endpoints (default: sensitive)",
           group: "Where API v1 is silent:",
         })
         .option("version-fallback", {
           type: "boolean",
-          default: true,
-          describe: "Version reads fall back to master text (--no-version-fallback: null)",
+          describe: "Version reads fall back to master text (default; --no-version-fallback: null)",
           group: "Where API v1 is silent:",
         })
         .option("category-delete-with-children", {
           choices: ["refuse", "cascade"] as const,
-          default: "refuse" as const,
-          describe: "DELETE of a category with children",
+          describe: "DELETE of a category with children (default: refuse)",
           group: "Where API v1 is silent:",
         })
         .option("changelog-subtree-deletes", {
           choices: ["each", "root"] as const,
-          default: "each" as const,
-          describe: "A cascaded category delete: a changelog entry per category, or only for the one deleted",
+          describe: "A cascaded category delete: a changelog entry per category, or only for the one deleted (default: each)",
           group: "Where API v1 is silent:",
         })
         .option("changelog-paging", {
           choices: ["links", "capped"] as const,
-          default: "links" as const,
-          describe: "GET /changelogs: paged with links and meta, or only the first `limit` entries",
+          describe: "GET /changelogs: paged with links and meta, or only the first `limit` entries (default: links)",
           group: "Where API v1 is silent:",
         })
         .option("changelog-total", {
           choices: ["matching", "absent", "tenant", "lagging"] as const,
-          default: "matching" as const,
-          describe: "GET /changelogs meta.total: the entries matched, none, every entry of the tenant, or one less than matched",
+          describe: "GET /changelogs meta.total: the entries matched, none, every entry of the tenant, or one less than matched (default: matching)",
           group: "Where API v1 is silent:",
         })
         .option("fault-modes", {
@@ -139,20 +163,17 @@ export function emulatorCommand(io: Io): CommandModule<object, EmulatorArgs> {
         })
         .option("id-format", {
           choices: ["number", "string"] as const,
-          default: "number" as const,
-          describe: "Ids on the wire: numbers or numeric strings",
+          describe: "Ids on the wire: numbers or numeric strings (default: number)",
           group: "Where API v1 is silent:",
         })
         .option("id-sequence", {
           choices: ["per-table", "global"] as const,
-          default: "per-table" as const,
-          describe: "One id sequence per table (as a database) or one for all",
+          describe: "One id sequence per table (as a database) or one for all (default: per-table)",
           group: "Where API v1 is silent:",
         })
         .option("set-attribute-delete-id", {
           choices: ["assignment", "attribute"] as const,
-          default: "assignment" as const,
-          describe: "Which id DELETE /attribute_sets/<S>/attributes/<ID> takes",
+          describe: "Which id DELETE /attribute_sets/<S>/attributes/<ID> takes (default: assignment)",
           group: "Where API v1 is silent:",
         })
         .option("search-empty", {
@@ -164,8 +185,7 @@ export function emulatorCommand(io: Io): CommandModule<object, EmulatorArgs> {
         .option("max-page-size", { type: "number", describe: "A limit above N answers 422 (default: clamped to 1000)", group: "Where API v1 is silent:" })
         .option("oversized-limit", {
           choices: ["refuse", "clamp"] as const,
-          default: "refuse" as const,
-          describe: "A limit above --max-page-size: 422, or clamped to it without a word",
+          describe: "A limit above --max-page-size: 422, or clamped to it without a word (default: refuse)",
           group: "Where API v1 is silent:",
         })
         .option("paginate-all-lists", {
@@ -180,8 +200,7 @@ export function emulatorCommand(io: Io): CommandModule<object, EmulatorArgs> {
         })
         .option("export-download", {
           choices: ["direct", "redirect"] as const,
-          default: "direct" as const,
-          describe: "file_url serves the file, or redirects to a second address that refuses the token",
+          describe: "file_url serves the file, or redirects to a second address that refuses the token (default: direct)",
           group: "Where API v1 is silent:",
         })
         .option("tls-cert", { type: "string", describe: "Serve HTTPS with this certificate (PEM file); needs --tls-key" })
@@ -196,6 +215,9 @@ export function emulatorCommand(io: Io): CommandModule<object, EmulatorArgs> {
         args["tls-cert"] && args["tls-key"]
           ? { cert: await readFile(path.resolve(io.cwd, args["tls-cert"]), "utf8"), key: await readFile(path.resolve(io.cwd, args["tls-key"]), "utf8") }
           : undefined;
+      // The file's readings (doctor's report, a bundle), then each option given on the command line.
+      const fromFile = args.switches ? parseSwitches(await readFile(path.resolve(io.cwd, args.switches), "utf8"), args.switches) : {};
+      const switches = { ...fromFile, ...givenSwitches(args) };
       // Loaded when used: the emulator is not part of any other command's start-up.
       const { startEmulator } = await import("../../emulator/index.js");
       const emu = await startEmulator({
@@ -212,33 +234,15 @@ export function emulatorCommand(io: Io): CommandModule<object, EmulatorArgs> {
         ...(args["export-step-ms"] !== undefined ? { exportStepMs: args["export-step-ms"] } : {}),
         ...(args["max-body-bytes"] !== undefined ? { maxBodyBytes: args["max-body-bytes"] } : {}),
         ...(args["fault-modes"] ? { faultModes: parseFaultModes(args["fault-modes"]) } : {}),
-        switches: {
-          categoryAttributeSetsRead: args["category-attribute-sets-read"],
-          assetUri: args["asset-uri"],
-          searchCase: args["search-case"],
-          versionFallback: args["version-fallback"],
-          categoryDeleteWithChildren: args["category-delete-with-children"],
-          changelogSubtreeDeletes: args["changelog-subtree-deletes"],
-          changelogPaging: args["changelog-paging"],
-          changelogTotal: args["changelog-total"],
-          boolFormat: args["bool-format"] ?? "document",
-          idFormat: args["id-format"],
-          idSequence: args["id-sequence"],
-          setAttributeDeleteId: args["set-attribute-delete-id"],
-          searchEmpty: args["search-empty"] ?? "empty-body",
-          maxPageSize: args["max-page-size"],
-          oversizedLimit: args["oversized-limit"],
-          paginateAllLists: args["paginate-all-lists"] === true,
-          dateFormat: args["date-format"] ?? "document",
-          exportDownload: args["export-download"],
-        },
+        switches,
       });
       // Each tenant's base URL, as pimctl.yaml's base_url wants it (tokens are never printed).
       const hashes = args.tenant.map((t) => parseTenantSpec(t).hash);
       const width = Math.max(...hashes.map((h) => h.length));
       io.stdout(
         `pimctl emulator listening on ${emu.url} (tenants: ${hashes.join(", ")})\n` +
-          hashes.map((h) => `  ${`${h}:`.padEnd(width + 1)} ${emu.tenantUrl(h)}\n`).join(""),
+          hashes.map((h) => `  ${`${h}:`.padEnd(width + 1)} ${emu.tenantUrl(h)}\n`).join("") +
+          (args.switches ? `  reading API v1 as ${args.switches} and the options given say: ${emulatorOptions(switches).join(" ") || "(the defaults)"}\n` : ""),
       );
       // close() stops accepting, lets a running save finish and saves once more if dirty; a failed
       // final save rejects, so the command fails instead of exiting 0 with stale data on disk.

@@ -3,6 +3,7 @@ import type { Io } from "../io.js";
 import { applyCommand } from "./apply.js";
 import { demoCommand } from "./demo.js";
 import { diffCommand } from "./diff.js";
+import { doctorCommand } from "./doctor.js";
 import { driftCommand } from "./drift.js";
 import { emulatorCommand } from "./emulator.js";
 import { exportCommand } from "./export.js";
@@ -25,6 +26,7 @@ export function commands(io: Io, opts: { parseOnly?: boolean } = {}): CommandMod
     translationsCommand(io, opts),
     exportCommand(io),
     pingCommand(io),
+    doctorCommand(io),
     initCommand(io),
     demoCommand(io),
     emulatorCommand(io),

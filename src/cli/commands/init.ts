@@ -1,6 +1,6 @@
 import { hasCredentials, redactUrl } from "../../config/index.js";
 import { existsSync } from "node:fs";
-import { appendFile, mkdir, readFile, writeFile } from "node:fs/promises";
+import { mkdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import type { CommandModule } from "yargs";
 import { schemaPath } from "../../workflows/index.js";
@@ -8,6 +8,7 @@ import { sampleManifest } from "../../workflows/init-sample.js";
 import { exportTenant } from "../../export/workflow.js";
 import { plural } from "../../plural.js";
 import { PimctlError } from "../../errors.js";
+import { commitFiles } from "../../base/atomic-files.js";
 import type { Io } from "../io.js";
 import { say, type GlobalArgs } from "../options.js";
 
@@ -50,10 +51,18 @@ export function initCommand(io: Io): CommandModule<object, InitArgs> {
         if (existsSync(f) && !args.force) throw new PimctlError("io", `${path.relative(io.cwd, f)} exists; pass --force to overwrite`);
       }
       await mkdir(dir, { recursive: true });
-      await writeFile(configFile, configText({ configFile, dir, tenant: args.tenant, ...answers }));
       const ignore = await ignoreStateDir(path.dirname(configFile));
-      const ignoreNote = ignore === "kept" ? "" : `; ${ignore} ${path.relative(io.cwd, path.join(path.dirname(configFile), ".gitignore"))}`;
+      const ignoreNote = ignore.did === "kept" ? "" : `; ${ignore.did} ${path.relative(io.cwd, ignore.file)}`;
       const shownDir = path.relative(io.cwd, dir) || ".";
+      // One commit: the config, the first manifest (unless the tenant is adopted) and .gitignore are all written, or none of them.
+      await commitFiles(
+        [
+          { file: configFile, text: configText({ configFile, dir, tenant: args.tenant, ...answers }) },
+          ...(args["from-tenant"] ? [] : [{ file: manifest, text: sampleManifest(path.relative(dir, schemaPath())) }]),
+          ...(ignore.text === undefined ? [] : [{ file: ignore.file, text: ignore.text }]),
+        ],
+        { journalDir: path.dirname(configFile), show: (f) => path.relative(io.cwd, f) || f, ...(io.interrupt ? { signal: io.interrupt } : {}) },
+      );
       if (args["from-tenant"]) {
         const files = await adopt(args, io, { configFile, dir: shownDir });
         say(
@@ -64,7 +73,6 @@ export function initCommand(io: Io): CommandModule<object, InitArgs> {
         say(args, io, `Next: 'pimctl plan --tenant ${args.tenant}' shows no changes; commit the config and ${shownDir}.`);
         return;
       }
-      await writeFile(manifest, sampleManifest(path.relative(dir, schemaPath())));
       say(args, io, `Wrote ${path.relative(io.cwd, configFile)} and ${path.relative(io.cwd, manifest)}${ignoreNote}.`);
       say(args, io, `Next: export ${answers.tokenEnv}=<token>, then 'pimctl validate' and 'pimctl plan --tenant ${args.tenant}'.`);
       say(
@@ -129,17 +137,13 @@ const IGNORE_LINE = ".pimctl/";
 /**
  * .pimctl/ beside the config holds the local ledger, lock and caches: machine
  * state, never a manifest to commit. An existing .gitignore is added to, never
- * rewritten; one that already ignores it is left alone.
+ * rewritten; one that already ignores it is left alone. Returns the new text to write (none when kept).
  */
-async function ignoreStateDir(dir: string): Promise<"wrote" | "added .pimctl/ to" | "kept"> {
+async function ignoreStateDir(dir: string): Promise<{ file: string; did: "wrote" | "added .pimctl/ to" | "kept"; text?: string }> {
   const file = path.join(dir, ".gitignore");
   const text = await readFile(file, "utf8").catch(() => undefined);
   const block = `# pimctl's local state (ledger, lock, caches): see README "State"\n${IGNORE_LINE}\n`;
-  if (text === undefined) {
-    await writeFile(file, block);
-    return "wrote";
-  }
-  if (text.split(/\r?\n/).some((l) => /^\/?\.pimctl\/?(\*\*?)?$/.test(l.trim()))) return "kept";
-  await appendFile(file, `${text === "" || text.endsWith("\n") ? "" : "\n"}${block}`);
-  return "added .pimctl/ to";
+  if (text === undefined) return { file, did: "wrote", text: block };
+  if (text.split(/\r?\n/).some((l) => /^\/?\.pimctl\/?(\*\*?)?$/.test(l.trim()))) return { file, did: "kept" };
+  return { file, did: "added .pimctl/ to", text: `${text}${text === "" || text.endsWith("\n") ? "" : "\n"}${block}` };
 }

@@ -14,10 +14,11 @@ import type { LoadedCount } from "../../workflows/targeted-load.js";
 import { plural } from "../../plural.js";
 import { pageFacts } from "../page-facts.js";
 import { appendStepSummary } from "../pipeline-output.js";
-import { ALLOW_EMPTY_FILES_OPTION, colorFor, projectOptions, say, withFormat, withProjectOptions, withRefresh, type GlobalArgs } from "../options.js";
+import { ALLOW_EMPTY_FILES_OPTION, colorFor, projectOptions, say, withFormat, withProjectOptions, withRefresh } from "../options.js";
+import { bundled, withBundle, type BundleArgs } from "../bundle.js";
 import { refuseUnwritable } from "../output-files.js";
 
-export interface PlanArgs extends GlobalArgs {
+export interface PlanArgs extends BundleArgs {
   format: Format;
   out?: string;
   "print-to"?: string;
@@ -40,7 +41,7 @@ export function planCommand(io: Io): CommandModule<object, PlanArgs> {
     command: "plan",
     describe: "Show what apply would change in the tenant to match the manifests",
     builder: (y) =>
-      withRefresh(withFormat(withProjectOptions(y)))
+      withBundle(withRefresh(withFormat(withProjectOptions(y))))
         .option("out", {
           alias: "o",
           type: "string",
@@ -74,12 +75,13 @@ export function planCommand(io: Io): CommandModule<object, PlanArgs> {
         .example("$0 plan --detailed-exitcode --write-only never", "Unknown web ids alone do not make exit 2")
         .example("$0 plan --format html --print-to plan.html", "A self-contained review page (open it in a browser)")
         .example("$0 plan --format markdown --out plan.json --html plan.html", "CI: comment, saved plan and review page from one read") as never,
-    handler: async (args) => {
+    handler: bundled(io, "plan", async (args, bundle) => {
       if (args.out) refuseRenderedName(args.out);
       await refuseUnwritable(io.cwd, { out: args.out, html: args.html, "print-to": args["print-to"] });
       const t0 = Date.now();
       const result = await plan({
         ...projectOptions(args, io),
+        ...bundle.options,
         ...(args.target ? { targets: args.target } : {}),
         ...(args.exclude ? { excludes: args.exclude } : {}),
         allowDelete: args["allow-delete"] === true,
@@ -126,7 +128,7 @@ export function planCommand(io: Io): CommandModule<object, PlanArgs> {
         throw new ExitWith(EXIT.policy);
       }
       if (args["detailed-exitcode"] && countsAsChanges(p, args["write-only"], result.ledgerExisted)) throw new ExitWith(EXIT.changes);
-    },
+    }),
   };
 }
 

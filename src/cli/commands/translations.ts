@@ -128,6 +128,7 @@ export function translationsCommand(io: Io, opts: { parseOnly?: boolean } = {}):
                 .example("$0 translations import de.xlf --dry-run", "Show what would change") as never,
             handler: run(async (args: TranslationsArgs) => {
               const r = await translationsImport({ ...projectOptions(args, io), file: args.file!, ...(args["dry-run"] ? { dryRun: true } : {}) });
+              for (const line of r.earlier) say(args, io, `note: ${line}`);
               if (args["dry-run"]) io.stdout(r.diff);
               for (const s of r.stale) say(args, io, `stale, not written: ${s.id}: ${s.reason}`);
               for (const id of r.not_reviewed) say(args, io, `still marked for review, not written: ${id}`);
@@ -164,6 +165,7 @@ export function translationsCommand(io: Io, opts: { parseOnly?: boolean } = {}):
                 ...(args.language ? { languages: args.language } : {}),
                 ...(args.all ? { all: true } : {}),
               });
+              for (const line of r.earlier) say(args, io, `note: ${line}`);
               say(args, io, `Marked ${plural(r.marked.length, "translation")} reviewed in ${r.lockFile}.`);
             }),
           }),

@@ -6,7 +6,8 @@
  * cache: a missing, unreadable or foreign file only means a full read.
  */
 import { createHash } from "node:crypto";
-import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { mkdir, readFile } from "node:fs/promises";
+import { commitFiles } from "../../base/atomic-files.js";
 import path from "node:path";
 import type { ApiAttribute, ApiAttributeSet, ApiAttributeSetAttribute, ApiBrand, ApiBrandAttribute, ApiCategory } from "../../api/types.js";
 import type { FeedCursor } from "./feed.js";
@@ -82,7 +83,5 @@ export async function loadSnapshot(file: string, baseUrl: string): Promise<{ sna
 /** Written whole or not at all (temp file + rename): a killed run leaves the previous snapshot. */
 export async function saveSnapshot(file: string, snapshot: Snapshot): Promise<void> {
   await mkdir(path.dirname(file), { recursive: true });
-  const tmp = `${file}.${process.pid}.tmp`;
-  await writeFile(tmp, JSON.stringify(snapshot), "utf8");
-  await rename(tmp, file);
+  await commitFiles([{ file, text: JSON.stringify(snapshot) }]);
 }
