@@ -1,11 +1,11 @@
 /**
  * The ledger file, described once: this schema checks every ledger read (from
- * a state backend, or `pimctl state push FILE`), gives the `Ledger` type
- * (Static<...>), and is published as schemas/ledger.schema.json by
+ * a state backend, or `pimctl state push FILE`), is checked by the compiler
+ * against the `LedgerFile` type below (the same keys, the same required ones,
+ * schemas of the same types), and is published as schemas/ledger.schema.json by
  * `npm run schemas` (a test keeps the file in step).
  */
-import type { Static, TSchema } from "@sinclair/typebox";
-import { Type } from "../model/json-schema.js";
+import { optional, required, schema, type Schema } from "../base/json-schema.js";
 import { PRUNE_KINDS } from "../model/catalogue.js";
 
 /** The format this pimctl reads and writes; a ledger in a higher one is refused, never rewritten. */
@@ -17,34 +17,55 @@ export const LEDGER_FORMAT = 1;
  */
 export const LEDGER_FORMAT_SINCE: Record<number, string> = { 1: "0.1.0" };
 
+/** A ledger file as JSON: what the sections mean is said in the schema's descriptions below. */
+export interface LedgerFile {
+  format: number;
+  min_pimctl_version?: string;
+  tenant: string;
+  base_url: string;
+  /** "brand:ID" | "category:ID" -> channel name -> web id. */
+  web_ids?: Record<string, Record<string, string>>;
+  /** "brand:ID" | "category:ID" -> asset id -> the image_url it was written from. */
+  assets?: Record<string, Record<string, { image_url: string }>>;
+  /** Brand id -> attribute set names. */
+  brand_attribute_sets?: Record<string, string[]>;
+  /** Prune kind -> record ids. */
+  owned?: Record<string, number[]>;
+  /** Prune kind -> record id -> name. */
+  names?: Record<string, Record<string, string>>;
+  /** Prune kind -> record id -> fingerprint of its manifest entry as last applied. */
+  applied?: Record<string, Record<string, string>>;
+}
+
 const RECORD_KEY = "^(brand|category):\\d+$";
 
 /** A map keyed by pattern, typed as a Record. */
-const mapOf = <S extends TSchema>(value: S, keys: Record<string, unknown>, description: string) =>
-  Type.Unsafe<Record<string, Static<S>>>({ type: "object", description, propertyNames: keys, additionalProperties: value });
+const mapOf = <T>(value: Schema<T>, keys: Record<string, unknown>, description: string) => schema.record(value, { description, propertyNames: keys });
 
-export const ledgerSchema = Type.Object(
+export const ledgerSchema = schema.object<LedgerFile>(
   {
-    format: Type.Integer({
-      minimum: 1,
-      description: `The ledger's format; this pimctl reads and writes ${LEDGER_FORMAT}. A pimctl that meets a higher one refuses it and leaves it as it is.`,
-    }),
-    min_pimctl_version: Type.Optional(
-      Type.String({ pattern: "^\\d+\\.\\d+\\.\\d+", description: "The first pimctl version that reads this format (named when an older one refuses it)." }),
+    format: required(
+      schema.integer({
+        minimum: 1,
+        description: `The ledger's format; this pimctl reads and writes ${LEDGER_FORMAT}. A pimctl that meets a higher one refuses it and leaves it as it is.`,
+      }),
     ),
-    tenant: Type.String({ description: "The tenant name in pimctl.yaml the ledger belongs to." }),
-    base_url: Type.String({ description: "The tenant's base URL (normalised, never with credentials): a ledger of another tenant is refused." }),
-    web_ids: Type.Optional(
+    min_pimctl_version: optional(
+      schema.string({ pattern: "^\\d+\\.\\d+\\.\\d+", description: "The first pimctl version that reads this format (named when an older one refuses it)." }),
+    ),
+    tenant: required(schema.string({ description: "The tenant name in pimctl.yaml the ledger belongs to." })),
+    base_url: required(schema.string({ description: "The tenant's base URL (normalised, never with credentials): a ledger of another tenant is refused." })),
+    web_ids: optional(
       mapOf(
-        mapOf(Type.String(), { minLength: 1 }, "Channel name -> web id."),
+        mapOf(schema.string(), { minLength: 1 }, "Channel name -> web id."),
         { pattern: RECORD_KEY },
         '"brand:ID" | "category:ID" -> the web ids pimctl wrote, per channel (API v1 cannot read them back).',
       ),
     ),
-    assets: Type.Optional(
+    assets: optional(
       mapOf(
         mapOf(
-          Type.Object({ image_url: Type.String() }, { additionalProperties: false }),
+          schema.object<{ image_url: string }>({ image_url: required(schema.string()) }, { additionalProperties: false }),
           { pattern: "^\\d+$" },
           "Asset id -> the image_url it was written from.",
         ),
@@ -52,21 +73,25 @@ export const ledgerSchema = Type.Object(
         '"brand:ID" | "category:ID" -> its assets pimctl wrote (API v1 cannot read image_url back).',
       ),
     ),
-    brand_attribute_sets: Type.Optional(mapOf(Type.Array(Type.String()), { pattern: "^\\d+$" }, "Brand id -> the attribute set names pimctl assigned to it.")),
-    owned: Type.Optional(
-      mapOf(Type.Array(Type.Integer()), { enum: [...PRUNE_KINDS] }, 'Prune kind -> ids of records pimctl created or adopted (what prune "owned" may delete).'),
-    ),
-    names: Type.Optional(
+    brand_attribute_sets: optional(mapOf(schema.array(schema.string()), { pattern: "^\\d+$" }, "Brand id -> the attribute set names pimctl assigned to it.")),
+    owned: optional(
       mapOf(
-        mapOf(Type.String(), { pattern: "^\\d+$" }, "Record id -> the name pimctl last applied to it."),
+        schema.array(schema.integer()),
+        { enum: [...PRUNE_KINDS] },
+        'Prune kind -> ids of records pimctl created or adopted (what prune "owned" may delete).',
+      ),
+    ),
+    names: optional(
+      mapOf(
+        mapOf(schema.string(), { pattern: "^\\d+$" }, "Record id -> the name pimctl last applied to it."),
         { enum: [...PRUNE_KINDS] },
         "Prune kind (named kinds: display groups, attributes, attribute sets, brands; and categories, by path key) -> the names pimctl applied, " +
           "by record id: a record renamed by hand in the PIM is renamed back on its id, and a targeted plan reads these records by id.",
       ),
     ),
-    applied: Type.Optional(
+    applied: optional(
       mapOf(
-        mapOf(Type.String({ pattern: "^[0-9a-f]{16}$" }), { pattern: "^\\d+$" }, "Record id -> fingerprint of its manifest entry as last applied."),
+        mapOf(schema.string({ pattern: "^[0-9a-f]{16}$" }), { pattern: "^\\d+$" }, "Record id -> fingerprint of its manifest entry as last applied."),
         { enum: [...PRUNE_KINDS] },
         "Prune kind (display groups, attributes, attribute sets, brands, categories) -> by record id, a fingerprint of the record's manifest " +
           "entry (its fields, versions and parts; not where it is written, nor its previous names) when an apply last left the tenant's record " +
@@ -84,5 +109,3 @@ export const ledgerSchema = Type.Object(
     additionalProperties: false,
   },
 );
-
-export type LedgerFile = Static<typeof ledgerSchema>;
