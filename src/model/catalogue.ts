@@ -8,21 +8,19 @@
  * `null` is a managed, explicitly empty value.
  */
 
-import {
-  ATTRIBUTE_TYPES,
-  CATEGORY_STATUSES,
-  type BRAND,
-  type CATEGORY,
-  type ManifestAsset,
-  type ManifestAttribute,
-  type ManifestAttributeSet,
-  type ManifestBlock,
-  type ManifestBrand,
-  type ManifestCategory,
-  type ManifestDisplayGroup,
-  type ManifestTypeValue,
-  type VersionFields,
-} from "./schema.js";
+import type {
+  AttributeType,
+  BrandVersion,
+  CategoryVersion,
+  ManifestAsset,
+  ManifestAttribute,
+  ManifestAttributeSet,
+  ManifestBlock,
+  ManifestBrand,
+  ManifestCategory,
+  ManifestDisplayGroup,
+  ManifestTypeValue,
+} from "./manifest-types.js";
 
 export type VersionName = string;
 export type ChannelName = string;
@@ -47,9 +45,7 @@ export const KIND_NOUN: Readonly<Record<Kind, string>> = {
   categories: "category",
 };
 
-export { ATTRIBUTE_TYPES, CATEGORY_STATUSES } from "./schema.js";
-export type AttributeType = (typeof ATTRIBUTE_TYPES)[number];
-export type CategoryStatus = (typeof CATEGORY_STATUSES)[number];
+export type { AttributeType, CategoryStatus } from "./manifest-types.js";
 
 /** Kinds (and sub-records) whose undeclared tenant records pruning can delete (config `prune:`). */
 export const PRUNE_KINDS = ["display_groups", "attributes", "type_values", "attribute_sets", "blocks", "brands", "categories", "assets"] as const;
@@ -77,8 +73,8 @@ export type OwnedTable = (typeof OWNED_TABLES)[number];
 export const TYPES_WITH_VALUES: readonly AttributeType[] = ["selectbox", "multiselect"];
 
 /*
- * The normalised record types are the manifest's written types (generated
- * from the field tables in ./schema.ts) with what loading adds: the source
+ * The normalised record types are the manifest's written types
+ * (./manifest-types.ts, which the field tables in ./schema.ts are checked against) with what loading adds: the source
  * location, a category's path instead of its children, web ids as text.
  */
 type Located<T> = T & { source?: SourceLocation };
@@ -94,9 +90,9 @@ export type Block = Located<ManifestBlock>;
  * manifests and the ledger remembers which remote asset it became.
  */
 export type Asset = ManifestAsset;
-export type BrandTextField = keyof VersionFields<typeof BRAND>;
+export type BrandTextField = keyof BrandVersion;
 export type Brand = Located<Omit<ManifestBrand, "web_ids"> & { web_ids?: Record<ChannelName, string> }>;
-export type CategoryTextField = keyof VersionFields<typeof CATEGORY>;
+export type CategoryTextField = keyof CategoryVersion;
 /**
  * A category, flattened: `path` is the list of names from the root to this
  * category (its identity); manifests nest them with `children`.

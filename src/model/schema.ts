@@ -1,28 +1,41 @@
 /**
  * The manifest language, described once: one table of fields per kind. Each
- * field says what it holds (a TypeBox schema with its description), how the
- * planner compares it, whether it exists per language version, whether API v1
- * can read it back (the schemas are built with ./json-schema.ts, typed with
- * TypeBox's types). From this table come:
+ * field says what it holds (a JSON Schema with its description, built with
+ * src/base/json-schema.ts), how the planner compares it, whether it exists per
+ * language version, whether API v1 can read it back. Each table is checked by
+ * the compiler against the manifest's plain TypeScript types
+ * (./manifest-types.ts): the same keys, the same required ones, schemas of the
+ * same types. From this table come:
  * - the JSON Schema that validates manifests and that editors use (schemas/);
- * - the manifest's TypeScript types (Static<...>; src/model/catalogue.ts);
  * - the planner's field comparisons (src/plan/fields.ts);
  * - the versioned text fields the state reader collects (src/state/normalise.ts);
  * - the read-only API fields a manifest may not carry (src/manifest/index.ts);
  * - the field reference in schemas/README.md.
  */
-import type { Static, TOptional, TSchema, TObject } from "@sinclair/typebox";
-import { Type } from "./json-schema.js";
-
-/** Attribute types that the API accepts for reference attributes. */
-export const ATTRIBUTE_TYPES = ["selectbox", "date", "datetime", "text", "textarea", "multiselect", "json", "markdown"] as const;
-export const CATEGORY_STATUSES = ["enabled", "disabled"] as const;
+import { optional, required, schema, type JsonSchema, type Properties, type Schema } from "../base/json-schema.js";
+import {
+  ATTRIBUTE_TYPES,
+  CATEGORY_STATUSES,
+  type AttributeVersion,
+  type BrandAttributeValue,
+  type BrandVersion,
+  type CategoryVersion,
+  type ManifestAsset,
+  type ManifestAttribute,
+  type ManifestAttributeSet,
+  type ManifestBlock,
+  type ManifestBrand,
+  type ManifestCategory,
+  type ManifestDefinitions,
+  type ManifestDisplayGroup,
+  type ManifestTypeValue,
+} from "./manifest-types.js";
 
 /** How the planner compares a field: empty text and null are the same; name sets compare without order. */
 export type Compare = "scalar" | "text" | "long_text" | "name_set";
 
-export interface FieldDef<S extends TSchema = TSchema> {
-  schema: S;
+export interface FieldDef {
+  schema: JsonSchema;
   /** Compared field by field; absent for nested parts a kind planner handles itself (values, assets, web ids). */
   compare?: Compare;
   /** Also a field of the record's language versions. */
@@ -34,71 +47,86 @@ export interface FieldDef<S extends TSchema = TSchema> {
    * (op `unsupported`), and its texts are no translation units (src/translations/texts.ts).
    */
   readOnly?: boolean;
+  /** The manifest must carry it (its identity). */
   required?: boolean;
   /** How the API's answer is read (src/api/wire.ts): booleans in any of their forms, dates as instants. */
   wire?: "bool" | "date";
 }
 
 type Fields = Record<string, FieldDef>;
-type Props<F extends Fields> = { [K in keyof F]: F[K] extends { required: true } ? F[K]["schema"] : TOptional<F[K]["schema"]> };
 
 // ------------------------------------------------------------------ builders
 
-const field = <S extends TSchema, const O extends Omit<FieldDef, "schema">>(schema: S, o: O): { schema: S } & O => ({ schema, ...o });
+const field = <T, const O extends Omit<FieldDef, "schema">>(s: Schema<T>, o: O): { schema: Schema<T> } & O => ({ schema: s, ...o });
+/** The field also exists per language version (its type says so, for VersionOf below). */
+const versioned = <F extends FieldDef>(f: F): F & { versioned: true } => ({ ...f, versioned: true });
 
 /** Names are identity: not empty and not only whitespace ("\\S": at least one visible character). */
 const VISIBLE = "\\S";
 /** ISO 8601: a date, or a date and time with an optional zone. */
 const ISO_8601 = "^\\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\\d|3[01])([T ]([01]\\d|2[0-3]):[0-5]\\d(:[0-5]\\d(\\.\\d+)?)?(Z|[+-]([01]\\d|2[0-3]):?[0-5]\\d)?)?$";
 /** Identity names: required, never empty or only whitespace. */
-const identity = (description: string) => field(Type.String({ pattern: VISIBLE, description }), { compare: "text", required: true });
-const text = (description: string, o: { versioned?: true } = {}) => field(Type.String({ description }), { compare: "text", ...o });
-const longText = (description: string, o: { versioned?: true } = {}) => field(Type.String({ description }), { compare: "long_text", ...o });
-const nullableText = (description: string, o: { versioned?: true } = {}) =>
-  field(Type.Unsafe<string | null>({ type: ["string", "null"], description }), { compare: "text", ...o });
+const identity = (description: string) => field(schema.string({ pattern: VISIBLE, description }), { compare: "text", required: true });
+const text = (description: string) => field(schema.string({ description }), { compare: "text" });
+const longText = (description: string) => field(schema.string({ description }), { compare: "long_text" });
+const nullableText = (description: string) => field(schema.typed(["string", "null"], { description }), { compare: "text" });
 /** Sort orders and lengths: whole numbers, never negative. */
-const int = (description: string) => field(Type.Integer({ minimum: 0, description }), { compare: "scalar" });
-const nullableInt = (description: string) => field(Type.Unsafe<number | null>({ type: ["integer", "null"], minimum: 0, description }), { compare: "scalar" });
-const nullableDate = (description: string) =>
-  field(Type.Unsafe<string | null>({ type: ["string", "null"], pattern: ISO_8601, description }), { compare: "text", wire: "date" });
-const bool = (description: string) => field(Type.Boolean({ description }), { compare: "scalar", wire: "bool" });
-const oneOf = <const T extends readonly string[]>(values: T, description: string) =>
-  field(Type.Unsafe<T[number]>({ enum: [...values], description }), { compare: "scalar" });
-const nameList = (description: string) => Type.Array(Type.String({ pattern: VISIBLE }), { uniqueItems: true, description });
+const int = (description: string) => field(schema.integer({ minimum: 0, description }), { compare: "scalar" });
+const nullableInt = (description: string) => field(schema.typed(["integer", "null"], { minimum: 0, description }), { compare: "scalar" });
+const nullableDate = (description: string) => field(schema.typed(["string", "null"], { pattern: ISO_8601, description }), { compare: "text", wire: "date" });
+const bool = (description: string) => field(schema.boolean({ description }), { compare: "scalar", wire: "bool" });
+const oneOf = <const T extends readonly string[]>(values: T, description: string) => field(schema.enum(values, { description }), { compare: "scalar" });
+const nameList = (description: string) => schema.array(schema.string({ pattern: VISIBLE }), { uniqueItems: true, description });
 /** A nested part with its own schema: not compared as one field. */
-const part = <S extends TSchema>(schema: S, o: { writeOnly?: true; readOnly?: true } = {}) => field(schema, o);
+const part = <T>(s: Schema<T>, o: { writeOnly?: true; readOnly?: true } = {}) => field(s, o);
 /** A mapping from names (language versions, channels, attributes) to values. */
-const mapOf = <S extends TSchema>(value: S, description: string, extra: Record<string, unknown> = {}) =>
-  Type.Unsafe<Record<string, Static<S>>>({ type: "object", description, ...extra, additionalProperties: value });
+const mapOf = <T>(value: Schema<T>, description: string, extra: Record<string, unknown> = {}) => schema.record(value, { description, ...extra });
+/** A definition of the manifest schema, by name. */
+const ref = <K extends keyof ManifestDefinitions>(name: K): Schema<ManifestDefinitions[K]> => ({ $ref: `#/definitions/${name}` });
 
-function objectOf<F extends Fields>(fields: F, description?: string): TObject<Props<F>> {
-  const props = Object.fromEntries(Object.entries(fields).map(([k, f]) => [k, f.required ? f.schema : Type.Optional(f.schema)]));
-  return Type.Object(props as Props<F>, { additionalProperties: false, ...(description ? { description } : {}) });
+/** The schema of an entry of type T from its table (T is named: the table is checked against it). */
+function objectOf<T>(fields: Properties<T>, description?: string): Schema<T> {
+  return schema.object<T>(fields, { additionalProperties: false, ...(description ? { description } : {}) });
 }
 
-/** The versioned fields of a table, as the object a language version holds (`inVersion` words a field for a version). */
-function versionsOf<F extends Fields>(fields: F, description: string, inVersion: Partial<Record<keyof F, TSchema>> = {}) {
-  const versioned = Object.fromEntries(
-    Object.entries(fields)
-      .filter(([, f]) => f.versioned)
-      .map(([k, f]) => [k, Type.Optional(inVersion[k as keyof F] ?? f.schema)]),
-  );
-  const entry = Type.Object(versioned as { [K in keyof F]: TOptional<F[K]["schema"]> }, { additionalProperties: false });
-  return mapOf(entry, description, { propertyNames: { minLength: 1 } });
-}
+/** The fields a table marks versioned. */
+type Marked<F> = { [K in keyof F]: F[K] extends { versioned: true } ? K : never }[keyof F];
+/**
+ * A table whose versioned marks are exactly the fields of the version type V: each of V's
+ * fields is in the table, marked, with a schema of its type; any other field is unmarked.
+ */
+type VersionedAs<F, V> = { [K in keyof V]-?: { schema: Schema<Required<V>[K]>; versioned: true } } & Record<Exclude<Marked<F>, keyof V>, { versioned?: false }>;
+
+/**
+ * The versioned fields of a table, as the object a language version (type V) holds;
+ * `inVersion` words a field for a version. Called as versionsOf<BrandVersion>()(BRAND_FIELDS, ...):
+ * V is named, the table's type is read from the argument, and the two are checked against each other.
+ */
+const versionsOf =
+  <V>() =>
+  <F extends Fields>(fields: F & VersionedAs<F, V>, description: string, inVersion: { [K in keyof V]?: Schema<Required<V>[K]> } = {}) => {
+    const words = new Map<string, JsonSchema>(Object.entries(inVersion));
+    const properties = Object.fromEntries(
+      Object.entries(fields)
+        .filter(([, f]) => f.versioned)
+        .map(([k, f]) => [k, words.get(k) ?? f.schema]),
+    );
+    const entry: Schema<V> = { type: "object", additionalProperties: false, properties };
+    return mapOf(entry, description, { propertyNames: { minLength: 1 } });
+  };
 
 const previousNames = nameList("Earlier names of this record: the plan renames the record instead of deleting it and creating another.");
 const webIds = mapOf(
-  Type.Unsafe<string | number>({ type: ["string", "integer"] }),
+  schema.typed(["string", "integer"]),
   "Channel name -> this record's web id in that channel. Write-only in API v1: remembered in the ledger.",
 );
 export const ASSET = {
-  image_url: field(Type.String({ description: "Address of the image to attach (write-only in API v1)." }), { required: true, writeOnly: true }),
+  image_url: field(schema.string({ description: "Address of the image to attach (write-only in API v1)." }), { required: true, writeOnly: true }),
   alttext: text("Alternate text."),
   thumbnail: bool("Whether this is the thumbnail."),
-};
-const assetSchema = objectOf(ASSET);
-const assets = Type.Array(assetSchema, {
+} satisfies Properties<ManifestAsset>;
+const assetSchema = objectOf<ManifestAsset>(ASSET);
+const assets = schema.array(assetSchema, {
   description: "Images. `image_url` is the asset's identity; API v1 cannot read it back (it returns its own uri), so the ledger remembers it.",
 });
 
@@ -109,81 +137,71 @@ export const DISPLAY_GROUP = {
   sort_order: int("Display order."),
   in_navigation: bool("Shown in navigation."),
   previous_names: part(previousNames),
-};
+} satisfies Properties<ManifestDisplayGroup>;
 
 export const TYPE_VALUE = {
-  value: field(Type.String({ pattern: VISIBLE, description: "The value (identity within its attribute)." }), { compare: "text", required: true }),
+  value: field(schema.string({ pattern: VISIBLE, description: "The value (identity within its attribute)." }), { compare: "text", required: true }),
   slug: nullableText("Slug."),
   sort_order: int("Display order."),
-  versions: part(mapOf(Type.String(), "Version name -> the value's text in that version.")),
+  versions: part(mapOf(schema.string(), "Version name -> the value's text in that version.")),
   previous_values: part(nameList("Earlier values: the plan renames the value instead of deleting it (products keep it).")),
-};
-const typeValueSchema = objectOf(TYPE_VALUE, "A selectable value of an attribute.");
+} satisfies Properties<ManifestTypeValue>;
+const typeValueSchema = objectOf<ManifestTypeValue>(TYPE_VALUE, "A selectable value of an attribute.");
 
 const ATTRIBUTE_FIELDS = {
-  name: field(Type.String({ pattern: VISIBLE, description: "Name, unique in the tenant (identity)." }), { compare: "text", required: true, versioned: true }),
-  type: field(
-    Type.Unsafe<(typeof ATTRIBUTE_TYPES)[number]>({
-      enum: [...ATTRIBUTE_TYPES],
-      description: `One of ${ATTRIBUTE_TYPES.join(", ")}. Only selectbox and multiselect have values.`,
-    }),
-    {
-      compare: "scalar",
-      required: true,
-    },
-  ),
+  name: field(schema.string({ pattern: VISIBLE, description: "Name, unique in the tenant (identity)." }), { compare: "text", required: true, versioned: true }),
+  type: field(schema.enum(ATTRIBUTE_TYPES, { description: `One of ${ATTRIBUTE_TYPES.join(", ")}. Only selectbox and multiselect have values.` }), {
+    compare: "scalar",
+    required: true,
+  }),
   slug: text("Slug (the tenant derives one from the name when left out)."),
-  note: nullableText("Free user information.", { versioned: true }),
+  note: versioned(nullableText("Free user information.")),
   length: nullableInt("Maximum length of a value."),
   display_group: nullableText("Display group by name (declared in the manifests or existing in the tenant); null detaches it."),
   sort_order: int("Display order."),
   publish: bool("Whether the attribute is published."),
-};
+} satisfies Partial<Properties<ManifestAttribute>>;
 export const ATTRIBUTE = {
   ...ATTRIBUTE_FIELDS,
   versions: part(
-    versionsOf(ATTRIBUTE_FIELDS, "Version name (e.g. French) -> the attribute's fields in that language version.", {
-      name: Type.String({ description: "Name in this version." }),
-      note: Type.Unsafe<string | null>({ type: ["string", "null"], description: "Note in this version." }),
+    versionsOf<AttributeVersion>()(ATTRIBUTE_FIELDS, "Version name (e.g. French) -> the attribute's fields in that language version.", {
+      name: schema.string({ description: "Name in this version." }),
+      note: schema.typed(["string", "null"], { description: "Note in this version." }),
     }),
   ),
-  values: part(
-    Type.Array(Type.Unsafe<Static<typeof typeValueSchema>>({ $ref: "#/definitions/type_value" }), {
-      description: "Selectable values (type values), identity is the value.",
-    }),
-  ),
+  values: part(schema.array(ref("type_value"), { description: "Selectable values (type values), identity is the value." })),
   previous_names: part(previousNames),
-};
+} satisfies Properties<ManifestAttribute>;
 
 export const ATTRIBUTE_SET = {
   name: identity("Name, unique in the tenant (identity)."),
   sort_order: int("Display order."),
   attributes: part(nameList("Attributes assigned to the set, by name. Left out: assignments are not managed.")),
   previous_names: part(previousNames),
-};
+} satisfies Properties<ManifestAttributeSet>;
 
 export const BLOCK = {
   name: text("Name (defaults to the slug on create)."),
-  slug: field(Type.String({ pattern: VISIBLE, description: "Slug (identity)." }), { compare: "text", required: true }),
+  slug: field(schema.string({ pattern: VISIBLE, description: "Slug (identity)." }), { compare: "text", required: true }),
   content: longText("Content (long text: plans show a unified diff)."),
-};
+} satisfies Properties<ManifestBlock>;
 
 const BRAND_FIELDS = {
   name: identity("Name, unique in the tenant (identity)."),
-  desc: longText("Description (long text: plans show a unified diff).", { versioned: true }),
+  desc: versioned(longText("Description (long text: plans show a unified diff).")),
   excluded: bool("Excluded from syndication."),
   exclusion_start_date: nullableDate("Start of the exclusion window: ISO 8601 date or date-time (2025-03-01, 2025-03-01T08:00:00Z)."),
   exclusion_end_date: nullableDate("End of the exclusion window: ISO 8601 date or date-time."),
-  exclusion_reason: text("Why the brand is excluded.", { versioned: true }),
-  seo_search_keywords: text("Comma-separated search keywords.", { versioned: true }),
-  seo_meta_desc: longText("SEO meta description.", { versioned: true }),
-  seo_meta_keywords: text("SEO meta keywords.", { versioned: true }),
-  seo_title: text("SEO page title.", { versioned: true }),
-};
-const brandAttribute = Type.Object(
+  exclusion_reason: versioned(text("Why the brand is excluded.")),
+  seo_search_keywords: versioned(text("Comma-separated search keywords.")),
+  seo_meta_desc: versioned(longText("SEO meta description.")),
+  seo_meta_keywords: versioned(text("SEO meta keywords.")),
+  seo_title: versioned(text("SEO page title.")),
+} satisfies Partial<Properties<ManifestBrand>>;
+const brandAttribute = schema.object<BrandAttributeValue>(
   {
-    value: Type.String({ description: "Master-version value." }),
-    versions: Type.Optional(mapOf(Type.String(), "Version name -> value.")),
+    value: required(schema.string({ description: "Master-version value." })),
+    versions: optional(mapOf(schema.string(), "Version name -> value.")),
   },
   { additionalProperties: false },
 );
@@ -195,59 +213,50 @@ export const BRAND = {
   assigned_attributes: part(nameList("Attributes assigned to the brand, by name (API v1 cannot un-assign).")),
   attribute_sets: part(nameList("Attribute sets assigned to the brand, by name (write-only in API v1; API v1 cannot un-assign)."), { writeOnly: true }),
   versions: part(
-    versionsOf(
+    versionsOf<BrandVersion>()(
       BRAND_FIELDS,
       "Version name -> text fields in that language version. API v1 can read but not write them: plans show differences as not possible.",
     ),
     { readOnly: true },
   ),
   previous_names: part(previousNames),
-};
+} satisfies Properties<ManifestBrand>;
 
 const CATEGORY_FIELDS = {
-  name: field(Type.String({ pattern: VISIBLE, description: "Name, unique among its siblings." }), { compare: "text", required: true, versioned: true }),
+  name: field(schema.string({ pattern: VISIBLE, description: "Name, unique among its siblings." }), { compare: "text", required: true, versioned: true }),
   slug: text("URL slug."),
-  desc: longText("Description.", { versioned: true }),
+  desc: versioned(longText("Description.")),
   status: oneOf(CATEGORY_STATUSES, "enabled or disabled."),
   is_visible: bool("Visible in navigation."),
   sort_order: int("Display order among siblings."),
   attribute_sets: field(nameList("Attribute sets by name."), { compare: "name_set" }),
-  seo_meta_desc: longText("SEO meta description.", { versioned: true }),
-  seo_meta_keywords: text("SEO meta keywords.", { versioned: true }),
-  seo_meta_title: text("SEO meta title.", { versioned: true }),
-  search_keywords: text("Comma-separated search keywords.", { versioned: true }),
-};
+  seo_meta_desc: versioned(longText("SEO meta description.")),
+  seo_meta_keywords: versioned(text("SEO meta keywords.")),
+  seo_meta_title: versioned(text("SEO meta title.")),
+  search_keywords: versioned(text("Comma-separated search keywords.")),
+} satisfies Partial<Properties<ManifestCategory>>;
 export const CATEGORY = {
   ...CATEGORY_FIELDS,
   assets: part(assets, { writeOnly: true }),
   web_ids: part(webIds, { writeOnly: true }),
   versions: part(
-    versionsOf(
+    versionsOf<CategoryVersion>()(
       CATEGORY_FIELDS,
       "Version name -> fields in that language version. API v1 can read but not write them: plans show differences as not possible.",
       {
-        name: Type.String({ description: "Name in this version." }),
+        name: schema.string({ description: "Name in this version." }),
       },
     ),
     { readOnly: true },
   ),
   previous_names: part(nameList("Earlier names within the same parent: the plan renames instead of deleting and creating.")),
   previous_paths: part(
-    Type.Array(
-      Type.Unsafe<string | string[]>({
-        oneOf: [
-          { type: "string", minLength: 1 },
-          { type: "array", items: { type: "string", minLength: 1 }, minItems: 1 },
-        ],
-      }),
-      {
-        description: 'Earlier paths ("Parent/Child", or a list of names) anywhere in the tree: the plan moves the category here.',
-      },
-    ),
+    schema.array(schema.oneOf(schema.string({ minLength: 1 }), schema.array(schema.string({ minLength: 1 }), { minItems: 1 })), {
+      description: 'Earlier paths ("Parent/Child", or a list of names) anywhere in the tree: the plan moves the category here.',
+    }),
   ),
-  // Recursive: typed as unknown here, as ManifestCategory[] below.
-  children: part(Type.Array(Type.Unsafe<unknown>({ $ref: "#/definitions/category" }), { description: "Child categories." })),
-};
+  children: part(schema.array(ref("category"), { description: "Child categories." })),
+} satisfies Properties<ManifestCategory>;
 
 const COMMON_READ_ONLY = {
   id: "ids are per tenant; manifests name records instead",
@@ -297,33 +306,20 @@ export const READ_ONLY_API_FIELDS: Record<string, Record<string, string>> = {
   },
 };
 
-/** Fields of a language version of an attribute, brand, or category. */
-export type VersionFields<F extends Fields> = { [K in keyof F as F[K] extends { versioned: true } ? K : never]?: Static<F[K]["schema"]> };
+// ------------------------------------------------------ the manifest schema
 
-// ------------------------------------------------------ schemas and their types
-
-export const schemas = {
-  display_group: objectOf(DISPLAY_GROUP, "A display group. API v1 cannot delete display groups."),
-  attribute: objectOf(ATTRIBUTE, "An attribute."),
+/** Each definition's schema, of its manifest type: a `ref` to it stands for that type. */
+const definitions: { [K in keyof ManifestDefinitions]: Schema<ManifestDefinitions[K]> } = {
+  display_group: objectOf<ManifestDisplayGroup>(DISPLAY_GROUP, "A display group. API v1 cannot delete display groups."),
+  attribute: objectOf<ManifestAttribute>(ATTRIBUTE, "An attribute."),
   type_value: typeValueSchema,
-  attribute_set: objectOf(ATTRIBUTE_SET, "An attribute set."),
-  block: objectOf(BLOCK, "A content block. API v1 cannot delete blocks or write block assets."),
-  brand: objectOf(BRAND, "A brand."),
-  category: objectOf(CATEGORY, "A category; identity is its path of names from the root. Nest children under `children`."),
-  asset: assetSchema,
+  attribute_set: objectOf<ManifestAttributeSet>(ATTRIBUTE_SET, "An attribute set."),
+  block: objectOf<ManifestBlock>(BLOCK, "A content block. API v1 cannot delete blocks or write block assets."),
+  brand: objectOf<ManifestBrand>(BRAND, "A brand."),
+  category: objectOf<ManifestCategory>(CATEGORY, "A category; identity is its path of names from the root. Nest children under `children`."),
 };
 
-/** The written (manifest) shapes; src/model/catalogue.ts derives the normalised ones. */
-export type ManifestDisplayGroup = Static<typeof schemas.display_group>;
-export type ManifestTypeValue = Static<typeof schemas.type_value>;
-export type ManifestAttribute = Static<typeof schemas.attribute>;
-export type ManifestAttributeSet = Static<typeof schemas.attribute_set>;
-export type ManifestBlock = Static<typeof schemas.block>;
-export type ManifestBrand = Static<typeof schemas.brand>;
-export type ManifestAsset = Static<typeof schemas.asset>;
-export type ManifestCategory = Omit<Static<typeof schemas.category>, "children"> & { children?: ManifestCategory[] };
-
-const list = (definition: keyof typeof schemas, description: string) => Type.Array(Type.Unsafe({ $ref: `#/definitions/${definition}` }), { description });
+const list = (definition: keyof ManifestDefinitions, description: string) => schema.array(ref(definition), { description });
 
 /** The JSON Schema of a manifest file (written to schemas/manifest.schema.json). */
 export const manifestSchema = {
@@ -346,22 +342,14 @@ export const manifestSchema = {
     brands: list("brand", "Brands, by name."),
     categories: list("category", "Category trees (roots here, children nested)."),
   },
-  definitions: {
-    display_group: schemas.display_group,
-    attribute: schemas.attribute,
-    type_value: schemas.type_value,
-    attribute_set: schemas.attribute_set,
-    block: schemas.block,
-    brand: schemas.brand,
-    category: schemas.category,
-  },
+  definitions,
 };
 
 /** The fields of a table the planner compares one by one, in table order. */
 export function comparedFields(table: Fields, o: { versioned?: boolean } = {}): Array<{ field: string; kind: Compare }> {
   return Object.entries(table)
     .filter(([, f]) => f.compare !== undefined && (!o.versioned || f.versioned))
-    .map(([k, f]) => ({ field: k, kind: f.compare! }));
+    .flatMap(([k, f]) => (f.compare ? [{ field: k, kind: f.compare }] : []));
 }
 
 /** Whether API v1 can write a record's language versions (brands and categories: read-only, `readOnly` on their `versions`). */
@@ -379,7 +367,8 @@ export function versionedFields(table: Fields): string[] {
 /** Manifest fields whose API read shape varies (booleans, dates), by field name: the client's wire table starts from these. */
 export function wireTypesOfManifestFields(): Record<string, "bool" | "date"> {
   const out: Record<string, "bool" | "date"> = {};
-  for (const table of [DISPLAY_GROUP, ATTRIBUTE, TYPE_VALUE, ATTRIBUTE_SET, BLOCK, BRAND, CATEGORY, ASSET] as Fields[]) {
+  const tables: Fields[] = [DISPLAY_GROUP, ATTRIBUTE, TYPE_VALUE, ATTRIBUTE_SET, BLOCK, BRAND, CATEGORY, ASSET];
+  for (const table of tables) {
     for (const [name, f] of Object.entries(table)) if (f.wire) out[name] = f.wire;
   }
   return out;

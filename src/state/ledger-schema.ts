@@ -1,12 +1,12 @@
 /**
  * The ledger file, described once: this schema checks every ledger read (from
- * a state backend, or `pimctl state push FILE`), gives the `Ledger` type
- * (Static<...>), and is published as schemas/ledger.schema.json by
+ * a state backend, or `pimctl state push FILE`), is checked by the compiler
+ * against the `LedgerFile` type below (the same keys, the same required ones,
+ * schemas of the same types), and is published as schemas/ledger.schema.json by
  * `npm run schemas` (a test keeps the file in step). A format 1 ledger is read
  * through ledger-v1.ts and migrated.
  */
-import type { Static, TSchema } from "@sinclair/typebox";
-import { Type } from "../model/json-schema.js";
+import { optional, required, schema, type Schema } from "../base/json-schema.js";
 import { OWNED_TABLES } from "../model/catalogue.js";
 
 /** The format this pimctl reads and writes; a ledger in a higher one is refused, never rewritten. */
@@ -18,38 +18,63 @@ export const LEDGER_FORMAT = 2;
  */
 export const LEDGER_FORMAT_SINCE: Record<number, string> = { 1: "0.1.0", 2: "0.1.0" };
 
+/** A ledger file as JSON: what the sections mean is said in the schema's descriptions below. */
+export interface LedgerFile {
+  format: number;
+  min_pimctl_version?: string;
+  tenant: string;
+  base_url: string;
+  /** "brand:ID" | "category:ID" -> channel name -> web id. */
+  web_ids?: Record<string, Record<string, string>>;
+  /** "brand:ID" | "category:ID" -> asset id -> the image_url it was written from. */
+  assets?: Record<string, Record<string, { image_url: string }>>;
+  /** Brand id -> attribute set names. */
+  brand_attribute_sets?: Record<string, string[]>;
+  /** Table -> record ids. */
+  owned?: Record<string, number[]>;
+  /** Table -> record id -> the identity key pimctl last applied. */
+  names?: Record<string, Record<string, string>>;
+  /** Table -> record id -> "field=hash,..." of what pimctl wrote besides the name. */
+  fingerprints?: Record<string, Record<string, string>>;
+  /** Table -> record id -> fingerprint of its manifest entry as last applied. */
+  applied?: Record<string, Record<string, string>>;
+  /** Write time -> section or table -> the record keys or ids written or removed then. */
+  written?: Record<string, Record<string, Array<string | number>>>;
+}
+
 const RECORD_KEY = "^(brand|category):\\d+$";
 
 /** A map keyed by pattern, typed as a Record. */
-const mapOf = <S extends TSchema>(value: S, keys: Record<string, unknown>, description: string) =>
-  Type.Unsafe<Record<string, Static<S>>>({ type: "object", description, propertyNames: keys, additionalProperties: value });
+const mapOf = <T>(value: Schema<T>, keys: Record<string, unknown>, description: string) => schema.record(value, { description, propertyNames: keys });
 
-const byTable = <S extends TSchema>(value: S, description: string) => mapOf(value, { enum: [...OWNED_TABLES] }, description);
+const byTable = <T>(value: Schema<T>, description: string) => mapOf(value, { enum: [...OWNED_TABLES] }, description);
 
-export const ledgerSchema = Type.Object(
+export const ledgerSchema = schema.object<LedgerFile>(
   {
-    format: Type.Integer({
-      minimum: 1,
-      description:
-        `The ledger's format; this pimctl reads and writes ${LEDGER_FORMAT} (and reads 1, migrating it). ` +
-        "A pimctl that meets a higher one refuses it and leaves it as it is.",
-    }),
-    min_pimctl_version: Type.Optional(
-      Type.String({ pattern: "^\\d+\\.\\d+\\.\\d+", description: "The first pimctl version that reads this format (named when an older one refuses it)." }),
+    format: required(
+      schema.integer({
+        minimum: 1,
+        description:
+          `The ledger's format; this pimctl reads and writes ${LEDGER_FORMAT} (and reads 1, migrating it). ` +
+          "A pimctl that meets a higher one refuses it and leaves it as it is.",
+      }),
     ),
-    tenant: Type.String({ description: "The tenant name in pimctl.yaml the ledger belongs to." }),
-    base_url: Type.String({ description: "The tenant's base URL (normalised, never with credentials): a ledger of another tenant is refused." }),
-    web_ids: Type.Optional(
+    min_pimctl_version: optional(
+      schema.string({ pattern: "^\\d+\\.\\d+\\.\\d+", description: "The first pimctl version that reads this format (named when an older one refuses it)." }),
+    ),
+    tenant: required(schema.string({ description: "The tenant name in pimctl.yaml the ledger belongs to." })),
+    base_url: required(schema.string({ description: "The tenant's base URL (normalised, never with credentials): a ledger of another tenant is refused." })),
+    web_ids: optional(
       mapOf(
-        mapOf(Type.String(), { minLength: 1 }, "Channel name -> web id."),
+        mapOf(schema.string(), { minLength: 1 }, "Channel name -> web id."),
         { pattern: RECORD_KEY },
         '"brand:ID" | "category:ID" -> the web ids pimctl wrote, per channel (API v1 cannot read them back).',
       ),
     ),
-    assets: Type.Optional(
+    assets: optional(
       mapOf(
         mapOf(
-          Type.Object({ image_url: Type.String() }, { additionalProperties: false }),
+          schema.object<{ image_url: string }>({ image_url: required(schema.string()) }, { additionalProperties: false }),
           { pattern: "^\\d+$" },
           "Asset id -> the image_url it was written from.",
         ),
@@ -57,26 +82,26 @@ export const ledgerSchema = Type.Object(
         '"brand:ID" | "category:ID" -> its assets pimctl wrote (API v1 cannot read image_url back).',
       ),
     ),
-    brand_attribute_sets: Type.Optional(mapOf(Type.Array(Type.String()), { pattern: "^\\d+$" }, "Brand id -> the attribute set names pimctl assigned to it.")),
-    owned: Type.Optional(
+    brand_attribute_sets: optional(mapOf(schema.array(schema.string()), { pattern: "^\\d+$" }, "Brand id -> the attribute set names pimctl assigned to it.")),
+    owned: optional(
       byTable(
-        Type.Array(Type.Integer()),
+        schema.array(schema.integer()),
         'Table (where the id is unique: brand and category assets apart) -> ids of records pimctl created or adopted (what prune "owned" may delete, ' +
           "while their identity checks out).",
       ),
     ),
-    names: Type.Optional(
+    names: optional(
       byTable(
-        mapOf(Type.String(), { pattern: "^\\d+$" }, "Record id -> its identity when pimctl last applied it."),
+        mapOf(schema.string(), { pattern: "^\\d+$" }, "Record id -> its identity when pimctl last applied it."),
         "Table -> record id -> the identity pimctl last applied: a name (display groups, attributes, attribute sets, brands), a category's path key, " +
           "a type value's value, a block's slug, an asset's owner (\"brand:12\"). A record renamed by hand in the PIM is renamed back on its id, " +
           "and a targeted plan reads these records by id; a record under a remembered id with another identity is checked against `fingerprints`.",
       ),
     ),
-    fingerprints: Type.Optional(
+    fingerprints: optional(
       byTable(
         mapOf(
-          Type.String({ pattern: "^([a-z_]+=[0-9a-f]{8}(,[a-z_]+=[0-9a-f]{8})*)?$" }),
+          schema.string({ pattern: "^([a-z_]+=[0-9a-f]{8}(,[a-z_]+=[0-9a-f]{8})*)?$" }),
           { pattern: "^\\d+$" },
           'Record id -> "field=hash,..." ("": nothing but the name).',
         ),
@@ -84,24 +109,22 @@ export const ledgerSchema = Type.Object(
           "record renamed by hand only while these still match.",
       ),
     ),
-    applied: Type.Optional(
+    applied: optional(
       byTable(
-        mapOf(Type.String({ pattern: "^[0-9a-f]{16}$" }), { pattern: "^\\d+$" }, "Record id -> fingerprint of its manifest entry as last applied."),
+        mapOf(schema.string({ pattern: "^[0-9a-f]{16}$" }), { pattern: "^\\d+$" }, "Record id -> fingerprint of its manifest entry as last applied."),
         "Table (display groups, attributes, attribute sets, brands, categories) -> record id -> a fingerprint of the record's manifest entry " +
           "(its fields, versions and parts; not where it is written, nor its previous names) when an apply last left the tenant's record as " +
           "that entry says: drift tells a difference the manifests introduced since (the entry changed) from one made in the tenant.",
       ),
     ),
-    written: Type.Optional(
+    written: optional(
       mapOf(
-        Type.Unsafe<Record<string, Array<string | number>>>({
-          type: "object",
-          description:
-            'Section ("web_ids", "assets", "brand_attribute_sets") or table -> the record keys ("brand:12") or ids (a record\'s ownership, identity, ' +
+        mapOf(
+          schema.array(schema.oneOf(schema.string({ pattern: RECORD_KEY }), schema.integer())),
+          { enum: ["web_ids", "assets", "brand_attribute_sets", ...OWNED_TABLES] },
+          'Section ("web_ids", "assets", "brand_attribute_sets") or table -> the record keys ("brand:12") or ids (a record\'s ownership, identity, ' +
             "fingerprints and applied entry together) written or removed then.",
-          propertyNames: { enum: ["web_ids", "assets", "brand_attribute_sets", ...OWNED_TABLES] },
-          additionalProperties: { type: "array", items: { anyOf: [{ type: "string", pattern: RECORD_KEY }, { type: "integer" }] } },
-        }),
+        ),
         { pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?Z$" },
         "Write time (ISO 8601) -> the entries an apply, push or migration wrote or removed then: state migrate and state push keep the newer " +
           "of two differing entries by it, and refuse where it cannot tell.",
@@ -118,8 +141,6 @@ export const ledgerSchema = Type.Object(
     additionalProperties: false,
   },
 );
-
-export type LedgerFile = Static<typeof ledgerSchema>;
 
 /**
  * The ledger in memory: the file's sections, each present, with `written` per entry (the file

@@ -17,35 +17,37 @@
  * - No entry has a write time: `state migrate` and `state push` cannot tell which of two
  *   differing entries is newer, and list them instead of choosing.
  */
-import type { Static, TSchema } from "@sinclair/typebox";
-import { Type } from "../model/json-schema.js";
+import { optional, required, schema, type Schema } from "../base/json-schema.js";
 import { PRUNE_KINDS, type OwnedTable } from "../model/catalogue.js";
+import type { LedgerFile } from "./ledger-schema.js";
 
 const RECORD_KEY = "^(brand|category):\\d+$";
 
-const mapOf = <S extends TSchema>(value: S, keys: Record<string, unknown>) =>
-  Type.Unsafe<Record<string, Static<S>>>({ type: "object", propertyNames: keys, additionalProperties: value });
+const mapOf = <T>(value: Schema<T>, keys: Record<string, unknown>) => schema.record(value, { propertyNames: keys });
+
+/** A format 1 ledger file as JSON: format 2's sections but fingerprints and write times, ownership, names and applied per prune kind. */
+export type LedgerFileV1 = Omit<LedgerFile, "fingerprints" | "written">;
 
 /** Format 1, as pimctl wrote it before format 2 (checked before it is migrated). */
-export const ledgerSchemaV1 = Type.Object(
+export const ledgerSchemaV1 = schema.object<LedgerFileV1>(
   {
-    format: Type.Unsafe<1>({ const: 1 }),
-    min_pimctl_version: Type.Optional(Type.String({ pattern: "^\\d+\\.\\d+\\.\\d+" })),
-    tenant: Type.String(),
-    base_url: Type.String(),
-    web_ids: Type.Optional(mapOf(mapOf(Type.String(), { minLength: 1 }), { pattern: RECORD_KEY })),
-    assets: Type.Optional(
-      mapOf(mapOf(Type.Object({ image_url: Type.String() }, { additionalProperties: false }), { pattern: "^\\d+$" }), { pattern: RECORD_KEY }),
+    format: required(schema.integer({ const: 1 })),
+    min_pimctl_version: optional(schema.string({ pattern: "^\\d+\\.\\d+\\.\\d+" })),
+    tenant: required(schema.string()),
+    base_url: required(schema.string()),
+    web_ids: optional(mapOf(mapOf(schema.string(), { minLength: 1 }), { pattern: RECORD_KEY })),
+    assets: optional(
+      mapOf(mapOf(schema.object<{ image_url: string }>({ image_url: required(schema.string()) }, { additionalProperties: false }), { pattern: "^\\d+$" }), {
+        pattern: RECORD_KEY,
+      }),
     ),
-    brand_attribute_sets: Type.Optional(mapOf(Type.Array(Type.String()), { pattern: "^\\d+$" })),
-    owned: Type.Optional(mapOf(Type.Array(Type.Integer()), { enum: [...PRUNE_KINDS] })),
-    names: Type.Optional(mapOf(mapOf(Type.String(), { pattern: "^\\d+$" }), { enum: [...PRUNE_KINDS] })),
-    applied: Type.Optional(mapOf(mapOf(Type.String({ pattern: "^[0-9a-f]{16}$" }), { pattern: "^\\d+$" }), { enum: [...PRUNE_KINDS] })),
+    brand_attribute_sets: optional(mapOf(schema.array(schema.string()), { pattern: "^\\d+$" })),
+    owned: optional(mapOf(schema.array(schema.integer()), { enum: [...PRUNE_KINDS] })),
+    names: optional(mapOf(mapOf(schema.string(), { pattern: "^\\d+$" }), { enum: [...PRUNE_KINDS] })),
+    applied: optional(mapOf(mapOf(schema.string({ pattern: "^[0-9a-f]{16}$" }), { pattern: "^\\d+$" }), { enum: [...PRUNE_KINDS] })),
   },
   { $schema: "http://json-schema.org/draft-07/schema#", $id: "https://pimctl.dev/schemas/ledger-v1.schema.json", additionalProperties: false },
 );
-
-export type LedgerFileV1 = Static<typeof ledgerSchemaV1>;
 
 /** Ownership and identities of a format 1 ledger in the current shape (the sections it shares are unchanged). */
 export function migrateV1(v1: LedgerFileV1): {

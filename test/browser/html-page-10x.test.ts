@@ -9,13 +9,13 @@ import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import puppeteer, { type Browser, type Page } from "puppeteer-core";
+import { chromium, type Browser, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { renderPlan } from "../../src/render/index.js";
 import { browserRequired, findBrowser, HOW_TO_GET_ONE } from "./find-browser.js";
 import { taxonomyPlan, type TaxonomyPlan } from "./taxonomy-plan.js";
 
-const found = await findBrowser();
+const found = findBrowser();
 if (!found) {
   if (browserRequired) throw new Error(`PIMCTL_REQUIRE_BROWSER=1 and ${HOW_TO_GET_ONE}`);
   console.log(`skipped: the 10× HTML page's browser test: ${HOW_TO_GET_ONE}`);
@@ -45,9 +45,8 @@ beforeAll(async () => {
   await writeFile(file, html);
   url = pathToFileURL(file).href;
   if (!found) return;
-  browser = await puppeteer.launch({ executablePath: found.executablePath, headless: true, args: ["--no-sandbox", "--headless=new", "--disable-gpu"] });
-  page = await browser.newPage();
-  await page.setViewport({ width: 1280, height: 900 });
+  browser = await chromium.launch({ executablePath: found.executablePath, headless: true, args: ["--disable-gpu"] });
+  page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
 }, 60_000);
 
 afterAll(async () => {
@@ -67,7 +66,7 @@ describe.skipIf(!found)("the same page in Chromium", () => {
     // A warm-up load first (the browser's own start, caches); then one measured load.
     await page.goto(url, { waitUntil: "load" });
     await page.goto(url, { waitUntil: "load" });
-    await page.waitForSelector("html[data-ready]");
+    await page.waitForSelector("html[data-ready]", { state: "attached" });
     // The page's own clock: navigation start to the script's ready mark, set after the first frame is drawn with the
     // handlers attached. Wall time seen from here would add the DevTools round trips and whatever else the shared
     // 2-core machine runs; this is the work the page itself makes the browser do.

@@ -2,28 +2,28 @@
 /// <reference lib="dom.iterable" />
 /**
  * The HTML review page in a real browser: Debian's Chromium driven by
- * puppeteer-core, on a plan over the real taxonomy (300 leaves moved under a
+ * playwright-core, on a plan over the real taxonomy (300 leaves moved under a
  * new parent, 40 renamed, a subtree pruned). It checks what a reviewer does:
  * read the counts, fold a subtree, search, follow a move, use the keyboard;
  * measures the time until the page is usable and saves a screenshot.
  *
- * The browser is found by find-browser.ts: CHROMIUM_PATH, a system Chromium or
- * Chrome, or on Linux x64 the one @sparticuz/chromium installs with npm ci; with
- * none the test is skipped with one line (a failure when PIMCTL_REQUIRE_BROWSER=1,
- * as .ci/run sets). PIMCTL_SCREENSHOT=examples/plan-html.png writes the README's screenshot.
+ * The browser is found by find-browser.ts: CHROMIUM_PATH, or a system Chromium or
+ * Chrome (none comes with npm ci); with none the test is skipped with one line (a
+ * failure when PIMCTL_REQUIRE_BROWSER=1, as .ci/run sets).
+ * PIMCTL_SCREENSHOT=examples/plan-html.png writes the README's screenshot.
  */
 import { statSync } from "node:fs";
 import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import puppeteer, { type Browser, type Page } from "puppeteer-core";
+import { chromium, type Browser, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { renderPlan } from "../../src/render/index.js";
 import { browserRequired, findBrowser, HOW_TO_GET_ONE } from "./find-browser.js";
 import { taxonomyPlan, type TaxonomyPlan } from "./taxonomy-plan.js";
 
-const found = await findBrowser();
+const found = findBrowser();
 if (!found) {
   if (browserRequired) throw new Error(`PIMCTL_REQUIRE_BROWSER=1 and ${HOW_TO_GET_ONE}`);
   console.log(`skipped: the HTML page's browser test: ${HOW_TO_GET_ONE}`);
@@ -40,7 +40,7 @@ const readyMs: number[] = [];
 /** Load the page fresh and note when it became usable, by the page's own clock. */
 async function load(): Promise<void> {
   await page.goto(url, { waitUntil: "load" });
-  await page.waitForSelector("html[data-ready]");
+  await page.waitForSelector("html[data-ready]", { state: "attached" });
   readyMs.push(Number(await page.$eval("html", (h) => h.getAttribute("data-ready"))));
 }
 
@@ -54,9 +54,8 @@ beforeAll(async () => {
   await writeFile(file, html);
   url = pathToFileURL(file).href;
   console.log(`page for the taxonomy plan: ${(Buffer.byteLength(html) / 1e6).toFixed(2)} MB`);
-  browser = await puppeteer.launch({ executablePath: found.executablePath, headless: true, args: ["--no-sandbox", "--headless=new", "--disable-gpu"] });
-  page = await browser.newPage();
-  await page.setViewport({ width: 1280, height: 900 });
+  browser = await chromium.launch({ executablePath: found.executablePath, headless: true, args: ["--disable-gpu"] });
+  page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   // The first load warms the browser up; the figure is the median of three more.
   await page.goto(url, { waitUntil: "load" });
   for (let i = 0; i < 3; i++) await load();
@@ -115,9 +114,9 @@ describe.skipIf(!found)("the HTML page in Chromium, on the real taxonomy", () =>
 
   it("filters the tree by name, keeping the ancestors of matches", async () => {
     await page.click("#q");
-    await page.type("#q", "(renamed)");
+    await page.locator("#q").pressSequentially("(renamed)");
     // The search waits for a pause in typing; data-filtered says which query the page shows.
-    await page.waitForSelector('#q[data-filtered="(renamed)"]');
+    await page.waitForSelector('#q[data-filtered="(renamed)"]', { state: "attached" });
     expect(await page.$eval("#matches", (s) => s.textContent)).toBe("40 matches");
     const shown = await page.$$eval("li.node", (lis) => lis.filter((li) => (li as HTMLElement).offsetParent !== null).map((li) => li.className));
     expect(shown.filter((c) => c.includes("st-rename"))).toHaveLength(40);
@@ -178,10 +177,10 @@ describe.skipIf(!found)("the HTML page in Chromium, on the real taxonomy", () =>
     );
     await page.click(`#${id} > .row .tw`);
     expect(await isVisible(`#${id} > ul > li.node`)).toBe(false);
-    await page.emulateMediaType("print");
+    await page.emulateMedia({ media: "print" });
     expect(await isVisible(`#${id} > ul > li.node`)).toBe(true);
     expect(await page.$eval("nav.bar", (n) => getComputedStyle(n).display)).toBe("none");
-    await page.emulateMediaType("screen");
+    await page.emulateMedia({ media: "screen" });
   });
 
   it("filters the lists of other kinds by name too", async () => {
@@ -190,8 +189,8 @@ describe.skipIf(!found)("the HTML page in Chromium, on the real taxonomy", () =>
     const small = renderPlan(buildPlan({ tenant: "demo", desired, remote, ledger, prune }).plan, "html", { color: false });
     const other = await browser.newPage();
     await other.setContent(small, { waitUntil: "load" });
-    await other.type("#q", "colo");
-    await other.waitForSelector('#q[data-filtered="colo"]');
+    await other.locator("#q").pressSequentially("colo");
+    await other.waitForSelector('#q[data-filtered="colo"]', { state: "attached" });
     const shown = await other.$$eval("li.rec", (lis) =>
       lis.filter((li) => (li as HTMLElement).offsetParent !== null).map((li) => li.querySelector(".n")!.textContent),
     );
@@ -202,7 +201,7 @@ describe.skipIf(!found)("the HTML page in Chromium, on the real taxonomy", () =>
   it("saves a screenshot", async () => {
     await load();
     const out = process.env.PIMCTL_SCREENSHOT ? path.resolve(process.env.PIMCTL_SCREENSHOT) : path.join(tmpdir(), "pimctl-plan-html.png");
-    await page.screenshot({ path: out as `${string}.png` });
+    await page.screenshot({ path: out });
     console.log(`screenshot: ${out}`);
     expect(statSync(out).size).toBeGreaterThan(20_000);
   });

@@ -2,15 +2,19 @@
  * Installing with no registry, two of the three ways README's "Installing"
  * names (the packed tarball is pack.test.ts):
  * - the Git URL: this repository's HEAD pushed to a bare repository, installed
- *   with `npm install git+file://...#<commit>` into an empty project; npm runs
- *   pimctl's `prepare`, which builds dist/, so `npx pimctl` works;
+ *   with `npm install git+file://...#<commit>` into an empty project, with an
+ *   empty npm cache of its own, as a user's first install; npm installs pimctl's
+ *   devDependencies in its clone and runs `prepare`, which builds dist/, so
+ *   `npx pimctl` works. It downloads no browser: none in the project's
+ *   node_modules, none in that npm cache. The install's time is printed (README
+ *   "Installing in a project" quotes it);
  * - the GitHub Action from its own ref: action.yml's steps, run as the runner
  *   runs them, in a checkout of that commit with no dist/ (it builds itself
  *   there), and from the installed package (it ships dist/: nothing is built).
  * Commit first: what is tested is HEAD, not the working tree.
  */
 import { execFile, execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -20,6 +24,47 @@ import { startEmulator, type Emulator } from "../../src/emulator/index.js";
 import { repoRoot } from "../helpers/project.js";
 import { runGithubJob, type GithubStep } from "../ci/runners.js";
 
+/** Every file under dir, recursively (symbolic links not followed). */
+function files(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const full = path.join(dir, e.name);
+    return e.isDirectory() ? files(full) : e.isFile() ? [full] : [];
+  });
+}
+const duBytes = (dir: string) => files(dir).reduce((sum, f) => sum + statSync(f).size, 0);
+const largest = (dir: string) => Math.max(0, ...files(dir).map((f) => statSync(f).size));
+
+/** The names of every package in a node_modules tree, nested ones included ("a", "@scope/b"). */
+function packageNames(nodeModules: string): string[] {
+  if (!existsSync(nodeModules)) return [];
+  return readdirSync(nodeModules).flatMap((name) => {
+    if (name.startsWith(".")) return [];
+    const names = name.startsWith("@") ? readdirSync(path.join(nodeModules, name)).map((n) => `${name}/${n}`) : [name];
+    return names.flatMap((n) => [n, ...packageNames(path.join(nodeModules, n, "node_modules"))]);
+  });
+}
+
+/**
+ * The packages an npm cache holds, by name, sorted, from its index (cacache: a line per entry, a hash, a tab, JSON with
+ * the key): "pacote:tarball:<name>@<version>", or "make-fetch-happen:request-cache:<registry URL>" of a package's
+ * metadata (/<name>, the scope's slash escaped) or tarball (/<name>/-/<file>.tgz).
+ */
+function cachedPackages(cache: string): string[] {
+  const keys = files(path.join(cache, "_cacache", "index-v5")).flatMap((f) =>
+    readFileSync(f, "utf8")
+      .split("\n")
+      .filter(Boolean)
+      .map((line) => (JSON.parse(line.slice(line.indexOf("\t") + 1)) as { key: string }).key),
+  );
+  const name = (key: string) => {
+    const tarball = /^pacote:tarball:(.+)@[^@]+$/.exec(key);
+    if (tarball) return tarball[1]!;
+    const url = /^make-fetch-happen:request-cache:(.+)$/.exec(key);
+    return url ? decodeURIComponent(new URL(url[1]!).pathname.slice(1)).split("/-/")[0]! : key;
+  };
+  return [...new Set(keys.map(name))].sort();
+}
+
 const ourVersion = (JSON.parse(readFileSync(path.join(repoRoot, "package.json"), "utf8")) as { version: string }).version;
 
 describe("installing from the Git URL, and the Action from its own ref", () => {
@@ -28,6 +73,7 @@ describe("installing from the Git URL, and the Action from its own ref", () => {
   let emulator: Emulator;
   let commit: string;
   let bare: string;
+  let cache: string;
   const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: "1", PIMCTL_GIT_TOKEN: "git-secret" };
   for (const k of ["VITEST", "VITEST_WORKER_ID", "VITEST_POOL_ID", "NODE_OPTIONS", "GITHUB_ACTIONS", "GITHUB_STEP_SUMMARY", "GITHUB_OUTPUT"]) delete env[k];
   const git = (args: string[], cwd: string) => execFileSync("git", args, { cwd, encoding: "utf8", stdio: "pipe" }).trim();
@@ -61,9 +107,13 @@ describe("installing from the Git URL, and the Action from its own ref", () => {
       `dir: catalogue\ntenants:\n  git:\n    base_url: ${emulator.tenantUrl("git")}\n    token_env: PIMCTL_GIT_TOKEN\n`,
     );
     writeFileSync(path.join(project, "catalogue", "brands.yaml"), "brands:\n  - name: Acme\n");
-    // npm clones the commit, installs its devDependencies (from the local cache), runs prepare, packs, installs.
-    const r = await sh("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", `git+file://${bare}#main`], project);
+    // npm clones the commit, installs its devDependencies (from the registry, into the empty cache), runs prepare, packs, installs.
+    cache = path.join(root, "npm-cache");
+    const t0 = performance.now();
+    const r = await sh("npm", ["install", `--cache=${cache}`, "--no-audit", "--no-fund", `git+file://${bare}#main`], project);
+    const seconds = (performance.now() - t0) / 1000;
     expect(r.code, r.stderr).toBe(0);
+    console.log(`Git-URL install into an empty project, empty npm cache: ${seconds.toFixed(1)} s; npm cache ${(duBytes(cache) / 1e6).toFixed(0)} MB`);
   }, 300_000);
 
   afterAll(async () => {
@@ -80,6 +130,18 @@ describe("installing from the Git URL, and the Action from its own ref", () => {
     const plan = await sh("npx", ["--no-install", "pimctl", "plan", "--detailed-exitcode"], project);
     expect(plan.code, plan.stderr).toBe(2);
     expect(plan.stdout).toContain('+ brand["Acme"]');
+  });
+
+  it("downloads no browser: no Chromium in the project's node_modules nor in the npm cache the install used", () => {
+    // By name: no package called chromium or chrome (@sparticuz/chromium, chromium, ...) in node_modules, none fetched into the cache.
+    const browserName = /^(@[^/]+\/)?(chromium|chrome|chrome-headless-shell)$/i;
+    expect(packageNames(path.join(project, "node_modules")).filter((n) => browserName.test(n))).toEqual([]);
+    const cached = cachedPackages(cache);
+    expect(cached).toContain("typescript"); // the cache was used: the devDependencies pimctl builds with are in it
+    expect(cached.filter((n) => browserName.test(n))).toEqual([]);
+    // By size: a browser is tens of MB compressed, 100+ MB unpacked; nothing here comes near.
+    expect(largest(path.join(project, "node_modules"))).toBeLessThan(20e6);
+    expect(largest(cache)).toBeLessThan(20e6);
   });
 
   it("the Action from its own ref builds itself in its checkout; from the installed package it runs the shipped dist/", { timeout: 240_000 }, async () => {
