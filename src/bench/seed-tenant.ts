@@ -14,7 +14,9 @@ import type { TenantStore } from "../emulator/store.js";
 import type { AttributeRec, TypeValueRec } from "../emulator/records.js";
 import { now, slugify } from "../emulator/store-core.js";
 import { PimctlError } from "../errors.js";
-import { pathKey, type Catalogue, type PruneKind } from "../model/catalogue.js";
+import { pathKey, type Catalogue, type OwnedTable } from "../model/catalogue.js";
+import { fingerprintOf } from "../plan/identity.js";
+import type { AppliedIdentity } from "../plan/ownership.js";
 import { FIELDS, type FieldSpec } from "../plan/fields.js";
 import { readLedger, saveLedger } from "../state/backends/index.js";
 import { recordNames, recordOwned } from "../state/ledger.js";
@@ -26,8 +28,9 @@ import { pickTenant } from "../tenant.js";
 
 /** What apply would record in the ledger for the records it created. */
 export interface Seeded {
-  owned: Partial<Record<PruneKind, number[]>>;
-  names: Partial<Record<PruneKind, Record<string, string>>>;
+  owned: Partial<Record<OwnedTable, number[]>>;
+  /** Table -> id -> the identity apply records (src/plan/identity.ts): its key and the fingerprint of what it wrote. */
+  names: Partial<Record<OwnedTable, Record<string, AppliedIdentity>>>;
 }
 
 const fieldsOf = (specs: readonly FieldSpec[], ...translated: string[]) => specs.map((f) => f.field).filter((f) => !translated.includes(f));
@@ -82,10 +85,15 @@ export function seedTenant(store: TenantStore, catalogue: Catalogue, versionIds:
   };
   const owned = { attributes: [] as number[], type_values: [] as number[], attribute_sets: [] as number[], categories: [] as number[], brands: [] as number[] };
   const names = {
-    attributes: {} as Record<string, string>,
-    attribute_sets: {} as Record<string, string>,
-    categories: {} as Record<string, string>,
-    brands: {} as Record<string, string>,
+    attributes: {} as Record<string, AppliedIdentity>,
+    type_values: {} as Record<string, AppliedIdentity>,
+    attribute_sets: {} as Record<string, AppliedIdentity>,
+    categories: {} as Record<string, AppliedIdentity>,
+    brands: {} as Record<string, AppliedIdentity>,
+  };
+  const identity = (table: OwnedTable, key: string, declared?: object): AppliedIdentity => {
+    const fingerprint = declared ? fingerprintOf(table, declared) : undefined;
+    return fingerprint === undefined ? { key } : { key, fingerprint };
   };
 
   // One time for the records written here: a clock read per write was a third of the seeding time.
@@ -100,7 +108,7 @@ export function seedTenant(store: TenantStore, catalogue: Catalogue, versionIds:
     log("attribute", attr.id);
     attributeIds.set(a.name, attr.id);
     owned.attributes.push(attr.id);
-    names.attributes[attr.id] = a.name;
+    names.attributes[attr.id] = identity("attributes", a.name, a);
     for (const [name, fields] of Object.entries(a.versions ?? {})) {
       const body = pick(fields, ATTRIBUTE_VERSION_FIELDS);
       if (!Object.keys(body).length) continue;
@@ -111,6 +119,7 @@ export function seedTenant(store: TenantStore, catalogue: Catalogue, versionIds:
       const tv = typeValueRecord(store, attr.id, pick(v, TYPE_VALUE_FIELDS) as { value: string }, t);
       log("attribute", attr.id);
       owned.type_values.push(tv.id);
+      names.type_values[tv.id] = identity("type_values", v.value);
       for (const [name, value] of Object.entries(v.versions ?? {})) {
         tv.versions[versionId(name)] = { id: store.id("typeValueVersions"), value }; // as setTypeValueVersion stores it
         log("attribute", attr.id);
@@ -123,7 +132,7 @@ export function seedTenant(store: TenantStore, catalogue: Catalogue, versionIds:
     const set = store.createSet({ sort_order: 0, ...pick(s, ATTRIBUTE_SET_FIELDS) } as never);
     setIds.set(s.name, set.id);
     owned.attribute_sets.push(set.id);
-    names.attribute_sets[set.id] = s.name;
+    names.attribute_sets[set.id] = identity("attribute_sets", s.name, s);
     (s.attributes ?? []).forEach((name, i) => {
       // POST /attribute_sets/ID/attributes, as the store's assign stores it (each lands last).
       const id = store.id("assignments");
@@ -147,13 +156,13 @@ export function seedTenant(store: TenantStore, catalogue: Catalogue, versionIds:
     const cat = store.createCategory(body as never);
     categoryIds.set(pathKey(c.path), cat.id);
     owned.categories.push(cat.id);
-    names.categories[cat.id] = pathKey(c.path);
+    names.categories[cat.id] = identity("categories", pathKey(c.path), c);
   }
 
   for (const b of catalogue.brands) {
     const brand = store.createBrand(pick(b, BRAND_FIELDS) as never);
     owned.brands.push(brand.id);
-    names.brands[brand.id] = b.name;
+    names.brands[brand.id] = identity("brands", b.name, b);
   }
   store.onChange();
   return { owned, names };

@@ -13,6 +13,7 @@ import { parseYaml, pointer, type ParsedYaml } from "../manifest/yaml.js";
 import { decodeManifest } from "../manifest/encoding.js";
 import { fillUrlTemplate, hasCredentials, redactUrl } from "../api/base-url.js";
 import type { ExternalRecords } from "../manifest/references.js";
+import type { SourceLocation } from "../model/catalogue.js";
 import { CONFIG_FILE, findConfig, type ConfigSearch } from "./find.js";
 
 export interface TenantConfig {
@@ -24,6 +25,8 @@ export interface TenantConfig {
   token_env?: string;
   token_file?: string;
   versions?: Record<string, number>;
+  /** Where each of this tenant's `versions:` entries is written (a contradiction is reported there). */
+  versions_at?: Record<string, SourceLocation>;
   variables?: Record<string, string>;
   parallelism?: number;
   allow_insecure_http?: boolean;
@@ -42,6 +45,8 @@ export interface Config {
   dir: string;
   tenants: Record<string, TenantConfig>;
   versions: Record<string, number>;
+  /** Where each top-level `versions:` entry is written. */
+  versions_at?: Record<string, SourceLocation>;
   prune: PrunePolicy;
   /** Absolute directory of the ledger and its lock (local backend). */
   ledger_dir: string;
@@ -153,6 +158,7 @@ export async function loadConfig(opts: { configPath?: string; cwd: string; dir?:
     tenants[name] = {
       ...t,
       name,
+      ...(t.versions ? { versions_at: entryLocations(parsed, ["tenants", name, "versions"], t.versions) } : {}),
       ...(t.variables ? { variables: Object.fromEntries(Object.entries(t.variables).map(([k, v]) => [k, String(v)])) } : {}),
       ...(t.token_file ? { token_file: path.resolve(base, t.token_file) } : {}),
     };
@@ -162,6 +168,7 @@ export async function loadConfig(opts: { configPath?: string; cwd: string; dir?:
     dir: opts.dir ? path.resolve(opts.cwd, opts.dir) : path.resolve(base, (data.dir as string | undefined) ?? "."),
     tenants,
     versions: (data.versions ?? {}) as Record<string, number>,
+    ...(data.versions ? { versions_at: entryLocations(parsed, ["versions"], data.versions as object) } : {}),
     prune: (data.prune ?? {}) as Config["prune"],
     ledger_dir: path.resolve(base, (data.ledger_dir as string | undefined) ?? ".pimctl"),
     state: { ...DEFAULT_STATE, ...((data.state ?? {}) as Partial<StateConfig>) },
@@ -263,4 +270,14 @@ export { hasCredentials, redactUrl } from "../api/base-url.js";
 /** Version name -> id for a tenant: the config's mapping, the tenant's own winning. */
 export function versionMap(config: Config, tenant: TenantConfig | undefined): Record<string, number> {
   return { ...config.versions, ...(tenant?.versions ?? {}) };
+}
+
+/** Where each entry of versionMap(config, tenant) is written: the tenant's own line where it has one. */
+export function versionSources(config: Config, tenant: TenantConfig | undefined): Record<string, SourceLocation> {
+  return { ...config.versions_at, ...(tenant?.versions_at ?? {}) };
+}
+
+/** The location of each entry's value in a map of the config (`versions:`). */
+function entryLocations(parsed: ParsedYaml, at: string[], map: object): Record<string, SourceLocation> {
+  return Object.fromEntries(Object.keys(map).map((k) => [k, parsed.at(pointer([...at, k]))]));
 }

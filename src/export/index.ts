@@ -9,17 +9,20 @@ import {
   KINDS,
   compareText,
   comparePaths,
+  pathKey,
   type Asset,
   type Attribute,
   type Brand,
   type Catalogue,
   type Category,
   type Kind,
+  type OwnedTable,
   type TypeValue,
 } from "../model/catalogue.js";
 import type { RemoteAsset, RemoteCatalogue } from "../model/remote.js";
 import type { LedgerView } from "../plan/context.js";
-import { variableWriter, writeVariables } from "./translate.js";
+import { judgeIdentity } from "../plan/identity.js";
+import { variableWriter, writeVariables, type VariableWriter } from "./translate.js";
 
 /**
  * Version fields that only repeat the master text carry nothing (a tenant may
@@ -38,24 +41,28 @@ export function ownVersions<T extends object>(versions: Record<string, T> | unde
 /** The tenant's state as a desired catalogue: what a manifest would say to keep it as it is. */
 export function remoteToCatalogue(remote: RemoteCatalogue, ledger?: LedgerView): Catalogue {
   const byName = (a: { name: string }, b: { name: string }) => compareText(a.name, b.name);
-  const assets = (owner: string, list: RemoteAsset[] | undefined): Asset[] | undefined =>
+  // The ledger's write-only values of a record only while the record under that id is the one pimctl wrote them for,
+  // as the plan decides (plan/identity.ts): another record given that id (a restore, a rename and an edit) has none of them.
+  const trusted = (table: OwnedTable, id: number, key: string, record: object): LedgerView | undefined =>
+    ledger && judgeIdentity(ledger, table, id, key, record).is !== "other" ? ledger : undefined;
+  const assets = (own: LedgerView | undefined, owner: string, list: RemoteAsset[] | undefined): Asset[] | undefined =>
     list?.length
       ? list
           .map((a) => ({
-            image_url: ledger?.assets[owner]?.[String(a.id)]?.image_url ?? a.uri,
+            image_url: own?.assets[owner]?.[String(a.id)]?.image_url ?? a.uri,
             ...(a.alttext ? { alttext: a.alttext } : {}),
             ...(a.thumbnail !== undefined ? { thumbnail: a.thumbnail } : {}),
           }))
           .sort((x, y) => compareText(x.image_url, y.image_url))
       : undefined;
   /** Brands and categories: own version text, and the write-only values the ledger remembers. */
-  const withWriteOnly = <T extends Brand | Category>(out: T, owner: string, remoteAssets: RemoteAsset[] | undefined): T => {
+  const withWriteOnly = <T extends Brand | Category>(out: T, owner: string, remoteAssets: RemoteAsset[] | undefined, own: LedgerView | undefined): T => {
     const versions = ownVersions(out.versions as Record<string, object> | undefined, out as unknown as Record<string, unknown>);
     if (versions) out.versions = versions as T["versions"];
     else delete out.versions;
-    const a = assets(owner, remoteAssets);
+    const a = assets(own, owner, remoteAssets);
     if (a) out.assets = a;
-    const w = ledger?.web_ids[owner];
+    const w = own?.web_ids[owner];
     if (w && Object.keys(w).length) out.web_ids = w;
     return out;
   };
@@ -81,7 +88,8 @@ export function remoteToCatalogue(remote: RemoteCatalogue, ledger?: LedgerView):
   const brands: Brand[] = remote.brands
     .map((r) => {
       const { id, product_count: _pc, assets: ra, attributes: battrs, ...rest } = r;
-      const out: Brand = withWriteOnly({ ...rest }, `brand:${id}`, ra);
+      const own = trusted("brands", id, r.name, r);
+      const out: Brand = withWriteOnly({ ...rest }, `brand:${id}`, ra, own);
       if (battrs) {
         const values: NonNullable<Brand["attributes"]> = {};
         const assigned: string[] = [];
@@ -101,7 +109,7 @@ export function remoteToCatalogue(remote: RemoteCatalogue, ledger?: LedgerView):
         if (Object.keys(values).length) out.attributes = values;
         if (assigned.length) out.assigned_attributes = assigned.sort();
       }
-      const sets = ledger?.brand_attribute_sets[String(id)];
+      const sets = own?.brand_attribute_sets[String(id)];
       if (sets?.length) out.attribute_sets = [...sets].sort();
       return out;
     })
@@ -110,7 +118,7 @@ export function remoteToCatalogue(remote: RemoteCatalogue, ledger?: LedgerView):
   const categories: Category[] = remote.categories
     .map((r) => {
       const { id, parent_id: _p, child_count: _c, assets: ra, ...rest } = r;
-      return withWriteOnly({ ...rest } as Category, `category:${id}`, ra);
+      return withWriteOnly({ ...rest } as Category, `category:${id}`, ra, trusted("categories", id, pathKey(r.path), r));
     })
     .sort((a, b) => comparePaths(a.path, b.path));
 
@@ -178,15 +186,15 @@ type ItemText = (column: number) => Iterable<string>;
  * document at once held every entry three times (the cleaned copy, the yaml library's node tree,
  * the text): at ten times the taxonomy, a node tree of 1.3 million scalars.
  */
-function* kindText(kind: Kind, items: Iterable<ItemText>, write: (s: string) => string): Generator<string> {
+function* kindText(kind: Kind, items: Iterable<ItemText>, write: VariableWriter): Generator<string> {
   let first = true;
   for (const item of items) {
     // The key as the whole document wrote it: written through the variables too, quoted where it must be.
-    if (first) yield keyLine(write(kind));
+    if (first) yield keyLine(write.literal(kind));
     first = false;
     yield* item(2);
   }
-  if (first) yield stringify({ [write(kind)]: [] }, YAML_OPTIONS);
+  if (first) yield stringify({ [write.literal(kind)]: [] }, YAML_OPTIONS);
 }
 
 /**
@@ -195,13 +203,13 @@ function* kindText(kind: Kind, items: Iterable<ItemText>, write: (s: string) => 
  * field (FIELD_ORDER): the entry is written with an empty list there, which is opened for the
  * children, each written the same way four columns further right.
  */
-function* categoryText(node: CategoryNode, column: number, write: (s: string) => string): Generator<string> {
+function* categoryText(node: CategoryNode, column: number, write: VariableWriter): Generator<string> {
   const entry = writeVariables(clean(node.category), write) as Record<string, unknown>;
   if (!node.children.length) {
     yield listItem(entry, column);
     return;
   }
-  const key = write("children");
+  const key = write.literal("children");
   const empty = stringify({ [key]: [] }, YAML_OPTIONS);
   const text = listItem({ ...entry, [key]: [] }, 0);
   // Never seen; should the library ever write the empty list otherwise, the subtree is written whole.

@@ -8,15 +8,15 @@
  * puts them back into what is written (src/export/translate.ts).
  */
 import { isAlias, isCollection, isMap, isScalar, isSeq, parseDocument, stringify, type Document, type Node, type Pair, type YAMLMap, type YAMLSeq } from "yaml";
-import { writeVariables } from "./translate.js";
+import { writeVariables, type VariableWriter } from "./translate.js";
 import { applySplices, scalarText, type TextSplice } from "../manifest/yaml-text.js";
 import { aliasSplits, aliasesResolve, detachSplits } from "./yaml-shared.js";
 
 export interface VariableText {
   /** `${name}` -> the tenant's value, `$${` -> `${`. */
   resolve(s: string): string;
-  /** The other way, for what is written. */
-  write(s: string): string;
+  /** The other way, for what is written: `${name}` only in variable-bearing fields (src/export/translate.ts). */
+  write: VariableWriter;
 }
 
 const STRINGIFY = { lineWidth: 0, indent: 2, sortMapEntries: false, aliasDuplicateObjects: false } as const;
@@ -29,7 +29,8 @@ export function renderYaml(v: unknown, text: VariableText, opts: { flow?: boolea
 
 /** `key: v` on one line, the value in flow style (`previous_names: [Acme]`), with variables written back. */
 function flowPair(key: string, v: unknown, text: VariableText, padded = false): string {
-  const keyText = stringify({ [text.write(key)]: 0 }, STRINGIFY)
+  // As renderYaml writes `{ [key]: v }`: the key as text (merge never writes a variable-bearing field in place).
+  const keyText = stringify({ [text.write.literal(key)]: 0 }, STRINGIFY)
     .trimEnd()
     .slice(0, -": 0".length);
   return `${keyText}: ${renderYaml(v, text, { flow: true, padded }).trimEnd()}`;
@@ -118,7 +119,8 @@ export class YamlFileEdit {
   /** The scalar text for `v` where `old` stood, in its quoting; undefined when it needs a block. */
   private scalarText(v: unknown, old: Node | null, inFlow: boolean): string | undefined {
     if (typeof v !== "string") return v === null || typeof v === "object" ? undefined : String(v);
-    const s = this.variables.write(v);
+    // Merge writes no variable-bearing field in place (web ids and asset image_urls are never merged): text.
+    const s = this.variables.write.literal(v);
     if (s.includes("\n")) return inFlow ? JSON.stringify(s) : undefined;
     const type = isScalar(old) ? old.type : undefined;
     if (type === "BLOCK_LITERAL" || type === "BLOCK_FOLDED") return undefined;

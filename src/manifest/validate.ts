@@ -21,7 +21,7 @@ export function compile(schema: object): ValidateFunction {
  * The validator the build generated (dist/manifest/validators.generated.js), or
  * one compiled now where there is none (tests running the TypeScript sources).
  */
-export async function validatorFor(name: "manifest" | "config" | "ledger", schema: object): Promise<ValidateFunction> {
+export async function validatorFor(name: "manifest" | "config" | "ledger" | "ledger_v1", schema: object): Promise<ValidateFunction> {
   const generated = "./validators.generated.js";
   try {
     const mod = (await import(generated)) as Record<string, ValidateFunction | undefined>;

@@ -51,6 +51,24 @@ export type { AttributeType, CategoryStatus } from "./manifest-types.js";
 export const PRUNE_KINDS = ["display_groups", "attributes", "type_values", "attribute_sets", "blocks", "brands", "categories", "assets"] as const;
 export type PruneKind = (typeof PRUNE_KINDS)[number];
 
+/**
+ * Where a record's id is unique: the tables the service numbers on their own (with one
+ * sequence per table, a brand asset and a category asset may share an id). Ownership and the
+ * identities the ledger remembers are kept per table; a prune kind covers one or two of them.
+ */
+export const OWNED_TABLES = [
+  "display_groups",
+  "attributes",
+  "type_values",
+  "attribute_sets",
+  "blocks",
+  "brands",
+  "categories",
+  "brand_assets",
+  "category_assets",
+] as const;
+export type OwnedTable = (typeof OWNED_TABLES)[number];
+
 /** Only these attribute types carry selectable type values. */
 export const TYPES_WITH_VALUES: readonly AttributeType[] = ["selectbox", "multiselect"];
 

@@ -5,23 +5,24 @@
  * matching routine, and the growing list of actions with their fingerprints.
  * Kind planners add actions here; edges.ts and order.ts finish the plan.
  */
-import type { Catalogue, Kind, SourceLocation } from "../model/catalogue.js";
+import type { Catalogue, Kind, OwnedTable, SourceLocation } from "../model/catalogue.js";
 import type { RemoteCatalogue } from "../model/remote.js";
 import { PimctlError, closeNames } from "../errors.js";
 import { fingerprint } from "./fingerprint.js";
 import { matchBy, matchByLedger, type Matched } from "./match.js";
+import { Ownership, type OwnershipLedger } from "./ownership.js";
 import type { PruneKind, PrunePolicy } from "./policy.js";
 import type { Action, ActionFlags, Ref, UnmanagedRecord } from "./types.js";
 
-/** What the applier remembers of write-only values (src/state/ledger.ts owns the file; write-only.ts reads it). */
-export interface LedgerView {
+/**
+ * What the applier remembers (src/state/ledger.ts owns the file): write-only values (write-only.ts
+ * reads them), and per table the ids pimctl owns and the identity it applied to each (ownership.ts,
+ * identity.ts: a remembered id is used only while the record behind it still matches).
+ */
+export interface LedgerView extends OwnershipLedger {
   web_ids: Record<string, Record<string, string>>;
   assets: Record<string, Record<string, { image_url: string }>>;
   brand_attribute_sets: Record<string, string[]>;
-  /** Prune kind -> ids pimctl created or adopted: all prune "owned" may delete. */
-  owned?: Record<string, number[]>;
-  /** Prune kind -> record id -> the name pimctl last applied (finds records renamed by hand). */
-  names?: Record<string, Record<string, string>>;
 }
 
 export interface PlanInput {
@@ -68,15 +69,15 @@ export class PlanContext {
     attribute_sets: new Map(),
   };
   private readonly channelIds = new Map<string, number>();
-  private readonly ownedSets = new Map<PruneKind, Set<number>>();
-  /** Prune kind -> ids of declared records found in the tenant (adopted by apply). */
-  readonly declared = new Map<PruneKind, Set<number>>();
-  /** Prune kind -> id -> declared name, for the named kinds: what the ledger remembers once applied. */
-  readonly declaredNames = new Map<PruneKind, Map<number, string>>();
+  /** Owned ids, identities, and what the plan says about ids it cannot prove (ownership.ts). */
+  readonly ownership: Ownership;
+  /** Ledger keys ("brand:12") of records under a remembered id that are other records: their write-only entries are not theirs. */
+  private readonly distrusted = new Set<string>();
 
   constructor(readonly input: PlanInput) {
     this.managed = new Set(input.desired.managed);
     for (const c of input.remote.channels) this.channelIds.set(c.channel_name, c.id);
+    this.ownership = new Ownership(input.ledger, input.prune);
   }
 
   get desired(): Catalogue {
@@ -96,25 +97,30 @@ export class PlanContext {
     return p === true || p === "owned";
   }
 
-  /** Whether pruning may delete this undeclared record: always with prune true; with "owned" only what pimctl owns. */
-  mayDelete(kind: PruneKind, id: number): boolean {
-    const p = this.input.prune?.[kind];
-    if (p === true) return true;
-    if (p !== "owned") return false;
-    let ids = this.ownedSets.get(kind);
-    if (!ids) this.ownedSets.set(kind, (ids = new Set(this.input.ledger?.owned?.[kind] ?? [])));
-    return ids.has(id);
+  /**
+   * Whether pruning may delete this undeclared record: always with prune true; with "owned" only a
+   * record pimctl owns whose identity (`key`, and `record` for the fingerprint) still checks out.
+   */
+  mayDelete(table: OwnedTable, id: number, identity: { key: string; record: object }): boolean {
+    return this.ownership.mayDelete(table, id, identity);
   }
 
-  /** A declared record matched in the tenant: applying this plan adopts it (prune "owned" may delete it once undeclared). */
-  own(kind: PruneKind, id: number, name?: string): void {
-    let ids = this.declared.get(kind);
-    if (!ids) this.declared.set(kind, (ids = new Set()));
-    ids.add(id);
-    if (name === undefined) return;
-    let names = this.declaredNames.get(kind);
-    if (!names) this.declaredNames.set(kind, (names = new Map()));
-    names.set(id, name);
+  /** A declared record matched in the tenant: applying this plan adopts it and remembers `key` (and what the manifests write) under its id. */
+  own(table: OwnedTable, id: number, key?: string, declared?: object): void {
+    this.ownership.own(table, id, key, declared);
+  }
+
+  /**
+   * The ledger's write-only entries of a record ("brand:12"), unless the record under that id is
+   * another record than the one pimctl wrote them for: then they are unknown, written again.
+   */
+  trustsLedgerOf(ownerKey: string | undefined): boolean {
+    return ownerKey === undefined || !this.distrusted.has(ownerKey);
+  }
+
+  /** A matched tenant record whose id the ledger remembers for another record: its write-only entries are not trusted. */
+  checkIdentity(table: OwnedTable, ownerKey: string, id: number, key: string, record: object): void {
+    if (this.ownership.judge(table, id, key, record).is === "other") this.distrusted.add(ownerKey);
   }
 
   /** Add an action; references to records this plan creates become dependencies. */
@@ -187,14 +193,16 @@ export class PlanContext {
 
   /**
    * Match desired records to remote ones by name, then by previous_names, then
-   * (with `kind`) by the id the ledger remembers under the name: a record renamed
-   * by hand in the PIM is renamed back, keeping its id.
+   * (with `table`) by the id the ledger remembers under the name, when that record's
+   * identity checks out (identity.ts; `view` gives its fields by today's names): a
+   * record renamed by hand in the PIM is renamed back, keeping its id.
    */
   match<D extends { name: string; previous_names?: string[]; source?: SourceLocation }, R extends { id: number; name: string }>(
     label: string,
     desired: readonly D[],
     remote: readonly R[],
-    kind?: PruneKind,
+    table?: OwnedTable,
+    view: (r: R) => object = (r) => r,
   ): { pairs: Matched<D, R>[]; leftover: R[] } {
     const matched = matchBy(
       this.errors,
@@ -206,7 +214,10 @@ export class PlanContext {
       (r) => r.name,
       (d) => d.previous_names,
     );
-    return kind ? matchByLedger(matched, this.input.ledger?.names?.[kind]) : matched;
+    if (!table) return matched;
+    return matchByLedger(matched, this.input.ledger?.names?.[table], (r) =>
+      this.ownership.heldByAnother(table, r.id, r.name) ? { is: "unknown" } : this.ownership.judge(table, r.id, r.name, view(r)),
+    );
   }
 
   /** The name a remote reference has after this plan's renames. */

@@ -28,7 +28,8 @@ export const FIELDS = {
   asset: comparedFields(ASSET),
 } satisfies Record<string, FieldSpec[]>;
 
-function canonical(value: unknown, kind: FieldKind): Json {
+/** A field's value as comparison sees it: null, undefined and "" alike for text, name sets sorted. */
+export function canonical(value: unknown, kind: FieldKind): Json {
   if (value === undefined || value === null) return kind === "name_set" ? [] : kind === "scalar" ? null : "";
   if (kind === "name_set" && Array.isArray(value)) return [...(value as string[])].sort();
   return value as Json;

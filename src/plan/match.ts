@@ -7,6 +7,7 @@
  */
 import { PimctlError } from "../errors.js";
 import type { SourceLocation } from "../model/catalogue.js";
+import type { IdentityVerdict } from "./identity.js";
 
 export interface Matched<D, R> {
   desired: D;
@@ -20,12 +21,14 @@ export interface Matched<D, R> {
 /**
  * Records renamed by hand in the PIM: a desired record that matched nothing by
  * name or previous names takes the undeclared remote record whose id the ledger
- * remembers under its name (the name pimctl applied to it). A name the ledger
- * holds for two ids is ambiguous and matches neither.
+ * remembers under its name (the name pimctl applied to it), when `judge` finds it
+ * is that record renamed (src/plan/identity.ts): another record under the id is
+ * left alone. A name the ledger holds for two ids is ambiguous and matches neither.
  */
 export function matchByLedger<D extends { name: string }, R extends { id: number; name: string }>(
   matched: { pairs: Matched<D, R>[]; leftover: R[] },
   names: Readonly<Record<string, string>> | undefined,
+  judge: (r: R) => IdentityVerdict,
 ): { pairs: Matched<D, R>[]; leftover: R[] } {
   if (!names || !matched.leftover.length) return matched;
   const idOf = new Map<string, number | null>();
@@ -35,7 +38,7 @@ export function matchByLedger<D extends { name: string }, R extends { id: number
     if (p.remote) continue;
     const id = idOf.get(p.desired.name);
     const r = id == null ? undefined : free.get(id);
-    if (!r) continue;
+    if (!r || judge(r).is !== "renamed") continue;
     free.delete(r.id);
     p.remote = r;
     p.renamedFrom = r.name;

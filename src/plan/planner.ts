@@ -5,7 +5,8 @@
  * edges.ts adds the dependencies names imply; order.ts sorts. Design:
  * src/plan/README.md.
  */
-import { compareText } from "../model/catalogue.js";
+import { compareText, type OwnedTable } from "../model/catalogue.js";
+import type { IdentitiesByAddress, IdentitiesById } from "./ownership.js";
 import type { PimctlError } from "../errors.js";
 import { sortedRecord } from "./collections.js";
 import { PlanContext, type PlanInput } from "./context.js";
@@ -18,16 +19,18 @@ import { translationCoverage } from "./coverage.js";
 
 export type { PlanInput } from "./context.js";
 export type { LedgerView } from "./context.js";
-export type { PruneKind } from "./policy.js";
-import type { PruneKind } from "./policy.js";
 export { fingerprint } from "./fingerprint.js";
 
 export interface PlanOutcome {
   plan: Plan;
-  /** Prune kind -> ids of declared records found in the tenant: applying the plan adopts them (prune "owned"). */
-  declared: Partial<Record<PruneKind, number[]>>;
-  /** Prune kind -> id -> declared name of the named kinds' records found in the tenant: apply records them in the ledger. */
-  names: Partial<Record<PruneKind, Record<string, string>>>;
+  /** Table -> ids of declared records found in the tenant: applying the plan adopts them (prune "owned"). */
+  declared: Partial<Record<OwnedTable, number[]>>;
+  /**
+   * What apply records in the ledger of each record the plan touches or finds (ownership.ts): by id,
+   * the declared records found in the tenant; by address, those it creates (apply learns their ids).
+   * Functions: the fingerprints are computed only when an apply asks.
+   */
+  names: { byId(): IdentitiesById; byAddress(): IdentitiesByAddress };
   /** Problems that make the plan unusable (unknown references, refused moves). */
   errors: PimctlError[];
 }
@@ -40,6 +43,7 @@ export function buildPlan(input: PlanInput): PlanOutcome {
     else kind.index?.(ctx);
   }
   linkFreedNames(ctx.actions);
+  ctx.warnings.push(...ctx.ownership.warnings());
 
   const ordered = orderActions([...ctx.actions.values()], ctx.errors);
   const unmanaged = ctx.unmanaged.sort((a, b) => compareText(a.address, b.address));
@@ -55,9 +59,6 @@ export function buildPlan(input: PlanInput): PlanOutcome {
   };
   const coverage = translationCoverage(ordered, input.desired);
   if (coverage.length) plan.translations = coverage;
-  const declared = Object.fromEntries([...ctx.declared].map(([kind, ids]) => [kind, [...ids].sort((a, b) => a - b)]));
-  const names = Object.fromEntries(
-    [...ctx.declaredNames].map(([kind, byId]) => [kind, Object.fromEntries([...byId].sort(([a], [b]) => a - b).map(([id, name]) => [String(id), name]))]),
-  );
-  return { plan, errors: ctx.errors, declared, names };
+  const names = { byId: () => ctx.ownership.identitiesById(), byAddress: () => ctx.ownership.identitiesByAddress() };
+  return { plan, errors: ctx.errors, declared: ctx.ownership.declaredIds(), names };
 }

@@ -4,13 +4,12 @@
  * manifests do not declare: unmanaged, a delete, or what API v1 cannot do),
  * and assign (assignments by name that are not there yet).
  */
-import type { Kind, SourceLocation } from "../model/catalogue.js";
+import type { Kind, OwnedTable, SourceLocation } from "../model/catalogue.js";
 import type { FieldDef } from "../model/schema.js";
 import { withLastKey } from "./address.js";
 import type { PlanContext } from "./context.js";
 import { createChanges, updateChanges, type FieldSpec } from "./fields.js";
 import type { Matched } from "./match.js";
-import type { PruneKind } from "./policy.js";
 import type { Action, ActionFlags, FieldChange, Ref, ResourceType } from "./types.js";
 
 /**
@@ -32,21 +31,25 @@ export function upsert<D extends { name: string; source?: SourceLocation }, R ex
     type: ResourceType;
     address: string;
     specs: readonly FieldSpec[];
+    /** The table the record belongs to: a create is remembered (name and fingerprint) under the id it gets, a match under its own. */
+    table: OwnedTable;
     desired?: object;
     remote?: object;
     refs?: Record<string, Ref>;
-    /** The schema table whose read-only parts the fingerprint leaves out (writableView). */
-    table?: Readonly<Record<string, FieldDef>>;
+    /** The schema table whose read-only parts the action's fingerprint leaves out (writableView). */
+    schema?: Readonly<Record<string, FieldDef>>;
   },
 ): Action | undefined {
   const desiredFields = o.desired ?? m.desired;
   const source = m.desired.source ? { source: m.desired.source } : {};
   if (!m.remote) {
+    ctx.ownership.created(o.table, o.address, m.desired.name, desiredFields);
     return ctx.add(
       { address: o.address, kind: o.kind, type: o.type, op: "create", changes: createChanges(desiredFields, o.specs), refs: o.refs ?? {}, ...source },
       null,
     );
   }
+  ctx.own(o.table, m.remote.id, m.desired.name, desiredFields);
   const changes = updateChanges(desiredFields, o.remote ?? m.remote, o.specs);
   if (changes.length === 0) return undefined;
   return ctx.add(
@@ -62,7 +65,7 @@ export function upsert<D extends { name: string; source?: SourceLocation }, R ex
         : {}),
       ...source,
     },
-    o.table ? writableView(m.remote, o.table) : m.remote,
+    o.schema ? writableView(m.remote, o.schema) : m.remote,
   );
 }
 
@@ -74,7 +77,12 @@ export function upsert<D extends { name: string; source?: SourceLocation }, R ex
 export function leftover(
   ctx: PlanContext,
   o: {
-    prune: PruneKind;
+    /** The table the record's id belongs to (ownership and identity are kept per table). */
+    table: OwnedTable;
+    /** The record's identity key now (its name; a category's path after this plan's renames): checked against the ledger's. */
+    key: string;
+    /** Its fields for the identity's fingerprint, references by today's names (default: `remote`). */
+    view?: object;
     kind: Kind;
     type: ResourceType;
     address: string;
@@ -87,7 +95,7 @@ export function leftover(
     depends_on?: string[];
   },
 ): void {
-  if (!ctx.mayDelete(o.prune, o.remote.id)) return ctx.noteUnmanaged(o.kind, o.address, o.remote.id);
+  if (!ctx.mayDelete(o.table, o.remote.id, { key: o.key, record: o.view ?? o.remote })) return ctx.noteUnmanaged(o.kind, o.address, o.remote.id);
   const notes = o.unsupported ? [o.unsupported] : (o.notes ?? []);
   const flags: ActionFlags = o.unsupported ? { unsupported: true } : (o.destructive ?? notes.length > 0) ? { destructive: true } : {};
   ctx.add(

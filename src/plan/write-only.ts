@@ -28,7 +28,8 @@ export function planWebIds(
     source?: SourceLocation;
   },
 ): void {
-  const known = o.ownerKey ? ctx.ledger?.web_ids[o.ownerKey] : {};
+  // The entries of a record under a remembered id that is another record are not its own: unknown.
+  const known = o.ownerKey ? (ctx.trustsLedgerOf(o.ownerKey) ? ctx.ledger?.web_ids[o.ownerKey] : undefined) : {};
   for (const [channel, webId] of sortedEntries(o.want)) {
     const channelRef = ctx.channelRef(channel, o.ownerLabel, o.source);
     if (!channelRef) continue;
@@ -74,14 +75,16 @@ export function planAssets(
   const want = o.want;
   if (want === undefined) return;
   const remoteAssets = o.remote ?? [];
-  const ledger = o.ownerKey ? (ctx.ledger?.assets[o.ownerKey] ?? {}) : {};
+  const ledger = o.ownerKey && ctx.trustsLedgerOf(o.ownerKey) ? (ctx.ledger?.assets[o.ownerKey] ?? {}) : {};
+  // Where the asset's id is unique, and what the ledger remembers it by: its owner.
+  const table = o.type === "brand_asset" ? "brand_assets" : "category_assets";
   const byId = new Map(remoteAssets.map((a) => [String(a.id), a]));
   const claimed = new Set<RemoteAsset>();
   const matched = new Map<Asset, { remote: RemoteAsset; unknownUrl: boolean }>();
   const claim = (d: Asset, r: RemoteAsset, unknownUrl: boolean): void => {
     matched.set(d, { remote: r, unknownUrl });
     claimed.add(r);
-    ctx.own("assets", r.id);
+    ctx.own(table, r.id, o.ownerKey);
   };
   // 1. The ledger knows which image_url each remote asset came from.
   for (const [assetId, entry] of Object.entries(ledger)) {
@@ -142,7 +145,8 @@ export function planAssets(
   for (const r of remoteAssets) {
     if (claimed.has(r)) continue;
     leftover(ctx, {
-      prune: "assets",
+      table,
+      key: o.ownerKey ?? "",
       kind: o.kind,
       type: o.type,
       address: o.address(ledger[String(r.id)]?.image_url ?? r.uri),
@@ -158,7 +162,8 @@ export function planBrandAttributeSets(
   ctx: PlanContext,
   o: { brand: string; brandId: number | undefined; brandRef: Ref; wanted: string[] | undefined; address: (set: string) => string; source?: SourceLocation },
 ): void {
-  const applied = o.brandId !== undefined ? ctx.ledger?.brand_attribute_sets[String(o.brandId)] : [];
+  const trusted = o.brandId === undefined || ctx.trustsLedgerOf(`brand:${o.brandId}`);
+  const applied = o.brandId !== undefined ? (trusted ? ctx.ledger?.brand_attribute_sets[String(o.brandId)] : undefined) : [];
   const unknown = o.brandId !== undefined && !applied;
   assign(ctx, {
     wanted: o.wanted,

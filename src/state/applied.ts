@@ -1,5 +1,5 @@
 /**
- * What pimctl last applied, per record: the ledger's `applied` section holds, by prune kind and
+ * What pimctl last applied, per record: the ledger's `applied` section holds, by table and
  * record id, a fingerprint of the record's manifest entry when an apply last left the tenant's
  * record as that entry says. drift compares it with the entry today: the same entry means a
  * difference was made in the tenant; another entry means the manifests changed since the last
@@ -7,13 +7,13 @@
  * like `names`); the price is that a record changed on both sides is named as the manifests'.
  */
 import { createHash } from "node:crypto";
-import { pathKey, type Catalogue, type PruneKind } from "../model/catalogue.js";
+import { pathKey, type Catalogue, type OwnedTable } from "../model/catalogue.js";
 import { canonicalJson } from "../plan/canonical-json.js";
 import { printAddress, type RootType } from "../plan/address.js";
 import type { Ledger } from "./ledger.js";
 
-/** The root types whose records the ledger knows by id (as in `names`), with their prune kind. */
-export const APPLIED_KINDS: Readonly<Partial<Record<RootType, PruneKind>>> = {
+/** The root types whose manifest entries the ledger fingerprints by id, with the table their ids are numbered in. */
+export const APPLIED_KINDS: Readonly<Partial<Record<RootType, OwnedTable>>> = {
   display_group: "display_groups",
   attribute: "attributes",
   attribute_set: "attribute_sets",
@@ -53,25 +53,30 @@ export function entryIndex(desired: Catalogue): (type: RootType, key: string) =>
   };
 }
 
-type ByKindAndId = Partial<Record<PruneKind, Record<string, string>>>;
+type ByTableAndId = Partial<Record<OwnedTable, Record<string, string>>>;
+
+/** Table -> id -> the identity apply records (its key: a name, a category's path key), as `recordNames` takes it. */
+type KeysByTableAndId = Partial<Record<string, Record<string, string | { key: string }>>>;
 
 /**
- * The fingerprints of the manifest entries of records known by id (`names`: prune kind -> id -> name,
- * a category's path key), by prune kind and id; `keep` leaves out records by their address.
+ * The fingerprints of the manifest entries of records known by id (`names`: table -> id -> the
+ * record's key, a name or a category's path key, or its identity with that key), by table and id;
+ * `keep` leaves out records by their address.
  */
-export function entryPrints(desired: Catalogue, names: ReadonlyArray<ByKindAndId>, keep: (address: string) => boolean = () => true): ByKindAndId {
+export function entryPrints(desired: Catalogue, names: ReadonlyArray<KeysByTableAndId>, keep: (address: string) => boolean = () => true): ByTableAndId {
   const entryOf = entryIndex(desired);
-  const out: ByKindAndId = {};
-  for (const [type, kind] of Object.entries(APPLIED_KINDS) as Array<[RootType, PruneKind]>) {
-    for (const [id, key] of names.flatMap((n) => Object.entries(n[kind] ?? {}))) {
+  const out: ByTableAndId = {};
+  for (const [type, table] of Object.entries(APPLIED_KINDS) as Array<[RootType, OwnedTable]>) {
+    for (const [id, identity] of names.flatMap((n) => Object.entries(n[table] ?? {}))) {
+      const key = typeof identity === "string" ? identity : identity.key;
       const entry = entryOf(type, key);
-      if (entry && keep(printAddress({ segments: [{ type, key }] }))) (out[kind] ??= {})[id] = entryPrint(entry);
+      if (entry && keep(printAddress({ segments: [{ type, key }] }))) (out[table] ??= {})[id] = entryPrint(entry);
     }
   }
   return out;
 }
 
-/** Remember, by prune kind and record id, the fingerprints of the entries an apply left the tenant's records as. */
-export function recordApplied(ledger: Ledger, prints: Partial<Record<PruneKind, Record<string, string>>>): void {
-  for (const [kind, byId] of Object.entries(prints)) Object.assign((ledger.applied[kind as PruneKind] ??= {}), byId);
+/** Remember, by table and record id, the fingerprints of the entries an apply left the tenant's records as. */
+export function recordApplied(ledger: Ledger, prints: ByTableAndId): void {
+  for (const [table, byId] of Object.entries(prints)) Object.assign((ledger.applied[table as OwnedTable] ??= {}), byId);
 }

@@ -8,6 +8,7 @@ import type { Catalogue } from "../model/catalogue.js";
 import type { RemoteBrand } from "../model/remote.js";
 import * as N from "./normalise.js";
 import { pmap, type StartedReads } from "./started.js";
+import { unlessGone } from "./by-id.js";
 
 /** Brand attributes, read keyed by attribute id, keyed by the attribute's name (once the attributes are read). */
 export function rekeyBrandAttributes(attrs: NonNullable<RemoteBrand["attributes"]>, names: Map<number, string>): NonNullable<RemoteBrand["attributes"]> {
@@ -55,54 +56,68 @@ export async function readBrandDetails(api: PimApi, brands: RemoteBrand[], what:
   });
 }
 
+/** How readBrands reads: the language versions, whether it must list, and what the ledger remembers. */
+export interface BrandReads {
+  versions: Array<[string, number]>;
+  /** List every brand (pruning, export). */
+  mustList: boolean;
+  /** Search the named brands without the first page (a targeted plan). */
+  searchOnly: boolean;
+  log: (line: string) => void;
+  facts: { doubt?: string };
+  listsDone: Promise<void>;
+  /**
+   * The ledger's brand names by id: a brand renamed by hand in the PIM has its sub-records read
+   * under its id, whatever its name in the tenant, and a search that misses a name the ledger
+   * remembers reads that id (the planner decides whether it is the same brand: src/plan/identity.ts).
+   */
+  remembered?: Readonly<Record<string, string>>;
+}
+
 /**
  * Brands: the first page (at the largest limit) tells the total. When the
  * manifests name fewer brands than the remaining pages cost, search them by
  * name instead of listing the rest. `searchOnly` (a targeted plan: a few
  * names, the same cost in any tenant) skips the first page and searches.
  */
-export async function readBrands(
-  api: PimApi,
-  reads: StartedReads,
-  desired: Catalogue | undefined,
-  alsoNames: string[],
-  versions: Array<[string, number]>,
-  mustList: boolean,
-  searchOnly: boolean,
-  log: (line: string) => void,
-  facts: { doubt?: string },
-  listsDone: Promise<void>,
-): Promise<RemoteBrand[]> {
+export async function readBrands(api: PimApi, reads: StartedReads, desired: Catalogue | undefined, alsoNames: string[], o: BrandReads): Promise<RemoteBrand[]> {
+  const { versions, mustList, searchOnly, log, facts, listsDone } = o;
   const names = new Set<string>();
   for (const b of desired?.brands ?? []) for (const n of [b.name, ...(b.previous_names ?? [])]) names.add(n);
   for (const n of alsoNames) names.add(n);
   const wantVersions = desired === undefined || (desired.brands ?? []).some((b) => b.versions && Object.keys(b.versions).length);
   const desiredByName = new Map<string, Catalogue["brands"][number]>();
   for (const d of desired?.brands ?? []) for (const n of [d.name, ...(d.previous_names ?? [])]) desiredByName.set(n, d);
+  // By its name in the tenant, else by the name the ledger remembers for its id (renamed by hand).
+  const desiredOf = (b: { id: number; name: string }) => desiredByName.get(b.name) ?? desiredByName.get(o.remembered?.[String(b.id)] ?? "");
   const what: BrandDetailReads = {
     versions,
     readVersions: false,
     // Sub-resources only for brands whose manifests declare them.
-    assets: (b) => desired === undefined || desiredByName.get(b.name)?.assets !== undefined,
+    assets: (b) => desired === undefined || desiredOf(b)?.assets !== undefined,
     attributes: (b) => {
-      const d = desiredByName.get(b.name);
+      const d = desiredOf(b);
       return desired === undefined || d?.attributes !== undefined || d?.assigned_attributes !== undefined;
     },
   };
   // A date that denotes the instant the manifest names reads as the manifest's text: the
   // tenant may write it in another form (zone, milliseconds, SQL), which is no change.
-  const normalise = (b: ApiBrand) => N.brand(b, desiredByName.get(b.name)) as RemoteBrand;
+  const normalise = (b: ApiBrand) => N.brand(b, desiredOf(b)) as RemoteBrand;
+  const byId = rememberedIds(o.remembered, desired);
+  /** A brand by name, else (a miss the ledger remembers) by its remembered id, with its details. */
+  const find = async (n: string): Promise<RemoteBrand | undefined> => {
+    const id = byId.get(n);
+    const raw = (await api.searchBrand(n)) ?? (id === undefined ? undefined : await unlessGone(api.getBrand(id)));
+    if (!raw) return undefined;
+    const b = normalise(raw);
+    await readBrandDetails(api, [b], { ...what, readVersions: wantVersions });
+    return b;
+  };
   if (searchOnly && !mustList) {
     // Each brand's own reads start when its search answers, not when the last one does.
-    const found = await pmap([...names], async (n) => {
-      const raw = await api.searchBrand(n);
-      if (!raw) return undefined;
-      const b = normalise(raw);
-      await readBrandDetails(api, [b], { ...what, readVersions: wantVersions });
-      return b;
-    });
+    const found = await pmap([...names], find);
     log(`brands: search (${names.size} named by the targets; the tenant's size is not read)`);
-    return found.filter((b): b is RemoteBrand => b !== undefined);
+    return unique(found);
   }
   const first = await (reads.brandsFirst ?? api.listBrandsPage({ page: 1 }));
   const pagesLeft = first.meta.last_page - 1;
@@ -134,14 +149,28 @@ export async function readBrands(
   const have = new Set(first.items.map((b) => b.name));
   const searched = await pmap(
     [...names].filter((n) => !have.has(n)),
-    async (n) => {
-      const raw = await api.searchBrand(n);
-      if (!raw) return undefined;
-      const b = normalise(raw);
-      await readBrandDetails(api, [b], { ...what, readVersions: wantVersions });
-      return b;
-    },
+    find,
   );
   await readBrandDetails(api, onPage, { ...what, readVersions: wantVersions });
-  return [...onPage, ...searched.filter((b): b is RemoteBrand => b !== undefined)];
+  return unique([...onPage, ...searched]);
+}
+
+/** Each brand once (a brand read by a remembered id may also be found by its name). */
+function unique(found: ReadonlyArray<RemoteBrand | undefined>): RemoteBrand[] {
+  const seen = new Set<number>();
+  return found.filter((b): b is RemoteBrand => b !== undefined && !seen.has(b.id) && seen.add(b.id) !== undefined);
+}
+
+/** Desired brand name -> the id the ledger remembers under it (a name held by two ids: neither). */
+function rememberedIds(remembered: Readonly<Record<string, string>> | undefined, desired: Catalogue | undefined): Map<string, number> {
+  const wanted = new Set((desired?.brands ?? []).map((b) => b.name));
+  const out = new Map<string, number>();
+  const twice = new Set<string>();
+  for (const [id, name] of Object.entries(remembered ?? {})) {
+    if (!wanted.has(name)) continue;
+    if (out.has(name)) twice.add(name);
+    out.set(name, Number(id));
+  }
+  for (const n of twice) out.delete(n);
+  return out;
 }

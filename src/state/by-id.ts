@@ -38,7 +38,7 @@ function idsByName(byId: Record<string, string> | undefined): Map<string, number
 }
 
 /** A read by id that answers 404 is "not this record", never an error. */
-async function unlessGone<T>(read: Promise<T>): Promise<T | undefined> {
+export async function unlessGone<T>(read: Promise<T>): Promise<T | undefined> {
   try {
     return await read;
   } catch (e) {

@@ -5,7 +5,7 @@
  * client bounds how many). The request-count formula is in README.md beside this file.
  */
 import type { ApiAttribute, PimApi } from "../api/types.js";
-import { KINDS, compareText, type Catalogue, type Kind } from "../model/catalogue.js";
+import { KINDS, compareText, type Catalogue, type Kind, type SourceLocation } from "../model/catalogue.js";
 import type { Channel, RemoteAttributeSet, RemoteCatalogue } from "../model/remote.js";
 import {
   attributesNeedingDetails,
@@ -57,6 +57,8 @@ export interface ReadStateOptions {
   /** Decides which sub-resources and names to read; undefined reads everything (export). */
   desired?: Catalogue;
   versionMap?: Record<string, number>;
+  /** Where each versionMap entry is written in pimctl.yaml: a contradiction with a channel is reported there. */
+  versionAt?: Record<string, SourceLocation>;
   prune?: Partial<Record<Kind, boolean>>;
   log?: (line: string) => void;
   /** Lists already under way (startReads), begun while the manifests loaded. */
@@ -76,6 +78,11 @@ export interface ReadStateOptions {
    * attributes: they name every attribute).
    */
   knownIds?: KnownIds;
+  /**
+   * The ledger's names (table -> id -> name), for any plan: a brand renamed by hand has its
+   * sub-records read under its id, and a targeted search that misses a remembered name reads its id.
+   */
+  remembered?: KnownIds;
 }
 
 export async function readState(api: PimApi, opts: ReadStateOptions): Promise<RemoteCatalogue> {
@@ -120,18 +127,12 @@ export async function readState(api: PimApi, opts: ReadStateOptions): Promise<Re
     version_id: c.version_id,
     version_name: c.version_name,
   }));
-  // Export reads every version the tenant publishes; a plan only those the manifests name.
-  // A config name for an id a channel publishes under another name is an alias: read it once, by the config's name.
-  const aliased = new Set(Object.values(opts.versionMap ?? {}));
+  // Export reads every version the tenant publishes; a plan only those the manifests name. A config
+  // entry never names an id a channel publishes under another name (resolveVersionIds refuses it).
   const wantedVersions = full
-    ? [
-        ...new Set([
-          ...channels.filter((c) => c.version_id !== 0 && !aliased.has(c.version_id)).map((c) => c.version_name),
-          ...Object.keys(opts.versionMap ?? {}),
-        ]),
-      ].sort()
+    ? [...new Set([...channels.filter((c) => c.version_id !== 0).map((c) => c.version_name), ...Object.keys(opts.versionMap ?? {})])].sort()
     : (desired?.versions ?? []);
-  const { ids: versionIds } = resolveVersionIds(channels, opts.versionMap, wantedVersions);
+  const { ids: versionIds } = resolveVersionIds(channels, opts.versionMap, wantedVersions, opts.versionAt);
   const versions = Object.entries(versionIds);
   if (managedAttributes && !attributesById)
     startAttributeVersions(
@@ -215,18 +216,15 @@ export async function readState(api: PimApi, opts: ReadStateOptions): Promise<Re
       return out;
     })(),
     kinds.has("brands")
-      ? readBrands(
-          api,
-          reads,
-          desired,
-          opts.alsoBrands ?? [],
+      ? readBrands(api, reads, desired, opts.alsoBrands ?? [], {
           versions,
-          opts.prune?.brands === true || full,
-          opts.searchBrands === true,
+          mustList: opts.prune?.brands === true || full,
+          searchOnly: opts.searchBrands === true,
           log,
-          brandFacts,
+          facts: brandFacts,
           listsDone,
-        )
+          ...(opts.remembered?.brands ? { remembered: opts.remembered.brands } : {}),
+        })
       : Promise.resolve([]),
     kinds.has("categories")
       ? setsRead.then(async (sets) => {

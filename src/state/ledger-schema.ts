@@ -3,19 +3,20 @@
  * a state backend, or `pimctl state push FILE`), is checked by the compiler
  * against the `LedgerFile` type below (the same keys, the same required ones,
  * schemas of the same types), and is published as schemas/ledger.schema.json by
- * `npm run schemas` (a test keeps the file in step).
+ * `npm run schemas` (a test keeps the file in step). A format 1 ledger is read
+ * through ledger-v1.ts and migrated.
  */
 import { optional, required, schema, type Schema } from "../base/json-schema.js";
-import { PRUNE_KINDS } from "../model/catalogue.js";
+import { OWNED_TABLES } from "../model/catalogue.js";
 
 /** The format this pimctl reads and writes; a ledger in a higher one is refused, never rewritten. */
-export const LEDGER_FORMAT = 1;
+export const LEDGER_FORMAT = 2;
 
 /**
  * The first pimctl version that reads each format: written into every ledger,
  * so an older pimctl that meets a newer format can name the version it needs.
  */
-export const LEDGER_FORMAT_SINCE: Record<number, string> = { 1: "0.1.0" };
+export const LEDGER_FORMAT_SINCE: Record<number, string> = { 1: "0.1.0", 2: "0.1.0" };
 
 /** A ledger file as JSON: what the sections mean is said in the schema's descriptions below. */
 export interface LedgerFile {
@@ -29,12 +30,16 @@ export interface LedgerFile {
   assets?: Record<string, Record<string, { image_url: string }>>;
   /** Brand id -> attribute set names. */
   brand_attribute_sets?: Record<string, string[]>;
-  /** Prune kind -> record ids. */
+  /** Table -> record ids. */
   owned?: Record<string, number[]>;
-  /** Prune kind -> record id -> name. */
+  /** Table -> record id -> the identity key pimctl last applied. */
   names?: Record<string, Record<string, string>>;
-  /** Prune kind -> record id -> fingerprint of its manifest entry as last applied. */
+  /** Table -> record id -> "field=hash,..." of what pimctl wrote besides the name. */
+  fingerprints?: Record<string, Record<string, string>>;
+  /** Table -> record id -> fingerprint of its manifest entry as last applied. */
   applied?: Record<string, Record<string, string>>;
+  /** Write time -> section or table -> the record keys or ids written or removed then. */
+  written?: Record<string, Record<string, Array<string | number>>>;
 }
 
 const RECORD_KEY = "^(brand|category):\\d+$";
@@ -42,12 +47,16 @@ const RECORD_KEY = "^(brand|category):\\d+$";
 /** A map keyed by pattern, typed as a Record. */
 const mapOf = <T>(value: Schema<T>, keys: Record<string, unknown>, description: string) => schema.record(value, { description, propertyNames: keys });
 
+const byTable = <T>(value: Schema<T>, description: string) => mapOf(value, { enum: [...OWNED_TABLES] }, description);
+
 export const ledgerSchema = schema.object<LedgerFile>(
   {
     format: required(
       schema.integer({
         minimum: 1,
-        description: `The ledger's format; this pimctl reads and writes ${LEDGER_FORMAT}. A pimctl that meets a higher one refuses it and leaves it as it is.`,
+        description:
+          `The ledger's format; this pimctl reads and writes ${LEDGER_FORMAT} (and reads 1, migrating it). ` +
+          "A pimctl that meets a higher one refuses it and leaves it as it is.",
       }),
     ),
     min_pimctl_version: optional(
@@ -75,27 +84,50 @@ export const ledgerSchema = schema.object<LedgerFile>(
     ),
     brand_attribute_sets: optional(mapOf(schema.array(schema.string()), { pattern: "^\\d+$" }, "Brand id -> the attribute set names pimctl assigned to it.")),
     owned: optional(
-      mapOf(
+      byTable(
         schema.array(schema.integer()),
-        { enum: [...PRUNE_KINDS] },
-        'Prune kind -> ids of records pimctl created or adopted (what prune "owned" may delete).',
+        'Table (where the id is unique: brand and category assets apart) -> ids of records pimctl created or adopted (what prune "owned" may delete, ' +
+          "while their identity checks out).",
       ),
     ),
     names: optional(
-      mapOf(
-        mapOf(schema.string(), { pattern: "^\\d+$" }, "Record id -> the name pimctl last applied to it."),
-        { enum: [...PRUNE_KINDS] },
-        "Prune kind (named kinds: display groups, attributes, attribute sets, brands; and categories, by path key) -> the names pimctl applied, " +
-          "by record id: a record renamed by hand in the PIM is renamed back on its id, and a targeted plan reads these records by id.",
+      byTable(
+        mapOf(schema.string(), { pattern: "^\\d+$" }, "Record id -> its identity when pimctl last applied it."),
+        "Table -> record id -> the identity pimctl last applied: a name (display groups, attributes, attribute sets, brands), a category's path key, " +
+          "a type value's value, a block's slug, an asset's owner (\"brand:12\"). A record renamed by hand in the PIM is renamed back on its id, " +
+          "and a targeted plan reads these records by id; a record under a remembered id with another identity is checked against `fingerprints`.",
+      ),
+    ),
+    fingerprints: optional(
+      byTable(
+        mapOf(
+          schema.string({ pattern: "^([a-z_]+=[0-9a-f]{8}(,[a-z_]+=[0-9a-f]{8})*)?$" }),
+          { pattern: "^\\d+$" },
+          'Record id -> "field=hash,..." ("": nothing but the name).',
+        ),
+        "Table -> record id -> a hash of each field pimctl wrote besides the name: a record under a remembered id with another name is that " +
+          "record renamed by hand only while these still match.",
       ),
     ),
     applied: optional(
-      mapOf(
+      byTable(
         mapOf(schema.string({ pattern: "^[0-9a-f]{16}$" }), { pattern: "^\\d+$" }, "Record id -> fingerprint of its manifest entry as last applied."),
-        { enum: [...PRUNE_KINDS] },
-        "Prune kind (display groups, attributes, attribute sets, brands, categories) -> by record id, a fingerprint of the record's manifest " +
-          "entry (its fields, versions and parts; not where it is written, nor its previous names) when an apply last left the tenant's record " +
-          "as that entry says: drift tells a difference the manifests introduced since (the entry changed) from one made in the tenant.",
+        "Table (display groups, attributes, attribute sets, brands, categories) -> record id -> a fingerprint of the record's manifest entry " +
+          "(its fields, versions and parts; not where it is written, nor its previous names) when an apply last left the tenant's record as " +
+          "that entry says: drift tells a difference the manifests introduced since (the entry changed) from one made in the tenant.",
+      ),
+    ),
+    written: optional(
+      mapOf(
+        mapOf(
+          schema.array(schema.oneOf(schema.string({ pattern: RECORD_KEY }), schema.integer())),
+          { enum: ["web_ids", "assets", "brand_attribute_sets", ...OWNED_TABLES] },
+          'Section ("web_ids", "assets", "brand_attribute_sets") or table -> the record keys ("brand:12") or ids (a record\'s ownership, identity, ' +
+            "fingerprints and applied entry together) written or removed then.",
+        ),
+        { pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?Z$" },
+        "Write time (ISO 8601) -> the entries an apply, push or migration wrote or removed then: state migrate and state push keep the newer " +
+          "of two differing entries by it, and refuse where it cannot tell.",
       ),
     ),
   },
@@ -109,3 +141,15 @@ export const ledgerSchema = schema.object<LedgerFile>(
     additionalProperties: false,
   },
 );
+
+/**
+ * The ledger in memory: the file's sections, each present, with `written` per entry (the file
+ * groups it by time). web_ids: "brand:<id>" | "category:<id>" -> channel -> web id; assets: the
+ * same keys -> asset id -> the image_url it was written from; brand_attribute_sets: brand id ->
+ * set names; owned: table -> ids of records pimctl created or adopted; names and fingerprints:
+ * table -> id -> the identity pimctl last applied and a hash of what it wrote (what a remembered
+ * id proves: src/plan/identity.ts); applied: table -> id -> a fingerprint of the record's manifest
+ * entry as last applied (drift's origin: src/state/applied.ts); written: entry key
+ * (ledger-entries.ts) -> when it was last written or removed.
+ */
+export type Ledger = Required<Omit<LedgerFile, "format" | "min_pimctl_version" | "written">> & { written: Record<string, string> };

@@ -14,29 +14,23 @@ import { normaliseBaseUrl } from "../api/base-url.js";
 import { packageVersion } from "../package.js";
 import { describeSchemaError } from "../plan/file.js";
 import { validatorFor } from "../manifest/validate.js";
-import { LEDGER_FORMAT, LEDGER_FORMAT_SINCE, ledgerSchema, type LedgerFile } from "./ledger-schema.js";
+import { LEDGER_FORMAT, LEDGER_FORMAT_SINCE, ledgerSchema, type Ledger, type LedgerFile } from "./ledger-schema.js";
+import { ledgerSchemaV1, migrateV1, type LedgerFileV1 } from "./ledger-v1.js";
+import { flattenWritten, groupWritten } from "./ledger-entries.js";
+import type { OwnedTable } from "../model/catalogue.js";
 
-/**
- * The ledger in memory: the file's sections (src/state/ledger-schema.ts), each
- * present. web_ids: "brand:<id>" | "category:<id>" -> channel -> web id;
- * assets: the same keys -> asset id -> the image_url it was written from;
- * brand_attribute_sets: brand id -> set names; owned: prune kind -> ids of
- * records pimctl created or adopted (what prune "owned" may delete); names:
- * prune kind -> record id -> the name pimctl last applied, for categories the
- * path key (a record renamed by hand in the PIM is found by its id and renamed
- * back, never deleted and created again; a targeted plan reads records by these
- * ids: src/state/by-id.ts).
- */
-export type Ledger = Required<Omit<LedgerFile, "format" | "min_pimctl_version">>;
+export type { Ledger } from "./ledger-schema.js";
+export { mergeLedger } from "./ledger-entries.js";
 
 const validateLedger = await validatorFor("ledger", ledgerSchema);
+const validateLedgerV1 = await validatorFor("ledger_v1", ledgerSchemaV1);
 
 /** The three sections of entries, each keyed by record. */
 export const SECTIONS = ["web_ids", "assets", "brand_attribute_sets"] as const;
 export type Section = (typeof SECTIONS)[number];
 
 export function emptyLedger(tenant: string, baseUrl: string): Ledger {
-  return { tenant, base_url: baseUrl, web_ids: {}, assets: {}, brand_attribute_sets: {}, owned: {}, names: {}, applied: {} };
+  return { tenant, base_url: baseUrl, web_ids: {}, assets: {}, brand_attribute_sets: {}, owned: {}, names: {}, fingerprints: {}, applied: {}, written: {} };
 }
 
 /** Parse a ledger's text; `where` names it in errors (a file, a Git ref). */
@@ -52,8 +46,10 @@ export function parseLedger(text: string, where: string, tenant: string, baseUrl
   }
   // The format first: a newer ledger may hold sections this schema does not know, and must not be rewritten without them.
   refuseNewerFormat(parsed, where);
-  if (!validateLedger(parsed)) {
-    const first = validateLedger.errors?.[0];
+  const v1 = (parsed as { format?: unknown } | null)?.format === 1;
+  const validate = v1 ? validateLedgerV1 : validateLedger;
+  if (!validate(parsed)) {
+    const first = validate.errors?.[0];
     throw new PimctlError(
       "io",
       `the ledger ${where} does not match the ledger schema (schemas/ledger.schema.json) ${first ? `at ${describeSchemaError(first)}` : ""}`.trimEnd(),
@@ -62,21 +58,29 @@ export function parseLedger(text: string, where: string, tenant: string, baseUrl
       },
     );
   }
-  const data = parsed as LedgerFile;
+  const data = parsed as LedgerFile | LedgerFileV1;
   if (data.base_url && normaliseBaseUrl(data.base_url) !== normaliseBaseUrl(baseUrl)) {
     throw new PimctlError(
       "config",
       `the ledger ${where} belongs to ${normaliseBaseUrl(data.base_url)}, not ${baseUrl}; use a separate ledger per tenant (tenant name or ledger_dir)`,
     );
   }
-  return {
+  const common = {
     ...emptyLedger(tenant, baseUrl),
     web_ids: data.web_ids ?? {},
     assets: data.assets ?? {},
     brand_attribute_sets: data.brand_attribute_sets ?? {},
-    owned: data.owned ?? {},
-    names: data.names ?? {},
-    applied: data.applied ?? {},
+  };
+  // Format 1 forgets what it cannot tell (src/state/ledger-v1.ts).
+  if (v1) return { ...common, ...migrateV1(data as LedgerFileV1) };
+  const v2 = data as LedgerFile;
+  return {
+    ...common,
+    owned: v2.owned ?? {},
+    names: v2.names ?? {},
+    fingerprints: v2.fingerprints ?? {},
+    applied: v2.applied ?? {},
+    written: flattenWritten(v2.written ?? {}),
   };
 }
 
@@ -122,8 +126,17 @@ function sortDeep(v: unknown): unknown {
 }
 
 export function serialiseLedger(ledger: Ledger): string {
-  const { tenant, base_url, ...rest } = ledger;
-  const file = { format: LEDGER_FORMAT, min_pimctl_version: LEDGER_FORMAT_SINCE[LEDGER_FORMAT], tenant, base_url, ...(sortDeep(rest) as object) };
+  const { tenant, base_url, written, ...rest } = ledger;
+  // Write times grouped by time, then by section or table: each key once, one group per apply.
+  const byTime = groupWritten(written);
+  const file = {
+    format: LEDGER_FORMAT,
+    min_pimctl_version: LEDGER_FORMAT_SINCE[LEDGER_FORMAT],
+    tenant,
+    base_url,
+    ...(sortDeep(rest) as object),
+    ...(Object.keys(byTime).length ? { written: byTime } : {}),
+  };
   return `${JSON.stringify(file, null, 2)}\n`;
 }
 
@@ -131,82 +144,59 @@ export function cloneLedger(ledger: Ledger): Ledger {
   return structuredClone(ledger);
 }
 
-const same = (a: unknown, b: unknown): boolean => JSON.stringify(sortDeep(a)) === JSON.stringify(sortDeep(b));
-
 /**
- * Three-way merge per record: what this run changed since it read `base` wins,
- * every other record is taken from `theirs` (the newer stored ledger). So a
- * concurrent writer's entries survive, and so do ours: nothing is lost.
+ * Remember the identity pimctl applied to each record, by table and id: its key (a name, a
+ * category's path key, ...) and, where given, the fingerprint of what it wrote
+ * (src/plan/identity.ts). A key is kept for one id of a named table: an older id under the same
+ * key (a record deleted by hand and created again) is forgotten, it would make the key ambiguous.
  */
-export function mergeLedger(base: Ledger, mine: Ledger, theirs: Ledger): Ledger {
-  const out = cloneLedger(theirs);
-  for (const section of SECTIONS) {
-    const b = base[section] as Record<string, unknown>;
-    const m = mine[section] as Record<string, unknown>;
-    const o = out[section] as Record<string, unknown>;
-    for (const key of new Set([...Object.keys(b), ...Object.keys(m)])) {
-      if (same(b[key], m[key])) continue;
-      if (m[key] === undefined) delete o[key];
-      else o[key] = structuredClone(m[key]);
+export function recordNames(ledger: Ledger, names: Partial<Record<string, Record<string, string | { key: string; fingerprint?: string }>>>): void {
+  for (const [table, byId] of Object.entries(names)) {
+    const t = table as OwnedTable;
+    const known = (ledger.names[t] ??= {});
+    const fingerprints = (ledger.fingerprints[t] ??= {});
+    const applied = Object.fromEntries(Object.entries(byId ?? {}).map(([id, v]) => [id, typeof v === "string" ? { key: v } : v]));
+    if (UNIQUE_KEYS.has(t)) {
+      const keys = new Set(Object.values(applied).map((v) => v.key));
+      for (const [id, key] of Object.entries(known)) {
+        if (keys.has(key) && applied[id] === undefined) forgetIdentity(ledger, t, id);
+      }
     }
-  }
-  // Ownership: ids this run added or dropped since it read `base` win; the rest is theirs.
-  for (const kind of new Set([...Object.keys(base.owned), ...Object.keys(mine.owned), ...Object.keys(out.owned)])) {
-    const was = new Set(base.owned[kind] ?? []);
-    const now = new Set(mine.owned[kind] ?? []);
-    const ids = new Set(out.owned[kind] ?? []);
-    for (const id of now) if (!was.has(id)) ids.add(id);
-    for (const id of was) if (!now.has(id)) ids.delete(id);
-    out.owned[kind] = [...ids].sort((a, b) => a - b);
-  }
-  // Names and what was applied: per record, what this run changed since it read `base` wins; the rest is theirs.
-  for (const section of ["names", "applied"] as const) mergeByRecord(base[section], mine[section], out[section]);
-  return out;
-}
-
-type ByKindAndId = Partial<Record<string, Record<string, string>>>;
-
-function mergeByRecord(base: ByKindAndId, mine: ByKindAndId, out: ByKindAndId): void {
-  for (const kind of new Set([...Object.keys(base), ...Object.keys(mine)])) {
-    const b = base[kind] ?? {};
-    const m = mine[kind] ?? {};
-    const o = (out[kind] ??= {});
-    for (const id of new Set([...Object.keys(b), ...Object.keys(m)])) {
-      if (b[id] === m[id]) continue;
-      if (m[id] === undefined) delete o[id];
-      else o[id] = m[id]!;
+    for (const [id, v] of Object.entries(applied)) {
+      known[id] = v.key;
+      if (v.fingerprint === undefined) delete fingerprints[id];
+      else fingerprints[id] = v.fingerprint;
     }
+    if (!Object.keys(fingerprints).length) delete ledger.fingerprints[t];
   }
 }
 
-/**
- * Remember the names pimctl applied, by record id (see Ledger.names). A name is
- * unique within its kind, so an older id under the same name (a record deleted
- * by hand and created again) is forgotten: it would make the name ambiguous.
- */
-export function recordNames(ledger: Ledger, names: Partial<Record<string, Record<string, string>>>): void {
-  for (const [kind, byId] of Object.entries(names)) {
-    const known = (ledger.names[kind] ??= {});
-    const applied = new Set(Object.values(byId ?? {}));
-    for (const [id, name] of Object.entries(known)) if (applied.has(name) && byId?.[id] === undefined) delete known[id];
-    Object.assign(known, byId);
-  }
+/** Forget what the ledger knows of one record besides ownership: its identity, fingerprint and applied entry. */
+function forgetIdentity(ledger: Ledger, table: OwnedTable, id: string): void {
+  delete ledger.names[table]?.[id];
+  delete ledger.fingerprints[table]?.[id];
+  delete ledger.applied[table]?.[id];
 }
 
-/** Forget ownership of records that are gone. */
+/** Tables whose identity key is unique among their records (a type value's is within its attribute, an asset's is its owner). */
+const UNIQUE_KEYS: ReadonlySet<OwnedTable> = new Set(["display_groups", "attributes", "attribute_sets", "blocks", "brands", "categories"]);
+
+/** Forget ownership and identity of records that are gone. */
 export function forgetOwned(ledger: Ledger, gone: Partial<Record<string, Iterable<number>>>): void {
-  for (const [kind, ids] of Object.entries(gone)) {
+  for (const [table, ids] of Object.entries(gone)) {
+    const t = table as OwnedTable;
     const drop = new Set(ids ?? []);
-    if (ledger.owned[kind]) ledger.owned[kind] = ledger.owned[kind]!.filter((id) => !drop.has(id));
-    for (const byId of [ledger.names[kind], ledger.applied[kind]]) if (byId) for (const id of drop) delete byId[String(id)];
+    if (ledger.owned[t]) ledger.owned[t] = ledger.owned[t]!.filter((id) => !drop.has(id));
+    for (const id of drop) forgetIdentity(ledger, t, String(id));
   }
 }
 
-/** Remember that pimctl created or adopted these records (prune "owned" may delete them later). */
+/** Remember that pimctl created or adopted these records (prune "owned" may delete them later, while their identity checks out). */
 export function recordOwned(ledger: Ledger, owned: Partial<Record<string, Iterable<number>>>): void {
-  for (const [kind, ids] of Object.entries(owned)) {
-    const set = new Set([...(ledger.owned[kind] ?? []), ...(ids ?? [])]);
-    ledger.owned[kind] = [...set].sort((a, b) => a - b);
+  for (const [table, ids] of Object.entries(owned)) {
+    const t = table as OwnedTable;
+    const set = new Set([...(ledger.owned[t] ?? []), ...(ids ?? [])]);
+    ledger.owned[t] = [...set].sort((a, b) => a - b);
   }
 }
 

@@ -7,7 +7,8 @@ import { PimctlError, PimctlErrors } from "../errors.js";
 import { hold, interruptedBy } from "../holdings.js";
 import { connect } from "../tenant.js";
 import { openProjectState, type ProjectOptions } from "../workflows/index.js";
-import { forgetRecord, ledgerEntries, mergeLedger, emptyLedger, parseLedger, serialiseLedger, type LedgerEntry } from "./ledger.js";
+import { forgetRecord, ledgerEntries, emptyLedger, parseLedger, serialiseLedger, type Ledger, type LedgerEntry } from "./ledger.js";
+import { describeUnsure, mergeNewer, type NewerOptions, type Unsure } from "./ledger-entries.js";
 import {
   acquireLock,
   describeHolder,
@@ -24,6 +25,41 @@ import { addressOf, parseRecordRef, recordNames, resolveRef, type RecordKind, ty
 export interface StateOptions extends ProjectOptions {
   lockTimeoutMs?: number;
   warn?: (line: string) => void;
+  /** push, migrate: where write times cannot tell two differing entries apart, take this side instead of refusing. */
+  prefer?: "incoming" | "stored";
+}
+
+/** What a push or a migration did: entries taken from the incoming ledger, differing ones kept because the stored one was newer. */
+export interface MergedState {
+  taken: number;
+  kept: number;
+  /** Entries where write times could not tell, settled by --prefer. */
+  settled: number;
+}
+
+/**
+ * `incoming` merged into the stored ledger (state.ledger), newer entry by entry (ledger-entries.ts
+ * mergeNewer): never a rollback of what a newer apply wrote. Refuses, listing them, where write
+ * times cannot tell two differing entries apart, unless `prefer` says which side to take.
+ */
+function mergeInto(stored: { ledger: Ledger }, incoming: Ledger, o: NewerOptions, names: { stored: string; incoming: string }): MergedState {
+  const merged = mergeNewer(stored.ledger, incoming, o);
+  if (merged.unsure.length && !o.prefer) throw unsureError(merged.unsure, names);
+  stored.ledger = merged.ledger;
+  return { taken: merged.taken, kept: merged.kept, settled: merged.unsure.length };
+}
+
+function unsureError(unsure: Unsure[], names: { stored: string; incoming: string }): PimctlError {
+  const shown = unsure.slice(0, 20).map((u) => describeUnsure(u, names));
+  const count = unsure.length === 1 ? "1 entry" : `${unsure.length} entries`;
+  return new PimctlError("plan_refused", `the two ledgers hold ${count} differently, and no write time says which is newer: nothing was written`, {
+    details: [
+      ...shown,
+      ...(unsure.length > shown.length ? [`... and ${unsure.length - shown.length} more`] : []),
+      `keep one side for these entries with --prefer stored (${names.stored}) or --prefer incoming (${names.incoming}); ` +
+        "every other entry is merged by its write time",
+    ],
+  });
 }
 
 async function withLock<T>(opts: StateOptions, backend: StateBackend, tenant: string, why: string, multiTenant: boolean, fn: () => Promise<T>): Promise<T> {
@@ -115,8 +151,14 @@ export async function pullState(opts: ProjectOptions): Promise<string> {
   return stored.text ?? serialiseLedger(emptyLedger(tenant, baseUrl));
 }
 
-/** Replace the stored ledger with `text` (after checking it belongs to this tenant). */
-export async function pushState(opts: StateOptions, text: string, source: string): Promise<{ entries: number; location: string }> {
+/**
+ * Merge `text` (a ledger file: a rescue file, one pulled and repaired by hand) into the stored
+ * ledger, after checking it belongs to this tenant: per entry the newer by write time, so a push
+ * of an older copy never rolls back what an apply wrote since; an entry the file changed by hand
+ * (the same write time as the stored one) is taken. Entries only the stored ledger holds stay
+ * (forget records with `state rm`).
+ */
+export async function pushState(opts: StateOptions, text: string, source: string): Promise<{ entries: number; location: string } & MergedState> {
   const { config, backend, tenant, baseUrl } = await openProjectState(opts);
   const incoming = parseLedger(text, source, tenant, baseUrl);
   // A ledger pulled from another tenant of the same service (the same base URL) is still another tenant's.
@@ -129,21 +171,31 @@ export async function pushState(opts: StateOptions, text: string, source: string
   }
   return withLock(opts, backend, tenant, "state push", Object.keys(config.tenants).length > 1, async () => {
     const current = await readLedger(backend, tenant, baseUrl);
-    current.ledger = incoming;
+    const merged = mergeInto(
+      current,
+      incoming,
+      { tie: "incoming", ...(opts.prefer ? { prefer: opts.prefer } : {}) },
+      { stored: backend.location, incoming: source },
+    );
     const writing = hold({ what: `the ledger of tenant "${tenant}" being stored`, writeInFlight: true, release: async () => [] });
     try {
       await saveLedger(backend, current, { force: true, ...(opts.warn ? { warn: opts.warn } : {}) });
     } finally {
       writing();
     }
-    return { entries: ledgerEntries(incoming).length, location: backend.location };
+    return { entries: ledgerEntries(incoming).length, location: backend.location, ...merged };
   });
 }
 
-/** Copy the ledger from the configured backend (or `from`) to `to`, keeping every entry either side has. */
+/**
+ * Copy the ledger from the configured backend (or `from`) to `to`, under both locks, merging
+ * entry by entry: an entry only one side has is kept, of two that differ the newer by write time
+ * (never a rollback of what a newer apply wrote), and where write times cannot tell (a ledger
+ * from before them, or two copies edited at one time) it refuses with the list.
+ */
 export async function migrateState(
   opts: StateOptions & { to: "local" | "git"; from?: "local" | "git" },
-): Promise<{ copied: number; total: number; from: string; to: string }> {
+): Promise<{ copied: number; total: number; from: string; to: string } & MergedState> {
   const { config, tenant, baseUrl } = await openProjectState(opts);
   const fromKind = opts.from ?? (config.state.backend === opts.to ? (opts.to === "git" ? "local" : "git") : config.state.backend);
   if (fromKind === opts.to) throw new PimctlError("usage", `migrate needs two different backends (both are "${opts.to}")`);
@@ -154,10 +206,17 @@ export async function migrateState(
     withLock(opts, target, tenant, `state migrate --to ${opts.to}`, multi, async () => {
       const from = await readLedger(source, tenant, baseUrl);
       const into = await readLedger(target, tenant, baseUrl);
-      // Entries only the target has are kept; the source's win where both have one.
-      into.ledger = mergeLedger(emptyLedger(tenant, baseUrl), from.ledger, into.ledger);
+      const merged = mergeInto(
+        into,
+        from.ledger,
+        { tie: "unsure", ...(opts.prefer ? { prefer: opts.prefer } : {}) },
+        {
+          stored: target.location,
+          incoming: source.location,
+        },
+      );
       await saveLedger(target, into, { force: true, ...(opts.warn ? { warn: opts.warn } : {}) });
-      return { copied: ledgerEntries(from.ledger).length, total: ledgerEntries(into.ledger).length, from: source.location, to: target.location };
+      return { copied: ledgerEntries(from.ledger).length, total: ledgerEntries(into.ledger).length, from: source.location, to: target.location, ...merged };
     }),
   );
 }

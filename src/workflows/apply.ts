@@ -7,7 +7,7 @@ import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { forgetOwned, recordNames, recordOwned, serialiseLedger } from "../state/ledger.js";
 import { recordApplied } from "../state/applied.js";
-import { acquireLock, openBackend, readLedger, saveLedger, unlockCommand, type HeldLock } from "../state/backends/index.js";
+import { acquireLock, openBackend, readLedger, saveLedger, stampLedger, unlockCommand, type HeldLock } from "../state/backends/index.js";
 import { rescueDir, writeRescueFile } from "../state/rescue.js";
 import { hold, interruptedBy } from "../holdings.js";
 import { ALLOW_DELETE_FLAG, refuseBlockedDeletes } from "../plan/delete-permission.js";
@@ -17,7 +17,7 @@ import { verifyApplied, type VerificationReport } from "../apply/verify.js";
 import { backupExport } from "../apply/backup.js";
 import { connect } from "../tenant.js";
 import { PimctlError, PimctlErrors } from "../errors.js";
-import { appliedPrints, createdByKind, createdNames, deletedByKind, removedWith } from "./ownership.js";
+import { appliedIdentities, appliedPrints, createdByKind, deletedByKind, removedWith } from "./ownership.js";
 import { type PlanOptions, planAgainst, planWithState, refuseUnknownKinds } from "./plan.js";
 import { connectOpts, errorText, errorsOf, ledgerDir, loadDesiredFor, projectConfig, prunePolicy } from "./project.js";
 import { checkSavedPlan, readSavedPlan, refuseOtherTenant } from "./saved-plan.js";
@@ -168,7 +168,11 @@ export async function apply(opts: ApplyOptions): Promise<ApplyResult> {
     stopIfAsked(stop.signal, lost);
     // From here the tenant may be written to: the ledger is what remembers it, so a forced end
     // (a second signal) writes it to a rescue file rather than lose it.
-    const rescue = (): string => writeRescueFile(rescueDir(config.file, opts.cwd), connection.name, serialiseLedger(state.ledger));
+    // Stamped as a save would be: restored with state push, its entries win only where they are the newer.
+    const rescue = (): string => {
+      stampLedger(state);
+      return writeRescueFile(rescueDir(config.file, opts.cwd), connection.name, serialiseLedger(state.ledger));
+    };
     const writing = opts.dryRun
       ? () => undefined
       : hold({
@@ -202,12 +206,12 @@ export async function apply(opts: ApplyOptions): Promise<ApplyResult> {
       // What pimctl now owns: the declared records it found, and those it created (prune "owned" may delete them later).
       recordOwned(state.ledger, { ...planned.declared });
       recordOwned(state.ledger, createdByKind(thePlan, report));
-      // The names pimctl applied, by id: a record renamed by hand later is found and renamed back.
-      const created = createdNames(thePlan, report);
-      recordNames(state.ledger, { ...planned.names });
-      recordNames(state.ledger, created);
+      // The identity pimctl applied, by id (its name, and what it wrote): a record renamed by hand later is found
+      // and renamed back, and another record given that id is told apart (src/plan/identity.ts).
+      const identities = appliedIdentities(thePlan, report, planned.names);
+      recordNames(state.ledger, identities);
       // The manifest entries it left records as: drift tells a later manifest edit from a change made in the tenant.
-      recordApplied(state.ledger, appliedPrints(thePlan, report, planned.desired, [planned.names, created], config.scope.ignore ?? []));
+      recordApplied(state.ledger, appliedPrints(thePlan, report, planned.desired, identities, config.scope.ignore ?? []));
       // A deleted record's id is no longer pimctl's: a tenant that reuses ids must not make a hand-made record look owned.
       forgetOwned(state.ledger, deletedByKind(thePlan, report, goneWith));
       stateNotSaved = await saveLedger(backend, state, opts.warn ? { warn: opts.warn } : {}).then(

@@ -4,7 +4,7 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { KINDS, type Catalogue, type Kind } from "../model/catalogue.js";
-import { versionMap, type Config } from "../config/index.js";
+import { versionMap, versionSources, type Config } from "../config/index.js";
 import { loadManifests } from "../manifest/index.js";
 import { readState } from "../state/index.js";
 import { openBackend, readLedger } from "../state/backends/index.js";
@@ -31,6 +31,7 @@ export async function readTenantCatalogue(
     const remote = await readState(connection.api, {
       kinds,
       versionMap: versionMap(config, connection.tenant),
+      versionAt: versionSources(config, connection.tenant),
       ...(opts.log ? { log: opts.log } : {}),
     });
     return { catalogue: remoteToCatalogue(remote, ledger), connection, config, remote, ledger };

@@ -4,7 +4,7 @@
  */
 import { KINDS, type Catalogue } from "../model/catalogue.js";
 import type { RemoteCatalogue } from "../model/remote.js";
-import { versionMap, type Config } from "../config/index.js";
+import { versionMap, versionSources, type Config } from "../config/index.js";
 import { readState, resolveVersionIds, startReads, startVersionLists, type StartedReads } from "../state/index.js";
 import { LARGE_MANIFEST_BYTES, started } from "../state/started.js";
 import { openRefresh, type Refresh, type RefreshReport } from "../state/changelog/index.js";
@@ -110,6 +110,7 @@ export async function planAgainst(
     kinds: desired.managed,
     desired,
     versionMap: versionMap(config, connection.tenant),
+    versionAt: versionSources(config, connection.tenant),
     // listAll (diff): read every record of the managed kinds, so records only the tenant has show.
     // A targeted read searches the brands it names: deletes of other brands are not in its plan.
     prune: read.searchBrands ? { ...listed, brands: false } : listed,
@@ -117,6 +118,7 @@ export async function planAgainst(
     ...(read.searchBrands ? { searchBrands: true } : {}),
     ...(read.alsoBrands?.length ? { alsoBrands: read.alsoBrands } : {}),
     ...(read.byLedgerIds ? { knownIds: ledger.names } : {}),
+    remembered: ledger.names,
     ...(opts.log ? { log: opts.log } : {}),
   });
   await refresh.commit();
@@ -343,9 +345,10 @@ export async function planWithState(
 
 /**
  * The language versions the manifests name, checked on the channels alone: a name no channel
- * publishes and the config does not map (or a config id a channel contradicts) refuses the plan
- * before the lists are read. Without early reads, the channels are read first when a name needs
- * them (one request); names the config maps need no wait. Returns the reads to go on with.
+ * publishes and the config does not map (or a config entry a channel contradicts) refuses the plan
+ * before the lists are read. Without early reads, the channels are read first when the manifests
+ * name a language version (one request): a config entry is checked against them before any text
+ * is read in the version it names. Returns the reads to go on with.
  */
 export async function refuseUnknownVersions(
   connection: Connection,
@@ -355,11 +358,11 @@ export async function refuseUnknownVersions(
   early?: { started?: StartedReads; refresh?: Refresh },
 ): Promise<{ started?: StartedReads; refresh?: Refresh } | undefined> {
   const map = versionMap(config, connection.tenant);
-  if (!early?.started && desired.versions.every((v) => map[v] !== undefined)) return early;
+  if (!early?.started && desired.versions.length === 0) return early;
   const refresh = early?.refresh ?? (await openRefreshFor(config, connection, opts));
   const reads = early?.started ?? startReads(refresh.api, []);
   const channels = await reads.channels;
-  const { ids } = resolveVersionIds(channels, map, desired.versions);
+  const { ids } = resolveVersionIds(channels, map, desired.versions, versionSources(config, connection.tenant));
   const errors = unknownVersions(desired, channels, ids, connection.name);
   if (errors.length) throw new PimctlErrors(errors);
   return { started: reads, refresh };

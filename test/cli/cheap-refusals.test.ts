@@ -99,7 +99,7 @@ describe("a ledger this run cannot use refuses before any request to the tenant"
 
   it("a newer format: plan, apply and drift refuse naming the pimctl version it needs, before any request", async () => {
     const { file, ledger } = await ledgerFile("demo");
-    await writeFile(file, JSON.stringify({ ...ledger, format: 2, min_pimctl_version: "7.3.0" }));
+    await writeFile(file, JSON.stringify({ ...ledger, format: 3, min_pimctl_version: "7.3.0" }));
     for (const args of [["plan"], ["apply", "--auto-approve"], ["drift"]]) {
       p.emulator.resetStats();
       const r = await p.cli([...args, "--tenant", "demo"]);

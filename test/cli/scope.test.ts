@@ -210,7 +210,8 @@ describe("prune: { kind: owned } deletes only what pimctl created or adopted", (
     expect(assetIds.length).toBe(1);
     expect(valueIds.length).toBe(2);
     const before = await ledgerOwned();
-    expect(before.assets).toEqual(assetIds);
+    // Kept per table: the service numbers brand and category assets apart.
+    expect(before.brand_assets).toEqual(assetIds);
     expect(before.type_values).toEqual(valueIds.sort((a, b) => a - b));
     await p.write("catalogue/a.yaml", "brands:\n  - name: Keep\n");
     await p.write("catalogue/b.yaml", "attributes: []\n");
@@ -219,7 +220,7 @@ describe("prune: { kind: owned } deletes only what pimctl created or adopted", (
     expect([...store.brands.values()].map((b) => b.name)).toEqual(["Keep"]);
     const after = await ledgerOwned();
     expect(after.brands).not.toContain(acme.id);
-    expect(after.assets ?? []).toEqual([]);
+    expect(after.brand_assets ?? []).toEqual([]);
     expect(after.attributes ?? []).toEqual([]);
     expect(after.type_values ?? []).toEqual([]);
   });

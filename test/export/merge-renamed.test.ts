@@ -4,11 +4,13 @@
  * as the same records (it would rename them back), so the merge updates their
  * entries in place (the new name, the old one in previous_names) and never
  * adds a second entry, which the next apply would create as a duplicate.
+ * Which records these are is the planner's identity decision (src/plan/identity.ts): a record
+ * renamed and also edited where pimctl wrote it is another record, and the merge says so too.
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { testProject, type TestProject } from "../helpers/project.js";
+import { demoConfig, testProject, type TestProject } from "../helpers/project.js";
 
 const catalogue = [
   "display_groups:",
@@ -27,6 +29,7 @@ const catalogue = [
   "    attributes: { Colour: { value: Red } }",
   "  - name: Zenith",
   "    desc: Clocks",
+  "    web_ids: { Webshop: zenith-01 }",
   "",
 ].join("\n");
 
@@ -34,16 +37,7 @@ let p: TestProject;
 beforeAll(async () => {
   p = await testProject({
     files: { "catalogue/all.yaml": catalogue },
-    config: (urls) =>
-      [
-        "dir: catalogue",
-        "tenants:",
-        "  demo:",
-        `    base_url: ${urls.demo}`,
-        "    token_env: PIMCTL_DEMO_TOKEN",
-        "prune: { brands: true, attributes: true }",
-        "",
-      ].join("\n"),
+    config: demoConfig(["prune: { brands: true, attributes: true }"]),
   });
   const applied = await p.cli(["apply", "--auto-approve", "--allow-delete"]);
   expect(applied.code, applied.stdout + applied.stderr).toBe(0);
@@ -54,7 +48,8 @@ describe("export --merge after a rename by hand the ledger knows", () => {
   it("updates the entry in place (new name, old one in previous_names), adds no second entry, and the next plan is empty", async () => {
     const store = p.emulator.store("demo");
     const acme = [...store.brands.values()].find((b) => b.name === "Acme")!;
-    store.updateBrand(acme.id, { name: "ACME Corp", desc: "Tools and dies" });
+    // Only the name: what pimctl wrote (desc) still proves the id is Acme's (a desc edited too would make it another record, below).
+    store.updateBrand(acme.id, { name: "ACME Corp" });
     store.updateAttribute(store.attributeByName("Colour")!.id, { name: "Color" });
 
     const merged = await p.cli(["export", "--out", "catalogue", "--merge"]);
@@ -65,7 +60,7 @@ describe("export --merge after a rename by hand the ledger knows", () => {
         .replace("  - name: Colour # the one", "  - name: Color # the one")
         .replace("    display_group: Basics\n", "    display_group: Basics\n    previous_names: [Colour]\n")
         .replace("attributes: [Colour]", "attributes: [Color]")
-        .replace("  - name: Acme\n    desc: Tools\n", "  - name: ACME Corp\n    desc: Tools and dies\n")
+        .replace("  - name: Acme\n", "  - name: ACME Corp\n")
         .replace("    attributes: { Colour: { value: Red } }\n", "    attributes: { Color: { value: Red } }\n    previous_names: [Acme]\n"),
     );
     expect(merged.stderr).toContain('renamed: all.yaml:11: brand "Acme" is "ACME Corp" in the tenant');
@@ -76,5 +71,31 @@ describe("export --merge after a rename by hand the ledger knows", () => {
     const apply = await p.cli(["apply", "--auto-approve", "--allow-delete"]);
     expect(apply.code, apply.stdout + apply.stderr).toBe(0);
     expect([...store.brands.values()].map((b) => b.name).sort()).toEqual(["ACME Corp", "Zenith"]);
+  });
+
+  it("a record renamed and edited where pimctl wrote it is another record to the plan: the entry stays, the record is added, and plan says why", async () => {
+    const store = p.emulator.store("demo");
+    const zenith = [...store.brands.values()].find((b) => b.name === "Zenith")!;
+    store.updateBrand(zenith.id, { name: "Zenith Ltd", desc: "Watches" });
+
+    const merged = await p.cli(["export", "--out", "catalogue", "--merge"]);
+    expect(merged.code, merged.stdout + merged.stderr).toBe(0);
+    const text = readFileSync(path.join(p.dir, "catalogue", "all.yaml"), "utf8");
+    expect(text).toContain("  - name: Zenith\n    desc: Clocks\n    web_ids: { Webshop: zenith-01 }\n");
+    // The ledger's web id under that id was written for Zenith: not the added record's (export decides as the plan does).
+    const added = text.slice(text.indexOf("  - name: Zenith Ltd\n"));
+    expect(added).toContain("    desc: Watches\n");
+    expect(added).not.toContain("zenith-01");
+    expect(merged.stderr).not.toContain('brand "Zenith" is "Zenith Ltd"');
+    expect(merged.stderr).toContain('added: all.yaml: brand "Zenith Ltd"');
+
+    const plan = await p.cli(["plan", "--format", "json"]);
+    const json = JSON.parse(plan.stdout) as { warnings: string[]; actions: Array<{ op: string; address: string }> };
+    expect(json.warnings).toContain(
+      `brands: "Zenith Ltd" (id ${zenith.id}) holds the id the ledger remembers for "Zenith", but it is another record (desc differs from what pimctl wrote): ` +
+        "not renamed, updated or pruned through that memory",
+    );
+    // Only Zenith, which the folder still declares, is created again; nothing is planned for the record merge added.
+    expect(json.actions.filter((a) => a.address.startsWith('brand["Zenith Ltd"]'))).toEqual([]);
   });
 });

@@ -142,7 +142,7 @@ describe("merge edits values where they are", () => {
     );
   });
 
-  it("variables: unchanged ${uses} stay, a changed value equal to a variable is written as one, a literal ${ is escaped", () => {
+  it("variables: unchanged ${uses} stay, a changed value equal to a variable's value is text (desc is not variable-bearing), a literal ${ is escaped", () => {
     const folder = ["brands:", "  - name: Acme", "    desc: ${tagline}", "  - name: Zenith", "    desc: old", "  - name: Oldco", "    desc: x", ""].join("\n");
     const r = merge(
       { "b.yaml": folder },
@@ -161,7 +161,7 @@ describe("merge edits values where they are", () => {
         "  - name: Acme",
         "    desc: ${tagline}",
         "  - name: Zenith",
-        "    desc: ${tagline}",
+        "    desc: Tools since 1950",
         "  - name: Oldco",
         "    desc: costs $${price}",
         "",
@@ -170,8 +170,9 @@ describe("merge edits values where they are", () => {
   });
 
   it("variableWriter: whole values and keys, URL variables at the start of a URL, never inside other text", async () => {
-    const { variableWriter } = await import("../../src/export/translate.js");
-    const write = variableWriter({ region: "EU", cdn: "https://cdn.example.com", shop: "Webshop EU" });
+    const { variableWriter, writeVariables } = await import("../../src/export/translate.js");
+    const writer = variableWriter({ region: "EU", cdn: "https://cdn.example.com", shop: "Webshop EU" });
+    const write = (s: string) => writer.variable(s);
     expect(
       [
         "EU",
@@ -183,6 +184,19 @@ describe("merge edits values where they are", () => {
         "costs ${x}",
       ].map(write),
     ).toEqual(["${region}", "${shop}", "Made in the EU", "${cdn}/brands/acme.png", "${cdn}", "https://cdn.example.community/x", "costs $${x}"]);
+    // Only in variable-bearing fields (a web_ids key, an asset's image_url): text equal to a value elsewhere stays text.
+    const entry = {
+      name: "Webshop EU",
+      desc: "EU",
+      web_ids: { "Webshop EU": "EU" },
+      assets: [{ image_url: "https://cdn.example.com/a.png", alttext: "https://cdn.example.com/a.png" }],
+    };
+    expect(writeVariables(entry, writer)).toEqual({
+      name: "Webshop EU",
+      desc: "EU",
+      web_ids: { "${shop}": "EU" },
+      assets: [{ image_url: "${cdn}/a.png", alttext: "https://cdn.example.com/a.png" }],
+    });
   });
 
   it("a kind no file declares goes to a new <kind>.yaml; entries only the folder has are reported, kept", () => {

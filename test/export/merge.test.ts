@@ -147,7 +147,7 @@ describe("export into a folder that holds manifests", () => {
     expect(r.stderr).toContain('  brands/acme.yaml:9: brand "Zenith"');
     const now = readTree(folder());
     // Appended after the last brand, as export writes a brand; nothing before it moved.
-    expect(now["brands/acme.yaml"]).toBe(`${handWritten["brands/acme.yaml"]}  - name: Northwind\n    desc: \${tagline}\n    excluded: false\n`);
+    expect(now["brands/acme.yaml"]).toBe(`${handWritten["brands/acme.yaml"]}  - name: Northwind\n    desc: Tools since 1950\n    excluded: false\n`);
     expect(now["shop.yaml"]).toBe(
       handWritten["shop.yaml"]!.replace(
         "        sort_order: 2\n  - name: 'Size'",
@@ -179,8 +179,8 @@ describe("export into a folder that holds manifests", () => {
       "display_groups.yaml",
       "shop.yaml",
     ]);
-    // A fresh export writes variables too.
-    expect(now["brands.yaml"]).toContain("desc: ${tagline}");
+    // A fresh export writes variables too, in variable-bearing fields only (a desc equal to one is text).
+    expect(now["brands.yaml"]).toContain("desc: Tools since 1950");
     expect(now["brands.yaml"]).toContain("${shop}: acme-01");
     expect(now["brands.yaml"]).not.toContain("Webshop");
   });

@@ -1,7 +1,7 @@
 import { readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { testProject, repoRoot, type TestProject } from "../helpers/project.js";
+import { promotionProject, testProject, repoRoot, type TestProject } from "../helpers/project.js";
 import type { Plan } from "../../src/plan/types.js";
 
 const readDir = (dir: string) =>
@@ -91,27 +91,7 @@ describe("export, round trips and diff between two tenants", () => {
 describe("promotion: one set of manifests, tenants whose version ids and channel names differ", () => {
   let p: TestProject;
   beforeAll(async () => {
-    p = await testProject({
-      tenants: ["staging", "prod"],
-      emulator: {
-        seed: {
-          tenants: {
-            prod: {
-              channels: [
-                { id: 1, channel_name: "Webshop EU", sync: true, price_base: "EUR", inventory_location: "EU", version_id: 0, version_name: "Master" },
-                { id: 2, channel_name: "Boutique FR", sync: true, price_base: "EUR", inventory_location: "FR", version_id: 7, version_name: "Francais" },
-                { id: 3, channel_name: "Shop DE", sync: true, price_base: "EUR", inventory_location: "DE", version_id: 3, version_name: "German" },
-              ],
-            },
-          },
-        },
-      },
-      config: (urls) =>
-        readFileSync(path.join(repoRoot, "examples/promotion/pimctl.yaml"), "utf8")
-          .replace("http://127.0.0.1:4010/staging/api/v1", urls.staging!)
-          .replace("http://127.0.0.1:4010/prod/api/v1", urls.prod!),
-    });
-    await p.copyExamples(path.join(repoRoot, "examples/promotion/catalogue"));
+    p = await promotionProject();
   });
   afterAll(async () => p.close());
 

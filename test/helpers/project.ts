@@ -76,6 +76,36 @@ export async function testProject(
 export const repoRoot = path.resolve(import.meta.dirname, "../..");
 
 /**
+ * examples/promotion as a project: tenants staging and prod, prod's channels named and numbered
+ * as a second shop would (its web shop channel "Webshop EU", French as version 7), the example's
+ * config pointed at the emulator and its manifests copied in.
+ */
+export async function promotionProject(): Promise<TestProject> {
+  const p = await testProject({
+    tenants: ["staging", "prod"],
+    emulator: {
+      seed: {
+        tenants: {
+          prod: {
+            channels: [
+              { id: 1, channel_name: "Webshop EU", sync: true, price_base: "EUR", inventory_location: "EU", version_id: 0, version_name: "Master" },
+              { id: 2, channel_name: "Boutique FR", sync: true, price_base: "EUR", inventory_location: "FR", version_id: 7, version_name: "French" },
+              { id: 3, channel_name: "Shop DE", sync: true, price_base: "EUR", inventory_location: "DE", version_id: 3, version_name: "German" },
+            ],
+          },
+        },
+      },
+    },
+    config: (urls) =>
+      readFileSync(path.join(repoRoot, "examples/promotion/pimctl.yaml"), "utf8")
+        .replace("http://127.0.0.1:4010/staging/api/v1", urls.staging!)
+        .replace("http://127.0.0.1:4010/prod/api/v1", urls.prod!),
+  });
+  await p.copyExamples(path.join(repoRoot, "examples/promotion/catalogue"));
+  return p;
+}
+
+/**
  * pimctl.yaml for the one tenant "demo" of a test project: `tenantLines` go under the tenant
  * (`variables:` ...), `lines` at the top (`versions: { French: 2 }`, `prune: ...`).
  */

@@ -86,8 +86,9 @@ it("seeds exactly what apply writes: records, changelog and ledger", async () =>
 
   const ledger = async (tenant: string) => JSON.parse(await readFile(path.join(p.dir, ".pimctl", `${tenant}.json`), "utf8"));
   const [la, ls] = [await ledger("applied"), await ledger("seeded")];
+  type Byid = Record<string, Record<string, string>>;
   // Sections keyed by id, read by the records' names (ids differ between the two tenants).
-  const byName = (section: Record<string, Record<string, string>>, names: typeof namesA) =>
+  const byName = (section: Byid, names: typeof namesA) =>
     Object.fromEntries(
       Object.entries(section).map(([k, byId]) => [
         k,
@@ -97,12 +98,15 @@ it("seeds exactly what apply writes: records, changelog and ledger", async () =>
       ]),
     );
   const named = (
-    l: { owned: Record<string, number[]>; names: Record<string, Record<string, string>>; applied: Record<string, Record<string, string>> },
+    l: { owned: Record<string, number[]>; names: Byid; fingerprints: Byid; applied: Byid; written: Record<string, Record<string, unknown[]>> },
     names: typeof namesA,
   ) => ({
     owned: Object.fromEntries(Object.entries(l.owned).map(([k, ids]) => [k, ids.map((id) => names(k, id)).sort()])),
     names: byName(l.names, names),
+    fingerprints: byName(l.fingerprints, names),
     applied: byName(l.applied, names),
+    // Written once (one apply, one seed), at a time of its own: as many entries.
+    written: Object.values(l.written).flatMap((bySection) => Object.values(bySection).flat()).length,
   });
   expect({ ...ls, tenant: "", base_url: "", ...named(ls, namesS) }).toEqual({ ...la, tenant: "", base_url: "", ...named(la, namesA) });
 

@@ -33,18 +33,18 @@ describe("the ledger's format", () => {
     const schema = JSON.parse(readFileSync(path.resolve(import.meta.dirname, "../../schemas/ledger.schema.json"), "utf8")) as object;
     const validate = new Ajv({ strict: false }).compile(schema);
     expect(validate(written), JSON.stringify(validate.errors)).toBe(true);
-    expect(written).toMatchObject({ format: 1, min_pimctl_version: "0.1.0", tenant: "demo" });
+    expect(written).toMatchObject({ format: 2, min_pimctl_version: "0.1.0", tenant: "demo" });
   });
 
   it("a ledger in a newer format is refused by plan, apply and state commands, naming the version it needs; the file is left as it is", async () => {
-    const newer = `${JSON.stringify({ ...written, format: 2, min_pimctl_version: "7.3.0", leases: { "brand:1": { until: "2030-01-01" } } }, null, 2)}\n`;
+    const newer = `${JSON.stringify({ ...written, format: 3, min_pimctl_version: "7.3.0", leases: { "brand:1": { until: "2030-01-01" } } }, null, 2)}\n`;
     await writeFile(ledgerFile, newer);
     for (const args of [["plan"], ["apply", "--auto-approve"], ["state", "show", "--offline"], ["state", "rm", "brand:1"]]) {
       const r = await p.cli(args);
       expect(r.code, args.join(" ")).toBe(1);
       noInternal(r);
       expect(r.stderr).toContain(
-        `the ledger ${ledgerFile} is in format 2, which needs pimctl 7.3.0 or later; this pimctl (${packageVersion()}) reads ledger format 1`,
+        `the ledger ${ledgerFile} is in format 3, which needs pimctl 7.3.0 or later; this pimctl (${packageVersion()}) reads ledger format 2`,
       );
       expect(await readFile(ledgerFile, "utf8")).toBe(newer);
     }
@@ -59,9 +59,9 @@ describe("state push FILE checks the file against the ledger schema", () => {
     ["a list", [], "at (top level): must be object"],
     ["an owned id that is not a number", { owned: { brands: ["12"] } }, "at owned.brands[0]: must be integer"],
     [
-      "an unknown prune kind",
+      "an unknown table",
       { owned: { brand: [1] } },
-      `at owned: key "brand" is none of display_groups, attributes, type_values, attribute_sets, blocks, brands, categories, assets`,
+      `at owned: key "brand" is none of display_groups, attributes, type_values, attribute_sets, blocks, brands, categories, brand_assets, category_assets`,
     ],
     ["a web id keyed by something but a record", { web_ids: { "12": { Webshop: "x" } } }, 'at web_ids: key "12" must match pattern "^(brand|category):\\d+$"'],
     ["an asset without its image_url", { assets: { "brand:1": { "5": {} } } }, 'at assets["brand:1"][5]: missing "image_url"'],
@@ -82,13 +82,13 @@ describe("state push FILE checks the file against the ledger schema", () => {
   }
 
   it("a ledger in a newer format is refused by state push too; a valid one is taken", async () => {
-    await p.write("push.json", JSON.stringify({ ...written, format: 3, min_pimctl_version: undefined }));
+    await p.write("push.json", JSON.stringify({ ...written, format: 4, min_pimctl_version: undefined }));
     const newer = await p.cli(["state", "push", "push.json"]);
     expect(newer.code).toBe(1);
-    expect(newer.stderr).toContain(`the ledger push.json is in format 3, which needs a newer pimctl; this pimctl (${packageVersion()}) reads ledger format 1`);
+    expect(newer.stderr).toContain(`the ledger push.json is in format 4, which needs a newer pimctl; this pimctl (${packageVersion()}) reads ledger format 2`);
     // A newer format that names a version no newer than this one (copied along from an old file): "a newer pimctl", never itself.
-    await p.write("push.json", JSON.stringify({ ...written, format: 2, min_pimctl_version: packageVersion() }));
-    expect((await p.cli(["state", "push", "push.json"])).stderr).toContain("is in format 2, which needs a newer pimctl;");
+    await p.write("push.json", JSON.stringify({ ...written, format: 3, min_pimctl_version: packageVersion() }));
+    expect((await p.cli(["state", "push", "push.json"])).stderr).toContain("is in format 3, which needs a newer pimctl;");
     // Not an integer: a malformed file, not a newer one.
     await p.write("push.json", JSON.stringify({ ...written, format: 1.5 }));
     const half = await p.cli(["state", "push", "push.json"]);

@@ -18,17 +18,33 @@ interface StateArgs extends GlobalArgs {
   offline?: boolean;
   json?: boolean;
   "lock-timeout"?: string;
+  prefer?: "incoming" | "stored";
 }
 
 function stateOptions(args: StateArgs, io: Io): StateOptions {
   return {
     ...projectOptions(args, io),
     ...(args["lock-timeout"] ? { lockTimeoutMs: parseDuration(args["lock-timeout"]) } : {}),
+    ...(args.prefer ? { prefer: args.prefer } : {}),
     warn: warnLine(io),
   };
 }
 
 const lockTimeout = <T>(y: Argv<T>) => y.option("lock-timeout", { type: "string", describe: "Wait this long (30s, 5m) for a held lock instead of failing" });
+
+/** push, migrate: which side an entry is taken from where write times cannot tell (otherwise: refused, listing them). */
+const prefer = <T>(y: Argv<T>) =>
+  y.option("prefer", {
+    choices: ["incoming", "stored"] as const,
+    describe: "Where write times cannot tell two differing entries apart: take the incoming one (the file, the source) or keep the stored one",
+  });
+
+/** What a merge did, in one line. */
+function mergedLine(r: { taken: number; kept: number; settled: number }): string {
+  const parts = [`${r.taken} entr${r.taken === 1 ? "y" : "ies"} taken`, `${r.kept} kept (newer where they are)`];
+  if (r.settled) parts.push(`${r.settled} settled by --prefer`);
+  return parts.join(", ");
+}
 
 function valueText(v: unknown): string {
   return typeof v === "string" ? v : JSON.stringify(v);
@@ -88,33 +104,33 @@ export function stateCommand(io: Io, opts: { parseOnly?: boolean } = {}): Comman
         .command(
           sub({
             command: "push <file>",
-            describe: "Replace the stored ledger with a file (takes the lock, compare-and-swap write)",
+            describe: "Merge a file into the stored ledger, the newer entry winning (takes the lock, compare-and-swap write)",
             builder: (b) =>
-              lockTimeout(b.positional("file", { type: "string", demandOption: true })).example(
+              prefer(lockTimeout(b.positional("file", { type: "string", demandOption: true }))).example(
                 "$0 state push ledger.json",
-                "Put a repaired ledger back",
+                "Put a repaired ledger or a rescue file back",
               ) as never,
             handler: run(async (args: StateArgs) => {
               // UTF-8 only, as every file pimctl reads: a Latin-1 byte is an error with its place, never a U+FFFD stored.
               const decoded = decodeManifest(await readFile(path.resolve(io.cwd, args.file!)), args.file!);
               if ("error" in decoded) throw new PimctlErrors([decoded.error]);
               const r = await pushState(stateOptions(args, io), decoded.text, args.file!);
-              say(args, io, `Stored ${r.entries} record(s) from ${args.file} in ${r.location}.`);
+              say(args, io, `Merged ${args.file} (${r.entries} record(s)) into ${r.location}: ${mergedLine(r)}.`);
             }),
           }),
         )
         .command(
           sub({
             command: "migrate",
-            describe: "Copy the ledger to another backend, keeping every entry (then set state.backend in pimctl.yaml)",
+            describe: "Copy the ledger to another backend, merging entry by entry, the newer winning (then set state.backend in pimctl.yaml)",
             builder: (b) =>
-              lockTimeout(b)
+              prefer(lockTimeout(b))
                 .option("to", { choices: ["local", "git"] as const, demandOption: true, describe: "The backend to copy to" })
                 .option("from", { choices: ["local", "git"] as const, describe: "The backend to copy from (default: the configured one, or the other one)" })
                 .example("$0 state migrate --to git", "Move the laptop's .pimctl/ ledger to the Git remote") as never,
             handler: run(async (args: StateArgs) => {
               const r = await migrateState({ ...stateOptions(args, io), to: args.to!, ...(args.from ? { from: args.from } : {}) });
-              say(args, io, `Copied ${r.copied} record(s) from ${r.from} to ${r.to} (${r.total} there now).`);
+              say(args, io, `Copied ${r.copied} record(s) from ${r.from} to ${r.to} (${r.total} there now): ${mergedLine(r)}.`);
               if (args.to === "git") say(args, io, "Now set in pimctl.yaml:\n  state:\n    backend: git");
             }),
           }),

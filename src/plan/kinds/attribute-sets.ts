@@ -26,12 +26,17 @@ export const attributeSets: KindPlanner = {
     ctx.recordRenames("attribute_sets", pairs);
     for (const m of pairs) {
       ctx.refs.attribute_sets.set(m.desired.name, m.remote ? { id: m.remote.id } : { address: addr.attributeSet(m.desired.name) });
-      if (m.remote) ctx.own("attribute_sets", m.remote.id, m.desired.name);
     }
     for (const r of undeclared) ctx.refs.attribute_sets.set(r.name, { id: r.id });
 
     for (const m of pairs) {
-      upsert(ctx, m, { kind: "attribute_sets", type: "attribute_set", address: addr.attributeSet(m.desired.name), specs: FIELDS.attribute_set });
+      upsert(ctx, m, {
+        kind: "attribute_sets",
+        type: "attribute_set",
+        address: addr.attributeSet(m.desired.name),
+        specs: FIELDS.attribute_set,
+        table: "attribute_sets",
+      });
       planAssignments(ctx, m);
     }
 
@@ -44,7 +49,8 @@ export const attributeSets: KindPlanner = {
       const cats = usedBy.get(r.name) ?? [];
       if (cats.length) notes.push(`used by ${plural(cats.length, "category")}`);
       leftover(ctx, {
-        prune: "attribute_sets",
+        table: "attribute_sets",
+        key: r.name,
         kind: "attribute_sets",
         type: "attribute_set",
         address: addr.attributeSet(r.name),

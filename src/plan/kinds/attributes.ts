@@ -26,12 +26,11 @@ export const attributes: KindPlanner = {
   },
 
   plan(ctx: PlanContext): void {
-    const { pairs, leftover: undeclared } = ctx.match("attribute", ctx.desired.attributes, ctx.remote.attributes, "attributes");
+    const { pairs, leftover: undeclared } = ctx.match("attribute", ctx.desired.attributes, ctx.remote.attributes, "attributes", (r) => attributeView(ctx, r));
     ctx.recordRenames("attributes", pairs);
     // Refs first, so attributes referenced from anywhere resolve regardless of order.
     for (const m of pairs) {
       ctx.refs.attributes.set(m.desired.name, m.remote ? { id: m.remote.id } : { address: addr.attribute(m.desired.name) });
-      if (m.remote) ctx.own("attributes", m.remote.id, m.desired.name);
     }
     for (const r of undeclared) ctx.refs.attributes.set(r.name, { id: r.id });
 
@@ -47,7 +46,9 @@ export const attributes: KindPlanner = {
       const sets = assignedSets.get(r.name) ?? [];
       if (sets.length) notes.push(`assigned to ${sets.length === 1 ? "attribute set" : "attribute sets"}: ${sets.sort().join(", ")}`);
       leftover(ctx, {
-        prune: "attributes",
+        table: "attributes",
+        key: r.name,
+        view: attributeView(ctx, r),
         kind: "attributes",
         type: "attribute",
         address: addr.attribute(r.name),
@@ -58,6 +59,11 @@ export const attributes: KindPlanner = {
     }
   },
 };
+
+/** A tenant attribute with its display group by today's name (after this plan's renames). */
+function attributeView(ctx: PlanContext, r: RemoteAttribute): RemoteAttribute {
+  return { ...r, display_group: ctx.current("display_groups", r.display_group ?? null) };
+}
 
 function displayGroupRef(ctx: PlanContext, d: Attribute): Ref | null | undefined {
   const name = d.display_group;
@@ -75,12 +81,13 @@ function planAttribute(ctx: PlanContext, m: Matched<Attribute, RemoteAttribute>)
   const refs: Record<string, Ref> = {};
   const dg = displayGroupRef(ctx, d);
   if (dg) refs.display_group = dg;
-  const remoteView = m.remote ? { ...m.remote, display_group: ctx.current("display_groups", m.remote.display_group ?? null) } : undefined;
+  const remoteView = m.remote ? attributeView(ctx, m.remote) : undefined;
   upsert(ctx, m, {
     kind: "attributes",
     type: "attribute",
     address: addr.attribute(d.name),
     specs: FIELDS.attribute,
+    table: "attributes",
     refs,
     ...(remoteView ? { remote: remoteView } : {}),
   });

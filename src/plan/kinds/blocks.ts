@@ -18,15 +18,18 @@ export const blocks: KindPlanner = {
       const src = d.source ? { source: d.source } : {};
       if (!r) {
         ctx.add({ address, kind: "blocks", type: "block", op: "create", changes: createChanges(d, FIELDS.block), ...src }, null);
+        ctx.ownership.created("blocks", address, d.slug);
         continue;
       }
+      ctx.own("blocks", r.id, d.slug);
       const changes = updateChanges(d, r, FIELDS.block);
       if (changes.length) ctx.add({ address, kind: "blocks", type: "block", op: "update", changes, refs: { self: { id: r.id } }, ...src }, r);
     }
     for (const r of ctx.remote.blocks) {
       if (declared.has(r.slug)) continue;
       leftover(ctx, {
-        prune: "blocks",
+        table: "blocks",
+        key: r.slug,
         kind: "blocks",
         type: "block",
         address: addr.block(r.slug),

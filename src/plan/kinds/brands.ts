@@ -23,8 +23,8 @@ export const brands: KindPlanner = {
     for (const m of pairs) {
       const d = m.desired;
       const address = addr.brand(d.name);
-      upsert(ctx, m, { kind: "brands", type: "brand", address, specs: FIELDS.brand, table: BRAND });
-      if (m.remote) ctx.own("brands", m.remote.id, m.desired.name);
+      upsert(ctx, m, { kind: "brands", type: "brand", address, specs: FIELDS.brand, table: "brands", schema: BRAND });
+      if (m.remote) ctx.checkIdentity("brands", `brand:${m.remote.id}`, m.remote.id, m.remote.name, m.remote);
       const brandRef: Ref = m.remote ? { id: m.remote.id } : { address };
       const source = d.source ? { source: d.source } : {};
 
@@ -101,7 +101,8 @@ export const brands: KindPlanner = {
           ? [r.product_count === 1 ? "1 product carries this brand and loses it" : `${r.product_count} products carry this brand and lose it`]
           : [];
       leftover(ctx, {
-        prune: "brands",
+        table: "brands",
+        key: r.name,
         kind: "brands",
         type: "brand",
         address: addr.brand(r.name),

@@ -1,8 +1,10 @@
 /**
  * Categories: identity is the path of names from the root. A category keeps
- * its id through a rename within its parent (previous_names) and a move
- * anywhere in the tree (previous_paths); undeclared categories are deleted
- * children first when pruning is on.
+ * its id through a rename within its parent (previous_names), a move anywhere
+ * in the tree (previous_paths), and a rename by hand in the PIM (the ledger
+ * remembers the path pimctl applied to its id, and the record still matches:
+ * src/plan/identity.ts); undeclared categories are deleted children first when
+ * pruning is on, and with prune "owned" only those whose identity checks out.
  */
 import { plural } from "../../plural.js";
 import { compareText, pathKey, type Category } from "../../model/catalogue.js";
@@ -48,6 +50,9 @@ export const categories: KindPlanner = {
     const tree = indexTree(remote);
     const claimed = new Set<RemoteCategory>();
     const matchedRemote = new Map<string, RemoteCategory>(); // desired path key -> remote
+    const claimedPath = new Map<number, string[]>(); // remote id -> the desired path it takes
+    // The ledger's ids by the path pimctl applied: built on first use (a category no name matched).
+    let remembered: Map<string, number | null> | undefined;
 
     const desired = ctx.desired.categories; // pre-order: parents first
     // Only a previous_names or previous_paths entry asks whether a tenant's category is declared: built then.
@@ -85,20 +90,75 @@ export const categories: KindPlanner = {
           break;
         }
       }
+      // 4. Renamed by hand in the PIM: the id the ledger remembers under this path, still under the matched parent.
+      if (!r && parentRemote !== undefined) {
+        remembered ??= idsByKey(ctx.ledger?.names?.categories);
+        const c = tree.byId.get(remembered.get(key) ?? -1);
+        if (free(c) && c.parent_id === (parentRemote?.id ?? null) && renamedByHand(ctx, c, [...d.path.slice(0, -1), c.name])) {
+          r = c;
+          via = "ledger";
+        }
+      }
       if (r) {
         claimed.add(r);
         matchedRemote.set(key, r);
+        claimedPath.set(r.id, d.path);
         // With its path: a targeted plan reads it by this id (src/state/by-id.ts).
-        ctx.own("categories", r.id, key);
-      }
+        ctx.own("categories", r.id, key, d);
+      } else ctx.ownership.created("categories", addr.category(d.path), key, d);
       planCategory(ctx, d, key, r, via, parentKey, parentRemote, tree.byId);
     }
-    planUndeclared(ctx, remote, tree, claimed);
+    planUndeclared(ctx, remote, tree, claimed, plannedPathOf(tree, claimedPath));
   },
 };
 
+/** Path key -> id from the ledger's names (a path held by two ids is ambiguous: null). */
+function idsByKey(names: Readonly<Record<string, string>> | undefined): Map<string, number | null> {
+  const out = new Map<string, number | null>();
+  for (const [id, key] of Object.entries(names ?? {})) out.set(key, out.has(key) ? null : Number(id));
+  return out;
+}
+
+/** The record's fields as its fingerprint reads them: attribute sets by today's names. */
+function categoryView(ctx: PlanContext, c: RemoteCategory): RemoteCategory {
+  return c.attribute_sets ? { ...c, attribute_sets: c.attribute_sets.map((s) => ctx.current("attribute_sets", s)) } : c;
+}
+
+/**
+ * Whether the tenant's category, at `planned` once its parent's renames are done, is the one the
+ * ledger remembers under its id, renamed (and not at a path the ledger remembers for another).
+ */
+function renamedByHand(ctx: PlanContext, c: RemoteCategory, planned: string[]): boolean {
+  const key = pathKey(planned);
+  return !ctx.ownership.heldByAnother("categories", c.id, key) && ctx.ownership.judge("categories", c.id, key, categoryView(ctx, c)).is === "renamed";
+}
+
+/** The path a tenant category has once this plan's renames and moves of its ancestors are done (its own name kept). */
+function plannedPathOf(tree: Tree, claimedPath: ReadonlyMap<number, string[]>): (c: RemoteCategory) => string[] {
+  const memo = new Map<number, string[]>();
+  const of = (c: RemoteCategory, depth: number): string[] => {
+    const known = claimedPath.get(c.id) ?? memo.get(c.id);
+    if (known) return known;
+    const parent = c.parent_id === null ? undefined : tree.byId.get(c.parent_id);
+    // A cycle in the tenant's data ends the walk (the read already cut it: categories.ts pathOf).
+    const path = [...(parent && depth < 1000 ? of(parent, depth + 1) : []), c.name];
+    memo.set(c.id, path);
+    return path;
+  };
+  return (c) => {
+    const parent = c.parent_id === null ? undefined : tree.byId.get(c.parent_id);
+    return [...(parent ? of(parent, 0) : []), c.name];
+  };
+}
+
 /** Deletes: children before parents (reverse pre-order of the remote tree). */
-function planUndeclared(ctx: PlanContext, remote: readonly RemoteCategory[], tree: Tree, claimed: Set<RemoteCategory>): void {
+function planUndeclared(
+  ctx: PlanContext,
+  remote: readonly RemoteCategory[],
+  tree: Tree,
+  claimed: Set<RemoteCategory>,
+  planned: (c: RemoteCategory) => string[],
+): void {
   // Categories whose parent vanished during the read are not in `remote` (their place is
   // unknown): nothing in their subtrees is planned, and the plan says so.
   for (const o of ctx.remote.orphan_categories ?? []) {
@@ -116,7 +176,8 @@ function planUndeclared(ctx: PlanContext, remote: readonly RemoteCategory[], tre
   for (const r of undeclared) {
     const address = addr.category(r.path);
     const children = [...(tree.children.get(r.id)?.values() ?? [])];
-    if (!ctx.mayDelete("categories", r.id) || children.some((c) => staying.has(c.id))) {
+    const identity = { key: pathKey(planned(r)), record: categoryView(ctx, r) };
+    if (children.some((c) => staying.has(c.id)) || !ctx.mayDelete("categories", r.id, identity)) {
       staying.add(r.id);
       ctx.noteUnmanaged("categories", address, r.id);
       continue;
@@ -132,7 +193,9 @@ function planUndeclared(ctx: PlanContext, remote: readonly RemoteCategory[], tre
     // Always destructive: API v1 cannot count a category's products, so assume it has some.
     const notes = [CATEGORY_DELETE_REASON, ...(r.child_count > 0 ? [`has ${plural(r.child_count, "child category", "child categories")}`] : [])];
     leftover(ctx, {
-      prune: "categories",
+      table: "categories",
+      key: identity.key,
+      view: identity.record,
       kind: "categories",
       type: "category",
       address,
@@ -237,9 +300,24 @@ function planCategory(
       });
     }
   }
+  planCategoryWriteOnly(ctx, d, key, r, via, catRef);
+}
+
+/** A category's web ids and assets (write-only), under the ledger's entries of its id while it is the record they were written for. */
+function planCategoryWriteOnly(
+  ctx: PlanContext,
+  d: Category,
+  key: string,
+  r: RemoteCategory | undefined,
+  via: PreviousAddress["via"] | undefined,
+  catRef: Ref,
+): void {
   // Most categories declare neither: the owner key and labels are not built for them (100,000 a plan at scale).
   if (d.web_ids === undefined && d.assets === undefined) return;
+  const source = d.source ? { source: d.source } : {};
   const ownerKey = r ? `category:${r.id}` : undefined;
+  // Its write-only entries are its own only while it is the record the ledger remembers under its id.
+  if (r) ctx.checkIdentity("categories", ownerKey!, r.id, pathKey(via === "previous_paths" ? r.path : [...d.path.slice(0, -1), r.name]), categoryView(ctx, r));
   planWebIds(ctx, {
     kind: "categories",
     type: "category_web_id",

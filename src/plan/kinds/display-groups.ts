@@ -17,14 +17,14 @@ export const displayGroups: KindPlanner = {
     ctx.recordRenames("display_groups", pairs);
     for (const m of pairs) {
       const address = addr.displayGroup(m.desired.name);
-      const a = upsert(ctx, m, { kind: "display_groups", type: "display_group", address, specs: FIELDS.display_group });
+      const a = upsert(ctx, m, { kind: "display_groups", type: "display_group", address, specs: FIELDS.display_group, table: "display_groups" });
       ctx.refs.display_groups.set(m.desired.name, m.remote ? { id: m.remote.id } : { address: a!.address });
-      if (m.remote) ctx.own("display_groups", m.remote.id, m.desired.name);
     }
     for (const r of undeclared) {
       ctx.refs.display_groups.set(r.name, { id: r.id });
       leftover(ctx, {
-        prune: "display_groups",
+        table: "display_groups",
+        key: r.name,
         kind: "display_groups",
         type: "display_group",
         address: addr.displayGroup(r.name),

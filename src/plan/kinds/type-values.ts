@@ -48,9 +48,10 @@ export function planTypeValues(ctx: PlanContext, d: Attribute, remote: RemoteAtt
         null,
       );
       valueRefs.set(v.value, { address: created });
+      ctx.ownership.created("type_values", created, v.value);
     } else {
       valueRefs.set(v.value, { id: vm.remote.id });
-      ctx.own("type_values", vm.remote.id);
+      ctx.own("type_values", vm.remote.id, v.value);
       const changes = updateChanges(v, vm.remote, FIELDS.type_value);
       if (changes.length) {
         ctx.add(
@@ -91,7 +92,8 @@ export function planTypeValues(ctx: PlanContext, d: Attribute, remote: RemoteAtt
   for (const r of undeclared) {
     valueRefs.set(r.value, { id: r.id });
     leftover(ctx, {
-      prune: "type_values",
+      table: "type_values",
+      key: r.value,
       kind: "attributes",
       type: "type_value",
       address: addr.typeValue(d.name, r.value),

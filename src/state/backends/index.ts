@@ -10,6 +10,7 @@ import path from "node:path";
 import { PimctlError } from "../../errors.js";
 import type { Config } from "../../config/index.js";
 import { cloneLedger, emptyLedger, mergeLedger, parseLedger, serialiseLedger, type Ledger } from "../ledger.js";
+import { stampChanges } from "../ledger-entries.js";
 import { GitBackend } from "./git.js";
 import { LocalBackend } from "./local.js";
 import { GIVE_UP_PERIODS, LEASE_PERIODS, pidScope, type LockInfo, type StateBackend } from "./types.js";
@@ -54,9 +55,19 @@ export async function readLedger(backend: StateBackend, tenant: string, baseUrl:
 }
 
 /**
+ * Every entry this run changed since its read is marked written now (`written`: what
+ * `state migrate` and `state push` compare). Done before a save and before a rescue file.
+ */
+export function stampLedger(state: LedgerState): void {
+  stampChanges(state.base, state.ledger, new Date().toISOString());
+}
+
+/**
  * Save with compare-and-swap. When someone else wrote since our read, the write
  * is refused: re-read, merge (our changes win per record, theirs are kept),
- * try again. Never overwrites blindly.
+ * try again. Never overwrites blindly. What this run changed is stamped with
+ * the time first; `force` (push, migrate: a merge that kept each entry's own
+ * write time) writes without stamping, even when nothing changed.
  */
 export async function saveLedger(
   backend: StateBackend,
@@ -64,6 +75,7 @@ export async function saveLedger(
   opts: { warn?: (line: string) => void; force?: boolean } = {},
 ): Promise<{ merged: number }> {
   let merged = 0;
+  if (!opts.force) stampLedger(state);
   let { base, version } = state;
   let mine = state.ledger;
   // Nothing to record: no write (with git, no new commit on every apply).
