@@ -9,7 +9,7 @@
  * cannot write, such as a brand's language version) is shown and never
  * carried out, so its record, edited by hand since, or such an action that
  * appeared or went, does not make the plan stale (issue 33). A record's own
- * fingerprint leaves out those parts too (src/plan/records.ts, writableView).
+ * fingerprint leaves out those parts too (src/plan/action-builders.ts, writableView).
  */
 import { canonicalJson } from "../plan/canonical-json.js";
 import type { Action, Plan } from "../plan/types.js";

@@ -6,6 +6,7 @@
 import { performance } from "node:perf_hooks";
 import { Pool } from "undici";
 import { startEmulator } from "../emulator/index.js";
+import { createCategory } from "../emulator/kinds/categories.js";
 
 const seconds = Number(process.argv[2] ?? 5);
 const emu = await startEmulator({ port: 0, tenants: [{ hash: "bench", token: "t" }] });
@@ -13,7 +14,7 @@ const store = emu.store("bench");
 const t0 = performance.now();
 store.seedBrands(50_000);
 let parent: number | null = null;
-for (let i = 0; i < 50_000; i++) parent = store.createCategory({ parent_id: i % 50 === 0 ? null : parent, name: `Category ${i}` }).id;
+for (let i = 0; i < 50_000; i++) parent = createCategory(store, { parent_id: i % 50 === 0 ? null : parent, name: `Category ${i}` }).id;
 console.log(`seeded 100,000 records in ${(performance.now() - t0).toFixed(0)} ms`);
 
 const brandIds = store.sortedBrandIds();

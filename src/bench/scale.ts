@@ -51,7 +51,7 @@ async function setup(dir: string, port: number): Promise<void> {
   // Written by the emulator's own saver: the format it reads, a chunk at a time (the file is hundreds of MB at 10×).
   const saver = createSaver(
     file,
-    () => [[tenant, { token: TOKEN, data: () => store.toData() }]],
+    () => [[tenant, { token: TOKEN, store }]],
     () => ({ written: 0, most_at_once: 0, failed: 0 }),
   );
   saver.schedule();

@@ -11,7 +11,7 @@
  * equal to a real apply: records, changelog and ledger.
  */
 import type { TenantStore } from "../emulator/store.js";
-import type { AttributeRec, TypeValueRec } from "../emulator/records.js";
+import type { AttributeRec, TypeValueRec } from "../emulator/record-shapes.js";
 import { now, slugify } from "../emulator/store-core.js";
 import { PimctlError } from "../errors.js";
 import { pathKey, type Catalogue, type OwnedTable } from "../model/catalogue.js";
@@ -25,6 +25,9 @@ import { openProjectState } from "../workflows/state.js";
 import { loadProject, type ProjectOptions } from "../workflows/project.js";
 import { versionMap } from "../config/index.js";
 import { pickTenant } from "../tenant.js";
+import { createAttributeSet } from "../emulator/kinds/attribute-sets.js";
+import { createBrand } from "../emulator/kinds/brands.js";
+import { createCategory } from "../emulator/kinds/categories.js";
 
 /** What apply would record in the ledger for the records it created. */
 export interface Seeded {
@@ -129,7 +132,7 @@ export function seedTenant(store: TenantStore, catalogue: Catalogue, versionIds:
 
   const setIds = new Map<string, number>();
   for (const s of catalogue.attribute_sets) {
-    const set = store.createSet({ sort_order: 0, ...pick(s, ATTRIBUTE_SET_FIELDS) } as never);
+    const set = createAttributeSet(store, { sort_order: 0, ...pick(s, ATTRIBUTE_SET_FIELDS) } as never);
     setIds.set(s.name, set.id);
     owned.attribute_sets.push(set.id);
     names.attribute_sets[set.id] = identity("attribute_sets", s.name, s);
@@ -153,14 +156,14 @@ export function seedTenant(store: TenantStore, catalogue: Catalogue, versionIds:
     const parent = c.path.length > 1 ? idOf(categoryIds, pathKey(c.path.slice(0, -1)), "parent category") : 0;
     const body = { ...pick(c, CATEGORY_FIELDS), parent_id: parent };
     if (c.attribute_sets !== undefined) Object.assign(body, { attribute_sets: c.attribute_sets.map((n) => idOf(setIds, n, "attribute set")) });
-    const cat = store.createCategory(body as never);
+    const cat = createCategory(store, body as never);
     categoryIds.set(pathKey(c.path), cat.id);
     owned.categories.push(cat.id);
     names.categories[cat.id] = identity("categories", pathKey(c.path), c);
   }
 
   for (const b of catalogue.brands) {
-    const brand = store.createBrand(pick(b, BRAND_FIELDS) as never);
+    const brand = createBrand(store, pick(b, BRAND_FIELDS) as never);
     owned.brands.push(brand.id);
     names.brands[brand.id] = identity("brands", b.name, b);
   }

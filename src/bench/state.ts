@@ -9,6 +9,9 @@ import { startEmulator } from "../emulator/index.js";
 import { createClient } from "../api/client.js";
 import { readState } from "../state/index.js";
 import { emptyCatalogue, type Catalogue } from "../model/catalogue.js";
+import { createAttribute, setAttributeVersion } from "../emulator/kinds/attributes.js";
+import { createCategory } from "../emulator/kinds/categories.js";
+import { createTypeValue, setTypeValueVersion } from "../emulator/kinds/type-values.js";
 
 const LATENCY = 20;
 const PAR = 8;
@@ -17,17 +20,17 @@ const s = emu.store("bench");
 // A third language version besides French (2) and German (3).
 s.load({ channels: [{ id: 4, channel_name: "Tienda ES", sync: true, price_base: "EUR", inventory_location: "MAD", version_id: 4, version_name: "Spanish" }] });
 for (let a = 0; a < 500; a++) {
-  const attr = s.createAttribute({ name: `Attribute ${a}`, type: "selectbox" });
-  for (const v of [2, 3, 4]) s.setAttributeVersion(attr.id, v, { name: `Attribute ${a} (${v})` });
+  const attr = createAttribute(s, { name: `Attribute ${a}`, type: "selectbox" });
+  for (const v of [2, 3, 4]) setAttributeVersion(s, attr.id, v, { name: `Attribute ${a} (${v})` });
   for (let i = 0; i < 40; i++) {
-    const tv = s.createTypeValue(attr.id, { value: `Value ${a}-${i}` });
-    for (const v of [2, 3, 4]) s.setTypeValueVersion(attr.id, tv.id, v, `Value ${a}-${i} (${v})`);
+    const tv = createTypeValue(s, attr.id, { value: `Value ${a}-${i}` });
+    for (const v of [2, 3, 4]) setTypeValueVersion(s, attr.id, tv.id, v, `Value ${a}-${i} (${v})`);
   }
 }
 s.seedBrands(5000);
 const roots: number[] = [];
-for (let r = 0; r < 20; r++) roots.push(s.createCategory({ parent_id: null, name: `Root ${r}` }).id);
-for (let i = 0; roots.length + i < 20_000; i++) s.createCategory({ parent_id: roots[i % roots.length]!, name: `Category ${i}` });
+for (let r = 0; r < 20; r++) roots.push(createCategory(s, { parent_id: null, name: `Root ${r}` }).id);
+for (let i = 0; roots.length + i < 20_000; i++) createCategory(s, { parent_id: roots[i % roots.length]!, name: `Category ${i}` });
 
 const desired: Catalogue = {
   ...emptyCatalogue(),

@@ -22,33 +22,42 @@ export interface ControlDeps {
 }
 
 export async function handleControl(req: IncomingMessage, res: ServerResponse, path: string, on: ControlDeps): Promise<void> {
-  const { api, send, maxBody } = on;
-  if (!isLoopback(req.socket.remoteAddress)) return send(res, 403, { message: "The control surface answers loopback clients only." });
+  const body = await admittedBody(req, res, on);
+  if (body) answerControl(req.method ?? "GET", path, body, res, on);
+}
+
+/** The request's JSON body, once the request is let in; undefined when it was refused (and answered). */
+async function admittedBody(req: IncomingMessage, res: ServerResponse, on: ControlDeps): Promise<Record<string, unknown> | undefined> {
+  const { send, maxBody } = on;
+  if (!isLoopback(req.socket.remoteAddress)) return void send(res, 403, { message: "The control surface answers loopback clients only." });
   // A web page on this machine must not reset data or rotate tokens (CSRF, DNS rebinding): control-guard.ts.
   const refused = refuseControlRequest(req);
-  if (refused) return send(res, refused.status, { message: refused.message });
+  if (refused) return void send(res, refused.status, { message: refused.message });
   const raw = await on.readBody(req);
-  if (raw === "too_large") return send(res, 413, { message: `Payload Too Large (limit ${maxBody} bytes).` }, { connection: "close" });
-  let body: Record<string, unknown> = {};
+  if (raw === "too_large") return void send(res, 413, { message: `Payload Too Large (limit ${maxBody} bytes).` }, { connection: "close" });
   try {
-    body = raw.length === 0 ? {} : JSON.parse(raw.toString("utf8"));
+    return raw.length === 0 ? {} : (JSON.parse(raw.toString("utf8")) as Record<string, unknown>);
   } catch {
-    return send(res, 400, { message: "The request body is not valid JSON." });
+    return void send(res, 400, { message: "The request body is not valid JSON." });
   }
-  if (req.method === "GET" && path === "/__emulator/stats") return send(res, 200, api.stats());
-  if (req.method === "POST" && path === "/__emulator/reset") {
+}
+
+function answerControl(method: string, path: string, body: Record<string, unknown>, res: ServerResponse, on: ControlDeps): void {
+  const { api, send } = on;
+  if (method === "GET" && path === "/__emulator/stats") return send(res, 200, api.stats());
+  if (method === "POST" && path === "/__emulator/reset") {
     api.resetStats();
     if (body.data === true) for (const h of on.tenantNames()) api.resetTenant(h);
     return send(res, 200, { reset: true });
   }
   const rotate = path.match(/^\/__emulator\/tenants\/([^/]+)\/rotate-token$/);
-  if (req.method === "POST" && rotate) {
+  if (method === "POST" && rotate) {
     if (!on.hasTenant(rotate[1]!)) return send(res, 404, { message: "Unknown tenant." });
     if (typeof body.token !== "string" || !body.token) return send(res, 422, { message: "token is required." });
     api.rotateToken(rotate[1]!, body.token);
     return send(res, 200, { rotated: true });
   }
-  if (req.method === "POST" && path === "/__emulator/faults") {
+  if (method === "POST" && path === "/__emulator/faults") {
     api.setFaults(body as never);
     if (Array.isArray(body.inject)) api.injectFaults(body.inject as TargetedFault[]);
     if (body.clear === true) api.clearFaults();

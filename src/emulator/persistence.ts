@@ -3,8 +3,8 @@
  * change and on stop, one save at a time, a collection chunk at a time so requests get
  * through in between. See README.md beside this file.
  */
-import { open, rename } from "node:fs/promises";
-import type { TenantData } from "./records.js";
+import { open, rename, type FileHandle } from "node:fs/promises";
+import type { TenantData } from "./record-shapes.js";
 
 /** Records written between two yields to other requests. */
 const SAVE_CHUNK = 2000;
@@ -22,12 +22,11 @@ export interface Saver {
   flush(): Promise<void>;
 }
 
-/** `tenants()`: each tenant's name, token and data, read when a save starts; `counters()`: the stats to count into. */
-export function createSaver(
-  dataFile: string | undefined,
-  tenants: () => Iterable<[string, { token: string; data: () => TenantData }]>,
-  counters: () => SaveCounters,
-): Saver {
+/** A tenant as a save writes it: its name, its token and its records. */
+type SavedTenant = [hash: string, tenant: { token: string; store: { toData(): TenantData } }];
+
+/** `tenants()`: each tenant, read when a save starts; `counters()`: the stats to count into. */
+export function createSaver(dataFile: string | undefined, tenants: () => Iterable<SavedTenant>, counters: () => SaveCounters): Saver {
   let saveTimer: NodeJS.Timeout | undefined;
   /** The save running now, if any; `dirty`: something changed since it started. */
   let saving: Promise<void> | undefined;
@@ -71,57 +70,17 @@ export function createSaver(
     return saving;
   }
 
-  /** The whole state, written a collection chunk at a time (yielding between), then renamed into place. */
+  /** One save, counted: written, and how many ever ran at once (one, by design). */
   let savesRunning = 0;
   async function persistNow(): Promise<void> {
     if (!dataFile) return;
     counters().most_at_once = Math.max(counters().most_at_once, ++savesRunning);
     try {
-      await writeState(dataFile);
+      await writeState(dataFile, tenants());
       counters().written++;
     } finally {
       savesRunning--;
     }
-  }
-
-  async function writeState(file: string): Promise<void> {
-    const tmp = `${file}.${process.pid}.tmp`;
-    const out = await open(tmp, "w");
-    try {
-      let first = true;
-      await out.write('{"tenants":{');
-      for (const [hash, t] of tenants()) {
-        await out.write(`${first ? "" : ","}${JSON.stringify(hash)}:{"token":${JSON.stringify(t.token)},"data":{`);
-        first = false;
-        const data = t.data() as unknown as Record<string, unknown>;
-        let firstKey = true;
-        for (const [key, value] of Object.entries(data)) {
-          if (value === undefined) continue;
-          await out.write(`${firstKey ? "" : ","}${JSON.stringify(key)}:`);
-          firstKey = false;
-          if (!Array.isArray(value)) {
-            await out.write(JSON.stringify(value));
-            continue;
-          }
-          await out.write("[");
-          for (let i = 0; i < value.length; i += SAVE_CHUNK) {
-            await out.write(
-              `${i ? "," : ""}${value
-                .slice(i, i + SAVE_CHUNK)
-                .map((r) => JSON.stringify(r))
-                .join(",")}`,
-            );
-            await new Promise((r) => setImmediate(r));
-          }
-          await out.write("]");
-        }
-        await out.write("}}");
-      }
-      await out.write("}}");
-    } finally {
-      await out.close();
-    }
-    await rename(tmp, file); // atomic: readers see the old or the new file, never half of one
   }
 
   return {
@@ -136,4 +95,45 @@ export function createSaver(
       if (dirty) await startSaving();
     },
   };
+}
+
+/** The whole state as one JSON document, written a collection chunk at a time (yielding between), then renamed into place. */
+async function writeState(file: string, tenants: Iterable<SavedTenant>): Promise<void> {
+  const tmp = `${file}.${process.pid}.tmp`;
+  const out = await open(tmp, "w");
+  try {
+    let first = true;
+    await out.write('{"tenants":{');
+    for (const [hash, t] of tenants) {
+      await out.write(`${first ? "" : ","}${JSON.stringify(hash)}:{"token":${JSON.stringify(t.token)},"data":{`);
+      first = false;
+      await writeTenantData(out, t.store.toData());
+      await out.write("}}");
+    }
+    await out.write("}}");
+  } finally {
+    await out.close();
+  }
+  await rename(tmp, file); // atomic: readers see the old or the new file, never half of one
+}
+
+/** One tenant's collections (the inside of its `data` object), each list SAVE_CHUNK records at a time. */
+async function writeTenantData(out: FileHandle, data: TenantData): Promise<void> {
+  let firstKey = true;
+  for (const [key, value] of Object.entries(data) as Array<[string, unknown]>) {
+    if (value === undefined) continue;
+    await out.write(`${firstKey ? "" : ","}${JSON.stringify(key)}:`);
+    firstKey = false;
+    if (!Array.isArray(value)) {
+      await out.write(JSON.stringify(value));
+      continue;
+    }
+    await out.write("[");
+    for (let i = 0; i < value.length; i += SAVE_CHUNK) {
+      const chunk = value.slice(i, i + SAVE_CHUNK).map((r) => JSON.stringify(r));
+      await out.write(`${i ? "," : ""}${chunk.join(",")}`);
+      await new Promise((r) => setImmediate(r));
+    }
+    await out.write("]");
+  }
 }

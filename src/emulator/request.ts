@@ -57,6 +57,16 @@ export function bodyObject(c: RequestContext): Record<string, unknown> {
 
 export type FieldKind = "string" | "nullable-string" | "int" | "nullable-int" | "bool" | "int-array";
 
+/** Whether a body's value has the field's type (a boolean may come as 0 or 1). */
+const HAS_KIND: Readonly<Record<FieldKind, (v: unknown) => boolean>> = {
+  string: (v) => typeof v === "string",
+  "nullable-string": (v) => v === null || typeof v === "string",
+  int: (v) => Number.isInteger(v),
+  "nullable-int": (v) => v === null || Number.isInteger(v),
+  bool: (v) => typeof v === "boolean" || v === 0 || v === 1,
+  "int-array": (v) => Array.isArray(v) && v.every((x) => Number.isInteger(x)),
+};
+
 export function pick(b: Record<string, unknown>, spec: Record<string, FieldKind>, required: string[] = []): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const r of required) {
@@ -65,29 +75,8 @@ export function pick(b: Record<string, unknown>, spec: Record<string, FieldKind>
   for (const [k, kind] of Object.entries(spec)) {
     const v = b[k];
     if (v === undefined) continue;
-    const bad = () => unprocessable(k, `The ${k} field has the wrong type (expected ${kind}).`);
-    switch (kind) {
-      case "string":
-        if (typeof v !== "string") throw bad();
-        break;
-      case "nullable-string":
-        if (v !== null && typeof v !== "string") throw bad();
-        break;
-      case "int":
-        if (!Number.isInteger(v)) throw bad();
-        break;
-      case "nullable-int":
-        if (v !== null && !Number.isInteger(v)) throw bad();
-        break;
-      case "bool":
-        if (typeof v !== "boolean" && v !== 0 && v !== 1) throw bad();
-        out[k] = v === true || v === 1;
-        continue;
-      case "int-array":
-        if (!Array.isArray(v) || v.some((x) => !Number.isInteger(x))) throw bad();
-        break;
-    }
-    out[k] = v;
+    if (!HAS_KIND[kind](v)) throw unprocessable(k, `The ${k} field has the wrong type (expected ${kind}).`);
+    out[k] = kind === "bool" ? v === true || v === 1 : v;
   }
   return out;
 }

@@ -1,9 +1,8 @@
 /**
  * The store core: one tenant's tables (Maps by id), the indexes that keep reads O(1), the
  * id sequences, the changelog and what persistence needs (toData, load, the defaults).
- * The rules of each kind's records live beside its routes, in kinds/<kind>.ts; TenantStore
- * (store.ts) puts them together. Everything is synchronous, so concurrent requests see each
- * write whole.
+ * The rules of each kind's records are plain functions of the store beside its routes, in
+ * kinds/<kind>.ts. Everything is synchronous, so concurrent requests see each write whole.
  */
 import { notFound } from "./errors.js";
 import type {
@@ -23,7 +22,7 @@ import type {
   IdTable,
   TenantData,
   TypeValueRec,
-} from "./records.js";
+} from "./record-shapes.js";
 
 export function slugify(s: string): string {
   return s
@@ -39,8 +38,12 @@ export const now = (): string => new Date().toISOString().replace(/\.\d{3}Z$/, "
 
 type Changelogged = ChangelogRec["entity_type"];
 
-/** Rules `(store, ...args) => result` (kinds/<kind>.ts) as the methods `(...args) => result` TenantStore offers. */
-export type AsMethods<T> = { [K in keyof T]: T[K] extends (s: StoreCore, ...args: infer A) => infer R ? (...args: A) => R : never };
+/** `m`'s entry for `key`, made first when there is none. */
+function entryOf<K, V>(m: Map<K, V>, key: K, make: () => V): V {
+  let v = m.get(key);
+  if (v === undefined) m.set(key, (v = make()));
+  return v;
+}
 
 /** A tenant's tables: Maps by id for O(1) reads, name indexes for search and uniqueness. */
 export class StoreCore {
@@ -239,60 +242,30 @@ export class StoreCore {
     };
   }
 
+  /** Adds the records of `d` (a --seed file's, a --data file's) to the tables, with their indexes and id sequences. */
   load(d: Partial<TenantData>): void {
-    const put = <T extends { id: number }>(m: Map<number, T>, list: T[] | undefined) => {
-      for (const r of list ?? []) {
-        m.set(r.id, r);
-        if (r.id >= this.nextId) this.nextId = r.id + 1;
-      }
-    };
-    put(
+    this.put(
       this.attributes,
       d.attributes?.map((a) => ({ ...a, versions: a.versions ?? {} })),
     );
-    put(
+    this.put(
       this.typeValues,
       d.typeValues?.map((t) => ({ ...t, versions: t.versions ?? {} })),
     );
     this.tvByAttribute = null;
     // Loaded records carry their own ids: a started sequence moves above them (never back).
     for (const t of Object.keys(this.nextIds)) this.nextIds[t] = Math.max(this.nextIds[t]!, this.highestId(t as IdTable) + 1);
-    put(this.attributeSets, d.attributeSets);
-    put(this.assignments, d.assignments);
-    put(this.blocks, d.blocks);
-    put(this.blockAssets, d.blockAssets);
-    put(
-      this.brands,
-      d.brands?.map((b) => ({ ...b, versions: b.versions ?? {}, product_count: b.product_count ?? 0 })),
-    );
-    for (const b of d.brands ?? []) this.brandByName.set(b.name, b.id);
-    put(this.brandAssets, d.brandAssets);
-    for (const w of d.brandWebIds ?? [])
-      (this.brandWebIds.get(w.channel_id) ?? this.brandWebIds.set(w.channel_id, new Map()).get(w.channel_id)!).set(w.brand_id, w.web_id);
-    put(this.brandAttrValues, d.brandAttrValues);
-    for (const a of d.brandAssignedAttributes ?? [])
-      (this.brandAssignedAttributes.get(a.brand_id) ?? this.brandAssignedAttributes.set(a.brand_id, new Set()).get(a.brand_id)!).add(a.attribute_id);
-    for (const a of d.brandAssignedSets ?? [])
-      (this.brandAssignedSets.get(a.brand_id) ?? this.brandAssignedSets.set(a.brand_id, new Set()).get(a.brand_id)!).add(a.attribute_set_id);
-    put(
-      this.categories,
-      d.categories?.map((c) => ({
-        ...c,
-        versions: c.versions ?? {},
-        protected: c.protected ?? false,
-        attribute_sets: c.attribute_sets ?? [],
-        parent_id: c.parent_id === 0 ? null : c.parent_id,
-      })),
-    );
-    for (const c of d.categories ?? []) this.link(c.id, c.parent_id === 0 ? null : c.parent_id);
-    put(this.categoryAssets, d.categoryAssets);
-    for (const w of d.categoryWebIds ?? [])
-      (this.categoryWebIds.get(w.channel_id) ?? this.categoryWebIds.set(w.channel_id, new Map()).get(w.channel_id)!).set(w.category_id, w.web_id);
-    put(this.channels, d.channels);
-    put(this.displayGroups, d.displayGroups);
-    put(this.genericEntities, d.genericEntities);
+    this.put(this.attributeSets, d.attributeSets);
+    this.put(this.assignments, d.assignments);
+    this.put(this.blocks, d.blocks);
+    this.put(this.blockAssets, d.blockAssets);
+    this.loadBrands(d);
+    this.loadCategories(d);
+    this.put(this.channels, d.channels);
+    this.put(this.displayGroups, d.displayGroups);
+    this.put(this.genericEntities, d.genericEntities);
     for (const p of d.exportProfiles ?? []) this.exportProfiles.add(p);
-    put(this.exports, d.exports);
+    this.put(this.exports, d.exports);
     // One at a time: push(...list) passes every entry as an argument, and a state with more than
     // about 150,000 entries (ten times the taxonomy applied holds 800,000) overflowed the stack.
     for (const e of d.changelogs ?? []) this.changelogs.push(e);
@@ -300,6 +273,43 @@ export class StoreCore {
     for (const [t, n] of Object.entries(d.nextIds ?? {})) if (n > (this.nextIds[t] ?? 0)) this.nextIds[t] = n;
     this.brandIds = null;
     this.categoryIds = null;
+  }
+
+  private put<T extends { id: number }>(m: Map<number, T>, list: T[] | undefined): void {
+    for (const r of list ?? []) {
+      m.set(r.id, r);
+      if (r.id >= this.nextId) this.nextId = r.id + 1;
+    }
+  }
+
+  private loadBrands(d: Partial<TenantData>): void {
+    this.put(
+      this.brands,
+      d.brands?.map((b) => ({ ...b, versions: b.versions ?? {}, product_count: b.product_count ?? 0 })),
+    );
+    for (const b of d.brands ?? []) this.brandByName.set(b.name, b.id);
+    this.put(this.brandAssets, d.brandAssets);
+    for (const w of d.brandWebIds ?? []) entryOf(this.brandWebIds, w.channel_id, () => new Map()).set(w.brand_id, w.web_id);
+    this.put(this.brandAttrValues, d.brandAttrValues);
+    for (const a of d.brandAssignedAttributes ?? []) entryOf(this.brandAssignedAttributes, a.brand_id, () => new Set()).add(a.attribute_id);
+    for (const a of d.brandAssignedSets ?? []) entryOf(this.brandAssignedSets, a.brand_id, () => new Set()).add(a.attribute_set_id);
+  }
+
+  private loadCategories(d: Partial<TenantData>): void {
+    const parentOf = (c: CategoryRec) => (c.parent_id === 0 ? null : c.parent_id);
+    this.put(
+      this.categories,
+      d.categories?.map((c) => ({
+        ...c,
+        versions: c.versions ?? {},
+        protected: c.protected ?? false,
+        attribute_sets: c.attribute_sets ?? [],
+        parent_id: parentOf(c),
+      })),
+    );
+    for (const c of d.categories ?? []) this.link(c.id, parentOf(c));
+    this.put(this.categoryAssets, d.categoryAssets);
+    for (const w of d.categoryWebIds ?? []) entryOf(this.categoryWebIds, w.channel_id, () => new Map()).set(w.category_id, w.web_id);
   }
 
   /** Every new tenant's starting point: three channels, generic entities, export profiles. */

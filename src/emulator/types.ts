@@ -3,7 +3,7 @@
  * stats and faults. Exported through index.ts (`pimctl/emulator`).
  */
 import type { TenantStore } from "./store.js";
-import type { TenantData } from "./records.js";
+import type { TenantData } from "./record-shapes.js";
 import type { EmulatorSwitches } from "./switches.js";
 
 export interface EmulatorTenantSpec {
@@ -76,7 +76,8 @@ export interface Emulator {
   store(hash: string): TenantStore;
   /**
    * Call `hook` for every API request once it is counted, before it is answered (undefined: none);
-   * a test's write made in it lands at an exact moment of a client's read.
+   * a test's write made in it lands at an exact moment of a client's read, and an `HttpError` it
+   * throws is the request's answer (a tenant that refuses a write).
    */
   onRequest(hook: RequestHook | undefined): void;
   addTenant(spec: EmulatorTenantSpec): void;

@@ -43,7 +43,7 @@ export const VALUE_SKIP = ["value", "previous_values"];
 
 /**
  * Fields API v1 reads but cannot write (the planner shows a difference as `unsupported`: the
- * language versions of brands and categories, plan/records.ts unsupportedVersion): what the
+ * language versions of brands and categories, plan/action-builders.ts unsupportedVersion): what the
  * folder says is kept (the translators' work never reaches the tenant), only what it lacks is added.
  */
 export const KEEP: Partial<Record<Kind, readonly string[]>> = { brands: ["versions"], categories: ["versions"] };

@@ -9,7 +9,7 @@ import type { RemoteAsset } from "../model/remote.js";
 import { sortedEntries } from "./collections.js";
 import type { PlanContext } from "./context.js";
 import { FIELDS, createChanges, updateChanges } from "./fields.js";
-import { assign, leftover } from "./records.js";
+import { assign, leftover } from "./action-builders.js";
 import type { Action, Ref, ResourceType } from "./types.js";
 
 /** The owner of write-only values in the ledger: `brand:<id>` / `category:<id>`; undefined before it exists. */

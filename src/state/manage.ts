@@ -20,7 +20,7 @@ import {
   type LockInfo,
   type StateBackend,
 } from "./backends/index.js";
-import { addressOf, parseRecordRef, recordNames, resolveRef, type RecordKind, type RecordNames } from "./records.js";
+import { addressOf, parseRecordRef, recordNames, resolveRef, type RecordKind, type RecordNames } from "./ledger-addresses.js";
 
 export interface StateOptions extends ProjectOptions {
   lockTimeoutMs?: number;

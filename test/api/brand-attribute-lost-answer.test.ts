@@ -1,6 +1,7 @@
 /** A brand attribute value written, its answer dropped: apply re-reads and adopts it instead of reporting a failure. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testProject, type TestProject } from "../helpers/project.js";
+import { brandAttributeValues } from "../../src/emulator/kinds/brands.js";
 
 let p: TestProject;
 beforeAll(async () => {
@@ -31,12 +32,7 @@ describe("POST /brands/<id>/attributes committed, answer lost", () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).not.toMatch(/failed: /);
     const brand = [...p.emulator.store("demo").brands.values()].find((b) => b.name === "Acme")!;
-    expect(
-      p.emulator
-        .store("demo")
-        .brandAttributeValues(brand.id)
-        .map((v) => v.value),
-    ).toEqual(["Steel"]);
+    expect(brandAttributeValues(p.emulator.store("demo"), brand.id).map((v) => v.value)).toEqual(["Steel"]);
     expect((await p.cli(["plan", "--detailed-exitcode"])).code).toBe(0);
   });
 });

@@ -6,6 +6,7 @@ import { buildPlan } from "../../src/plan/planner.js";
 import { applyPlan } from "../../src/apply/index.js";
 import { emptyLedger } from "../../src/state/ledger.js";
 import type { Catalogue } from "../../src/model/catalogue.js";
+import { assetsOf } from "../../src/emulator/kinds/assets.js";
 
 const desired: Catalogue = {
   managed: ["attributes", "attribute_sets", "brands", "categories"],
@@ -61,7 +62,7 @@ describe("the reconciler does not depend on the emulator's choices", () => {
         const r2 = await applyPlan({ api, plan: second, allowDelete: true, dryRun: false, parallelism: 4, failFast: false, ledger });
         expect(r2.counts.failed).toBe(0);
         expect((await plan(smaller)).actions).toEqual([]);
-        expect(emu.store("t").assetsOf("brand", [...emu.store("t").brands.keys()][0]!)).toHaveLength(1);
+        expect(assetsOf(emu.store("t"), "brand", [...emu.store("t").brands.keys()][0]!)).toHaveLength(1);
       } finally {
         await api.close();
         await emu.close();

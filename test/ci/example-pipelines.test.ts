@@ -15,6 +15,7 @@ import { parse } from "yaml";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testProject, repoRoot, type TestProject } from "../helpers/project.js";
 import { githubJob, gitlabJob, runGithubJob, runGitlabJob, type GithubStep } from "./runners.js";
+import { updateBrand } from "../../src/emulator/kinds/brands.js";
 
 const ci = (f: string) => path.join(repoRoot, "examples", "ci", f);
 const MARKER = "<!-- pimctl-plan -->";
@@ -374,7 +375,7 @@ describe("github-actions.yml, job apply: the reviewed plan, or a reason", () => 
       await reviewedPlan();
       const store = p.emulator.store("prod");
       const acme = [...store.brands.values()].find((b) => b.name === "Acme")!;
-      store.updateBrand(acme.id, { desc: "Changed by hand" });
+      updateBrand(store, acme.id, { desc: "Changed by hand" });
       const stale = await run();
       expect(stale.ok).toBe(true);
       expect(stale.outputs.apply).toEqual({ stale: "true" });

@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testProject, type TestProject } from "../helpers/project.js";
+import { createBrand } from "../../src/emulator/kinds/brands.js";
 
 let p: TestProject;
 beforeAll(async () => {
@@ -13,10 +14,14 @@ afterAll(async () => p.close());
 describe("apply outcomes", () => {
   it("a failed verification read (the tenant did not store what was written) exits 4", async () => {
     const store = p.emulator.store("demo");
-    store.createBrand({ name: "Acme", desc: "old" });
-    // A tenant that answers 200 to the update but silently keeps the old description.
-    const update = store.updateBrand.bind(store);
-    store.updateBrand = (id, body) => update(id, { ...body, desc: store.brands.get(id)!.desc });
+    const acme = createBrand(store, { name: "Acme", desc: "old" });
+    // A tenant that answers 200 to the update but silently keeps the old description: from the
+    // update on, every request finds the description as it was.
+    let updated = false;
+    p.emulator.onRequest(({ method, route }) => {
+      if (updated) acme.desc = "old";
+      if (method === "PUT" && route === "/brands/:id") updated = true;
+    });
     try {
       const r = await p.cli(["apply", "--auto-approve", "--report", "report.json"]);
       expect(r.stderr).toContain("Verification: the tenant did not store 1 change as written (exit 4)");
@@ -25,19 +30,15 @@ describe("apply outcomes", () => {
       const report = JSON.parse(readFileSync(path.join(p.dir, "report.json"), "utf8"));
       expect(report.verification.mismatches).toEqual([{ address: 'brand["Acme"]', fields: ["desc"] }]);
     } finally {
-      store.updateBrand = update;
+      p.emulator.onRequest(undefined);
     }
   });
 
   it("a verification read that fails (the writes cannot be checked) exits 4 with the report written", async () => {
-    const store = p.emulator.store("demo");
-    const update = store.updateBrand.bind(store);
     // Once the write is in, every read fails: the verification cannot see what the tenant stored.
-    store.updateBrand = (id, body) => {
-      const r = update(id, body);
-      p.emulator.injectFaults([{ method: "GET", mode: "error500", times: 1000 }]);
-      return r;
-    };
+    p.emulator.onRequest(({ method, route }) => {
+      if (method === "PUT" && route === "/brands/:id") p.emulator.injectFaults([{ method: "GET", mode: "error500", times: 1000 }]);
+    });
     await p.write("catalogue/a.yaml", "brands:\n  - name: Acme\n    desc: Checked\n");
     try {
       const r = await p.cli(["apply", "--auto-approve", "--report", "report.json"]);
@@ -47,7 +48,7 @@ describe("apply outcomes", () => {
       expect(report.counts.done).toBe(1);
       expect(report.verification.error).toMatch(/GET /);
     } finally {
-      store.updateBrand = update;
+      p.emulator.onRequest(undefined);
       p.emulator.clearFaults();
     }
   });

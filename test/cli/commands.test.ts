@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testProject, type TestProject } from "../helpers/project.js";
 import { memoryIo } from "../../src/cli/io.js";
 import { run } from "../../src/cli/run.js";
+import { createBrand } from "../../src/emulator/kinds/brands.js";
 
 let p: TestProject;
 beforeAll(async () => {
@@ -104,7 +105,7 @@ describe("plan --target, --exclude, --show-unmanaged", () => {
     expect(JSON.parse(x.stdout).actions.map((a: { address: string }) => a.address)).toEqual(['category["Garden"]']);
   });
   it("lists unmanaged records one by one on request", async () => {
-    p.emulator.store("demo").createBrand({ name: "Someone else's" });
+    createBrand(p.emulator.store("demo"), { name: "Someone else's" });
     const r = await p.cli(["plan", "--dir", "narrow", "--show-unmanaged"]);
     expect(r.stdout).toContain('? brand["Someone else\'s"]');
     const plain = await p.cli(["plan", "--dir", "narrow"]);

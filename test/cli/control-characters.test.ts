@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createClient } from "../../src/api/client.js";
 import { HttpError } from "../../src/emulator/store.js";
 import { repoRoot, testProject, type TestProject } from "../helpers/project.js";
+import { createBrand } from "../../src/emulator/kinds/brands.js";
 
 /** One of each: C0 (ESC sequences, BEL, CR), DEL, C1, bidi overrides and isolates. */
 const EVIL_NAME = "Evil\u001b[2K\u001b[1A\u0007\u009b2K\u202eemaN\u202c";
@@ -23,6 +24,7 @@ const OTHER_NAME = "Other\u001b[8m\u007f\u202d";
 /** The same, as YAML double-quoted escapes (`\e` is ESC, `\a` BEL, `\x9b` a C1 CSI). */
 const EVIL_YAML = "Evil\\e[2K\\e[1A\\a\\x9b2K\\u202eemaN\\u202c";
 const NEW_YAML = "New\\e]0;title\\a\\u2067";
+const NEW_NAME = "New\u001b]0;title\u0007\u2067";
 
 /** How each appears once escaped (src/render/controls.ts: JSON's escapes). */
 const SHOWN = {
@@ -104,9 +106,9 @@ const MANIFEST = [
 beforeAll(async () => {
   p = await testProject({ tenants: ["demo", "other"], files: { "catalogue/brands.yaml": MANIFEST } });
   const demo = p.emulator.store("demo");
-  demo.createBrand({ name: EVIL_NAME, desc: "kept line\nold \u001b]0;pwned\u0007 line\n\u009b2K erased\u202e\nlast\n" });
-  demo.createBrand({ name: GHOST_NAME });
-  p.emulator.store("other").createBrand({ name: OTHER_NAME, desc: "the other \u001b[2K\u0007 tenant" });
+  createBrand(demo, { name: EVIL_NAME, desc: "kept line\nold \u001b]0;pwned\u0007 line\n\u009b2K erased\u202e\nlast\n" });
+  createBrand(demo, { name: GHOST_NAME });
+  createBrand(p.emulator.store("other"), { name: OTHER_NAME, desc: "the other \u001b[2K\u0007 tenant" });
 }, 30_000);
 afterAll(async () => p?.close());
 
@@ -179,15 +181,17 @@ describe("control characters from manifests and tenants are shown, never sent to
     expect(rawControls(Buffer.from(asked.stderr))).toEqual([]);
 
     // A tenant whose refusal quotes the name (the failed line, and the skipped web id that needed the
-    // brand), and that answers 200 to an update but keeps the old seo_title (the verification's lines).
+    // brand), and that answers 200 to an update but keeps the old seo_title (the verification's lines):
+    // an HttpError the emulator's request hook throws is the answer, and from the first update on
+    // every request finds each brand's seo_title as it was.
     const store = p.emulator.store("demo");
-    const create = store.createBrand.bind(store);
-    const update = store.updateBrand.bind(store);
-    store.createBrand = (body) => {
-      if (body.name.startsWith("New")) throw new HttpError(422, { message: `The name "${body.name}" is refused\u0007\u001b[2K.` });
-      return create(body);
-    };
-    store.updateBrand = (id, body) => update(id, { ...body, seo_title: store.brands.get(id)!.seo_title });
+    const titles = new Map([...store.brands.values()].map((b) => [b, b.seo_title]));
+    let updated = false;
+    p.emulator.onRequest(({ method, route }) => {
+      if (updated) for (const [brand, title] of titles) brand.seo_title = title;
+      if (method === "PUT" && route === "/brands/:id") updated = true;
+      if (method === "POST" && route === "/brands") throw new HttpError(422, { message: `The name "${NEW_NAME}" is refused\u0007\u001b[2K.` });
+    });
     try {
       const r = await pimctl(["apply", "--tenant", "demo", "--auto-approve"]);
       expect(r.code, r.stderr.toString()).toBe(4);
@@ -198,8 +202,7 @@ describe("control characters from manifests and tenants are shown, never sent to
       expect(r.text).toMatch(/1 action skipped, because an action they depend on failed \(brands 1\)/);
       expect(r.text).toContain(`  brand["${SHOWN.evil}"]: seo_title\n`);
     } finally {
-      store.createBrand = create;
-      store.updateBrand = update;
+      p.emulator.onRequest(undefined);
     }
   });
 

@@ -8,6 +8,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createClient } from "../../src/api/client.js";
 import { testProject, type TestProject } from "../helpers/project.js";
 import type { Plan } from "../../src/plan/types.js";
+import { updateBrand } from "../../src/emulator/kinds/brands.js";
+import { updateCategory } from "../../src/emulator/kinds/categories.js";
 
 const brandYaml = [
   "attributes:",
@@ -58,7 +60,7 @@ for (const idSequence of ["per-table", "global"] as const) {
       expect((await t.cli(["apply", "--auto-approve"])).code).toBe(0);
       const store = t.emulator.store("demo");
       const acme = store.brandByName.get("Acme")!;
-      store.updateBrand(acme, { name: "ACME Corp" });
+      updateBrand(store, acme, { name: "ACME Corp" });
 
       const full = await planJson(t);
       expect(ops(full)).toEqual(['rename brand["Acme"]']);
@@ -74,7 +76,7 @@ for (const idSequence of ["per-table", "global"] as const) {
       expect(store.brandAssets.size).toBe(1);
 
       // Renamed by hand again, the full apply: no duplicate asset, no 422, and the next plan is empty.
-      store.updateBrand(acme, { name: "ACME Corp" });
+      updateBrand(store, acme, { name: "ACME Corp" });
       const again = await t.cli(["apply", "--auto-approve"]);
       expect(again.code, again.stderr + again.stdout).toBe(0);
       expect(store.brandAssets.size).toBe(1);
@@ -115,8 +117,8 @@ for (const idSequence of ["per-table", "global"] as const) {
         const store = t.emulator.store("demo");
         const id = (name: string) => [...store.categories.values()].find((c) => c.name === name)!.id;
         const [shirts, shoes, apparel] = [id("Shirts"), id("Shoes"), id("Apparel")];
-        store.updateCategory(shirts, { name: "Tees" });
-        store.updateCategory(apparel, { name: "Clothing" });
+        updateCategory(store, shirts, { name: "Tees" });
+        updateCategory(store, apparel, { name: "Clothing" });
         const plan = await planJson(t);
         expect(ops(plan), prune).toEqual(['rename category["Apparel"]', 'rename category["Apparel/Shirts"]']);
         expect(plan.actions.map((a) => [a.refs.self, a.previous])).toEqual([

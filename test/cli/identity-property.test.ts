@@ -13,6 +13,9 @@ import { filterPlan } from "../../src/plan/filter.js";
 import { canonicalJson } from "../../src/plan/canonical-json.js";
 import type { Plan } from "../../src/plan/types.js";
 import type { TenantStore } from "../../src/emulator/store.js";
+import { updateAttribute } from "../../src/emulator/kinds/attributes.js";
+import { createBrand, deleteBrand, updateBrand } from "../../src/emulator/kinds/brands.js";
+import { createCategory, deleteCategory, updateCategory } from "../../src/emulator/kinds/categories.js";
 
 const manifest = [
   "attributes:",
@@ -68,9 +71,9 @@ function handOperations(r: Rand, store: () => TenantStore, reset: () => void): s
     // A restore from before pimctl's apply, then records made by hand: ids are given again, to other records.
     const names = [...TARGETS.filter((t) => t.startsWith("brand")).map((t) => t.slice(7, -2)), "Hand 1", "Hand 2"].sort(() => r() - 0.5);
     reset();
-    for (const name of names.slice(0, 2 + Math.floor(r() * 3))) store().createBrand({ name, ...(r() < 0.5 ? { desc: r() < 0.5 ? "Tools" : "By hand" } : {}) });
-    const root = store().createCategory({ parent_id: null, name: pick(r, ["Apparel", "Hand root"]) });
-    store().createCategory({ parent_id: root.id, name: pick(r, ["Shirts", "Hand leaf"]) });
+    for (const name of names.slice(0, 2 + Math.floor(r() * 3))) createBrand(store(), { name, ...(r() < 0.5 ? { desc: r() < 0.5 ? "Tools" : "By hand" } : {}) });
+    const root = createCategory(store(), { parent_id: null, name: pick(r, ["Apparel", "Hand root"]) });
+    createCategory(store(), { parent_id: root.id, name: pick(r, ["Shirts", "Hand leaf"]) });
     return [
       `restore: ${brands()
         .map((b) => `${b.id}=${b.name}`)
@@ -81,30 +84,30 @@ function handOperations(r: Rand, store: () => TenantStore, reset: () => void): s
     const x = r();
     if (x < 0.25) {
       const edit = r() < 0.4 ? { desc: "Edited by hand" } : {};
-      store().updateBrand(b.id, { name: `${b.name} by hand`, ...edit });
+      updateBrand(store(), b.id, { name: `${b.name} by hand`, ...edit });
       done.push(`brand ${b.name}: renamed${"desc" in edit ? " and desc edited" : ""}`);
     } else if (x < 0.35) {
-      store().deleteBrand(b.id);
+      deleteBrand(store(), b.id);
       done.push(`brand ${b.name}: deleted`);
     } else if (x < 0.45) {
-      store().deleteBrand(b.id);
-      store().createBrand({ name: b.name });
+      deleteBrand(store(), b.id);
+      createBrand(store(), { name: b.name });
       done.push(`brand ${b.name}: deleted and made again`);
     }
   }
   for (const c of leaves()) {
     const x = r();
     if (x < 0.3) {
-      store().updateCategory(c.id, { name: `${c.name} by hand`, ...(r() < 0.3 ? { desc: "Edited" } : {}) });
+      updateCategory(store(), c.id, { name: `${c.name} by hand`, ...(r() < 0.3 ? { desc: "Edited" } : {}) });
       done.push(`category ${c.name}: renamed`);
     } else if (x < 0.4 && !store().childrenOf.get(c.id)?.size) {
-      store().deleteCategory(c.id, false);
+      deleteCategory(store(), c.id, false);
       done.push(`category ${c.name}: deleted`);
     }
   }
   const colour = [...store().attributes.values()].find((a) => a.name === "Colour");
   if (colour && r() < 0.3) {
-    store().updateAttribute(colour.id, { name: "Color", ...(r() < 0.3 ? { sort_order: 9 } : {}) });
+    updateAttribute(store(), colour.id, { name: "Color", ...(r() < 0.3 ? { sort_order: 9 } : {}) });
     done.push("attribute Colour: renamed");
   }
   return done;

@@ -10,6 +10,7 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { testProject, type TestProject } from "../helpers/project.js";
 import { SAMPLE_HASHES, sampleHash, sampleManifest } from "../../src/workflows/init-sample.js";
+import { createBrand } from "../../src/emulator/kinds/brands.js";
 
 describe("adopting an existing tenant after pimctl init", () => {
   let p: TestProject;
@@ -19,8 +20,8 @@ describe("adopting an existing tenant after pimctl init", () => {
   async function tenantWithCatalogue(): Promise<TestProject> {
     p = await testProject();
     const store = p.emulator.store("demo");
-    store.createBrand({ name: "Acme", desc: "Tools since 1950" });
-    store.createBrand({ name: "Zenith" });
+    createBrand(store, { name: "Acme", desc: "Tools since 1950" });
+    createBrand(store, { name: "Zenith" });
     await rm(path.join(p.dir, "pimctl.yaml"));
     await rm(path.join(p.dir, "catalogue"), { recursive: true });
     return p;

@@ -9,6 +9,7 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { testProject, type TestProject } from "../helpers/project.js";
 import type { Plan } from "../../src/plan/types.js";
+import { createBrand } from "../../src/emulator/kinds/brands.js";
 
 let p: TestProject;
 afterEach(async () => p.close());
@@ -32,7 +33,7 @@ describe("saved plans carry every prune form the config accepts", () => {
       p = await testProject({ files: { "catalogue/brands.yaml": "brands:\n  - name: Acme\n  - name: Zenith\n" } });
       await p.write("pimctl.yaml", config(p.emulator.tenantUrl("demo"), prune));
       expect((await p.cli(["apply", "--auto-approve"])).code).toBe(0);
-      p.emulator.store("demo").createBrand({ name: "Hand Made" });
+      createBrand(p.emulator.store("demo"), { name: "Hand Made" });
       await p.write("catalogue/brands.yaml", "brands:\n  - name: Acme\n");
       const planned = await p.cli(["plan", "--allow-delete", "--out", "plan.json", "--quiet"]);
       expect(planned.code, planned.stderr).toBe(0);

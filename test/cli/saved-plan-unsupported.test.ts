@@ -9,6 +9,7 @@ import path from "node:path";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import type { Plan } from "../../src/plan/types.js";
 import { demoConfig, testProject, type TestProject } from "../helpers/project.js";
+import { createBrand } from "../../src/emulator/kinds/brands.js";
 
 const MANIFEST = [
   "brands:",
@@ -31,8 +32,8 @@ beforeEach(async () => {
     files: { "catalogue/brands.yaml": MANIFEST },
   });
   const store = p.emulator.store("demo");
-  acme = store.createBrand({ name: "Acme", desc: "old text", versions: { [FRENCH]: { desc: "Outils" } } }).id;
-  zenith = store.createBrand({ name: "Zenith", desc: "old clocks" }).id;
+  acme = createBrand(store, { name: "Acme", desc: "old text", versions: { [FRENCH]: { desc: "Outils" } } }).id;
+  zenith = createBrand(store, { name: "Zenith", desc: "old clocks" }).id;
   const r = await p.cli(["plan", "--out", "plan.json", "--quiet"]);
   expect(r.code, r.stderr).toBe(0);
   const plan = JSON.parse(readFileSync(path.join(p.dir, "plan.json"), "utf8")) as Plan;

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { testProject, type TestProject } from "../helpers/project.js";
 import { sealPlan } from "../../src/plan/integrity.js";
 import type { Plan } from "../../src/plan/types.js";
+import { createBrand, updateBrand } from "../../src/emulator/kinds/brands.js";
 
 let p: TestProject;
 const catalogue = "brands:\n  - name: Acme\n    desc: Tools since 1950\n  - name: Zenith\n    desc: Clocks\n";
@@ -16,9 +17,9 @@ const catalogue = "brands:\n  - name: Acme\n    desc: Tools since 1950\n  - name
 beforeAll(async () => {
   p = await testProject({ files: { "catalogue/brands.yaml": catalogue } });
   const store = p.emulator.store("demo");
-  store.createBrand({ name: "Acme", desc: "old text" });
-  store.createBrand({ name: "Zenith", desc: "old clocks" });
-  store.createBrand({ name: "Oldco" });
+  createBrand(store, { name: "Acme", desc: "old text" });
+  createBrand(store, { name: "Zenith", desc: "old clocks" });
+  createBrand(store, { name: "Oldco" });
 });
 afterAll(async () => p.close());
 
@@ -133,14 +134,14 @@ describe("apply PLAN_FILE refuses anything but the reviewed plan, before any wri
     const store = p.emulator.store("demo");
     const zenith = [...store.brands.values()].find((b) => b.name === "Zenith")!;
     expect(zenith.desc).toBe("Clocks");
-    store.updateBrand(zenith.id, { desc: "old clocks" });
+    updateBrand(store, zenith.id, { desc: "old clocks" });
   });
 
   it("the unedited plan applies, and a re-plan shows no changes", async () => {
     const r = await p.cli(["apply", "plan.json"]);
     expect(r.code, r.stderr).toBe(0);
     expect((await p.cli(["plan", "--detailed-exitcode"])).code).toBe(0);
-    p.emulator.store("demo").updateBrand([...p.emulator.store("demo").brands.values()].find((b) => b.name === "Acme")!.id, { desc: "old text" });
+    updateBrand(p.emulator.store("demo"), [...p.emulator.store("demo").brands.values()].find((b) => b.name === "Acme")!.id, { desc: "old text" });
   });
 });
 
@@ -148,8 +149,8 @@ describe("a saved plan applied twice (a re-run of the job that applied it)", () 
   it("says it was already applied and writes nothing: exit 0 by default, exit 5 with --if-applied=fail", async () => {
     const demo = p.emulator.store("demo");
     const brand = (name: string) => [...demo.brands.values()].find((b) => b.name === name)!;
-    demo.updateBrand(brand("Acme").id, { desc: "old text" });
-    demo.updateBrand(brand("Zenith").id, { desc: "old clocks" });
+    updateBrand(demo, brand("Acme").id, { desc: "old text" });
+    updateBrand(demo, brand("Zenith").id, { desc: "old clocks" });
     expect((await savePlan("once.json")).actions).toHaveLength(2);
     const first = await p.cli(["apply", "once.json"]);
     expect(first.code, first.stderr).toBe(0);
@@ -167,22 +168,22 @@ describe("a saved plan applied twice (a re-run of the job that applied it)", () 
     expect(writes()).toBe(0);
     // Half of it undone by hand: the rest is what a plan made now has, and the message says so.
     const zen = [...p.emulator.store("demo").brands.values()].find((b) => b.name === "Zenith")!;
-    p.emulator.store("demo").updateBrand(zen.id, { desc: "old clocks" });
+    updateBrand(p.emulator.store("demo"), zen.id, { desc: "old clocks" });
     const half = await p.cli(["apply", "once.json"]);
     expect(half.code).toBe(5);
     expect(half.stderr).toContain(
       "1 of its 2 actions are already done, and a plan made now has only the rest (a run that stopped part way?): make a new plan to finish",
     );
-    p.emulator.store("demo").updateBrand(zen.id, { desc: "Clocks" });
+    updateBrand(p.emulator.store("demo"), zen.id, { desc: "Clocks" });
     // A tenant changed since in another way is still stale, not "applied".
     const store = p.emulator.store("demo");
     const acme = [...store.brands.values()].find((b) => b.name === "Acme")!;
-    store.updateBrand(acme.id, { desc: "edited by hand" });
+    updateBrand(store, acme.id, { desc: "edited by hand" });
     const stale = await p.cli(["apply", "once.json"]);
     expect(stale.code).toBe(5);
     expect(stale.stderr).toContain("the tenant changed, or the file was edited");
-    store.updateBrand(acme.id, { desc: "old text" });
-    store.updateBrand([...store.brands.values()].find((b) => b.name === "Zenith")!.id, { desc: "old clocks" });
+    updateBrand(store, acme.id, { desc: "old text" });
+    updateBrand(store, [...store.brands.values()].find((b) => b.name === "Zenith")!.id, { desc: "old clocks" });
   });
 });
 

@@ -8,6 +8,8 @@ import { readFile, rm } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { testProject, type TestProject } from "../helpers/project.js";
+import { assetsOf } from "../../src/emulator/kinds/assets.js";
+import { createBrand } from "../../src/emulator/kinds/brands.js";
 
 const brandsA = "brands:\n  - name: Acme\n  - name: Partner North\n  - name: Partner South\n";
 const brandsB = "brands:\n" + Array.from({ length: 6 }, (_, i) => `  - name: Brand ${i}\n`).join("");
@@ -178,7 +180,7 @@ describe("prune: { kind: owned } deletes only what pimctl created or adopted", (
     expect((await p.cli(["apply", "--auto-approve"])).code).toBe(0);
     // Someone adds a brand by hand, outside Git.
     const store = p.emulator.store("demo");
-    store.createBrand({ name: "Hand Made" });
+    createBrand(store, { name: "Hand Made" });
     await p.write("catalogue/a.yaml", "brands:\n  - name: Acme\n");
     const r = await p.cli(["plan", "--allow-delete", "--format", "json"]);
     expect(r.code, r.stderr).toBe(0);
@@ -204,7 +206,7 @@ describe("prune: { kind: owned } deletes only what pimctl created or adopted", (
     const ledgerOwned = async () => (JSON.parse(await readFile(path.join(p.dir, ".pimctl", "demo.json"), "utf8")) as { owned: Record<string, number[]> }).owned;
     const store = p.emulator.store("demo");
     const acme = [...store.brands.values()].find((b) => b.name === "Acme")!;
-    const assetIds = store.assetsOf("brand", acme.id).map((a) => a.id);
+    const assetIds = assetsOf(store, "brand", acme.id).map((a) => a.id);
     const colour = [...store.attributes.values()].find((a) => a.name === "Colour")!;
     const valueIds = [...store.typeValues.values()].filter((v) => v.attribute_id === colour.id).map((v) => v.id);
     expect(assetIds.length).toBe(1);
@@ -227,7 +229,7 @@ describe("prune: { kind: owned } deletes only what pimctl created or adopted", (
 
   it("an adopted record (declared, found in the tenant) becomes pimctl's: pruned once undeclared", async () => {
     p = await testProject();
-    p.emulator.store("demo").createBrand({ name: "Existing" });
+    createBrand(p.emulator.store("demo"), { name: "Existing" });
     await p.write("catalogue/a.yaml", "brands:\n  - name: Existing\n");
     await p.write("pimctl.yaml", config(p.emulator.tenantUrl("demo"), "").replace("prune: { brands: true, categories: true }", "prune: { brands: owned }"));
     expect((await p.cli(["apply", "--auto-approve"])).code).toBe(0);

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testProject, type TestProject } from "../helpers/project.js";
 import { parseSelector } from "../../src/plan/selectors.js";
 import type { Plan } from "../../src/plan/types.js";
+import { createBrand } from "../../src/emulator/kinds/brands.js";
 
 let p: TestProject;
 beforeAll(async () => {
@@ -23,7 +24,7 @@ beforeAll(async () => {
       ].join("\n"),
     },
   });
-  p.emulator.store("demo").createBrand({ name: "Tenant Only" });
+  createBrand(p.emulator.store("demo"), { name: "Tenant Only" });
 });
 afterAll(async () => p.close());
 

@@ -15,6 +15,10 @@ import { canonicalJson } from "../../src/plan/canonical-json.js";
 import { createClient } from "../../src/api/client.js";
 import { readState, startReads } from "../../src/state/index.js";
 import type { Plan } from "../../src/plan/types.js";
+import { assignToSet, attributeSetByName } from "../../src/emulator/kinds/attribute-sets.js";
+import { attributeByName, createAttribute, updateAttribute } from "../../src/emulator/kinds/attributes.js";
+import { createBrand } from "../../src/emulator/kinds/brands.js";
+import { createCategory, deleteCategory, updateCategory } from "../../src/emulator/kinds/categories.js";
 
 const config = (url: string, extra = "") =>
   `dir: catalogue\nversions: { French: 2, German: 3 }\ntenants:\n  demo:\n    base_url: ${url}\n    token_env: PIMCTL_DEMO_TOKEN\n${extra}`;
@@ -27,7 +31,7 @@ describe("a targeted plan reads only its targets", () => {
     const p = await testProject({ config: (u) => config(u.demo!), files: { "catalogue/brands.yaml": brandsYaml([...targets, "Delta", "Echo", "Foxtrot"]) } });
     try {
       p.emulator.store("demo").seedBrands(tenantBrands);
-      for (const n of ["Alpha", "Bravo", "Delta"]) p.emulator.store("demo").createBrand({ name: n });
+      for (const n of ["Alpha", "Bravo", "Delta"]) createBrand(p.emulator.store("demo"), { name: n });
       p.emulator.resetStats();
       const r = await p.cli(["plan", ...targets.flatMap((t) => ["--target", `brand["${t}"]`]), "--format", "json"]);
       expect(r.code, r.stderr).toBe(0);
@@ -69,8 +73,8 @@ describe("attribute and category targets are read by the ledger's ids", () => {
       const small = await both();
       const store = p.emulator.store("demo");
       for (let i = 0; i < 3_000; i++) {
-        store.createCategory({ parent_id: null, name: `Extra ${i}` });
-        store.createAttribute({ name: `Extra ${i}`, type: "text" });
+        createCategory(store, { parent_id: null, name: `Extra ${i}` });
+        createAttribute(store, { name: `Extra ${i}`, type: "text" });
       }
       const large = await both();
       expect(large).toEqual(small);
@@ -119,8 +123,8 @@ describe("a targeted plan equals the full plan narrowed", () => {
         .replace("          - name: Anklets\n", "          - name: Anklets\n            desc: Ankle chains\n"),
     );
     const store = p.emulator.store("demo");
-    store.createBrand({ name: "Stray" });
-    store.createBrand({ name: "Zzz Other" });
+    createBrand(store, { name: "Stray" });
+    createBrand(store, { name: "Zzz Other" });
   }, 60_000);
   afterAll(() => p.close());
 
@@ -139,32 +143,32 @@ describe("a targeted plan equals the full plan narrowed", () => {
       name: "a set with an attribute assigned by hand (read by id too, to be unassigned)",
       targets: ['attribute_set["Jewelry"]'],
       read: /attributes: 1 more by id/,
-      before: byHand((s) => void s.assign(s.setByName("Jewelry")!.id, s.attributeByName("Closure type")!.id)),
+      before: byHand((s) => void assignToSet(s, attributeSetByName(s, "Jewelry")!.id, attributeByName(s, "Closure type")!.id)),
     },
     // Renamed out of band: the ledger's ids no longer check out, and the lists are read (last: they change the tenant).
     {
       name: "an attribute renamed by hand (its id does not check out: listed, renamed back)",
       targets: ['attribute["Activewear clothing features"]'],
       read: /attributes: list \(the ledger's ids did not check out\)/,
-      before: byHand((s) => s.updateAttribute(s.attributeByName("Activewear clothing features")!.id, { name: "Renamed by hand" })),
+      before: byHand((s) => updateAttribute(s, attributeByName(s, "Activewear clothing features")!.id, { name: "Renamed by hand" })),
     },
     {
       name: "a category deleted by hand (its id answers 404: listed, created again)",
       targets: ['category["Apparel & Accessories/Jewelry/Brooches & Lapel Pins"]'],
       read: /categories: list \(the ledger's ids did not check out\)/,
-      before: byHand((s) => void s.deleteCategory(categoryId(s, "Brooches & Lapel Pins"), false)),
+      before: byHand((s) => void deleteCategory(s, categoryId(s, "Brooches & Lapel Pins"), false)),
     },
     {
       name: "a category renamed by hand (its path does not check out: listed)",
       targets: ['category["Apparel & Accessories/Jewelry/Anklets"]'],
       read: /categories: list \(the ledger's ids did not check out\)/,
-      before: byHand((s) => s.updateCategory(categoryId(s, "Anklets"), { name: "Ankle Chains" })),
+      before: byHand((s) => updateCategory(s, categoryId(s, "Anklets"), { name: "Ankle Chains" })),
     },
     {
       name: "a category whose parent moved by hand (the path walked up by parent ids does not check out: listed)",
       targets: ['category["Apparel & Accessories/Shoes/Sandals"]'],
       read: /categories: list \(the ledger's ids did not check out\)/,
-      before: byHand((s) => s.updateCategory(categoryId(s, "Shoes"), { parent_id: categoryId(s, "Clothing") })),
+      before: byHand((s) => updateCategory(s, categoryId(s, "Shoes"), { parent_id: categoryId(s, "Clothing") })),
     },
   ];
   for (const c of cases) {
@@ -294,8 +298,8 @@ describe("max_deletes as a percentage counts the tenant's brands, targeted or no
       files: { "catalogue/brands.yaml": brandsYaml(["Alpha"]) },
     });
     try {
-      p.emulator.store("demo").createBrand({ name: "Alpha", desc: "Alpha desc" });
-      p.emulator.store("demo").createBrand({ name: "Old" });
+      createBrand(p.emulator.store("demo"), { name: "Alpha", desc: "Alpha desc" });
+      createBrand(p.emulator.store("demo"), { name: "Old" });
       p.emulator.store("demo").seedBrands(18);
       const r = await p.cli(["plan", "--target", 'brand["Old"]', "--allow-delete", "--format", "json"]);
       expect(r.code, r.stderr).toBe(0);

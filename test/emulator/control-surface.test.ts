@@ -10,6 +10,7 @@ import { request } from "node:http";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startEmulator, type Emulator } from "../../src/emulator/index.js";
 import { isLoopbackHost, isLoopbackOrigin } from "../../src/emulator/control-guard.js";
+import { createBrand } from "../../src/emulator/kinds/brands.js";
 
 let emu: Emulator;
 let port: string;
@@ -22,7 +23,7 @@ afterAll(async () => emu.close());
 beforeEach(() => {
   emu.resetTenant("demo");
   emu.rotateToken("demo", "tok-a");
-  emu.store("demo").createBrand({ name: "Keep me" });
+  createBrand(emu.store("demo"), { name: "Keep me" });
 });
 
 interface Answer {
@@ -111,7 +112,7 @@ describe("loopback callers keep working", () => {
   it("JSON from a loopback host, with or without a loopback Origin: reset, rotate, faults, stats", async () => {
     const hosts = [undefined, `localhost:${port}`, `LOCALHOST:${port}`, `127.0.0.1:${port}`, `127.1.2.3:${port}`, `[::1]:${port}`, "localhost"];
     for (const host of hosts) {
-      emu.store("demo").createBrand({ name: `Gone ${host}` });
+      createBrand(emu.store("demo"), { name: `Gone ${host}` });
       const r = await control("POST", "/__emulator/reset", {
         ...(host !== undefined ? { host } : {}),
         type: "application/json; charset=utf-8",

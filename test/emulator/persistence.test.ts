@@ -14,6 +14,8 @@ import { startEmulator } from "../../src/emulator/index.js";
 import { DEFAULT_SWITCHES, matchRoute, type RequestContext } from "../../src/emulator/routes.js";
 import { toWire } from "../../src/emulator/wire-format.js";
 import { repoRoot } from "../helpers/project.js";
+import { createAttribute } from "../../src/emulator/kinds/attributes.js";
+import { createTypeValue } from "../../src/emulator/kinds/type-values.js";
 
 let dir: string;
 beforeAll(async () => {
@@ -102,8 +104,8 @@ describe("large lists", () => {
     const emu = await startEmulator({ port: 0, tenants: [{ hash: "t", token: "t" }] });
     const s = emu.store("t");
     for (let a = 0; a < 2500; a++) {
-      const attr = s.createAttribute({ name: `Attribute ${a}`, type: "selectbox" });
-      for (let v = 0; v < 10; v++) s.createTypeValue(attr.id, { value: `Value ${a}-${v}` });
+      const attr = createAttribute(s, { name: `Attribute ${a}`, type: "selectbox" });
+      for (let v = 0; v < 10; v++) createTypeValue(s, attr.id, { value: `Value ${a}-${v}` });
     }
     const big = createClient({ tenant: "t", baseUrl: emu.tenantUrl("t"), token: "t" });
     const small = createClient({ tenant: "t", baseUrl: emu.tenantUrl("t"), token: "t" });
@@ -133,10 +135,10 @@ describe("the emulator keeps up (ordering, not timing)", () => {
     const emu = await startEmulator({ port: 0, tenants: [{ hash: "t", token: "t" }], switches });
     const s = emu.store("t");
     for (let a = 0; a < 2300; a++) {
-      const attr = s.createAttribute({ name: `Attribut ${a} à l'été`, type: "select" });
+      const attr = createAttribute(s, { name: `Attribut ${a} à l'été`, type: "select" });
       attr.versions[2] = { name: `Attribut FR ${a} élégant` } as never;
       for (let v = 0; v < 10; v++) {
-        const tv = s.createTypeValue(attr.id, { value: `Valeur ${v} très française ${a}` });
+        const tv = createTypeValue(s, attr.id, { value: `Valeur ${v} très française ${a}` });
         tv.versions[2] = { id: tv.id, value: `Valeur FR ${v} ça ${a}` } as never;
       }
     }

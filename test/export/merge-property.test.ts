@@ -19,9 +19,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseManifestText } from "../../src/manifest/index.js";
 import { CatalogueBuilder } from "../../src/manifest/catalogue-builder.js";
 import { KINDS, pathKey } from "../../src/model/catalogue.js";
-import type { TenantData } from "../../src/emulator/records.js";
+import type { TenantData } from "../../src/emulator/record-shapes.js";
 import type { TenantStore } from "../../src/emulator/store.js";
 import { testProject, type TestProject } from "../helpers/project.js";
+import { setAttributeVersion, updateAttribute } from "../../src/emulator/kinds/attributes.js";
+import { createBrand, deleteBrand, updateBrand } from "../../src/emulator/kinds/brands.js";
+import { createCategory, deleteCategory, updateCategory } from "../../src/emulator/kinds/categories.js";
 
 const manifests: Record<string, string> = {
   "shop.yaml": [
@@ -175,30 +178,30 @@ function handEdits(store: TenantStore, edits: Edit[]): Set<string> {
     const attribute = nth([...store.attributes.values()], e.pick);
     const mark = (map: Map<number, string>, id: number) => changed.add(map.get(id) ?? "");
     try {
-      if (e.type === "brandText" && brand) (store.updateBrand(brand.id, { [e.field]: e.text }), mark(origin.brands, brand.id));
-      if (e.type === "brandRename" && brand) (store.updateBrand(brand.id, { name: `Renamed ${++fresh}` }), mark(origin.brands, brand.id));
-      if (e.type === "brandDelete" && brand) store.deleteBrand(brand.id);
-      if (e.type === "brandExcluded" && brand) (store.updateBrand(brand.id, { excluded: !brand.excluded }), mark(origin.brands, brand.id));
-      if (e.type === "brandCreate") store.createBrand({ name: `New ${++fresh}`, desc: "Fresh" });
-      if (e.type === "categoryText" && category) (store.updateCategory(category.id, { desc: e.text }), mark(origin.categories, category.id));
+      if (e.type === "brandText" && brand) (updateBrand(store, brand.id, { [e.field]: e.text }), mark(origin.brands, brand.id));
+      if (e.type === "brandRename" && brand) (updateBrand(store, brand.id, { name: `Renamed ${++fresh}` }), mark(origin.brands, brand.id));
+      if (e.type === "brandDelete" && brand) deleteBrand(store, brand.id);
+      if (e.type === "brandExcluded" && brand) (updateBrand(store, brand.id, { excluded: !brand.excluded }), mark(origin.brands, brand.id));
+      if (e.type === "brandCreate") createBrand(store, { name: `New ${++fresh}`, desc: "Fresh" });
+      if (e.type === "categoryText" && category) (updateCategory(store, category.id, { desc: e.text }), mark(origin.categories, category.id));
       if (e.type === "categoryRename" && category) {
-        store.updateCategory(category.id, { name: `Renamed ${++fresh}` });
+        updateCategory(store, category.id, { name: `Renamed ${++fresh}` });
         for (const id of subtree(category.id)) mark(origin.categories, id);
       }
       if (e.type === "categoryMove" && category) {
         const to = nth([null, ...[...store.categories.keys()].filter((id) => !subtree(category.id).includes(id))], e.to) ?? null;
-        store.updateCategory(category.id, { parent_id: to });
+        updateCategory(store, category.id, { parent_id: to });
         for (const id of subtree(category.id)) mark(origin.categories, id);
       }
-      if (e.type === "categoryDelete" && category && !store.children(category.id).size) store.deleteCategory(category.id, false);
-      if (e.type === "categoryCreate") store.createCategory({ parent_id: category && e.pick % 3 ? category.id : null, name: `New ${++fresh}` });
+      if (e.type === "categoryDelete" && category && !store.children(category.id).size) deleteCategory(store, category.id, false);
+      if (e.type === "categoryCreate") createCategory(store, { parent_id: category && e.pick % 3 ? category.id : null, name: `New ${++fresh}` });
       if (e.type === "attributeRename" && attribute) {
-        store.updateAttribute(attribute.id, { name: `Renamed ${++fresh}` });
+        updateAttribute(store, attribute.id, { name: `Renamed ${++fresh}` });
         mark(origin.attributes, attribute.id);
         // The sets that list it now list the new name.
         changed.add("attribute_sets\0Apparel");
       }
-      if (e.type === "attributeFrench" && attribute) (store.setAttributeVersion(attribute.id, 2, { name: e.text }), mark(origin.attributes, attribute.id));
+      if (e.type === "attributeFrench" && attribute) (setAttributeVersion(store, attribute.id, 2, { name: e.text }), mark(origin.attributes, attribute.id));
     } catch (err) {
       // A refusal of the PIM (a name taken within a parent, a protected record): that edit did not happen.
       if (!(err instanceof Error && /taken|invalid|cannot/i.test(err.message))) throw err;

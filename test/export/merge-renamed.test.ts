@@ -11,6 +11,8 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { demoConfig, testProject, type TestProject } from "../helpers/project.js";
+import { attributeByName, updateAttribute } from "../../src/emulator/kinds/attributes.js";
+import { updateBrand } from "../../src/emulator/kinds/brands.js";
 
 const catalogue = [
   "display_groups:",
@@ -49,8 +51,8 @@ describe("export --merge after a rename by hand the ledger knows", () => {
     const store = p.emulator.store("demo");
     const acme = [...store.brands.values()].find((b) => b.name === "Acme")!;
     // Only the name: what pimctl wrote (desc) still proves the id is Acme's (a desc edited too would make it another record, below).
-    store.updateBrand(acme.id, { name: "ACME Corp" });
-    store.updateAttribute(store.attributeByName("Colour")!.id, { name: "Color" });
+    updateBrand(store, acme.id, { name: "ACME Corp" });
+    updateAttribute(store, attributeByName(store, "Colour")!.id, { name: "Color" });
 
     const merged = await p.cli(["export", "--out", "catalogue", "--merge"]);
     expect(merged.code, merged.stdout + merged.stderr).toBe(0);
@@ -76,7 +78,7 @@ describe("export --merge after a rename by hand the ledger knows", () => {
   it("a record renamed and edited where pimctl wrote it is another record to the plan: the entry stays, the record is added, and plan says why", async () => {
     const store = p.emulator.store("demo");
     const zenith = [...store.brands.values()].find((b) => b.name === "Zenith")!;
-    store.updateBrand(zenith.id, { name: "Zenith Ltd", desc: "Watches" });
+    updateBrand(store, zenith.id, { name: "Zenith Ltd", desc: "Watches" });
 
     const merged = await p.cli(["export", "--out", "catalogue", "--merge"]);
     expect(merged.code, merged.stdout + merged.stderr).toBe(0);

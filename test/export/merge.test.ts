@@ -8,6 +8,9 @@ import { readFileSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testProject, type TestProject } from "../helpers/project.js";
+import { attributeByName, updateAttribute } from "../../src/emulator/kinds/attributes.js";
+import { createBrand, deleteBrand, updateBrand } from "../../src/emulator/kinds/brands.js";
+import { createTypeValue, typeValuesOf } from "../../src/emulator/kinds/type-values.js";
 
 /** Every file below a folder, by relative name. */
 function readTree(dir: string, base = dir): Record<string, string> {
@@ -116,8 +119,8 @@ describe("export into a folder that holds manifests", () => {
   it("--merge after two values changed in the tenant changes exactly those two lines; a re-plan shows no changes", async () => {
     const store = p.emulator.store("staging");
     const zenith = [...store.brands.values()].find((b) => b.name === "Zenith")!;
-    store.updateBrand(zenith.id, { desc: "Clocks, watches and sundials" });
-    store.updateAttribute(store.attributeByName("Size")!.id, { sort_order: 5 });
+    updateBrand(store, zenith.id, { desc: "Clocks, watches and sundials" });
+    updateAttribute(store, attributeByName(store, "Size")!.id, { sort_order: 5 });
     const r = await p.cli(["export", "--tenant", "staging", "--out", "catalogue", "--merge"]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain('updated: brands/acme.yaml:10: brand "Zenith": desc');
@@ -135,10 +138,10 @@ describe("export into a folder that holds manifests", () => {
 
   it("--merge adds new entries where their kind lives, writes ${variables} back, and reports what only the folder has", async () => {
     const store = p.emulator.store("staging");
-    store.createBrand({ name: "Northwind", desc: "Tools since 1950" });
-    const red = store.typeValuesOf(store.attributeByName("Colour")!.id).length;
-    store.createTypeValue(store.attributeByName("Colour")!.id, { value: "Green", sort_order: red + 1 });
-    store.deleteBrand([...store.brands.values()].find((b) => b.name === "Zenith")!.id);
+    createBrand(store, { name: "Northwind", desc: "Tools since 1950" });
+    const red = typeValuesOf(store, attributeByName(store, "Colour")!.id).length;
+    createTypeValue(store, attributeByName(store, "Colour")!.id, { value: "Green", sort_order: red + 1 });
+    deleteBrand(store, [...store.brands.values()].find((b) => b.name === "Zenith")!.id);
     const r = await p.cli(["export", "--tenant", "staging", "--out", "catalogue", "--merge"]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain('added: brands/acme.yaml: brand "Northwind"');

@@ -3,6 +3,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { promotionProject, testProject, repoRoot, type TestProject } from "../helpers/project.js";
 import type { Plan } from "../../src/plan/types.js";
+import { createBrand, updateBrand } from "../../src/emulator/kinds/brands.js";
 
 const readDir = (dir: string) =>
   Object.fromEntries(
@@ -149,7 +150,7 @@ describe("promotion: one set of manifests, tenants whose version ids and channel
     const before = readFileSync(path.join(p.dir, "catalogue", "catalogue.yaml"), "utf8");
     const staging = p.emulator.store("staging");
     const acme = [...staging.brands.values()].find((b) => b.name === "Acme")!;
-    staging.updateBrand(acme.id, { desc: "Tools since 1951" });
+    updateBrand(staging, acme.id, { desc: "Tools since 1951" });
     expect((await p.cli(["export", "--tenant", "staging", "--out", "catalogue"])).code).toBe(1);
     const m = await p.cli(["export", "--tenant", "staging", "--out", "catalogue", "--merge"]);
     expect(m.code, m.stderr).toBe(0);
@@ -165,7 +166,7 @@ describe("promotion: one set of manifests, tenants whose version ids and channel
   });
 
   it("records only the target has always show: as unmanaged, or as deletes where the prune policy would delete them", async () => {
-    p.emulator.store("prod").createBrand({ name: "Prod Only" });
+    createBrand(p.emulator.store("prod"), { name: "Prod Only" });
     const r = await p.cli(["diff", "--from", "staging", "--to", "prod"]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('? brand["Prod Only"]');

@@ -9,6 +9,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { promotionProject, type TestProject } from "../helpers/project.js";
 import type { Plan } from "../../src/plan/types.js";
+import { updateBrand } from "../../src/emulator/kinds/brands.js";
 
 const extra = ["  - name: Beta", "    desc: Webshop", '    web_ids: { "${shop_channel}": beta }', ""].join("\n");
 
@@ -62,7 +63,7 @@ describe("a value equal to a variable's value, outside a variable-bearing field"
   it("export --merge writes a changed value equal to a variable as text", async () => {
     const staging = p.emulator.store("staging");
     const acme = [...staging.brands.values()].find((b) => b.name === "Acme")!;
-    staging.updateBrand(acme.id, { desc: "Webshop" });
+    updateBrand(staging, acme.id, { desc: "Webshop" });
     const m = await p.cli(["export", "--tenant", "staging", "--out", "catalogue", "--merge"]);
     expect(m.code, m.stderr).toBe(0);
     expect(readFileSync(path.join(p.dir, "catalogue", "catalogue.yaml"), "utf8")).toContain('    desc: Webshop\n    web_ids: { "${shop_channel}": acme }');

@@ -1,12 +1,13 @@
 /** A tenant whose names carry leading or trailing whitespace exports, validates (with a warning) and plans no changes. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testProject, type TestProject } from "../helpers/project.js";
+import { createBrand } from "../../src/emulator/kinds/brands.js";
 
 let p: TestProject;
 beforeAll(async () => {
   p = await testProject();
-  p.emulator.store("demo").createBrand({ name: " Acme " });
-  p.emulator.store("demo").createBrand({ name: "Zenith" });
+  createBrand(p.emulator.store("demo"), { name: " Acme " });
+  createBrand(p.emulator.store("demo"), { name: "Zenith" });
 });
 afterAll(async () => p.close());
 

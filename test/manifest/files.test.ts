@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadManifests } from "../../src/manifest/index.js";
 import { scanManifests } from "../../src/manifest/kinds-scan.js";
 import { repoRoot, testProject, type TestProject } from "../helpers/project.js";
+import { createBrand } from "../../src/emulator/kinds/brands.js";
 
 /** `pimctl validate` as a real process (dist/: run `npm run build` first), as the issue saw the stack. */
 function validateProcess(cwd: string): Promise<{ code: number; stderr: string }> {
@@ -29,8 +30,8 @@ beforeAll(async () => {
     config: (urls) =>
       ["dir: catalogue", "prune: { brands: true }", "tenants:", "  demo:", `    base_url: ${urls.demo}`, "    token_env: PIMCTL_DEMO_TOKEN", ""].join("\n"),
   });
-  p.emulator.store("demo").createBrand({ name: "Acme" });
-  p.emulator.store("demo").createBrand({ name: "Linked" });
+  createBrand(p.emulator.store("demo"), { name: "Acme" });
+  createBrand(p.emulator.store("demo"), { name: "Linked" });
 });
 afterAll(async () => p.close());
 

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadManifests } from "../../src/manifest/index.js";
 import { edgeWhiteSpace } from "../../src/manifest/white-space.js";
 import { testProject, type TestProject } from "../helpers/project.js";
+import { createBrand } from "../../src/emulator/kinds/brands.js";
 
 const NON_YAML_WHITE_SPACE = [
   "\u00a0",
@@ -72,7 +73,7 @@ describe("pimctl validate and plan", () => {
   let p: TestProject;
   beforeAll(async () => {
     p = await testProject({ files: { "catalogue/brands.yaml": "brands:\n  - name: Acme\u00a0\n" } });
-    p.emulator.store("demo").createBrand({ name: "Acme" });
+    createBrand(p.emulator.store("demo"), { name: "Acme" });
   });
   afterAll(async () => p.close());
 

@@ -11,6 +11,7 @@ import { startEmulator, type Emulator, type EmulatorSwitches } from "../../src/e
 import { createClient, type PimClient } from "../../src/api/client.js";
 import { canonical, dateInstant } from "../../src/api/wire.js";
 import * as N from "../../src/state/normalise.js";
+import { createBrand } from "../../src/emulator/kinds/brands.js";
 
 let emu: Emulator | undefined;
 let api: PimClient | undefined;
@@ -71,7 +72,7 @@ describe("search: nothing found, in every form", () => {
 describe("adoption after a lost create answer: exact match only", () => {
   it("a case-insensitive search finds ACME first; creating Acme adopts Acme, never ACME", async () => {
     await start({ searchCase: "insensitive" });
-    const acme = emu!.store("t").createBrand({ name: "ACME" } as never);
+    const acme = createBrand(emu!.store("t"), { name: "ACME" } as never);
     emu!.injectFaults([{ method: "POST", route: "/brands", mode: "drop_after_commit" }]);
     const created = await api!.createBrand({ name: "Acme" });
     expect(created.name).toBe("Acme");

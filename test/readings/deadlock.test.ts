@@ -20,6 +20,7 @@ import { buildPlan } from "../../src/plan/planner.js";
 import { applyPlan } from "../../src/apply/index.js";
 import { emptyLedger } from "../../src/state/ledger.js";
 import { loadManifests } from "../../src/manifest/index.js";
+import { assetsOf } from "../../src/emulator/kinds/assets.js";
 
 const manifest = `
 display_groups:
@@ -103,7 +104,7 @@ describe.concurrent("faults on every create route never end a run silently", () 
         const next = await p.cli(["plan", "--tenant", tenant, "--detailed-exitcode"]);
         expect(next.code, next.stdout + next.stderr).toBe(0);
         const s = p.emulator.store(tenant);
-        for (const owner of [...s.brands.keys()]) expect(s.assetsOf("brand", owner)).toHaveLength(1);
+        for (const owner of [...s.brands.keys()]) expect(assetsOf(s, "brand", owner)).toHaveLength(1);
       });
     }
   }

@@ -14,6 +14,9 @@ import type { EmulatorSwitches } from "../../src/emulator/index.js";
 import { backupExport } from "../../src/apply/backup.js";
 import { pathKey } from "../../src/model/catalogue.js";
 import { catalogue, changes, pairwise, tenant } from "./fixture.js";
+import { assetsOf } from "../../src/emulator/kinds/assets.js";
+import { setAssignments } from "../../src/emulator/kinds/attribute-sets.js";
+import { typeValuesOf } from "../../src/emulator/kinds/type-values.js";
 
 const factors = {
   categoryAttributeSetsRead: ["objects", "ids", "csv"],
@@ -101,22 +104,20 @@ describe("every reading API v1 allows, combined, with and without faults", () =>
           expect(s.attributes.has(1) && s.attributes.has(2)).toBe(true);
           // No duplicates: assets, values, assignments exactly as declared.
           const acme = [...s.brands.values()].find((b) => b.name === "Acme")!;
-          expect(s.assetsOf("brand", acme.id)).toHaveLength(1);
+          expect(assetsOf(s, "brand", acme.id)).toHaveLength(1);
           const shoes = [...s.categories.values()].find((c) => c.name === "Shoes")!;
-          expect(s.assetsOf("category", shoes.id)).toHaveLength(1);
+          expect(assetsOf(s, "category", shoes.id)).toHaveLength(1);
           expect([...s.brands.values()].map((b) => b.name).sort()).toEqual(catalogue.brands.map((b) => b.name).sort());
           expect([...s.categories.values()].map((c) => c.name).sort()).toEqual(["Apparel", "Footwear", "Shirts", "Shoes", "Tops"]);
           const colour = [...s.attributes.values()].find((a) => a.name === "Colour")!;
           expect(
-            s
-              .typeValuesOf(colour.id)
+            typeValuesOf(s, colour.id)
               .map((v) => v.value)
               .sort(),
           ).toEqual(["Blue", "Red"]);
           const apparel = [...s.attributeSets.values()].find((x) => x.name === "Apparel")!;
           expect(
-            s
-              .assignmentsOf(apparel.id)
+            setAssignments(s, apparel.id)
               .map((a) => a.attribute_id)
               .sort(),
           ).toEqual([1, colour.id].sort());

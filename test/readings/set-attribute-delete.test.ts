@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { startEmulator, type Emulator } from "../../src/emulator/index.js";
 import { createClient, type PimClient } from "../../src/api/client.js";
 import type { TenantData } from "../../src/emulator/store.js";
+import { setAssignments } from "../../src/emulator/kinds/attribute-sets.js";
 
 const t0 = "2026-01-01T00:00:00Z";
 const attr = (id: number, name: string) => ({
@@ -43,9 +44,7 @@ async function setup(reading: "attribute" | "assignment", assignments: TenantDat
   const log: string[] = [];
   api = createClient({ tenant: "t", baseUrl: emu.tenantUrl("t"), token: "tok", logHttp: (l) => log.push(l) });
   const left = () =>
-    emu!
-      .store("t")
-      .assignmentsOf(1)
+    setAssignments(emu!.store("t"), 1)
       .map((a) => a.attribute_id)
       .sort();
   return { log, left };

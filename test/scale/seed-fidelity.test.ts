@@ -10,7 +10,7 @@ import path from "node:path";
 import { afterAll, expect, it } from "vitest";
 import { seedProject } from "../../src/bench/seed-tenant.js";
 import { writeTaxonomyProject } from "../../src/bench/taxonomy.js";
-import type { TenantData } from "../../src/emulator/records.js";
+import type { TenantData } from "../../src/emulator/record-shapes.js";
 import { testProject, type TestProject } from "../helpers/project.js";
 
 const projects: TestProject[] = [];

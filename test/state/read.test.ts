@@ -3,6 +3,9 @@ import { startEmulator, type Emulator } from "../../src/emulator/index.js";
 import { createClient, type PimClient } from "../../src/api/client.js";
 import { readState } from "../../src/state/index.js";
 import { emptyCatalogue, type Catalogue } from "../../src/model/catalogue.js";
+import { assignToSet, createAttributeSet } from "../../src/emulator/kinds/attribute-sets.js";
+import { createAttribute } from "../../src/emulator/kinds/attributes.js";
+import { createCategory } from "../../src/emulator/kinds/categories.js";
 
 let emu: Emulator;
 let api: PimClient;
@@ -134,11 +137,11 @@ describe("readState", () => {
     const B = 1500; // 2 pages at limit 1000
     const C = 1200; // 2 pages
     store.seedBrands(B);
-    const sets = [store.createSet({ name: "S1" }), store.createSet({ name: "S2" }), store.createSet({ name: "S3" })];
-    const attr = store.createAttribute({ name: "A", type: "text" });
-    for (const s of sets) store.assign(s.id, attr.id);
+    const sets = [createAttributeSet(store, { name: "S1" }), createAttributeSet(store, { name: "S2" }), createAttributeSet(store, { name: "S3" })];
+    const attr = createAttribute(store, { name: "A", type: "text" });
+    for (const s of sets) assignToSet(store, s.id, attr.id);
     let parent: number | null = null;
-    for (let i = 0; i < C; i++) parent = store.createCategory({ parent_id: i % 100 === 0 ? null : parent, name: `C${i}` }).id;
+    for (let i = 0; i < C; i++) parent = createCategory(store, { parent_id: i % 100 === 0 ? null : parent, name: `C${i}` }).id;
     const desired: Catalogue = {
       ...emptyCatalogue(),
       managed: ["display_groups", "attributes", "attribute_sets", "blocks", "brands", "categories"],

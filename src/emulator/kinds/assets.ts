@@ -4,24 +4,24 @@
  * `--asset-uri` decides whether a stored uri is re-hosted here or echoes the image_url.
  */
 import { HttpError, notFound, unprocessable } from "../errors.js";
-import type { AssetRec } from "../records.js";
-import { type StoreCore, type AsMethods } from "../store-core.js";
+import type { AssetRec } from "../record-shapes.js";
+import { type StoreCore } from "../store-core.js";
 import { bodyObject, intParam, noContent, ok, pick, type RequestContext, type RouteSpec } from "../request.js";
 
 // ------------------------------------------------------------------ records
 
-export function assetMap(s: StoreCore, kind: "brand" | "category"): Map<number, AssetRec> {
+export function assetTable(s: StoreCore, kind: "brand" | "category"): Map<number, AssetRec> {
   return kind === "brand" ? s.brandAssets : s.categoryAssets;
 }
 
 export function assetsOf(s: StoreCore, kind: "brand" | "category", ownerId: number): AssetRec[] {
   const out: AssetRec[] = [];
-  for (const a of assetMap(s, kind).values()) if (a.owner_id === ownerId) out.push(a);
+  for (const a of assetTable(s, kind).values()) if (a.owner_id === ownerId) out.push(a);
   return out.sort((a, b) => a.sort_order - b.sort_order || a.id - b.id);
 }
 
 export function getAsset(s: StoreCore, kind: "brand" | "category", ownerId: number, id: number): AssetRec {
-  const a = assetMap(s, kind).get(id);
+  const a = assetTable(s, kind).get(id);
   if (!a || a.owner_id !== ownerId) throw notFound(`${kind === "brand" ? "Brand" : "Category"} asset`);
   return a;
 }
@@ -44,7 +44,7 @@ export function createAsset(
     thumbnail: body.thumbnail ?? false,
     sort_order: assetsOf(s, kind, ownerId).length,
   };
-  assetMap(s, kind).set(id, a);
+  assetTable(s, kind).set(id, a);
   s.changed(kind, ownerId);
   return a;
 }
@@ -67,7 +67,7 @@ export function updateAsset(
 
 export function deleteAsset(s: StoreCore, kind: "brand" | "category", ownerId: number, id: number): void {
   getAsset(s, kind, ownerId, id);
-  assetMap(s, kind).delete(id);
+  assetTable(s, kind).delete(id);
   s.changed(kind, ownerId);
 }
 
@@ -82,11 +82,6 @@ export function setWebId(s: StoreCore, kind: "brand" | "category", ownerId: numb
   m.set(ownerId, webId);
   s.changed(kind, ownerId);
 }
-
-export const assetRecords = { assetMap, assetsOf, getAsset, createAsset, updateAsset, deleteAsset, setWebId };
-
-/** The tenant's own methods for the rules (TenantStore installs each rule as one; a test may replace one on an instance). */
-const tenant = (c: RequestContext) => c.store as StoreCore & AsMethods<typeof assetRecords>;
 
 // --------------------------------------------------------------------- JSON
 
@@ -127,19 +122,17 @@ export function assetRoutes(kind: "brand" | "category"): RouteSpec[] {
       base,
       (c) =>
         ok({
-          [env]: tenant(c)
-            .assetsOf(kind, owner(c))
-            .map((a) => assetJson(kind, a)),
+          [env]: assetsOf(c.store, kind, owner(c)).map((a) => assetJson(kind, a)),
         }),
     ],
-    ["GET", `${base}/:id`, (c) => ok({ [one]: assetJson(kind, tenant(c).getAsset(kind, owner(c), intParam(c, "id"))) })],
+    ["GET", `${base}/:id`, (c) => ok({ [one]: assetJson(kind, getAsset(c.store, kind, owner(c), intParam(c, "id"))) })],
     [
       "POST",
       base,
       (c) => {
         const id = owner(c);
         const b = write(c, true);
-        const a = tenant(c).createAsset(kind, id, assetUri(c, kind, b.image_url!), {
+        const a = createAsset(c.store, kind, id, assetUri(c, kind, b.image_url!), {
           ...(b.alttext !== undefined ? { alttext: b.alttext } : {}),
           ...(b.thumbnail !== undefined ? { thumbnail: b.thumbnail } : {}),
         });
@@ -154,7 +147,7 @@ export function assetRoutes(kind: "brand" | "category"): RouteSpec[] {
         const assetId = intParam(c, "id");
         const b = write(c, false);
         const uri = b.image_url === undefined ? undefined : assetUri(c, kind, b.image_url)(assetId);
-        const a = tenant(c).updateAsset(kind, id, assetId, uri, {
+        const a = updateAsset(c.store, kind, id, assetId, uri, {
           ...(b.alttext !== undefined ? { alttext: b.alttext } : {}),
           ...(b.thumbnail !== undefined ? { thumbnail: b.thumbnail } : {}),
         });
@@ -165,7 +158,7 @@ export function assetRoutes(kind: "brand" | "category"): RouteSpec[] {
       "DELETE",
       `${base}/:id`,
       (c) => {
-        tenant(c).deleteAsset(kind, owner(c), intParam(c, "id"));
+        deleteAsset(c.store, kind, owner(c), intParam(c, "id"));
         return noContent;
       },
     ],
@@ -177,7 +170,7 @@ export function assetRoutes(kind: "brand" | "category"): RouteSpec[] {
         const b = bodyObject(c);
         if (b.web_id === undefined || b.web_id === null || b.web_id === "") throw unprocessable("web_id", "The web id field is required.");
         if (typeof b.web_id !== "string" && typeof b.web_id !== "number") throw unprocessable("web_id", "The web id must be a string.");
-        tenant(c).setWebId(kind, intParam(c, "owner"), intParam(c, "channel"), String(b.web_id));
+        setWebId(c.store, kind, intParam(c, "owner"), intParam(c, "channel"), String(b.web_id));
         return ok({ message: "Web id saved.", web_id: String(b.web_id) });
       },
     ],

@@ -4,28 +4,28 @@
  * assignment DELETE takes.
  */
 import { notFound, unprocessable } from "../errors.js";
-import type { AssignmentRec, AttributeSetRec } from "../records.js";
-import { now, type StoreCore, type AsMethods } from "../store-core.js";
-import { bodyObject, intParam, noContent, ok, pick, same, searchMiss, type RouteSpec, type RequestContext } from "../request.js";
+import type { AssignmentRec, AttributeSetRec } from "../record-shapes.js";
+import { now, type StoreCore } from "../store-core.js";
+import { bodyObject, intParam, noContent, ok, pick, same, searchMiss, type RouteSpec } from "../request.js";
 
 // ------------------------------------------------------------------ records
 
-export function setByName(s: StoreCore, name: string, caseInsensitive = false): AttributeSetRec | undefined {
+export function attributeSetByName(s: StoreCore, name: string, caseInsensitive = false): AttributeSetRec | undefined {
   for (const x of s.attributeSets.values()) if (caseInsensitive ? x.name.toLowerCase() === name.toLowerCase() : x.name === name) return x;
   return undefined;
 }
 
-export function createSet(s: StoreCore, body: { name: string; sort_order?: number }): AttributeSetRec {
-  if (setByName(s, body.name)) throw unprocessable("name", "The name has already been taken.");
+export function createAttributeSet(s: StoreCore, body: { name: string; sort_order?: number }): AttributeSetRec {
+  if (attributeSetByName(s, body.name)) throw unprocessable("name", "The name has already been taken.");
   const set = { id: s.id("attributeSets"), name: body.name, sort_order: body.sort_order ?? 0 };
   s.attributeSets.set(set.id, set);
   s.changed("attribute_set", set.id);
   return set;
 }
 
-export function updateSet(s: StoreCore, id: number, body: { name?: string; sort_order?: number }): AttributeSetRec {
+export function updateAttributeSet(s: StoreCore, id: number, body: { name?: string; sort_order?: number }): AttributeSetRec {
   const set = s.getSet(id);
-  if (body.name !== undefined && body.name !== set.name && setByName(s, body.name)) throw unprocessable("name", "The name has already been taken.");
+  if (body.name !== undefined && body.name !== set.name && attributeSetByName(s, body.name)) throw unprocessable("name", "The name has already been taken.");
   if (body.name !== undefined) set.name = body.name;
   if (body.sort_order !== undefined) set.sort_order = body.sort_order;
   s.changed("attribute_set", id);
@@ -33,7 +33,7 @@ export function updateSet(s: StoreCore, id: number, body: { name?: string; sort_
 }
 
 /** Its assignments go with it; categories and brands forget it. */
-export function deleteSet(s: StoreCore, id: number): void {
+export function deleteAttributeSet(s: StoreCore, id: number): void {
   s.getSet(id);
   s.attributeSets.delete(id);
   for (const [aid, a] of s.assignments) if (a.attribute_set_id === id) s.assignments.delete(aid);
@@ -42,23 +42,23 @@ export function deleteSet(s: StoreCore, id: number): void {
   s.changed("attribute_set", id, "delete");
 }
 
-export function assignmentsOf(s: StoreCore, setId: number): AssignmentRec[] {
+export function setAssignments(s: StoreCore, setId: number): AssignmentRec[] {
   const out: AssignmentRec[] = [];
   for (const a of s.assignments.values()) if (a.attribute_set_id === setId) out.push(a);
   return out.sort((a, b) => a.sort_order - b.sort_order || a.id - b.id);
 }
 
-export function assign(s: StoreCore, setId: number, attributeId: number): AssignmentRec {
+export function assignToSet(s: StoreCore, setId: number, attributeId: number): AssignmentRec {
   s.getSet(setId);
   if (!s.attributes.has(attributeId)) throw unprocessable("attribute_id", "The selected attribute id is invalid.");
-  const existing = assignmentsOf(s, setId).find((a) => a.attribute_id === attributeId);
+  const existing = setAssignments(s, setId).find((a) => a.attribute_id === attributeId);
   if (existing) return existing;
   const t = now();
   const a: AssignmentRec = {
     id: s.id("assignments"),
     attribute_id: attributeId,
     attribute_set_id: setId,
-    sort_order: assignmentsOf(s, setId).length,
+    sort_order: setAssignments(s, setId).length,
     created_at: t,
     updated_at: t,
   };
@@ -67,18 +67,13 @@ export function assign(s: StoreCore, setId: number, attributeId: number): Assign
   return a;
 }
 
-export function unassign(s: StoreCore, setId: number, assignmentId: number): void {
+export function unassignFromSet(s: StoreCore, setId: number, assignmentId: number): void {
   s.getSet(setId);
   const a = s.assignments.get(assignmentId);
   if (!a || a.attribute_set_id !== setId) throw notFound("Attribute set attribute");
   s.assignments.delete(assignmentId);
   s.changed("attribute_set", setId);
 }
-
-export const attributeSetRecords = { setByName, createSet, updateSet, deleteSet, assignmentsOf, assign, unassign };
-
-/** The tenant's own methods for the rules (TenantStore installs each rule as one; a test may replace one on an instance). */
-const tenant = (c: RequestContext) => c.store as StoreCore & AsMethods<typeof attributeSetRecords>;
 
 // ------------------------------------------------------------------- routes
 
@@ -88,18 +83,18 @@ export const attributeSetRoutes: RouteSpec[] = [
   [
     "POST",
     "/attribute_sets",
-    (c) => ok({ attribute_set: tenant(c).createSet(pick(bodyObject(c), { name: "string", sort_order: "int" }, ["name"]) as never) }, 201),
+    (c) => ok({ attribute_set: createAttributeSet(c.store, pick(bodyObject(c), { name: "string", sort_order: "int" }, ["name"]) as never) }, 201),
   ],
   [
     "PUT",
     "/attribute_sets/:id",
-    (c) => ok({ attribute_set: tenant(c).updateSet(intParam(c, "id"), pick(bodyObject(c), { name: "string", sort_order: "int" }) as never) }),
+    (c) => ok({ attribute_set: updateAttributeSet(c.store, intParam(c, "id"), pick(bodyObject(c), { name: "string", sort_order: "int" }) as never) }),
   ],
   [
     "DELETE",
     "/attribute_sets/:id",
     (c) => {
-      tenant(c).deleteSet(intParam(c, "id"));
+      deleteAttributeSet(c.store, intParam(c, "id"));
       return noContent;
     },
   ],
@@ -118,7 +113,7 @@ export const attributeSetRoutes: RouteSpec[] = [
     (c) => {
       const id = intParam(c, "id");
       if (!c.store.attributeSets.has(id)) throw notFound("Attribute set");
-      const list = tenant(c).assignmentsOf(id);
+      const list = setAssignments(c.store, id);
       if (!list.length) throw notFound("Attribute set attributes");
       return ok({ attribute_set_attributes: list.map((a) => ({ id: a.id, attribute_id: a.attribute_id, attribute_set_id: a.attribute_set_id })) });
     },
@@ -129,9 +124,7 @@ export const attributeSetRoutes: RouteSpec[] = [
     (c) => {
       const setId = intParam(c, "id");
       c.store.getSet(setId);
-      const a = tenant(c)
-        .assignmentsOf(setId)
-        .find((x) => x.attribute_id === intParam(c, "attribute"));
+      const a = setAssignments(c.store, setId).find((x) => x.attribute_id === intParam(c, "attribute"));
       if (!a) throw notFound("Attribute set attribute");
       return ok({ attribute_set_attribute: a });
     },
@@ -141,7 +134,7 @@ export const attributeSetRoutes: RouteSpec[] = [
     "/attribute_sets/:id/attributes",
     (c) => {
       const b = pick(bodyObject(c), { attribute_id: "int" }, ["attribute_id"]);
-      const a = tenant(c).assign(intParam(c, "id"), b.attribute_id as number);
+      const a = assignToSet(c.store, intParam(c, "id"), b.attribute_id as number);
       return ok({ attribute_set_attribute: a }, 201);
     },
   ],
@@ -152,12 +145,10 @@ export const attributeSetRoutes: RouteSpec[] = [
       const setId = intParam(c, "id");
       const id = intParam(c, "assignment");
       if (c.switches.setAttributeDeleteId === "attribute") {
-        const a = tenant(c)
-          .assignmentsOf(setId)
-          .find((x) => x.attribute_id === id);
+        const a = setAssignments(c.store, setId).find((x) => x.attribute_id === id);
         if (!a) throw notFound("Attribute set attribute");
-        tenant(c).unassign(setId, a.id);
-      } else tenant(c).unassign(setId, id);
+        unassignFromSet(c.store, setId, a.id);
+      } else unassignFromSet(c.store, setId, id);
       return noContent;
     },
   ],

@@ -4,10 +4,10 @@
  * their routes. Type values: type-values.ts.
  */
 import { unprocessable } from "../errors.js";
-import type { AttributeRec } from "../records.js";
-import { now, slugify, type StoreCore, type AsMethods } from "../store-core.js";
+import type { AttributeRec } from "../record-shapes.js";
+import { now, slugify, type StoreCore } from "../store-core.js";
 import { bodyObject, intParam, noContent, ok, pick, same, searchMiss, versionParam, type FieldKind, type RequestContext, type RouteSpec } from "../request.js";
-import { typeValueJson, typeValueRecords, typeValueRoutes } from "./type-values.js";
+import { typeValueJson, typeValueRoutes, typeValuesOf } from "./type-values.js";
 
 // ------------------------------------------------------------------ records
 
@@ -81,11 +81,6 @@ export function deleteAttribute(s: StoreCore, id: number): void {
   s.changed("attribute", id, "delete");
 }
 
-export const attributeRecords = { attributeByName, createAttribute, updateAttribute, setAttributeVersion, deleteAttributeVersion, deleteAttribute };
-
-/** The tenant's own methods for the rules (TenantStore installs each rule as one; a test may replace one on an instance). */
-const tenant = (c: RequestContext) => c.store as StoreCore & AsMethods<typeof attributeRecords & typeof typeValueRecords>;
-
 // --------------------------------------------------------------------- JSON
 
 export function attributeJson(c: RequestContext, a: AttributeRec, version?: number, withDetails = true): Record<string, unknown> {
@@ -103,8 +98,7 @@ export function attributeJson(c: RequestContext, a: AttributeRec, version?: numb
     sort_order: a.sort_order,
     publish: a.publish,
     version_id: version ?? 0,
-    typeValuesArray: tenant(c)
-      .typeValuesOf(a.id)
+    typeValuesArray: typeValuesOf(c.store, a.id)
       .map((tv) => typeValueJson(tv, version, fb))
       .filter((x) => x !== undefined),
     created_at: a.created_at,
@@ -151,7 +145,7 @@ export const attributeRoutes: RouteSpec[] = [
     (c) => {
       const b = pick(bodyObject(c), ATTRIBUTE_WRITE, ["name", "type"]);
       checkType(b.type);
-      return ok({ attribute: attributeJson(c, tenant(c).createAttribute(b as never)) }, 201);
+      return ok({ attribute: attributeJson(c, createAttribute(c.store, b as never)) }, 201);
     },
   ],
   [
@@ -160,7 +154,7 @@ export const attributeRoutes: RouteSpec[] = [
     (c) => {
       const b = pick(bodyObject(c), ATTRIBUTE_WRITE);
       checkType(b.type);
-      return ok({ attribute: attributeJson(c, tenant(c).updateAttribute(intParam(c, "id"), b as never)) });
+      return ok({ attribute: attributeJson(c, updateAttribute(c.store, intParam(c, "id"), b as never)) });
     },
   ],
   [
@@ -170,14 +164,14 @@ export const attributeRoutes: RouteSpec[] = [
       const b = pick(bodyObject(c), { name: "string", note: "nullable-string" });
       const v = versionParam(c);
       if (v === 0) throw unprocessable("version_id", "Use PUT /attributes/<ID> for the master version.");
-      return ok({ attribute: attributeJson(c, tenant(c).setAttributeVersion(intParam(c, "id"), v, b as never), v) });
+      return ok({ attribute: attributeJson(c, setAttributeVersion(c.store, intParam(c, "id"), v, b as never), v) });
     },
   ],
   [
     "DELETE",
     "/attributes/:id",
     (c) => {
-      tenant(c).deleteAttribute(intParam(c, "id"));
+      deleteAttribute(c.store, intParam(c, "id"));
       return noContent;
     },
   ],
@@ -185,7 +179,7 @@ export const attributeRoutes: RouteSpec[] = [
     "DELETE",
     "/attributes/:id/version/:version",
     (c) => {
-      tenant(c).deleteAttributeVersion(intParam(c, "id"), versionParam(c));
+      deleteAttributeVersion(c.store, intParam(c, "id"), versionParam(c));
       return noContent;
     },
   ],

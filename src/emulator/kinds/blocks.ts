@@ -3,9 +3,9 @@
  * API v1 answers 501 to a block DELETE and to every block asset write.
  */
 import { notFound, unprocessable } from "../errors.js";
-import type { BlockRec } from "../records.js";
-import { type StoreCore, type AsMethods } from "../store-core.js";
-import { bodyObject, intParam, notImplemented, ok, pick, type RouteSpec, type RequestContext } from "../request.js";
+import type { BlockRec } from "../record-shapes.js";
+import { type StoreCore } from "../store-core.js";
+import { bodyObject, intParam, notImplemented, ok, pick, type RouteSpec } from "../request.js";
 
 // ------------------------------------------------------------------ records
 
@@ -28,11 +28,6 @@ export function updateBlock(s: StoreCore, id: number, body: { name?: string; slu
   return b;
 }
 
-export const blockRecords = { createBlock, updateBlock };
-
-/** The tenant's own methods for the rules (TenantStore installs each rule as one; a test may replace one on an instance). */
-const tenant = (c: RequestContext) => c.store as StoreCore & AsMethods<typeof blockRecords>;
-
 // ------------------------------------------------------------------- routes
 
 export const blockRoutes: RouteSpec[] = [
@@ -41,12 +36,12 @@ export const blockRoutes: RouteSpec[] = [
   [
     "POST",
     "/blocks",
-    (c) => ok({ block: tenant(c).createBlock(pick(bodyObject(c), { name: "string", slug: "string", content: "string" }, ["name", "slug"]) as never) }, 201),
+    (c) => ok({ block: createBlock(c.store, pick(bodyObject(c), { name: "string", slug: "string", content: "string" }, ["name", "slug"]) as never) }, 201),
   ],
   [
     "PUT",
     "/blocks/:id",
-    (c) => ok({ block: tenant(c).updateBlock(intParam(c, "id"), pick(bodyObject(c), { name: "string", slug: "string", content: "string" }) as never) }),
+    (c) => ok({ block: updateBlock(c.store, intParam(c, "id"), pick(bodyObject(c), { name: "string", slug: "string", content: "string" }) as never) }),
   ],
   ["DELETE", "/blocks/:id", notImplemented],
   [

@@ -4,8 +4,8 @@
  * rules (unique names, what a delete takes with it), their JSON and their routes.
  */
 import { notFound, unprocessable } from "../errors.js";
-import { BRAND_FIELDS, type BrandAttrValueRec, type BrandRec } from "../records.js";
-import { now, type StoreCore, type AsMethods } from "../store-core.js";
+import { BRAND_FIELDS, type BrandAttrValueRec, type BrandRec } from "../record-shapes.js";
+import { now, type StoreCore } from "../store-core.js";
 import {
   bodyObject,
   intParam,
@@ -138,22 +138,6 @@ export function assignBrandSet(s: StoreCore, brandId: number, setId: number): vo
   s.changed("brand", brandId);
 }
 
-export const brandRecords = {
-  brandByNameLookup,
-  createBrand,
-  updateBrand,
-  deleteBrand,
-  brandAttributeValues,
-  createBrandAttributeValue,
-  updateBrandAttributeValue,
-  deleteBrandAttributeValue,
-  assignBrandAttribute,
-  assignBrandSet,
-};
-
-/** The tenant's own methods for the rules (TenantStore installs each rule as one; a test may replace one on an instance). */
-const tenant = (c: RequestContext) => c.store as StoreCore & AsMethods<typeof brandRecords>;
-
 // --------------------------------------------------------------------- JSON
 
 export function brandJson(b: BrandRec, version?: number, fallback = true): Record<string, unknown> {
@@ -181,7 +165,7 @@ export function brandJson(b: BrandRec, version?: number, fallback = true): Recor
 export function brandAttributesJson(c: RequestContext, brandId: number, onlyAttribute?: number): Record<string, unknown>[] {
   const byAttr = new Map<number, Array<{ id: number; version_id: number; value: string }>>();
   for (const aid of c.store.brandAssignedAttributes.get(brandId) ?? []) byAttr.set(aid, []);
-  for (const v of tenant(c).brandAttributeValues(brandId)) {
+  for (const v of brandAttributeValues(c.store, brandId)) {
     const list = byAttr.get(v.attribute_id) ?? [];
     list.push({ id: v.id, version_id: v.version_id, value: v.value });
     byAttr.set(v.attribute_id, list);
@@ -249,13 +233,13 @@ export const brandRoutes: RouteSpec[] = [
     "/brands/:id/version/:version",
     (c) => ok({ brand: brandJson(c.store.getBrand(intParam(c, "id")), versionParam(c) || undefined, c.switches.versionFallback) }),
   ],
-  ["POST", "/brands", (c) => ok({ brand: brandJson(tenant(c).createBrand(pick(bodyObject(c), BRAND_WRITE, ["name"]) as never)) }, 201)],
-  ["PUT", "/brands/:id", (c) => ok({ brand: brandJson(tenant(c).updateBrand(intParam(c, "id"), pick(bodyObject(c), BRAND_WRITE) as never)) })],
+  ["POST", "/brands", (c) => ok({ brand: brandJson(createBrand(c.store, pick(bodyObject(c), BRAND_WRITE, ["name"]) as never)) }, 201)],
+  ["PUT", "/brands/:id", (c) => ok({ brand: brandJson(updateBrand(c.store, intParam(c, "id"), pick(bodyObject(c), BRAND_WRITE) as never)) })],
   [
     "DELETE",
     "/brands/:id",
     (c) => {
-      tenant(c).deleteBrand(intParam(c, "id"));
+      deleteBrand(c.store, intParam(c, "id"));
       return noContent;
     },
   ],
@@ -264,7 +248,7 @@ export const brandRoutes: RouteSpec[] = [
     "/brands/search",
     (c) => {
       const b = pick(bodyObject(c), { name: "string" }, ["name"]);
-      const found = tenant(c).brandByNameLookup(b.name as string, c.switches.searchCase === "insensitive");
+      const found = brandByNameLookup(c.store, b.name as string, c.switches.searchCase === "insensitive");
       return found ? ok({ brand: brandJson(found) }) : searchMiss(c);
     },
   ],
@@ -281,7 +265,7 @@ export const brandRoutes: RouteSpec[] = [
     (c) => {
       const brandId = intParam(c, "id");
       const b = brandAttributeBody(c);
-      for (const v of b.values) tenant(c).createBrandAttributeValue(brandId, b.attribute_id, b.version_id, v);
+      for (const v of b.values) createBrandAttributeValue(c.store, brandId, b.attribute_id, b.version_id, v);
       return ok({ brand_attributes: brandAttributesJson(c, brandId, b.attribute_id)[0] ?? null }, 201);
     },
   ],
@@ -292,7 +276,7 @@ export const brandRoutes: RouteSpec[] = [
       const brandId = intParam(c, "id");
       const attributeId = intParam(c, "attribute");
       const b = brandAttributeBody(c);
-      tenant(c).updateBrandAttributeValue(brandId, attributeId, intParam(c, "value"), b.values[0]!);
+      updateBrandAttributeValue(c.store, brandId, attributeId, intParam(c, "value"), b.values[0]!);
       return ok({ brand_attributes: brandAttributesJson(c, brandId, attributeId)[0] ?? null });
     },
   ],
@@ -300,7 +284,7 @@ export const brandRoutes: RouteSpec[] = [
     "DELETE",
     "/brands/:id/attributes/:attribute/values/:value",
     (c) => {
-      tenant(c).deleteBrandAttributeValue(intParam(c, "id"), intParam(c, "attribute"), intParam(c, "value"));
+      deleteBrandAttributeValue(c.store, intParam(c, "id"), intParam(c, "attribute"), intParam(c, "value"));
       return noContent;
     },
   ],
@@ -309,7 +293,7 @@ export const brandRoutes: RouteSpec[] = [
     "/brands/:id/assigned-attributes",
     (c) => {
       const b = pick(bodyObject(c), { attribute_id: "int" }, ["attribute_id"]);
-      tenant(c).assignBrandAttribute(intParam(c, "id"), b.attribute_id as number);
+      assignBrandAttribute(c.store, intParam(c, "id"), b.attribute_id as number);
       return ok({ message: "Attribute assigned." });
     },
   ],
@@ -318,7 +302,7 @@ export const brandRoutes: RouteSpec[] = [
     "/brands/:id/assigned-attribute-sets",
     (c) => {
       const b = pick(bodyObject(c), { attribute_set_id: "int" }, ["attribute_set_id"]);
-      tenant(c).assignBrandSet(intParam(c, "id"), b.attribute_set_id as number);
+      assignBrandSet(c.store, intParam(c, "id"), b.attribute_set_id as number);
       return ok({ message: "Attribute set assigned." });
     },
   ],

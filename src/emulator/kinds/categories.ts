@@ -5,11 +5,11 @@
  * `--category-attribute-sets-read` shape) and their routes; assets and web ids: assets.ts.
  */
 import { HttpError, unprocessable } from "../errors.js";
-import { CATEGORY_TEXT, type CategoryRec } from "../records.js";
-import { now, slugify, type StoreCore, type AsMethods } from "../store-core.js";
+import { CATEGORY_TEXT, type CategoryRec } from "../record-shapes.js";
+import { now, slugify, type StoreCore } from "../store-core.js";
 import { bodyObject, intParam, noContent, ok, paginate, pick, versionParam, type FieldKind, type RequestContext, type RouteSpec } from "../request.js";
-import { assetJson, assetRecords, assetRoutes } from "./assets.js";
-import { attributeSetRecords } from "./attribute-sets.js";
+import { assetJson, assetRoutes, assetsOf } from "./assets.js";
+import { setAssignments } from "./attribute-sets.js";
 
 // ------------------------------------------------------------------ records
 
@@ -64,16 +64,7 @@ export function updateCategory(s: StoreCore, id: number, body: Partial<CategoryR
       message: "This category is protected and cannot be updated.",
       errors: { id: ["This category is protected and cannot be updated."] },
     });
-  let parent = c.parent_id;
-  if (body.parent_id !== undefined) {
-    parent = body.parent_id === 0 || body.parent_id === null ? null : body.parent_id;
-    if (parent !== null) {
-      if (!s.categories.has(parent)) throw unprocessable("parent_id", "The selected parent id is invalid.");
-      for (let cur: number | null = parent; cur !== null; cur = s.categories.get(cur)?.parent_id ?? null) {
-        if (cur === id) throw unprocessable("parent_id", "A category cannot be moved under itself or one of its descendants.");
-      }
-    }
-  }
+  const parent = body.parent_id === undefined ? c.parent_id : movedUnder(s, id, body.parent_id);
   const name = body.name ?? c.name;
   if ((name !== c.name || parent !== c.parent_id) && siblingNamed(s, parent, name, id)) {
     throw unprocessable("name", "The name has already been taken within this parent.");
@@ -94,6 +85,17 @@ export function updateCategory(s: StoreCore, id: number, body: Partial<CategoryR
   return c;
 }
 
+/** The parent a category `id` moves under (0 or null: a root); refused when absent or when it is the category or below it. */
+function movedUnder(s: StoreCore, id: number, parentId: number | null): number | null {
+  const parent = parentId === 0 || parentId === null ? null : parentId;
+  if (parent === null) return null;
+  if (!s.categories.has(parent)) throw unprocessable("parent_id", "The selected parent id is invalid.");
+  for (let cur: number | null = parent; cur !== null; cur = s.categories.get(cur)?.parent_id ?? null) {
+    if (cur === id) throw unprocessable("parent_id", "A category cannot be moved under itself or one of its descendants.");
+  }
+  return parent;
+}
+
 export function deleteCategory(s: StoreCore, id: number, cascade: boolean, logDescendants = true, top = true): void {
   const c = s.getCategory(id);
   const kids = [...s.children(id)];
@@ -108,11 +110,6 @@ export function deleteCategory(s: StoreCore, id: number, cascade: boolean, logDe
   if (top || logDescendants) s.changed("category", id, "delete");
 }
 
-export const categoryRecords = { createCategory, updateCategory, deleteCategory };
-
-/** The tenant's own methods for the rules (TenantStore installs each rule as one; a test may replace one on an instance). */
-const tenant = (c: RequestContext) => c.store as StoreCore & AsMethods<typeof categoryRecords & typeof assetRecords & typeof attributeSetRecords>;
-
 // --------------------------------------------------------------------- JSON
 
 export function categoryJson(c: RequestContext, cat: CategoryRec, opts: { withAttributes?: boolean; version?: number } = {}): Record<string, unknown> {
@@ -121,7 +118,7 @@ export function categoryJson(c: RequestContext, cat: CategoryRec, opts: { withAt
   const v = opts.version ? (cat.versions[opts.version] ?? {}) : undefined;
   const fb = c.switches.versionFallback;
   const text = (k: "name" | (typeof CATEGORY_TEXT)[number]) => (v ? (v[k] ?? (fb ? cat[k] : null)) : cat[k]);
-  const assets = tenant(c).assetsOf("category", cat.id);
+  const assets = assetsOf(c.store, "category", cat.id);
   const thumb = assets.find((a) => a.thumbnail);
   const channels: Array<{ id: number; name: string }> = [];
   for (const [chId, m] of s.categoryWebIds) if (m.has(cat.id)) channels.push({ id: chId, name: s.channels.get(chId)?.channel_name ?? "" });
@@ -135,12 +132,7 @@ export function categoryJson(c: RequestContext, cat: CategoryRec, opts: { withAt
     status: cat.status,
     is_visible: cat.is_visible,
     sort_order: cat.sort_order,
-    attribute_sets:
-      c.switches.categoryAttributeSetsRead === "ids"
-        ? [...cat.attribute_sets]
-        : c.switches.categoryAttributeSetsRead === "csv"
-          ? cat.attribute_sets.join(",")
-          : cat.attribute_sets.map((id) => ({ id, name: s.attributeSets.get(id)?.name ?? null })),
+    attribute_sets: attributeSetsJson(c, cat),
     seo_meta_desc: text("seo_meta_desc"),
     seo_meta_keywords: text("seo_meta_keywords"),
     seo_meta_title: text("seo_meta_title"),
@@ -156,20 +148,35 @@ export function categoryJson(c: RequestContext, cat: CategoryRec, opts: { withAt
     created_at: cat.created_at,
     updated_at: cat.updated_at,
   };
-  if (opts.withAttributes) {
-    const seen = new Set<number>();
-    const attrs: Record<string, unknown>[] = [];
-    for (const setId of cat.attribute_sets) {
-      for (const asg of tenant(c).assignmentsOf(setId)) {
-        if (seen.has(asg.attribute_id)) continue;
-        seen.add(asg.attribute_id);
-        const a = s.attributes.get(asg.attribute_id);
-        if (a) attrs.push({ id: a.id, name: a.name, slug: a.slug, displayName: a.name, sortOrder: asg.sort_order, value: "" });
-      }
-    }
-    out.attributes = attrs;
-  }
+  if (opts.withAttributes) out.attributes = categoryAttributesJson(c, cat);
   return out;
+}
+
+/** A category's attribute sets in the `--category-attribute-sets-read` reading: objects, ids, or one comma-separated text. */
+function attributeSetsJson(c: RequestContext, cat: CategoryRec): unknown {
+  switch (c.switches.categoryAttributeSetsRead) {
+    case "ids":
+      return [...cat.attribute_sets];
+    case "csv":
+      return cat.attribute_sets.join(",");
+    default:
+      return cat.attribute_sets.map((id) => ({ id, name: c.store.attributeSets.get(id)?.name ?? null }));
+  }
+}
+
+/** `?withAttributes=true`: the attributes of the category's sets, each once, in the sets' order. */
+function categoryAttributesJson(c: RequestContext, cat: CategoryRec): Record<string, unknown>[] {
+  const seen = new Set<number>();
+  const attrs: Record<string, unknown>[] = [];
+  for (const setId of cat.attribute_sets) {
+    for (const asg of setAssignments(c.store, setId)) {
+      if (seen.has(asg.attribute_id)) continue;
+      seen.add(asg.attribute_id);
+      const a = c.store.attributes.get(asg.attribute_id);
+      if (a) attrs.push({ id: a.id, name: a.name, slug: a.slug, displayName: a.name, sortOrder: asg.sort_order, value: "" });
+    }
+  }
+  return attrs;
 }
 
 // ------------------------------------------------------------------- routes
@@ -225,7 +232,7 @@ export const categoryRoutes: RouteSpec[] = [
       const b = pick(bodyObject(c), CATEGORY_WRITE, ["name"]);
       if (b.parent_id === undefined) throw unprocessable("parent_id", "The parent id field is required (0 for a root category).");
       checkStatus(b.status);
-      return ok({ category: categoryJson(c, tenant(c).createCategory(b as never)) }, 201);
+      return ok({ category: categoryJson(c, createCategory(c.store, b as never)) }, 201);
     },
   ],
   [
@@ -234,14 +241,14 @@ export const categoryRoutes: RouteSpec[] = [
     (c) => {
       const b = pick(bodyObject(c), CATEGORY_WRITE);
       checkStatus(b.status);
-      return ok({ category: categoryJson(c, tenant(c).updateCategory(intParam(c, "id"), b as never)) });
+      return ok({ category: categoryJson(c, updateCategory(c.store, intParam(c, "id"), b as never)) });
     },
   ],
   [
     "DELETE",
     "/categories/:id",
     (c) => {
-      tenant(c).deleteCategory(intParam(c, "id"), c.switches.categoryDeleteWithChildren === "cascade", c.switches.changelogSubtreeDeletes === "each");
+      deleteCategory(c.store, intParam(c, "id"), c.switches.categoryDeleteWithChildren === "cascade", c.switches.changelogSubtreeDeletes === "each");
       return noContent;
     },
   ],

@@ -1,7 +1,7 @@
 /** Display groups (how attributes are grouped on screen): the records' rules and the routes. */
-import type { DisplayGroupRec } from "../records.js";
-import { type StoreCore, type AsMethods } from "../store-core.js";
-import { bodyObject, intParam, ok, pick, type RouteSpec, type RequestContext } from "../request.js";
+import type { DisplayGroupRec } from "../record-shapes.js";
+import { type StoreCore } from "../store-core.js";
+import { bodyObject, intParam, ok, pick, type RouteSpec } from "../request.js";
 
 // ------------------------------------------------------------------ records
 
@@ -20,11 +20,6 @@ export function updateDisplayGroup(s: StoreCore, id: number, body: { name?: stri
   s.changed(null, id);
   return d;
 }
-
-export const displayGroupRecords = { createDisplayGroup, updateDisplayGroup };
-
-/** The tenant's own methods for the rules (TenantStore installs each rule as one; a test may replace one on an instance). */
-const tenant = (c: RequestContext) => c.store as StoreCore & AsMethods<typeof displayGroupRecords>;
 
 // ------------------------------------------------------------------- routes
 
@@ -47,7 +42,7 @@ export const displayGroupRoutes: RouteSpec[] = [
     "POST",
     "/display-groups",
     (c) => {
-      const d = tenant(c).createDisplayGroup(pick(bodyObject(c), { name: "string", sort_order: "int", in_navigation: "bool" }, ["name"]) as never);
+      const d = createDisplayGroup(c.store, pick(bodyObject(c), { name: "string", sort_order: "int", in_navigation: "bool" }, ["name"]) as never);
       return ok({ display_group: { ...d, in_navigation: d.in_navigation ? 1 : 0 } }, 201);
     },
   ],
@@ -55,7 +50,7 @@ export const displayGroupRoutes: RouteSpec[] = [
     "PUT",
     "/display-groups/:id",
     (c) => {
-      const d = tenant(c).updateDisplayGroup(intParam(c, "id"), pick(bodyObject(c), { name: "string", sort_order: "int", in_navigation: "bool" }) as never);
+      const d = updateDisplayGroup(c.store, intParam(c, "id"), pick(bodyObject(c), { name: "string", sort_order: "int", in_navigation: "bool" }) as never);
       return ok({ display_group: { ...d, in_navigation: d.in_navigation ? 1 : 0 } });
     },
   ],

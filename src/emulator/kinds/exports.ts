@@ -56,6 +56,12 @@ interface FileTenant {
   store: StoreCore;
 }
 
+/** The files served beside the API, and the second address's stop. */
+export interface FileServing {
+  serveFile(req: IncomingMessage, res: ServerResponse, kind: string, hash: string, rest: string): void;
+  close(): Promise<void>;
+}
+
 /**
  * The export file (and the re-hosted asset images), served beside the API: on the tenant's
  * address with its token, or with `--export-download redirect` through a 302 to a second
@@ -67,10 +73,7 @@ export async function startFileServing(o: {
   exportStepMs: number;
   host: string;
   sockets: Set<Socket>;
-}): Promise<{
-  serveFile(req: IncomingMessage, res: ServerResponse, kind: string, hash: string, rest: string): void;
-  close(): Promise<void>;
-}> {
+}): Promise<FileServing> {
   function serveFile(req: IncomingMessage, res: ServerResponse, kind: string, hash: string, rest: string): void {
     const tenant = o.tenant(hash);
     if (!tenant) return send(res, 404, { message: "Not found." });

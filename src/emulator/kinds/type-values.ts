@@ -3,9 +3,9 @@
  * their language versions: the records' rules, their JSON and their routes.
  */
 import { notFound, unprocessable } from "../errors.js";
-import type { TypeValueRec } from "../records.js";
-import { now, slugify, type StoreCore, type AsMethods } from "../store-core.js";
-import { intParam, noContent, ok, pick, bodyObject, versionParam, type RouteSpec, type RequestContext } from "../request.js";
+import type { TypeValueRec } from "../record-shapes.js";
+import { now, slugify, type StoreCore } from "../store-core.js";
+import { intParam, noContent, ok, pick, bodyObject, versionParam, type RouteSpec } from "../request.js";
 
 // ------------------------------------------------------------------ records
 
@@ -82,11 +82,6 @@ export function deleteTypeValue(s: StoreCore, attributeId: number, id: number): 
   s.changed("attribute", attributeId);
 }
 
-export const typeValueRecords = { typeValuesOf, getTypeValue, createTypeValue, updateTypeValue, setTypeValueVersion, deleteTypeValueVersion, deleteTypeValue };
-
-/** The tenant's own methods for the rules (TenantStore installs each rule as one; a test may replace one on an instance). */
-const tenant = (c: RequestContext) => c.store as StoreCore & AsMethods<typeof typeValueRecords>;
-
 // --------------------------------------------------------------------- JSON
 
 export function typeValueJson(tv: TypeValueRec, version: number | undefined, fallback: boolean): Record<string, unknown> | undefined {
@@ -105,9 +100,7 @@ export const typeValueRoutes: RouteSpec[] = [
     "/attributes/:id/type_values",
     (c) =>
       ok({
-        attribute_type_values: tenant(c)
-          .typeValuesOf(c.store.getAttribute(intParam(c, "id")).id)
-          .map((t) => typeValueJson(t, undefined, true)),
+        attribute_type_values: typeValuesOf(c.store, c.store.getAttribute(intParam(c, "id")).id).map((t) => typeValueJson(t, undefined, true)),
       }),
   ],
   [
@@ -115,8 +108,7 @@ export const typeValueRoutes: RouteSpec[] = [
     "/attributes/:id/type_values/version/:version",
     (c) =>
       ok({
-        attribute_type_values: tenant(c)
-          .typeValuesOf(c.store.getAttribute(intParam(c, "id")).id)
+        attribute_type_values: typeValuesOf(c.store, c.store.getAttribute(intParam(c, "id")).id)
           .map((t) => typeValueJson(t, versionParam(c), c.switches.versionFallback))
           .filter((x) => x !== undefined),
       }),
@@ -124,13 +116,13 @@ export const typeValueRoutes: RouteSpec[] = [
   [
     "GET",
     "/attributes/:id/type_values/:tv",
-    (c) => ok({ attribute_type_value: typeValueJson(tenant(c).getTypeValue(intParam(c, "id"), intParam(c, "tv")), undefined, true) }),
+    (c) => ok({ attribute_type_value: typeValueJson(getTypeValue(c.store, intParam(c, "id"), intParam(c, "tv")), undefined, true) }),
   ],
   [
     "GET",
     "/attributes/:id/type_values/:tv/version/:version",
     (c) => {
-      const tv = typeValueJson(tenant(c).getTypeValue(intParam(c, "id"), intParam(c, "tv")), versionParam(c), c.switches.versionFallback);
+      const tv = typeValueJson(getTypeValue(c.store, intParam(c, "id"), intParam(c, "tv")), versionParam(c), c.switches.versionFallback);
       if (!tv) throw notFound("Attribute type value version");
       return ok({ attribute_type_value: tv });
     },
@@ -140,7 +132,7 @@ export const typeValueRoutes: RouteSpec[] = [
     "/attributes/:id/type_values",
     (c) => {
       const b = pick(bodyObject(c), { value: "string", slug: "nullable-string", sort_order: "int" }, ["value"]);
-      return ok({ attribute_type_value: typeValueJson(tenant(c).createTypeValue(intParam(c, "id"), b as never), undefined, true) }, 201);
+      return ok({ attribute_type_value: typeValueJson(createTypeValue(c.store, intParam(c, "id"), b as never), undefined, true) }, 201);
     },
   ],
   [
@@ -148,7 +140,7 @@ export const typeValueRoutes: RouteSpec[] = [
     "/attributes/:id/type_values/:tv",
     (c) => {
       const b = pick(bodyObject(c), { value: "string", slug: "nullable-string", sort_order: "int" });
-      return ok({ attribute_type_value: typeValueJson(tenant(c).updateTypeValue(intParam(c, "id"), intParam(c, "tv"), b as never), undefined, true) });
+      return ok({ attribute_type_value: typeValueJson(updateTypeValue(c.store, intParam(c, "id"), intParam(c, "tv"), b as never), undefined, true) });
     },
   ],
   [
@@ -158,7 +150,7 @@ export const typeValueRoutes: RouteSpec[] = [
       const b = pick(bodyObject(c), { value: "string" }, ["value"]);
       const v = versionParam(c);
       if (v === 0) throw unprocessable("version_id", "Use PUT .../type_values/<ID> for the master version.");
-      const tv = tenant(c).setTypeValueVersion(intParam(c, "id"), intParam(c, "tv"), v, b.value as string);
+      const tv = setTypeValueVersion(c.store, intParam(c, "id"), intParam(c, "tv"), v, b.value as string);
       return ok({ attribute_type_value: typeValueJson(tv, v, true) });
     },
   ],
@@ -166,7 +158,7 @@ export const typeValueRoutes: RouteSpec[] = [
     "DELETE",
     "/attributes/:id/type_values/:tv",
     (c) => {
-      tenant(c).deleteTypeValue(intParam(c, "id"), intParam(c, "tv"));
+      deleteTypeValue(c.store, intParam(c, "id"), intParam(c, "tv"));
       return noContent;
     },
   ],
@@ -174,7 +166,7 @@ export const typeValueRoutes: RouteSpec[] = [
     "DELETE",
     "/attributes/:id/type_values/:tv/version/:version",
     (c) => {
-      tenant(c).deleteTypeValueVersion(intParam(c, "id"), intParam(c, "tv"), versionParam(c));
+      deleteTypeValueVersion(c.store, intParam(c, "id"), intParam(c, "tv"), versionParam(c));
       return noContent;
     },
   ],

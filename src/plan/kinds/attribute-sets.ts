@@ -11,7 +11,7 @@ import { push } from "../collections.js";
 import type { PlanContext } from "../context.js";
 import { FIELDS } from "../fields.js";
 import type { Matched } from "../match.js";
-import { assign, leftover, upsert } from "../records.js";
+import { assign, leftover, upsert } from "../action-builders.js";
 import type { KindPlanner } from "./kind.js";
 
 export const attributeSets: KindPlanner = {

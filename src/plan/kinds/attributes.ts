@@ -10,7 +10,7 @@ import { push, sortedEntries } from "../collections.js";
 import type { PlanContext } from "../context.js";
 import { FIELDS, createChanges, updateChanges } from "../fields.js";
 import type { Matched } from "../match.js";
-import { leftover, upsert } from "../records.js";
+import { leftover, upsert } from "../action-builders.js";
 import type { Ref } from "../types.js";
 import type { KindPlanner } from "./kind.js";
 import { indexTypeValues, planTypeValues } from "./type-values.js";

@@ -2,7 +2,7 @@
 import { addr } from "../address.js";
 import type { PlanContext } from "../context.js";
 import { FIELDS, createChanges, updateChanges } from "../fields.js";
-import { leftover } from "../records.js";
+import { leftover } from "../action-builders.js";
 import type { KindPlanner } from "./kind.js";
 
 export const blocks: KindPlanner = {

@@ -10,7 +10,7 @@ import { addr } from "../address.js";
 import { sortedEntries } from "../collections.js";
 import type { PlanContext } from "../context.js";
 import { FIELDS, createChanges, sameValue, updateChanges } from "../fields.js";
-import { assign, leftover, unsupportedVersion, upsert } from "../records.js";
+import { assign, leftover, unsupportedVersion, upsert } from "../action-builders.js";
 import type { Ref } from "../types.js";
 import { planAssets, planBrandAttributeSets, planWebIds } from "../write-only.js";
 import type { KindPlanner } from "./kind.js";

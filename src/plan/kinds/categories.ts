@@ -15,7 +15,7 @@ import { addr } from "../address.js";
 import { sortedEntries } from "../collections.js";
 import type { PlanContext } from "../context.js";
 import { FIELDS, createChanges, updateChanges } from "../fields.js";
-import { leftover, unsupportedVersion, writableView } from "../records.js";
+import { leftover, unsupportedVersion, writableView } from "../action-builders.js";
 import type { Op, PreviousAddress, Ref } from "../types.js";
 import { planAssets, planWebIds } from "../write-only.js";
 import type { KindPlanner } from "./kind.js";

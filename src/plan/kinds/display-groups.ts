@@ -2,7 +2,7 @@
 import { addr } from "../address.js";
 import type { PlanContext } from "../context.js";
 import { FIELDS } from "../fields.js";
-import { leftover, upsert } from "../records.js";
+import { leftover, upsert } from "../action-builders.js";
 import type { KindPlanner } from "./kind.js";
 
 export const displayGroups: KindPlanner = {

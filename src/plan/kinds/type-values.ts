@@ -9,7 +9,7 @@ import { sortedEntries } from "../collections.js";
 import type { PlanContext } from "../context.js";
 import { FIELDS, createChanges, sameValue, updateChanges } from "../fields.js";
 import { matchBy } from "../match.js";
-import { leftover } from "../records.js";
+import { leftover } from "../action-builders.js";
 import type { Ref } from "../types.js";
 
 /** Make an attribute's existing values referable (brand attribute values point at them). */
