@@ -121,7 +121,12 @@ async function leftoversAndFixture(
   report: DoctorReport,
   removeCommand: string,
 ): Promise<ProbeFixture | undefined> {
-  const found = await findLeftovers(api);
+  // A list the token cannot read (403, a proxy's HTML page) is a finding of reach, never the end of the run.
+  const found = await findLeftovers(api).catch((e: unknown) => {
+    if (e instanceof PimctlError && e.code === "api_unauthorized") throw e;
+    report.write_probes.notes.push(`records of earlier doctor runs could not be looked for: ${e instanceof PimctlError ? e.format() : String(e)}`);
+    return [];
+  });
   if (!probes) {
     report.leftovers = found.map((r) => ({ ...r, remove: removeCommand }));
     return undefined;
