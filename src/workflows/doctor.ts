@@ -109,7 +109,10 @@ function holdProbes(probes: ProbeRecords, tenant: string, removeCommand: string)
     stopsItself: true,
     closing: `pimctl doctor stopped; a record listed above as left is found again by its prefix (${removeCommand}).`,
     release: async () => describeCleanup(await probes.cleanup(), removeCommand),
-    ifNotReleased: [`remove what is left with: ${removeCommand}`],
+    // Read when the 2 s run out: each record not yet known to be gone, by its id, as a finished cleanup lists them.
+    get ifNotReleased() {
+      return [...probes.live.map((r) => `left: ${r.kind} ${r.id} "${r.name}"; remove it with: ${removeCommand}`), `remove what is left with: ${removeCommand}`];
+    },
   });
 }
 
