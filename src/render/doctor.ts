@@ -43,6 +43,7 @@ function reach(r: DoctorReport): string[] {
         accepted: `${p.largest} taken as asked`,
         "no-meta": `${p.largest} taken (no meta: a clamp would not show)`,
         refused: "every limit refused",
+        unreachable: "not read (Token and reach says why)",
       }[p.how];
       lines.push(`  ${p.list.padEnd(width)}  ${how}`);
     }
