@@ -19,7 +19,7 @@ import { mergeExport, type MergeInput, type MergeResult } from "./merge.js";
 import { isUntouchedSample } from "../workflows/init-sample.js";
 import type { PlanInput } from "../plan/planner.js";
 import { renamedByHand } from "./hand-renames.js";
-import { commitFiles } from "../base/atomic-files.js";
+import { commitFiles } from "../files/atomic-files.js";
 
 export interface ExportOptions extends ProjectOptions {
   out: string;

@@ -7,14 +7,14 @@
  */
 import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
-import { commitFiles } from "../base/atomic-files.js";
+import { commitFiles } from "../files/atomic-files.js";
 import type { ErrorObject, ValidateFunction } from "ajv";
 import { loadAjv } from "../manifest/validate.js";
 import { PimctlError } from "../errors.js";
 import { checkIntegrity, sealPlan } from "./integrity.js";
 import { PLAN_FORMAT_VERSION, type Plan } from "./types.js";
 import { shareAddresses } from "./order.js";
-import { jsonText } from "../render/controls.js";
+import { jsonText } from "../base/controls.js";
 
 /** The plan without its basis: what people and programs read (the basis only goes to --out files). */
 export function publicPlan(p: Plan): Plan {
@@ -22,7 +22,7 @@ export function publicPlan(p: Plan): Plan {
   return rest;
 }
 
-/** DEL, C1 and bidi characters as `\u` escapes (src/render/controls.ts): the same plan (the digest is over the parsed body), safe to print. */
+/** DEL, C1 and bidi characters as `\u` escapes (src/base/controls.ts): the same plan (the digest is over the parsed body), safe to print. */
 export function serialisePlan(plan: Plan): string {
   return `${jsonText(plan, 2)}\n`;
 }

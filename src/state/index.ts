@@ -25,15 +25,13 @@ import {
   largeCatalogue,
   listsFor,
   masterAttributes,
-  pmap,
-  settled,
-  started,
   startAttributeVersions,
   startReads,
   takeReads,
   type StartedReads,
 } from "./started.js";
 import { resolveVersionIds } from "./versions.js";
+import { pmap, settled, started } from "../base/promises.js";
 
 export { resolveVersionIds } from "./versions.js";
 export { startReads, startVersionLists, type StartedReads } from "./started.js";

@@ -10,7 +10,7 @@ import { compareText, type Catalogue } from "../model/catalogue.js";
 import { isUnder, parseAddress } from "../plan/address.js";
 import type { ProjectOptions } from "../workflows/index.js";
 import type { Config } from "../config/index.js";
-import { commitFiles } from "../base/atomic-files.js";
+import { commitFiles } from "../files/atomic-files.js";
 import { exportUnits, type UnitSelection } from "./export.js";
 import { languageCode, writeUnits, type ExportFormat } from "./formats/index.js";
 import { liveLockEntries } from "./import.js";

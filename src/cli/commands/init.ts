@@ -8,7 +8,7 @@ import { sampleManifest } from "../../workflows/init-sample.js";
 import { exportTenant } from "../../export/workflow.js";
 import { plural } from "../../plural.js";
 import { PimctlError } from "../../errors.js";
-import { commitFiles } from "../../base/atomic-files.js";
+import { commitFiles } from "../../files/atomic-files.js";
 import type { Io } from "../io.js";
 import { say, type GlobalArgs } from "../options.js";
 
