@@ -21,15 +21,7 @@ import { readAttributesById, readCategoriesById, readReferencedAttributes, type 
 import { readBrands, rekeyBrandAttributes } from "./brands.js";
 import { readCategories, type CategoryReadFacts } from "./categories.js";
 import * as N from "./normalise.js";
-import {
-  largeCatalogue,
-  listsFor,
-  masterAttributes,
-  startAttributeVersions,
-  startReads,
-  takeReads,
-  type StartedReads,
-} from "./started.js";
+import { largeCatalogue, listsFor, masterAttributes, startAttributeVersions, startReads, takeReads, type StartedReads } from "./started.js";
 import { resolveVersionIds } from "./versions.js";
 import { pmap, settled, started } from "../base/promises.js";
 
