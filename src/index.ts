@@ -31,7 +31,7 @@ export { emptyLedger, mergeLedger, parseLedger, serialiseLedger, type Ledger } f
 export { openBackend, readLedger, saveLedger, acquireLock, LocalBackend, GitBackend, type StateBackend, type LockInfo } from "./state/backends/index.js";
 export { buildPlan, fingerprint, type PlanInput, type PlanOutcome } from "./plan/planner.js";
 export { filterPlan } from "./plan/filter.js";
-export { readPlanFile, writePlanFile, parsePlan } from "./plan/file.js";
+export { readPlanFile, writePlanFile, parsePlan } from "./planfile/file.js";
 export { PLAN_FORMAT_VERSION, hasChanges, type Plan, type Action, type Op, type FieldChange } from "./plan/types.js";
 export { applyPlan, type ApplyReport, type ActionResult, type ApplyHooks } from "./apply/index.js";
 export { renderPlan, wantColor, FORMATS, type Format, type RenderOptions } from "./render/index.js";

@@ -19,7 +19,7 @@ import type { PrunePolicy } from "../plan/policy.js";
 import { filterPlan } from "../plan/filter.js";
 import { checkSelectors, knownAddresses, parseSelector } from "../plan/selectors.js";
 import { unknownWriteOnly } from "../plan/write-only.js";
-import { PLAN_HMAC_ENV } from "../plan/integrity.js";
+import { PLAN_HMAC_ENV } from "../planfile/integrity.js";
 import { decideDeletes } from "../plan/delete-permission.js";
 import { emptyFileWarnings, refuseDeletesWhileEmpty } from "../plan/empty-files.js";
 import { moveHints } from "../plan/hints.js";

@@ -15,7 +15,7 @@ import { BREAKER_THRESHOLD } from "../../apply/index.js";
 import { ALLOW_EMPTY_FILES_OPTION, colorFor, durationOption, projectOptions, say, warnLine, withProjectOptions, withRefresh } from "../options.js";
 import { bundled, withBundle, type BundleArgs } from "../bundle.js";
 import { escapeControls, jsonText } from "../../base/controls.js";
-import { publicPlan } from "../../plan/file.js";
+import { publicPlan } from "../../planfile/file.js";
 import { unlockCommand } from "../../state/backends/index.js";
 import { refuseUnwritable } from "../output-files.js";
 

@@ -8,12 +8,12 @@
 import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { commitFiles } from "../files/atomic-files.js";
-import type { ErrorObject, ValidateFunction } from "ajv";
-import { loadAjv } from "../manifest/validate.js";
+import type { ValidateFunction } from "ajv";
+import { describeSchemaError, loadAjv } from "../manifest/validate.js";
 import { PimctlError } from "../errors.js";
 import { checkIntegrity, sealPlan } from "./integrity.js";
-import { PLAN_FORMAT_VERSION, type Plan } from "./types.js";
-import { shareAddresses } from "./order.js";
+import { PLAN_FORMAT_VERSION, type Plan } from "../plan/types.js";
+import { shareAddresses } from "../plan/order.js";
 import { jsonText } from "../base/controls.js";
 
 /** The plan without its basis: what people and programs read (the basis only goes to --out files). */
@@ -37,35 +37,6 @@ function planValidator(): ValidateFunction {
     validator = new Ajv({ allErrors: false, strict: false }).compile(schema);
   }
   return validator;
-}
-
-/** "/actions/3/refs/self" -> "actions[3].refs.self" */
-function jsonPath(pointer: string): string {
-  const path = pointer
-    .split("/")
-    .filter(Boolean)
-    .map((p) => p.replace(/~1/g, "/").replace(/~0/g, "~"))
-    .reduce((acc, p) => (/^\d+$/.test(p) ? `${acc}[${p}]` : !/^[A-Za-z_]\w*$/.test(p) ? `${acc}[${JSON.stringify(p)}]` : acc ? `${acc}.${p}` : p), "");
-  return path || "(top level)";
-}
-
-export function describeSchemaError(e: ErrorObject): string {
-  const at = jsonPath(e.instancePath);
-  // A key of a map that breaks its propertyNames rule (a ledger's "brand:<id>", a prune kind).
-  if (e.propertyName !== undefined) {
-    const allowed = (e.params as { allowedValues?: unknown[] }).allowedValues;
-    return `${at}: key ${JSON.stringify(e.propertyName)} ${allowed ? `is none of ${allowed.join(", ")}` : (e.message ?? e.keyword)}`;
-  }
-  switch (e.keyword) {
-    case "required":
-      return `${at}: missing "${(e.params as { missingProperty: string }).missingProperty}"`;
-    case "additionalProperties":
-      return `${at}: unknown field "${(e.params as { additionalProperty: string }).additionalProperty}"`;
-    case "dependencies":
-      return `${at}: a saved plan (with basis) needs "${(e.params as { missingProperty: string }).missingProperty}"`;
-    default:
-      return `${at}: ${e.message ?? e.keyword}`;
-  }
 }
 
 export function parsePlan(text: string, file: string): Plan {
