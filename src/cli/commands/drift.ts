@@ -1,7 +1,7 @@
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { CommandModule } from "yargs";
-import { drift } from "../../drift/workflow.js";
+import { drift } from "../../workflows/drift.js";
 import { DRIFT_FORMATS, renderDrift, type DriftFormat } from "../../render/drift.js";
 import { PimctlError } from "../../errors.js";
 import { EXIT, ExitWith } from "../exit-codes.js";

@@ -4,7 +4,7 @@ import { PimctlErrors } from "../../errors.js";
 import path from "node:path";
 import type { Argv, CommandModule } from "yargs";
 import { describeHolder } from "../../state/backends/index.js";
-import { migrateState, pullState, pushState, rmState, showState, unlockState, type StateOptions } from "../../state/manage.js";
+import { migrateState, pullState, pushState, rmState, showState, unlockState, type StateOptions } from "../../workflows/state.js";
 import type { Io } from "../io.js";
 import { durationOption, projectOptions, say, warnLine, withProjectOptions, type GlobalArgs } from "../options.js";
 import { escapeControls, escapeJsonText, jsonText } from "../../base/controls.js";

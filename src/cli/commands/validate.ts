@@ -9,7 +9,7 @@ import { reportProblems, type ProblemFormat } from "../pipeline-output.js";
 import { byPlace, problemsOf } from "../../render/errors.js";
 import { plural } from "../../plural.js";
 import { configPathFor, say, withProjectOptions, type GlobalArgs } from "../options.js";
-import { translationRuleProblems } from "../../translations/workflow.js";
+import { translationRuleProblems } from "../../workflows/translations.js";
 import path from "node:path";
 
 interface ValidateArgs extends GlobalArgs {

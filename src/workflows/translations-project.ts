@@ -6,13 +6,13 @@
  */
 import path from "node:path";
 import type { Catalogue } from "../model/catalogue.js";
-import type { ProjectOptions } from "../workflows/index.js";
-import { projectConfig } from "../workflows/project.js";
+import type { ProjectOptions } from "./project.js";
+import { projectConfig } from "./project.js";
 import type { Config } from "../config/index.js";
 import { settleInterruptedCommits } from "../files/atomic-files.js";
-import { lockPath, readLock, type TranslationLock } from "./lockfile.js";
-import { translatableTexts, type TranslatableText } from "./texts.js";
-import { loadTemplates, variableNames } from "./load-templates.js";
+import { lockPath, readLock, type TranslationLock } from "../translations/lockfile.js";
+import { translatableTexts, type TranslatableText } from "../translations/texts.js";
+import { loadTemplates, variableNames } from "../translations/load-templates.js";
 
 export interface TranslationProject {
   config: Config;
