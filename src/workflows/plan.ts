@@ -15,7 +15,7 @@ import type { Ledger } from "../state/ledger.js";
 import { describeHolder, openBackend, readLedger, type LedgerState, type LockInfo } from "../state/backends/index.js";
 import { buildPlan, type PlanOutcome } from "../plan/planner.js";
 import { unknownVersions } from "../plan/context.js";
-import type { PrunePolicy } from "../plan/policy.js";
+import type { PrunePolicy } from "../model/policy.js";
 import { filterPlan } from "../plan/filter.js";
 import { checkSelectors, knownAddresses, parseSelector } from "../plan/selectors.js";
 import { unknownWriteOnly } from "../plan/write-only.js";
