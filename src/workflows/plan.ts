@@ -27,7 +27,7 @@ import { applyIgnore, checkScope } from "../plan/scope.js";
 import type { Plan, PlanBasis, TranslationCoverage } from "../plan/types.js";
 import { translationCoverage } from "../plan/coverage.js";
 import { loadTemplates, variableNames } from "../translations/load-templates.js";
-import { translatableTexts } from "../translations/texts.js";
+import { translatableTexts } from "../plan/texts.js";
 import { connect, type Connection } from "../tenant.js";
 import { PimctlError, PimctlErrors } from "../errors.js";
 import { type ProjectOptions, connectOpts, loadDesiredFor, projectConfig, prunePolicy, prunedKinds } from "./project.js";

@@ -11,7 +11,7 @@ import { projectConfig } from "./project.js";
 import type { Config } from "../config/index.js";
 import { settleInterruptedCommits } from "../files/atomic-files.js";
 import { lockPath, readLock, type TranslationLock } from "../translations/lockfile.js";
-import { translatableTexts, type TranslatableText } from "../translations/texts.js";
+import { translatableTexts, type TranslatableText } from "../plan/texts.js";
 import { loadTemplates, variableNames } from "../translations/load-templates.js";
 
 export interface TranslationProject {

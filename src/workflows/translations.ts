@@ -18,7 +18,7 @@ import { lockPath, masterFingerprint, readLock, serialiseLock } from "../transla
 import { openProject } from "./translations-project.js";
 import { loadTemplates, variableNames } from "../translations/load-templates.js";
 import { belowThreshold, translationStatus, type StatusReport } from "../translations/status.js";
-import { isWritable, textId } from "../translations/texts.js";
+import { isWritable, textId } from "../plan/texts.js";
 
 export { translationsImport, type ImportResult } from "./translations-import.js";
 
