@@ -10,9 +10,9 @@
 import os from "node:os";
 import type { Exchange, ExchangeHook } from "../api/exchange.js";
 import type { Config } from "../config/index.js";
-import { commitFiles } from "../base/atomic-files.js";
+import { commitFiles } from "../files/atomic-files.js";
 import { packageVersion } from "../package.js";
-import { jsonText } from "../render/controls.js";
+import { jsonText } from "../base/controls.js";
 import type { DoctorReport } from "../doctor/types.js";
 import { cleanHeaders, cookieValues, redactAddress, redactConfig, scrub, secretsOf } from "./redact.js";
 

@@ -7,7 +7,8 @@ import type { ApiBrand, PimApi } from "../api/types.js";
 import type { Catalogue } from "../model/catalogue.js";
 import type { RemoteBrand } from "../model/remote.js";
 import * as N from "./normalise.js";
-import { pmap, type StartedReads } from "./started.js";
+import type { StartedReads } from "./started.js";
+import { pmap } from "../base/promises.js";
 import { unlessGone } from "./by-id.js";
 
 /** Brand attributes, read keyed by attribute id, keyed by the attribute's name (once the attributes are read). */
