@@ -50,7 +50,11 @@ async function largestPage(ctx: DoctorContext, list: ProbeList, guess: number | 
     const status = e instanceof PimctlError ? e.request?.status : undefined;
     if (status === 422) return { list: list.kind, how: "refused", evidence: [{ request: `GET ${list.path}?limit=1`, shows: (e as Error).message }] };
     const shows = e instanceof PimctlError ? e.format() : String(e);
-    return { list: list.kind, how: "unreachable", evidence: [{ request: `GET ${list.path}?limit=${start}`, ...(status !== undefined ? { status } : {}), shows }] };
+    return {
+      list: list.kind,
+      how: "unreachable",
+      evidence: [{ request: `GET ${list.path}?limit=${start}`, ...(status !== undefined ? { status } : {}), shows }],
+    };
   }
   const accepted = first.accepted ?? start;
   const meta = metaOf(first.answer.json);
