@@ -26,7 +26,7 @@ const EVIL_YAML = "Evil\\e[2K\\e[1A\\a\\x9b2K\\u202eemaN\\u202c";
 const NEW_YAML = "New\\e]0;title\\a\\u2067";
 const NEW_NAME = "New\u001b]0;title\u0007\u2067";
 
-/** How each appears once escaped (src/render/controls.ts: JSON's escapes). */
+/** How each appears once escaped (src/base/controls.ts: JSON's escapes). */
 const SHOWN = {
   evil: "Evil\\u001b[2K\\u001b[1A\\u0007\\u009b2K\\u202eemaN\\u202c",
   ghost: "Ghost\\u001b]0;pwned\\u0007\\u2066x\\u2069\\u0085",
