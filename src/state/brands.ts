@@ -3,7 +3,7 @@
  * fewer requests (the formula is in README.md beside this file), then their
  * versions, assets and attributes where the manifests declare them.
  */
-import type { ApiBrand, PimApi } from "../api/types.js";
+import type { ApiBrand, Page, PimApi } from "../api/types.js";
 import type { Catalogue } from "../model/catalogue.js";
 import type { RemoteBrand } from "../model/remote.js";
 import * as N from "./normalise.js";
@@ -82,7 +82,46 @@ export interface BrandReads {
  * names, the same cost in any tenant) skips the first page and searches.
  */
 export async function readBrands(api: PimApi, reads: StartedReads, desired: Catalogue | undefined, alsoNames: string[], o: BrandReads): Promise<RemoteBrand[]> {
-  const { versions, mustList, searchOnly, log, facts, listsDone } = o;
+  const { versions, mustList, searchOnly, log } = o;
+  const r = brandReader(api, desired, alsoNames, o);
+  const { names, wantVersions } = r;
+  if (searchOnly && !mustList) {
+    // Each brand's own reads start when its search answers, not when the last one does.
+    const found = await pmap([...names], r.find);
+    log(`brands: search (${names.size} named by the targets; the tenant's size is not read)`);
+    return unique(found);
+  }
+  const first = await (reads.brandsFirst ?? api.listBrandsPage({ page: 1 }));
+  const pagesLeft = first.meta.last_page - 1;
+  const listCost = pagesLeft * (1 + (wantVersions ? versions.length : 0)) + (wantVersions ? versions.length : 0);
+  const searchCost = names.size * (1 + (wantVersions ? versions.length : 0));
+  const costs = `${first.meta.total} in the tenant, ${names.size} named; list costs ${listCost} more requests, search ${searchCost}`;
+  if (mustList || pagesLeft === 0 || listCost <= searchCost) {
+    log(`brands: list (${costs})`);
+    return listEveryBrand(api, first, r, o);
+  }
+  log(`brands: search (${costs})`);
+  const onPage = first.items.filter((b) => names.has(b.name)).map(r.normalise);
+  const have = new Set(first.items.map((b) => b.name));
+  const searched = await pmap(
+    [...names].filter((n) => !have.has(n)),
+    r.find,
+  );
+  await readBrandDetails(api, onPage, { ...r.what, readVersions: wantVersions });
+  return unique([...onPage, ...searched]);
+}
+
+/** What readBrands looks for: the names, whether versions are read, and how one brand is read and normalised. */
+interface BrandReader {
+  names: Set<string>;
+  wantVersions: boolean;
+  what: BrandDetailReads;
+  normalise: (b: ApiBrand) => RemoteBrand;
+  /** A brand by name, else (a miss the ledger remembers) by its remembered id, with its details. */
+  find: (name: string) => Promise<RemoteBrand | undefined>;
+}
+
+function brandReader(api: PimApi, desired: Catalogue | undefined, alsoNames: string[], o: BrandReads): BrandReader {
   const names = new Set<string>();
   for (const b of desired?.brands ?? []) for (const n of [b.name, ...(b.previous_names ?? [])]) names.add(n);
   for (const n of alsoNames) names.add(n);
@@ -92,7 +131,7 @@ export async function readBrands(api: PimApi, reads: StartedReads, desired: Cata
   // By its name in the tenant, else by the name the ledger remembers for its id (renamed by hand).
   const desiredOf = (b: { id: number; name: string }) => desiredByName.get(b.name) ?? desiredByName.get(o.remembered?.[String(b.id)] ?? "");
   const what: BrandDetailReads = {
-    versions,
+    versions: o.versions,
     readVersions: false,
     // Sub-resources only for brands whose manifests declare them.
     assets: (b) => desired === undefined || desiredOf(b)?.assets !== undefined,
@@ -105,7 +144,6 @@ export async function readBrands(api: PimApi, reads: StartedReads, desired: Cata
   // tenant may write it in another form (zone, milliseconds, SQL), which is no change.
   const normalise = (b: ApiBrand) => N.brand(b, desiredOf(b)) as RemoteBrand;
   const byId = rememberedIds(o.remembered, desired);
-  /** A brand by name, else (a miss the ledger remembers) by its remembered id, with its details. */
   const find = async (n: string): Promise<RemoteBrand | undefined> => {
     const id = byId.get(n);
     const raw = (await api.searchBrand(n)) ?? (id === undefined ? undefined : await unlessGone(api.getBrand(id)));
@@ -114,46 +152,29 @@ export async function readBrands(api: PimApi, reads: StartedReads, desired: Cata
     await readBrandDetails(api, [b], { ...what, readVersions: wantVersions });
     return b;
   };
-  if (searchOnly && !mustList) {
-    // Each brand's own reads start when its search answers, not when the last one does.
-    const found = await pmap([...names], find);
-    log(`brands: search (${names.size} named by the targets; the tenant's size is not read)`);
-    return unique(found);
-  }
-  const first = await (reads.brandsFirst ?? api.listBrandsPage({ page: 1 }));
-  const pagesLeft = first.meta.last_page - 1;
-  const listCost = pagesLeft * (1 + (wantVersions ? versions.length : 0)) + (wantVersions ? versions.length : 0);
-  const searchCost = names.size * (1 + (wantVersions ? versions.length : 0));
-  if (mustList || pagesLeft === 0 || listCost <= searchCost) {
-    log(`brands: list (${first.meta.total} in the tenant, ${names.size} named; list costs ${listCost} more requests, search ${searchCost})`);
-    // The version lists need no page but the first: they run beside the remaining pages.
-    const [read, perVersion] = await Promise.all([
-      api.readBrands({ first }),
-      wantVersions ? pmap(versions, async ([name, id]) => [name, await api.listBrands({ versionId: id })] as const) : Promise.resolve([]),
-    ]);
-    if (!read.complete) facts.doubt = read.problem ?? "the brand list changed while it was read";
-    const brands = read.items.map(normalise);
-    const byId = new Map(brands.map((b) => [b.id, b]));
-    for (const [name, list] of perVersion) {
-      for (const vb of list) {
-        const b = byId.get(vb.id);
-        if (b) b.versions![name] = N.brandVersion(vb);
-      }
+  return { names, wantVersions, what, normalise, find };
+}
+
+/** Every brand, its versions from the version lists, and the details the manifests declare. */
+async function listEveryBrand(api: PimApi, first: Page<ApiBrand>, r: BrandReader, o: BrandReads): Promise<RemoteBrand[]> {
+  // The version lists need no page but the first: they run beside the remaining pages.
+  const [read, perVersion] = await Promise.all([
+    api.readBrands({ first }),
+    r.wantVersions ? pmap(o.versions, async ([name, id]) => [name, await api.listBrands({ versionId: id })] as const) : Promise.resolve([]),
+  ]);
+  if (!read.complete) o.facts.doubt = read.problem ?? "the brand list changed while it was read";
+  const brands = read.items.map(r.normalise);
+  const byId = new Map(brands.map((b) => [b.id, b]));
+  for (const [name, list] of perVersion) {
+    for (const vb of list) {
+      const b = byId.get(vb.id);
+      if (b) b.versions![name] = N.brandVersion(vb);
     }
-    // One or two reads per listed brand: behind the category pages, like every per-record read.
-    await listsDone;
-    await readBrandDetails(api, brands, what);
-    return brands;
   }
-  log(`brands: search (${first.meta.total} in the tenant, ${names.size} named; list costs ${listCost} more requests, search ${searchCost})`);
-  const onPage = first.items.filter((b) => names.has(b.name)).map(normalise);
-  const have = new Set(first.items.map((b) => b.name));
-  const searched = await pmap(
-    [...names].filter((n) => !have.has(n)),
-    find,
-  );
-  await readBrandDetails(api, onPage, { ...what, readVersions: wantVersions });
-  return unique([...onPage, ...searched]);
+  // One or two reads per listed brand: behind the category pages, like every per-record read.
+  await o.listsDone;
+  await readBrandDetails(api, brands, r.what);
+  return brands;
 }
 
 /** Each brand once (a brand read by a remembered id may also be found by its name). */

@@ -25,7 +25,16 @@ export async function readCategories(
   full: boolean,
   facts: CategoryReadFacts,
 ): Promise<RemoteCategory[]> {
-  const read = await listed;
+  const byId = await readCategoryList(api, await listed, desired, facts);
+  const gone = await readMissingParents(api, byId);
+  const excluded = leaveOutOrphans(byId, gone, facts);
+  const cats = categoryTree(byId, excluded, setNames);
+  await readDeclaredDetails(api, cats, desired, versions, full);
+  return cats;
+}
+
+/** The category list by id, read a second time when a writer may have slid a record out of it. */
+async function readCategoryList(api: PimApi, read: ListRead<ApiCategory>, desired: Catalogue | undefined, facts: CategoryReadFacts): Promise<Map<number, ApiCategory>> {
   if (!read.complete) facts.doubt = read.problem ?? "the category list changed while it was read";
   const byId = new Map(read.items.map((c) => [c.id, c]));
   // A delete and a create by someone else between two pages keep meta.total right while one
@@ -38,8 +47,14 @@ export async function readCategories(
     for (const c of again.items) byId.set(c.id, c);
     if (differ) facts.doubt = again.problem ?? "the category list changed between two reads (someone else is writing); records seen in either read are kept";
   }
-  // A parent missing from the pages was skipped by a page shift (someone wrote meanwhile):
-  // read it by id, up the tree. Only a parent that is really gone makes an orphan.
+  return byId;
+}
+
+/**
+ * A parent missing from the pages was skipped by a page shift (someone wrote meanwhile): read it
+ * by id, up the tree, into byId. Only a parent that is really gone makes an orphan: returns those.
+ */
+async function readMissingParents(api: PimApi, byId: Map<number, ApiCategory>): Promise<Map<number, string>> {
   const gone = new Map<number, string>();
   for (let missing = missingParents(byId, gone); missing.length; missing = missingParents(byId, gone)) {
     await pmap(missing, async (id) => {
@@ -51,6 +66,11 @@ export async function readCategories(
       }
     });
   }
+  return gone;
+}
+
+/** The children of a gone parent, recorded as orphans, and their descendants: the ids left out of the tree. */
+function leaveOutOrphans(byId: Map<number, ApiCategory>, gone: Map<number, string>, facts: CategoryReadFacts): Set<number> {
   const orphanRoots = [...byId.values()].filter((c) => {
     const p = N.parentId(c.parent_id);
     return p !== null && gone.has(p);
@@ -76,6 +96,11 @@ export async function readCategories(
       }
     }
   }
+  return excluded;
+}
+
+/** The categories read, each with its path and child count, in path order. */
+function categoryTree(byId: Map<number, ApiCategory>, excluded: Set<number>, setNames: Map<number, string>): RemoteCategory[] {
   const raw = [...byId.values()].filter((c) => !excluded.has(c.id));
   const childCount = new Map<number, number>();
   for (const c of raw) {
@@ -99,9 +124,11 @@ export async function readCategories(
     child_count: childCount.get(c.id) ?? 0,
     ...N.categoryFields(c, setNames),
   }));
-  cats.sort((a, b) => comparePaths(a.path, b.path));
+  return cats.sort((a, b) => comparePaths(a.path, b.path));
+}
 
-  // Versions and assets only where the manifests declare them (everything for export).
+/** Versions and assets only where the manifests declare them (everything for export). */
+async function readDeclaredDetails(api: PimApi, cats: RemoteCategory[], desired: Catalogue | undefined, versions: Array<[string, number]>, full: boolean): Promise<void> {
   const desiredByKey = new Map<string, Catalogue["categories"][number]>();
   for (const d of desired?.categories ?? []) {
     desiredByKey.set(pathKey(d.path), d);
@@ -118,7 +145,6 @@ export async function readCategories(
     },
     assets: (c) => full || desiredOf(c)?.assets !== undefined,
   });
-  return cats;
 }
 
 /** What to read for each category: its versions (one request per version), its assets. */
