@@ -89,6 +89,26 @@ interface ReadPlan {
   reads: StartedReads;
 }
 
+/** Only the lists these kinds need, read as planReads decided; one the early scan missed starts now. */
+function listsToRead(
+  api: PimApi,
+  early: StartedReads,
+  how: Pick<ReadPlan, "need" | "kinds" | "attributesById" | "categoriesById" | "oneAttributeListAtATime">,
+): StartedReads {
+  const { need, kinds, attributesById, categoriesById, oneAttributeListAtATime } = how;
+  return {
+    channels: early.channels,
+    attributeVersions: early.attributeVersions,
+    ...(early.attributeListsDone ? { attributeListsDone: early.attributeListsDone } : {}),
+    ...(need.groups ? { displayGroups: early.displayGroups ?? started(api.listDisplayGroups()) } : {}),
+    ...(need.sets ? { sets: early.sets ?? started(api.listAttributeSets()) } : {}),
+    ...(need.blocks ? { blocks: early.blocks ?? started(api.listBlocks()) } : {}),
+    ...(need.attributes && !attributesById ? (early.attributes ? { attributes: early.attributes } : masterAttributes(api, oneAttributeListAtATime)) : {}),
+    ...(kinds.has("brands") && early.brandsFirst ? { brandsFirst: early.brandsFirst } : {}),
+    ...(kinds.has("categories") && !categoriesById ? { categories: early.categories ?? started(api.readCategories()) } : {}),
+  };
+}
+
 /** Decides how each kind is read (listed or by the ledger's ids) and starts the lists it needs. */
 function planReads(api: PimApi, opts: ReadStateOptions): ReadPlan {
   const full = opts.desired === undefined;
@@ -105,18 +125,7 @@ function planReads(api: PimApi, opts: ReadStateOptions): ReadPlan {
     desired!.attributes.length <= attributesByIdAtMost(byId) &&
     !(kinds.has("attribute_sets") && opts.prune?.attributes === true);
   const categoriesById = byId !== undefined && kinds.has("categories") && !early.categories;
-  // Only the lists these kinds need; one the early scan missed starts now.
-  const reads: StartedReads = {
-    channels: early.channels,
-    attributeVersions: early.attributeVersions,
-    ...(early.attributeListsDone ? { attributeListsDone: early.attributeListsDone } : {}),
-    ...(need.groups ? { displayGroups: early.displayGroups ?? started(api.listDisplayGroups()) } : {}),
-    ...(need.sets ? { sets: early.sets ?? started(api.listAttributeSets()) } : {}),
-    ...(need.blocks ? { blocks: early.blocks ?? started(api.listBlocks()) } : {}),
-    ...(need.attributes && !attributesById ? (early.attributes ? { attributes: early.attributes } : masterAttributes(api, oneAttributeListAtATime)) : {}),
-    ...(kinds.has("brands") && early.brandsFirst ? { brandsFirst: early.brandsFirst } : {}),
-    ...(kinds.has("categories") && !categoriesById ? { categories: early.categories ?? started(api.readCategories()) } : {}),
-  };
+  const reads = listsToRead(api, early, { need, kinds, attributesById, categoriesById, oneAttributeListAtATime });
   const managedAttributes = kinds.has("attributes");
   // Version ids the config gives need not wait for the channels: a channel that disagrees is an
   // error below (resolveVersionIds), so a list started here is never a list read in vain.
