@@ -7,7 +7,10 @@ import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { forgetOwned, recordNames, recordOwned, serialiseLedger } from "../state/ledger.js";
 import { recordApplied } from "../state/applied.js";
-import { acquireLock, openBackend, readLedger, saveLedger, stampLedger, unlockCommand, type HeldLock } from "../state/backends/index.js";
+import { acquireLock, openBackend, readLedger, saveLedger, stampLedger, unlockCommand, type HeldLock, type LedgerState } from "../state/backends/index.js";
+import type { StateBackend } from "../state/backends/types.js";
+import type { Config } from "../config/index.js";
+import type { Catalogue } from "../model/catalogue.js";
 import { rescueDir, writeRescueFile } from "../state/rescue.js";
 import { hold, interruptedBy } from "../holdings.js";
 import { ALLOW_DELETE_FLAG, refuseBlockedDeletes } from "../plan/delete-permission.js";
@@ -15,10 +18,10 @@ import type { Plan } from "../plan/types.js";
 import { applyPlan, type ApplyHooks, type ApplyReport } from "../apply/index.js";
 import { verifyApplied, type VerificationReport } from "../apply/verify.js";
 import { backupExport } from "../apply/backup.js";
-import { connect } from "../tenant.js";
+import { connect, type Connection } from "../tenant.js";
 import { PimctlError, PimctlErrors } from "../errors.js";
 import { appliedIdentities, appliedPrints, createdByKind, deletedByKind, removedWith } from "./ownership.js";
-import { type PlanOptions, planAgainst, planWithState, refuseUnknownKinds } from "./plan.js";
+import { type PlanOptions, type PlanResult, planAgainst, planWithState, refuseUnknownKinds } from "./plan.js";
 import { connectOpts, errorText, errorsOf, ledgerDir, loadDesiredFor, projectConfig, prunePolicy } from "./project.js";
 import { checkSavedPlan, readSavedPlan, refuseOtherTenant } from "./saved-plan.js";
 import { readScope } from "../plan/read-scope.js";
@@ -117,158 +120,218 @@ export async function apply(opts: ApplyOptions): Promise<ApplyResult> {
   const connection = await connect(config, opts.tenant ?? saved?.tenant, connectOpts(opts));
   // One stop for both reasons: the caller's signal, and a lock this run cannot keep.
   const stop = new AbortController();
-  const lost: { why?: string } = {};
   const forward = () => stop.abort(opts.signal!.reason);
   if (opts.signal?.aborted) forward();
   else opts.signal?.addEventListener("abort", forward, { once: true });
-  const multiTenant = Object.keys(config.tenants).length > 1;
+  const run: ApplySession = { opts, saved, config, project, connection, stop, lost: {}, multiTenant: Object.keys(config.tenants).length > 1 };
   let lock: HeldLock | undefined;
-  let result: ApplyResult | undefined;
   let failure: unknown;
   try {
     const backend = openBackend(config, connection.name, opts.env);
-    if (!opts.dryRun) {
-      lock = await acquireLock(backend, connection.name, {
-        why: saved ? `apply ${path.basename(opts.planFile!)}` : "apply",
-        env: opts.env,
-        ...(opts.lockTimeoutMs ? { timeoutMs: opts.lockTimeoutMs } : {}),
-        ...(multiTenant ? { tenantFlag: connection.name } : {}),
-        ...(opts.warn ? { warn: opts.warn } : {}),
-        signal: stop.signal,
-        onLost: (why) => {
-          lost.why = why;
-          stop.abort(new Error(why));
-        },
-      });
-    }
-    const state = await unlessStopped(readLedger(backend, connection.name, connection.baseUrl), stop.signal, lost);
-    const planned = await unlessStopped(
-      saved
-        ? checkSavedPlan(saved, opts.planFile!, config, connection, state, opts, opts.ifApplied ?? "ok")
-        : planWithState(opts, config, project.desired, connection, state, undefined, project.empty),
-      stop.signal,
-      lost,
-    );
-    const applied = "alreadyApplied" in planned ? planned.alreadyApplied : undefined;
-    if (typeof applied === "string") return (result = { plan: planned.plan, alreadyApplied: applied });
-    const thePlan = planned.plan;
-    // The prune policy the plan was made with: verification re-plans with the same one.
-    const prune = thePlan.basis?.prune ?? prunePolicy(config);
-    if (!saved && !opts.dryRun) {
-      refuseBlockedDeletes(thePlan, "the plan", `Pass ${ALLOW_DELETE_FLAG} to apply them, or leave them out (prune off for the kind, --exclude).`);
-    }
-    if (opts.confirm && !(await opts.confirm(thePlan))) return (result = { plan: thePlan, aborted: true });
-    stopIfAsked(stop.signal, lost);
-    let backupFile: string | undefined;
-    if (opts.backupProfile !== undefined && !opts.dryRun) {
-      backupFile = opts.backupFile ?? path.join(ledgerDir(config, opts), `${connection.name}-backup-${Date.now()}.export`);
-      await mkdir(path.dirname(backupFile), { recursive: true });
-      await unlessStopped(backupExport({ api: connection.api, profileId: opts.backupProfile, outFile: backupFile }), stop.signal, lost);
-    }
-    stopIfAsked(stop.signal, lost);
-    // From here the tenant may be written to: the ledger is what remembers it, so a forced end
-    // (a second signal) writes it to a rescue file rather than lose it.
-    // Stamped as a save would be: restored with state push, its entries win only where they are the newer.
-    const rescue = (): string => {
-      stampLedger(state);
-      return writeRescueFile(rescueDir(config.file, opts.cwd), connection.name, serialiseLedger(state.ledger));
-    };
-    const writing = opts.dryRun
-      ? () => undefined
-      : hold({
-          what: `the state of tenant "${connection.name}"`,
-          writesBegan: true,
-          release: async () => {
-            const file = rescue();
-            return [
-              `The state of tenant "${connection.name}" (what this run wrote) is in ${file}; restore it with: ` +
-                `${restoreCommand(file, opts.cwd, multiTenant ? connection.name : undefined)}`,
-            ];
-          },
-        });
-    // Taken before the apply, which forgets a deleted brand's ledger entries (its assets among them).
-    const goneWith = removedWith(thePlan, planned.remote, state.ledger);
-    let report: ApplyReport;
-    let stateNotSaved: ApplyResult["stateNotSaved"];
-    try {
-      report = await applyPlan({
-        api: connection.api,
-        plan: thePlan,
-        allowDelete: thePlan.deletes_allowed === true,
-        dryRun: opts.dryRun === true,
-        parallelism: opts.parallelism ?? connection.tenant.parallelism ?? 8,
-        failFast: opts.failFast === true,
-        ledger: state.ledger,
-        ...(opts.hooks ? { hooks: opts.hooks } : {}),
-        signal: stop.signal,
-      });
-      if (opts.dryRun) return (result = { plan: thePlan, report });
-      // What pimctl now owns: the declared records it found, and those it created (prune "owned" may delete them later).
-      recordOwned(state.ledger, { ...planned.declared });
-      recordOwned(state.ledger, createdByKind(thePlan, report));
-      // The identity pimctl applied, by id (its name, and what it wrote): a record renamed by hand later is found
-      // and renamed back, and another record given that id is told apart (src/plan/identity.ts).
-      const identities = appliedIdentities(thePlan, report, planned.names);
-      recordNames(state.ledger, identities);
-      // The manifest entries it left records as: drift tells a later manifest edit from a change made in the tenant.
-      recordApplied(state.ledger, appliedPrints(thePlan, report, planned.desired, identities, config.scope.ignore ?? []));
-      // A deleted record's id is no longer pimctl's: a tenant that reuses ids must not make a hand-made record look owned.
-      forgetOwned(state.ledger, deletedByKind(thePlan, report, goneWith));
-      stateNotSaved = await saveLedger(backend, state, opts.warn ? { warn: opts.warn } : {}).then(
-        () => undefined,
-        (e: unknown) => {
-          try {
-            return { error: errorText(e), rescueFile: rescue() };
-          } catch (r) {
-            // Not even a local file: the text itself goes back to the caller, to be printed.
-            return { error: errorText(e), rescueError: errorText(r), ledger: serialiseLedger(state.ledger) };
-          }
-        },
-      );
-    } finally {
-      writing();
-    }
-    const stopped = stop.signal.aborted ? (lost.why ?? `interrupted (${interruptedBy(stop.signal)})`) : undefined;
-    result = { plan: thePlan, report, ...(backupFile ? { backupFile } : {}), ...(stopped ? { stopped } : {}), ...(stateNotSaved ? { stateNotSaved } : {}) };
-    // A refused token (401) would refuse the verification read too; a stopped run is not verified either.
-    if (report.stopped_by || stopped) return result;
-    // A verification read that fails leaves the writes unchecked: reported (exit 4), never a crash without a report.
-    // With the changelog refresh, the verification read is a full read that starts a new snapshot:
-    // the next plan does not re-read, one by one, every record this apply wrote.
-    // A targeted apply verifies within its read scope: the catalogue it loaded holds what its targets touch (targeted-load.ts).
-    const basis = thePlan.basis;
-    const verified = basis?.targets?.length
-      ? (readScope(planned.desired, { targets: basis.targets, excludes: basis.excludes ?? [], ignore: config.scope.ignore ?? [] })?.desired ?? planned.desired)
-      : planned.desired;
-    result.verification = await planAgainst(connection, config, verified, state.ledger, prune, opts, { rebuildSnapshot: true }).then(
-      (replanned) => verifyApplied(report, replanned.plan),
-      (e: unknown): VerificationReport => ({ checked: 0, mismatches: [], error: errorText(e) }),
-    );
-    return result;
+    if (!opts.dryRun) lock = await takeLock(run, backend);
+    return await applyUnderLock(run, backend);
   } catch (e) {
     failure = e;
     throw e;
   } finally {
     // The one cleanup path: normal end, errors, and interruption all release the lock here.
     opts.signal?.removeEventListener("abort", forward);
-    const unlockError = await lock?.release().then(
-      () => undefined,
-      (e: unknown) => e,
-    );
-    await connection.api.close();
-    if (unlockError !== undefined && lock) {
-      // The git error's own detail lines stay lines (a message holds one line; details the rest).
-      const [first, ...more] = errorText(unlockError).split("\n");
-      const notReleased = new PimctlError("io", `the lock of tenant "${connection.name}" could not be released: ${first}`, {
-        details: [...more.map((l) => l.trim()).filter(Boolean), `break it with: ${unlockCommand(lock.info.id, multiTenant ? connection.name : undefined)}`],
-      });
-      // After the writes: reported beside the ledger's fate, never instead of it.
-      if (result && !result.aborted) result.lockNotReleased = { error: notReleased.format(), id: lock.info.id };
-      else if (failure instanceof PimctlError || failure instanceof PimctlErrors) throw new PimctlErrors([...errorsOf(failure), notReleased]);
-      else if (failure === undefined) throw notReleased;
-      else opts.warn?.(notReleased.format());
-    }
+    await releaseAndClose(run, lock, failure);
   }
+}
+
+/** What one apply run holds from its start to its cleanup. */
+interface ApplySession {
+  opts: ApplyOptions;
+  saved: Awaited<ReturnType<typeof readSavedPlan>> | undefined;
+  config: Config;
+  project: { desired: Catalogue; empty: string[] };
+  connection: Connection;
+  stop: AbortController;
+  /** Why the lock was lost, once it is. */
+  lost: { why?: string };
+  multiTenant: boolean;
+  /** The result, once there is one (the lock's release reports beside it). */
+  result?: ApplyResult;
+}
+
+/** The state lock, whose loss stops the run like a signal. */
+function takeLock(run: ApplySession, backend: StateBackend): Promise<HeldLock> {
+  const { opts, connection, stop, lost } = run;
+  return acquireLock(backend, connection.name, {
+    why: run.saved ? `apply ${path.basename(opts.planFile!)}` : "apply",
+    env: opts.env,
+    ...(opts.lockTimeoutMs ? { timeoutMs: opts.lockTimeoutMs } : {}),
+    ...(run.multiTenant ? { tenantFlag: connection.name } : {}),
+    ...(opts.warn ? { warn: opts.warn } : {}),
+    signal: stop.signal,
+    onLost: (why) => {
+      lost.why = why;
+      stop.abort(new Error(why));
+    },
+  });
+}
+
+/** Read the ledger, plan (or check the saved plan), confirm, back up, write, save, verify. */
+async function applyUnderLock(run: ApplySession, backend: StateBackend): Promise<ApplyResult> {
+  const { opts, saved, config, connection, stop, lost } = run;
+  const state = await unlessStopped(readLedger(backend, connection.name, connection.baseUrl), stop.signal, lost);
+  const planned = await unlessStopped(
+    saved
+      ? checkSavedPlan(saved, opts.planFile!, config, connection, state, opts, opts.ifApplied ?? "ok")
+      : planWithState(opts, config, run.project.desired, connection, state, undefined, run.project.empty),
+    stop.signal,
+    lost,
+  );
+  const applied = "alreadyApplied" in planned ? planned.alreadyApplied : undefined;
+  if (typeof applied === "string") return (run.result = { plan: planned.plan, alreadyApplied: applied });
+  const thePlan = planned.plan;
+  if (!saved && !opts.dryRun) {
+    refuseBlockedDeletes(thePlan, "the plan", `Pass ${ALLOW_DELETE_FLAG} to apply them, or leave them out (prune off for the kind, --exclude).`);
+  }
+  if (opts.confirm && !(await opts.confirm(thePlan))) return (run.result = { plan: thePlan, aborted: true });
+  stopIfAsked(stop.signal, lost);
+  const backupFile = await backUp(run);
+  stopIfAsked(stop.signal, lost);
+  const written = await writeAndRecord(run, backend, state, planned);
+  const { report, stateNotSaved } = written;
+  if (opts.dryRun) return (run.result = { plan: thePlan, report });
+  const stopped = stop.signal.aborted ? (lost.why ?? `interrupted (${interruptedBy(stop.signal)})`) : undefined;
+  const result: ApplyResult = { plan: thePlan, report, ...(backupFile ? { backupFile } : {}), ...(stopped ? { stopped } : {}), ...(stateNotSaved ? { stateNotSaved } : {}) };
+  run.result = result;
+  // A refused token (401) would refuse the verification read too; a stopped run is not verified either.
+  if (report.stopped_by || stopped) return result;
+  result.verification = await verify(run, planned, state, report);
+  return result;
+}
+
+/** The export backup (--backup-profile) before the first write: its file. */
+async function backUp(run: ApplySession): Promise<string | undefined> {
+  const { opts, config, connection } = run;
+  if (opts.backupProfile === undefined || opts.dryRun) return undefined;
+  const backupFile = opts.backupFile ?? path.join(ledgerDir(config, opts), `${connection.name}-backup-${Date.now()}.export`);
+  await mkdir(path.dirname(backupFile), { recursive: true });
+  await unlessStopped(backupExport({ api: connection.api, profileId: opts.backupProfile, outFile: backupFile }), run.stop.signal, run.lost);
+  return backupFile;
+}
+
+/**
+ * The writes, and the ledger that remembers them, saved (or, when it cannot be, rescued). From
+ * here the tenant may be written to: a forced end (a second signal) writes the ledger to a rescue
+ * file rather than lose it.
+ */
+async function writeAndRecord(run: ApplySession, backend: StateBackend, state: LedgerState, planned: PlanResult): Promise<{ report: ApplyReport; stateNotSaved?: ApplyResult["stateNotSaved"] }> {
+  const { opts, connection } = run;
+  const thePlan = planned.plan;
+  const writing = opts.dryRun
+    ? () => undefined
+    : hold({
+        what: `the state of tenant "${connection.name}"`,
+        writesBegan: true,
+        release: async () => {
+          const file = rescue(run, state);
+          return [
+            `The state of tenant "${connection.name}" (what this run wrote) is in ${file}; restore it with: ` +
+              `${restoreCommand(file, opts.cwd, run.multiTenant ? connection.name : undefined)}`,
+          ];
+        },
+      });
+  // Taken before the apply, which forgets a deleted brand's ledger entries (its assets among them).
+  const goneWith = removedWith(thePlan, planned.remote, state.ledger);
+  try {
+    const report = await applyPlan({
+      api: connection.api,
+      plan: thePlan,
+      allowDelete: thePlan.deletes_allowed === true,
+      dryRun: opts.dryRun === true,
+      parallelism: opts.parallelism ?? connection.tenant.parallelism ?? 8,
+      failFast: opts.failFast === true,
+      ledger: state.ledger,
+      ...(opts.hooks ? { hooks: opts.hooks } : {}),
+      signal: run.stop.signal,
+    });
+    if (opts.dryRun) return { report };
+    recordRun(run.config, state, planned, report, goneWith);
+    const stateNotSaved = await saveLedger(backend, state, opts.warn ? { warn: opts.warn } : {}).then(
+      () => undefined,
+      (e: unknown) => {
+        try {
+          return { error: errorText(e), rescueFile: rescue(run, state) };
+        } catch (r) {
+          // Not even a local file: the text itself goes back to the caller, to be printed.
+          return { error: errorText(e), rescueError: errorText(r), ledger: serialiseLedger(state.ledger) };
+        }
+      },
+    );
+    return { report, ...(stateNotSaved ? { stateNotSaved } : {}) };
+  } finally {
+    writing();
+  }
+}
+
+/** The ledger in a rescue file, stamped as a save would be: restored with state push, its entries win only where they are the newer. */
+function rescue(run: ApplySession, state: LedgerState): string {
+  stampLedger(state);
+  return writeRescueFile(rescueDir(run.config.file, run.opts.cwd), run.connection.name, serialiseLedger(state.ledger));
+}
+
+/** What the run leaves in the ledger besides the write-only values applyPlan recorded: ownership, identities, applied prints. */
+function recordRun(config: Config, state: LedgerState, planned: PlanResult, report: ApplyReport, goneWith: ReturnType<typeof removedWith>): void {
+  const thePlan = planned.plan;
+  // What pimctl now owns: the declared records it found, and those it created (prune "owned" may delete them later).
+  recordOwned(state.ledger, { ...planned.declared });
+  recordOwned(state.ledger, createdByKind(thePlan, report));
+  // The identity pimctl applied, by id (its name, and what it wrote): a record renamed by hand later is found
+  // and renamed back, and another record given that id is told apart (src/plan/identity.ts).
+  const identities = appliedIdentities(thePlan, report, planned.names);
+  recordNames(state.ledger, identities);
+  // The manifest entries it left records as: drift tells a later manifest edit from a change made in the tenant.
+  recordApplied(state.ledger, appliedPrints(thePlan, report, planned.desired, identities, config.scope.ignore ?? []));
+  // A deleted record's id is no longer pimctl's: a tenant that reuses ids must not make a hand-made record look owned.
+  forgetOwned(state.ledger, deletedByKind(thePlan, report, goneWith));
+}
+
+/**
+ * The plan made again after the writes: what it still finds to do is what did not take. A
+ * verification read that fails leaves the writes unchecked: reported (exit 4), never a crash
+ * without a report. With the changelog refresh, the verification read is a full read that starts
+ * a new snapshot: the next plan does not re-read, one by one, every record this apply wrote. A
+ * targeted apply verifies within its read scope: the catalogue it loaded holds what its targets
+ * touch (targeted-load.ts).
+ */
+function verify(run: ApplySession, planned: PlanResult, state: LedgerState, report: ApplyReport): Promise<VerificationReport> {
+  const { config, opts } = run;
+  const basis = planned.plan.basis;
+  // The prune policy the plan was made with: verification re-plans with the same one.
+  const prune = basis?.prune ?? prunePolicy(config);
+  const verified = basis?.targets?.length
+    ? (readScope(planned.desired, { targets: basis.targets, excludes: basis.excludes ?? [], ignore: config.scope.ignore ?? [] })?.desired ?? planned.desired)
+    : planned.desired;
+  return planAgainst(run.connection, config, verified, state.ledger, prune, opts, { rebuildSnapshot: true }).then(
+    (replanned) => verifyApplied(report, replanned.plan),
+    (e: unknown): VerificationReport => ({ checked: 0, mismatches: [], error: errorText(e) }),
+  );
+}
+
+/** Releases the lock and closes the client; a lock that cannot be released is reported beside the result, or with the error. */
+async function releaseAndClose(run: ApplySession, lock: HeldLock | undefined, failure: unknown): Promise<void> {
+  const { connection, result } = run;
+  const unlockError = await lock?.release().then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  await connection.api.close();
+  if (unlockError === undefined || !lock) return;
+  // The git error's own detail lines stay lines (a message holds one line; details the rest).
+  const [first, ...more] = errorText(unlockError).split("\n");
+  const notReleased = new PimctlError("io", `the lock of tenant "${connection.name}" could not be released: ${first}`, {
+    details: [...more.map((l) => l.trim()).filter(Boolean), `break it with: ${unlockCommand(lock.info.id, run.multiTenant ? connection.name : undefined)}`],
+  });
+  // After the writes: reported beside the ledger's fate, never instead of it.
+  if (result && !result.aborted) result.lockNotReleased = { error: notReleased.format(), id: lock.info.id };
+  else if (failure instanceof PimctlError || failure instanceof PimctlErrors) throw new PimctlErrors([...errorsOf(failure), notReleased]);
+  else if (failure === undefined) throw notReleased;
+  else run.opts.warn?.(notReleased.format());
 }
 
 /** The command that puts a rescue file back: its path as the person would type it from where pimctl ran. */
