@@ -6,7 +6,7 @@
  */
 import { isMap, isSeq } from "yaml";
 import { comparePaths, KIND_NOUN, pathKey, type Kind } from "../model/catalogue.js";
-import { nestCategories } from "./index.js";
+import { nestCategories } from "./files.js";
 import type { Json } from "./merge-rules.js";
 import { entryName, recordKey, type MergeState } from "./merge-state.js";
 import { renderYaml, YamlFileEdit } from "./yaml-edit.js";

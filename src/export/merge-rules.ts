@@ -7,7 +7,8 @@
 import type { Kind } from "../model/catalogue.js";
 import { ATTRIBUTE, ATTRIBUTE_SET, BLOCK, BRAND, CATEGORY, DISPLAY_GROUP, type FieldDef } from "../model/schema.js";
 import { canonicalJson } from "../plan/canonical-json.js";
-import { ownVersions, tidy } from "./index.js";
+import { ownVersions } from "./to-catalogue.js";
+import { tidy } from "./files.js";
 
 export type Json = Record<string, unknown>;
 export const isObject = (v: unknown): v is Json => v !== null && typeof v === "object" && !Array.isArray(v);

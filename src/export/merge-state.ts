@@ -4,7 +4,7 @@
  * of which records it changed (merge-verify.ts checks that nothing else did).
  */
 import { pathKey, type Catalogue, type Kind } from "../model/catalogue.js";
-import { clean } from "./index.js";
+import { clean } from "./files.js";
 import type { MergeNotes } from "./merge-map.js";
 import type { Json } from "./merge-rules.js";
 import type { VariableText, YamlFileEdit } from "./yaml-edit.js";
