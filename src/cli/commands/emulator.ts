@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import type { CommandModule } from "yargs";
+import type { Argv, CommandModule } from "yargs";
 import type { EmulatorSwitches, FaultMode, SeedFile } from "../../emulator/index.js";
 import { PimctlError } from "../../errors.js";
 import { hold } from "../../holdings.js";
@@ -94,117 +94,7 @@ export function emulatorCommand(io: Io): CommandModule<object, EmulatorArgs> {
     command: "emulator",
     describe: "Run a local PIM tenant server (API v1) for demos, tests and benchmarks",
     builder: (y) =>
-      y
-        .option("port", { type: "number", default: 4010, describe: "Port to listen on (0 picks a free one)" })
-        .option("host", { type: "string", default: "127.0.0.1", describe: "Address to listen on" })
-        .option("tenant", { type: "string", array: true, default: ["demo=demo-token"], describe: "A tenant and its token, NAME=TOKEN; repeatable" })
-        .option("seed", { type: "string", describe: "JSON seed file (see src/emulator/README.md)" })
-        .option("data", { type: "string", describe: "Keep state in this file across restarts (atomic writes)" })
-        .option("latency-ms", { type: "number", describe: "Added to every API request", group: "Faults:" })
-        .option("fail-rate", { type: "number", describe: "Fraction of requests answered 500 or dropped (0..1)", group: "Faults:" })
-        .option("rate-limit", { type: "number", describe: "Requests per second per tenant; beyond: 429 with Retry-After", group: "Faults:" })
-        .option("fault-seed", { type: "number", describe: "Seed for reproducible random faults", group: "Faults:" })
-        .option("export-step-ms", { type: "number", describe: "Time per export state (queued, processing, done)" })
-        .option("max-body-bytes", { type: "number", describe: "Larger request bodies get 413 (default 1 MiB)" })
-        .option("switches", {
-          type: "string",
-          describe: "Read API v1 as FILE says: pimctl doctor --format json output, a support bundle, or an object of switches (options given here win)",
-          group: "Where API v1 is silent:",
-        })
-        .option("category-attribute-sets-read", {
-          choices: ["objects", "ids", "csv"] as const,
-          describe: "Read shape of category.attribute_sets (default: objects)",
-          group: "Where API v1 is silent:",
-        })
-        .option("asset-uri", {
-          choices: ["rehost", "echo"] as const,
-          describe: "Asset uri: the emulator's own address, or the image_url given (default: rehost)",
-          group: "Where API v1 is silent:",
-        })
-        .option("search-case", {
-          choices: ["sensitive", "insensitive"] as const,
-          describe: "Case of the exact-match search endpoints (default: sensitive)",
-          group: "Where API v1 is silent:",
-        })
-        .option("version-fallback", {
-          type: "boolean",
-          describe: "Version reads fall back to master text (default; --no-version-fallback: null)",
-          group: "Where API v1 is silent:",
-        })
-        .option("category-delete-with-children", {
-          choices: ["refuse", "cascade"] as const,
-          describe: "DELETE of a category with children (default: refuse)",
-          group: "Where API v1 is silent:",
-        })
-        .option("changelog-subtree-deletes", {
-          choices: ["each", "root"] as const,
-          describe: "A cascaded category delete: a changelog entry per category, or only for the one deleted (default: each)",
-          group: "Where API v1 is silent:",
-        })
-        .option("changelog-paging", {
-          choices: ["links", "capped"] as const,
-          describe: "GET /changelogs: paged with links and meta, or only the first `limit` entries (default: links)",
-          group: "Where API v1 is silent:",
-        })
-        .option("changelog-total", {
-          choices: ["matching", "absent", "tenant", "lagging"] as const,
-          describe: "GET /changelogs meta.total: the entries matched, none, every entry of the tenant, or one less than matched (default: matching)",
-          group: "Where API v1 is silent:",
-        })
-        .option("fault-modes", {
-          type: "string",
-          describe: "What a random fault does, comma-separated: error500, drop, drop_after_commit, rate429 (default error500,drop)",
-          group: "Faults:",
-        })
-        .option("bool-format", {
-          choices: ["int", "string", "bool"] as const,
-          describe: "Booleans on the wire (default: as the document shows them)",
-          group: "Where API v1 is silent:",
-        })
-        .option("id-format", {
-          choices: ["number", "string"] as const,
-          describe: "Ids on the wire: numbers or numeric strings (default: number)",
-          group: "Where API v1 is silent:",
-        })
-        .option("id-sequence", {
-          choices: ["per-table", "global"] as const,
-          describe: "One id sequence per table (as a database) or one for all (default: per-table)",
-          group: "Where API v1 is silent:",
-        })
-        .option("set-attribute-delete-id", {
-          choices: ["assignment", "attribute"] as const,
-          describe: "Which id DELETE /attribute_sets/<S>/attributes/<ID> takes (default: assignment)",
-          group: "Where API v1 is silent:",
-        })
-        .option("search-empty", {
-          type: "string",
-          choices: ["404", "empty-array", "null"] as const,
-          describe: "How a search says nothing found (default: an empty 200 body)",
-          group: "Where API v1 is silent:",
-        })
-        .option("max-page-size", { type: "number", describe: "A limit above N answers 422 (default: clamped to 1000)", group: "Where API v1 is silent:" })
-        .option("oversized-limit", {
-          choices: ["refuse", "clamp"] as const,
-          describe: "A limit above --max-page-size: 422, or clamped to it without a word (default: refuse)",
-          group: "Where API v1 is silent:",
-        })
-        .option("paginate-all-lists", {
-          type: "boolean",
-          describe: "Lists the document shows unpaginated answer 25 a page, with links and meta",
-          group: "Where API v1 is silent:",
-        })
-        .option("date-format", {
-          choices: ["iso-z", "iso-offset", "sql"] as const,
-          describe: "Dates on the wire (default: ISO 8601 with Z, no milliseconds)",
-          group: "Where API v1 is silent:",
-        })
-        .option("export-download", {
-          choices: ["direct", "redirect"] as const,
-          describe: "file_url serves the file, or redirects to a second address that refuses the token (default: direct)",
-          group: "Where API v1 is silent:",
-        })
-        .option("tls-cert", { type: "string", describe: "Serve HTTPS with this certificate (PEM file); needs --tls-key" })
-        .option("tls-key", { type: "string", describe: "The certificate's private key (PEM file)" })
+      tlsOptions(wireSwitchOptions(recordSwitchOptions(limitOptions(faultOptions(serverOptions(y))))))
         .example("$0 emulator --port 4010 --tenant demo=TOKEN_A --tenant prod=TOKEN_B", "Two tenants with their own tokens")
         .example("$0 emulator --tls-cert cert.pem --tls-key key.pem --tenant demo=T", "Behind TLS, as a real tenant is (trust the CA with NODE_EXTRA_CA_CERTS)")
         .example("$0 emulator --port 0 --latency-ms 20 --fail-rate 0.1", "A slow, flaky tenant on a free port") as never,
@@ -259,4 +149,144 @@ export function emulatorCommand(io: Io): CommandModule<object, EmulatorArgs> {
       }).finally(released);
     },
   };
+}
+
+/** Where it listens, its tenants, and what it starts from. */
+function serverOptions<T>(y: Argv<T>) {
+  return y
+    .option("port", { type: "number", default: 4010, describe: "Port to listen on (0 picks a free one)" })
+    .option("host", { type: "string", default: "127.0.0.1", describe: "Address to listen on" })
+    .option("tenant", { type: "string", array: true, default: ["demo=demo-token"], describe: "A tenant and its token, NAME=TOKEN; repeatable" })
+    .option("seed", { type: "string", describe: "JSON seed file (see src/emulator/README.md)" })
+    .option("data", { type: "string", describe: "Keep state in this file across restarts (atomic writes)" });
+}
+
+/** Faults it injects (latency, errors, dropped answers, rate limits). */
+function faultOptions<T>(y: Argv<T>) {
+  return y
+    .option("latency-ms", { type: "number", describe: "Added to every API request", group: "Faults:" })
+    .option("fail-rate", { type: "number", describe: "Fraction of requests answered 500 or dropped (0..1)", group: "Faults:" })
+    .option("rate-limit", { type: "number", describe: "Requests per second per tenant; beyond: 429 with Retry-After", group: "Faults:" })
+    .option("fault-seed", { type: "number", describe: "Seed for reproducible random faults", group: "Faults:" })
+    .option("fault-modes", {
+      type: "string",
+      describe: "What a random fault does, comma-separated: error500, drop, drop_after_commit, rate429 (default error500,drop)",
+      group: "Faults:",
+    });
+}
+
+/** How long an export takes, and how large a body it takes. */
+function limitOptions<T>(y: Argv<T>) {
+  return y
+    .option("export-step-ms", { type: "number", describe: "Time per export state (queued, processing, done)" })
+    .option("max-body-bytes", { type: "number", describe: "Larger request bodies get 413 (default 1 MiB)" });
+}
+
+/** How it reads API v1 where the document is silent (a switches file, then each switch; see src/emulator/README.md): records, searches, the changelog. */
+function recordSwitchOptions<T>(y: Argv<T>) {
+  return y
+    .option("switches", {
+      type: "string",
+      describe: "Read API v1 as FILE says: pimctl doctor --format json output, a support bundle, or an object of switches (options given here win)",
+      group: "Where API v1 is silent:",
+    })
+    .option("category-attribute-sets-read", {
+      choices: ["objects", "ids", "csv"] as const,
+      describe: "Read shape of category.attribute_sets (default: objects)",
+      group: "Where API v1 is silent:",
+    })
+    .option("asset-uri", {
+      choices: ["rehost", "echo"] as const,
+      describe: "Asset uri: the emulator's own address, or the image_url given (default: rehost)",
+      group: "Where API v1 is silent:",
+    })
+    .option("search-case", {
+      choices: ["sensitive", "insensitive"] as const,
+      describe: "Case of the exact-match search endpoints (default: sensitive)",
+      group: "Where API v1 is silent:",
+    })
+    .option("version-fallback", {
+      type: "boolean",
+      describe: "Version reads fall back to master text (default; --no-version-fallback: null)",
+      group: "Where API v1 is silent:",
+    })
+    .option("category-delete-with-children", {
+      choices: ["refuse", "cascade"] as const,
+      describe: "DELETE of a category with children (default: refuse)",
+      group: "Where API v1 is silent:",
+    })
+    .option("changelog-subtree-deletes", {
+      choices: ["each", "root"] as const,
+      describe: "A cascaded category delete: a changelog entry per category, or only for the one deleted (default: each)",
+      group: "Where API v1 is silent:",
+    })
+    .option("changelog-paging", {
+      choices: ["links", "capped"] as const,
+      describe: "GET /changelogs: paged with links and meta, or only the first `limit` entries (default: links)",
+      group: "Where API v1 is silent:",
+    })
+    .option("changelog-total", {
+      choices: ["matching", "absent", "tenant", "lagging"] as const,
+      describe: "GET /changelogs meta.total: the entries matched, none, every entry of the tenant, or one less than matched (default: matching)",
+      group: "Where API v1 is silent:",
+    });
+}
+
+/** Where API v1 is silent about the wire: booleans, ids, dates, pages, searches that find nothing, downloads. */
+function wireSwitchOptions<T>(y: Argv<T>) {
+  return y
+    .option("bool-format", {
+      choices: ["int", "string", "bool"] as const,
+      describe: "Booleans on the wire (default: as the document shows them)",
+      group: "Where API v1 is silent:",
+    })
+    .option("id-format", {
+      choices: ["number", "string"] as const,
+      describe: "Ids on the wire: numbers or numeric strings (default: number)",
+      group: "Where API v1 is silent:",
+    })
+    .option("id-sequence", {
+      choices: ["per-table", "global"] as const,
+      describe: "One id sequence per table (as a database) or one for all (default: per-table)",
+      group: "Where API v1 is silent:",
+    })
+    .option("set-attribute-delete-id", {
+      choices: ["assignment", "attribute"] as const,
+      describe: "Which id DELETE /attribute_sets/<S>/attributes/<ID> takes (default: assignment)",
+      group: "Where API v1 is silent:",
+    })
+    .option("search-empty", {
+      type: "string",
+      choices: ["404", "empty-array", "null"] as const,
+      describe: "How a search says nothing found (default: an empty 200 body)",
+      group: "Where API v1 is silent:",
+    })
+    .option("max-page-size", { type: "number", describe: "A limit above N answers 422 (default: clamped to 1000)", group: "Where API v1 is silent:" })
+    .option("oversized-limit", {
+      choices: ["refuse", "clamp"] as const,
+      describe: "A limit above --max-page-size: 422, or clamped to it without a word (default: refuse)",
+      group: "Where API v1 is silent:",
+    })
+    .option("paginate-all-lists", {
+      type: "boolean",
+      describe: "Lists the document shows unpaginated answer 25 a page, with links and meta",
+      group: "Where API v1 is silent:",
+    })
+    .option("date-format", {
+      choices: ["iso-z", "iso-offset", "sql"] as const,
+      describe: "Dates on the wire (default: ISO 8601 with Z, no milliseconds)",
+      group: "Where API v1 is silent:",
+    })
+    .option("export-download", {
+      choices: ["direct", "redirect"] as const,
+      describe: "file_url serves the file, or redirects to a second address that refuses the token (default: direct)",
+      group: "Where API v1 is silent:",
+    });
+}
+
+/** HTTPS, as a real tenant serves. */
+function tlsOptions<T>(y: Argv<T>) {
+  return y
+    .option("tls-cert", { type: "string", describe: "Serve HTTPS with this certificate (PEM file); needs --tls-key" })
+    .option("tls-key", { type: "string", describe: "The certificate's private key (PEM file)" });
 }
