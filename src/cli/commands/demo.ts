@@ -7,6 +7,8 @@ import { apply, loadProject, plan } from "../../workflows/index.js";
 import { renderPlan, summaryLine } from "../../render/index.js";
 import { createProgress } from "../../render/progress.js";
 import { connect } from "../../tenant.js";
+import type { Config } from "../../config/index.js";
+import type { Catalogue } from "../../model/catalogue.js";
 import { packagePath } from "../../package.js";
 import { hasChanges } from "../../plan/types.js";
 import type { Io } from "../io.js";
@@ -53,18 +55,7 @@ export async function runDemo(io: Io, args: DemoArgs): Promise<{ finalPlanHasCha
   try {
     const dir = path.resolve(io.cwd, args.examples ?? examplesDir());
     const configFile = path.join(work, "pimctl.yaml");
-    await writeFile(
-      configFile,
-      [
-        `dir: ${JSON.stringify(dir)}`,
-        "tenants:",
-        "  demo:",
-        `    base_url: ${emulator.tenantUrl("demo")}`,
-        "    token_env: PIMCTL_DEMO_TOKEN",
-        "ledger_dir: .pimctl",
-        "",
-      ].join("\n"),
-    );
+    await writeDemoConfig(configFile, dir, emulator.tenantUrl("demo"));
     const env = { ...io.env, PIMCTL_DEMO_TOKEN: token };
     const opts = { cwd: work, env, configPath: configFile, tenant: "demo", ...(io.interrupt ? { signal: io.interrupt } : {}) };
     io.stdout(`${c.bold("pimctl demo")}: a local PIM tenant is running at ${emulator.tenantUrl("demo")} (an emulator of API v1, in this process).\n`);
@@ -95,19 +86,7 @@ export async function runDemo(io: Io, args: DemoArgs): Promise<{ finalPlanHasCha
     if (applied.verification?.mismatches.length) io.stdout(`Verification found ${applied.verification.mismatches.length} record(s) not stored as written.\n`);
 
     step(4, "someone changes the tenant by hand", "A colleague edits a brand and an attribute through the API, outside Git.");
-    const conn = await connect(first.config, "demo", { env });
-    try {
-      const brand = desired.brands[0];
-      if (!brand) throw new PimctlError("internal", "the demo needs at least one brand in the examples");
-      const found = await conn.api.searchBrand(brand.name);
-      if (found) await conn.api.updateBrand(found.id, { desc: "Edited by hand in the PIM UI" });
-      const attr = desired.attributes.find((a) => a.publish !== undefined);
-      const foundAttr = attr ? await conn.api.searchAttribute(attr.name) : null;
-      if (foundAttr && attr) await conn.api.updateAttribute(foundAttr.id, { publish: !attr.publish });
-      io.stdout(`Changed brand "${brand.name}" (desc)${attr ? ` and attribute "${attr.name}" (publish)` : ""}.\n`);
-    } finally {
-      await conn.api.close();
-    }
+    io.stdout(await changeByHand(first.config, desired, env));
 
     step(5, "plan shows the drift", "pimctl plan --tenant demo   (exactly the hand-made changes, field by field)");
     const drift = await plan(opts);
@@ -121,18 +100,48 @@ export async function runDemo(io: Io, args: DemoArgs): Promise<{ finalPlanHasCha
     const last = await plan(opts);
     io.stdout(`${summaryLine(last.plan)}\n`);
 
-    io.stdout(
-      `\n${c.bold("Do the same against your tenant:")}\n` +
-        "  1. pimctl init                       # writes pimctl.yaml and a manifest directory\n" +
-        "  2. export PIMCTL_DEV_TOKEN=...       # the token stays in the environment, never in files\n" +
-        "  3. pimctl ping --tenant dev          # checks address and token\n" +
-        "  4. pimctl export --tenant dev --out catalogue/ --merge   # add what the tenant holds to the files init wrote\n" +
-        "  5. pimctl plan --tenant dev          # then edit the YAML, plan, review, apply\n" +
-        `Total requests served by the local tenant: ${emulator.stats().requests.total}.\n`,
-    );
+    io.stdout(nextSteps(c, emulator.stats().requests.total));
     return { finalPlanHasChanges: hasChanges(last.plan) };
   } finally {
     await emulator.close();
     await rm(work, { recursive: true, force: true });
   }
+}
+
+/** The demo's pimctl.yaml: the manifests at dir, one tenant at url, its token from PIMCTL_DEMO_TOKEN. */
+async function writeDemoConfig(configFile: string, dir: string, url: string): Promise<void> {
+  await writeFile(
+    configFile,
+    [`dir: ${JSON.stringify(dir)}`, "tenants:", "  demo:", `    base_url: ${url}`, "    token_env: PIMCTL_DEMO_TOKEN", "ledger_dir: .pimctl", ""].join("\n"),
+  );
+}
+
+/** Step 4: a brand's description and an attribute's publish flag changed through the API, as a colleague would; says what changed. */
+async function changeByHand(config: Config, desired: Catalogue, env: NodeJS.ProcessEnv): Promise<string> {
+  const conn = await connect(config, "demo", { env });
+  try {
+    const brand = desired.brands[0];
+    if (!brand) throw new PimctlError("internal", "the demo needs at least one brand in the examples");
+    const found = await conn.api.searchBrand(brand.name);
+    if (found) await conn.api.updateBrand(found.id, { desc: "Edited by hand in the PIM UI" });
+    const attr = desired.attributes.find((a) => a.publish !== undefined);
+    const foundAttr = attr ? await conn.api.searchAttribute(attr.name) : null;
+    if (foundAttr && attr) await conn.api.updateAttribute(foundAttr.id, { publish: !attr.publish });
+    return `Changed brand "${brand.name}" (desc)${attr ? ` and attribute "${attr.name}" (publish)` : ""}.\n`;
+  } finally {
+    await conn.api.close();
+  }
+}
+
+/** The closing text: the same cycle against a real tenant, and the requests the demo made. */
+function nextSteps(c: ReturnType<typeof palette>, requests: number): string {
+  return (
+    `\n${c.bold("Do the same against your tenant:")}\n` +
+    "  1. pimctl init                       # writes pimctl.yaml and a manifest directory\n" +
+    "  2. export PIMCTL_DEV_TOKEN=...       # the token stays in the environment, never in files\n" +
+    "  3. pimctl ping --tenant dev          # checks address and token\n" +
+    "  4. pimctl export --tenant dev --out catalogue/ --merge   # add what the tenant holds to the files init wrote\n" +
+    "  5. pimctl plan --tenant dev          # then edit the YAML, plan, review, apply\n" +
+    `Total requests served by the local tenant: ${requests}.\n`
+  );
 }

@@ -1,6 +1,6 @@
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
-import type { CommandModule } from "yargs";
+import type { Argv, CommandModule } from "yargs";
 import { plan, planHmacKey } from "../../workflows/index.js";
 import { renderPlan, type Format } from "../../render/index.js";
 import { describeRefresh } from "../../render/refresh.js";
@@ -41,34 +41,7 @@ export function planCommand(io: Io): CommandModule<object, PlanArgs> {
     command: "plan",
     describe: "Show what apply would change in the tenant to match the manifests",
     builder: (y) =>
-      withBundle(withRefresh(withFormat(withProjectOptions(y))))
-        .option("out", {
-          alias: "o",
-          type: "string",
-          describe: "Save the plan for 'pimctl apply FILE': always JSON (with a fingerprint of the state), whatever --format shows",
-        })
-        .option("print-to", { type: "string", describe: "Write what --format renders to this file instead of stdout" })
-        .option("html", { type: "string", describe: "Also write the HTML review page to this file (with any --format and --out)" })
-        .option("detailed-exitcode", { type: "boolean", describe: "Exit 0 when there are no changes, 2 when there are, 1 on error" })
-        .option("write-only", {
-          choices: WRITE_ONLY_MODES,
-          default: "always" as WriteOnlyMode,
-          describe:
-            "Do first-time writes of write-only values nobody can read back (no ledger entry) count as changes for --detailed-exitcode? always; " +
-            "when-unknown: only while the tenant has no state at all; never",
-        })
-        .option("target", { type: "string", array: true, describe: "Limit the plan to this address (and what it needs); repeatable" })
-        .option("exclude", { type: "string", array: true, describe: "Leave out an address or a whole kind (e.g. brands); repeatable" })
-        .option("fail-on-delete", { type: "boolean", describe: "Exit 3 when the plan deletes anything" })
-        .option("fail-on-destructive", { type: "boolean", describe: "Exit 3 when the plan has destructive changes" })
-        .option("allow-delete", {
-          type: "boolean",
-          describe: "Permit the plan's deletes (pruning). Recorded in the plan; without it deletes show as blocked and apply refuses the plan",
-        })
-        .option("allow-empty-files", ALLOW_EMPTY_FILES_OPTION)
-        .option("compact", { type: "boolean", describe: "One line per action, no field details" })
-        .option("summary", { type: "boolean", describe: "Counts per kind and the destructive lines only (text, markdown)" })
-        .option("show-unmanaged", { type: "boolean", describe: "List unmanaged records one by one" })
+      planOptions(withBundle(withRefresh(withFormat(withProjectOptions(y)))))
         .example("$0 plan --tenant staging", "Plan against the staging tenant")
         .example("$0 plan --format markdown --out plan.json", "A PR comment on stdout, the plan saved for apply")
         .example("$0 plan --detailed-exitcode --fail-on-destructive", "CI gate: 2 = changes, 3 = policy")
@@ -152,4 +125,36 @@ export function refuseRenderedName(out: string): void {
     `--out saves the plan for 'pimctl apply FILE' and is always JSON, so ${out} would hold JSON; write what --format renders with --print-to ` +
       `${out} (the HTML page also with --html ${out}), and save the plan with --out plan.json`,
   );
+}
+
+/** plan's own options: where the plan goes, what it shows, and what makes it fail. */
+function planOptions<T>(y: Argv<T>) {
+  return y
+    .option("out", {
+      alias: "o",
+      type: "string",
+      describe: "Save the plan for 'pimctl apply FILE': always JSON (with a fingerprint of the state), whatever --format shows",
+    })
+    .option("print-to", { type: "string", describe: "Write what --format renders to this file instead of stdout" })
+    .option("html", { type: "string", describe: "Also write the HTML review page to this file (with any --format and --out)" })
+    .option("detailed-exitcode", { type: "boolean", describe: "Exit 0 when there are no changes, 2 when there are, 1 on error" })
+    .option("write-only", {
+      choices: WRITE_ONLY_MODES,
+      default: "always" as WriteOnlyMode,
+      describe:
+        "Do first-time writes of write-only values nobody can read back (no ledger entry) count as changes for --detailed-exitcode? always; " +
+        "when-unknown: only while the tenant has no state at all; never",
+    })
+    .option("target", { type: "string", array: true, describe: "Limit the plan to this address (and what it needs); repeatable" })
+    .option("exclude", { type: "string", array: true, describe: "Leave out an address or a whole kind (e.g. brands); repeatable" })
+    .option("fail-on-delete", { type: "boolean", describe: "Exit 3 when the plan deletes anything" })
+    .option("fail-on-destructive", { type: "boolean", describe: "Exit 3 when the plan has destructive changes" })
+    .option("allow-delete", {
+      type: "boolean",
+      describe: "Permit the plan's deletes (pruning). Recorded in the plan; without it deletes show as blocked and apply refuses the plan",
+    })
+    .option("allow-empty-files", ALLOW_EMPTY_FILES_OPTION)
+    .option("compact", { type: "boolean", describe: "One line per action, no field details" })
+    .option("summary", { type: "boolean", describe: "Counts per kind and the destructive lines only (text, markdown)" })
+    .option("show-unmanaged", { type: "boolean", describe: "List unmanaged records one by one" });
 }
