@@ -88,51 +88,62 @@ const present = (s: unknown): s is string => typeof s === "string" && s.trim() !
 /** Every translatable text of the catalogue, in a stable order (kind, then address, then field). */
 export function translatableTexts(c: Catalogue): TranslatableText[] {
   const out: TranslatableText[] = [];
-  const fieldTexts = (
-    kind: TextKind,
-    record: Segment[],
-    previous: Segment[][],
-    fields: string[],
-    master: Record<string, unknown>,
-    versions: Record<string, Record<string, unknown> | undefined> | undefined,
-    notes: string[],
-    source: SourceLocation | undefined,
-  ) => {
-    for (const field of fields) {
-      const text = master[field];
-      if (!present(text)) continue;
-      const translations: Record<string, string> = {};
-      for (const [v, fields] of Object.entries(versions ?? {})) if (present(fields?.[field])) translations[v] = fields![field] as string;
-      out.push({
-        kind,
-        record,
-        field,
-        master: text,
-        translations,
-        previous,
-        notes: [...notes, `field: ${field}`],
-        ...(source ? { source } : {}),
-        keys: (v) => ["versions", v, field],
-      });
-    }
-  };
+  const lengths = attributeTexts(c, out);
+  categoryTexts(c, out);
+  brandTexts(c, lengths, out);
+  return out;
+}
 
+/** A record's texts in the fields a language version holds several of (name, desc, ...). */
+interface FieldTexts {
+  kind: TextKind;
+  record: Segment[];
+  previous: Segment[][];
+  fields: string[];
+  master: Record<string, unknown>;
+  versions: Record<string, Record<string, unknown> | undefined> | undefined;
+  notes: string[];
+  source: SourceLocation | undefined;
+}
+
+/** One text per field with a master text, with the translations the versions hold. */
+function fieldTexts(out: TranslatableText[], t: FieldTexts): void {
+  for (const field of t.fields) {
+    const text = t.master[field];
+    if (!present(text)) continue;
+    const translations: Record<string, string> = {};
+    for (const [v, fields] of Object.entries(t.versions ?? {})) if (present(fields?.[field])) translations[v] = fields![field] as string;
+    out.push({
+      kind: t.kind,
+      record: t.record,
+      field,
+      master: text,
+      translations,
+      previous: t.previous,
+      notes: [...t.notes, `field: ${field}`],
+      ...(t.source ? { source: t.source } : {}),
+      keys: (v) => ["versions", v, field],
+    });
+  }
+}
+
+/** Each attribute's field texts, then its type values; returns each attribute's length (a limit translators are told). */
+function attributeTexts(c: Catalogue, out: TranslatableText[]): Map<string, number> {
   const attributeFields = versionedFields(ATTRIBUTE);
   const lengths = new Map<string, number>();
   for (const a of c.attributes) {
     if (typeof a.length === "number") lengths.set(a.name, a.length);
     const names = [a.name, ...(a.previous_names ?? [])];
-    const record = [seg("attribute", a.name)];
-    fieldTexts(
-      "attributes",
-      record,
-      names.slice(1).map((n) => [seg("attribute", n)]),
-      attributeFields,
-      a,
-      a.versions,
-      [`attribute (${a.type})`],
-      a.source,
-    );
+    fieldTexts(out, {
+      kind: "attributes",
+      record: [seg("attribute", a.name)],
+      previous: names.slice(1).map((n) => [seg("attribute", n)]),
+      fields: attributeFields,
+      master: a,
+      versions: a.versions,
+      notes: [`attribute (${a.type})`],
+      source: a.source,
+    });
     const limit = typeof a.length === "number" ? [`at most ${a.length} characters (the attribute's length)`] : [];
     for (const v of a.values ?? []) {
       const previous: Segment[][] = [];
@@ -151,7 +162,11 @@ export function translatableTexts(c: Catalogue): TranslatableText[] {
       });
     }
   }
+  return lengths;
+}
 
+/** Each category's field texts, found under its earlier paths and its ancestors' earlier names too. */
+function categoryTexts(c: Catalogue, out: TranslatableText[]): void {
   const categoryFields = versionedFields(CATEGORY);
   // Only renamed categories are looked up for their descendants (most catalogues have none).
   const previousNames = new Map(c.categories.filter((cat) => cat.previous_names?.length).map((cat) => [pathKey(cat.path), cat.previous_names!]));
@@ -161,23 +176,34 @@ export function translatableTexts(c: Catalogue): TranslatableText[] {
     for (let i = 0; previousNames.size && i < cat.path.length; i++) {
       for (const old of previousNames.get(pathKey(cat.path.slice(0, i + 1))) ?? []) previous.push([...cat.path.slice(0, i), old, ...cat.path.slice(i + 1)]);
     }
-    const notes = [`category ${cat.path.join(" > ")}`];
-    fieldTexts(
-      "categories",
-      [seg("category", pathKey(cat.path))],
-      previous.map((p) => [seg("category", pathKey(p))]),
-      categoryFields,
-      cat,
-      cat.versions,
-      notes,
-      cat.source,
-    );
+    fieldTexts(out, {
+      kind: "categories",
+      record: [seg("category", pathKey(cat.path))],
+      previous: previous.map((p) => [seg("category", pathKey(p))]),
+      fields: categoryFields,
+      master: cat,
+      versions: cat.versions,
+      notes: [`category ${cat.path.join(" > ")}`],
+      source: cat.source,
+    });
   }
+}
 
+/** Each brand's field texts, then its attribute values. */
+function brandTexts(c: Catalogue, lengths: Map<string, number>, out: TranslatableText[]): void {
   const brandFields = versionedFields(BRAND);
   for (const b of c.brands) {
     const olds = (b.previous_names ?? []).map((n) => [seg("brand", n)]);
-    fieldTexts("brands", [seg("brand", b.name)], olds, brandFields, b, b.versions, [`brand "${b.name}"`], b.source);
+    fieldTexts(out, {
+      kind: "brands",
+      record: [seg("brand", b.name)],
+      previous: olds,
+      fields: brandFields,
+      master: b,
+      versions: b.versions,
+      notes: [`brand "${b.name}"`],
+      source: b.source,
+    });
     for (const [attr, val] of Object.entries(b.attributes ?? {})) {
       if (!present(val.value)) continue;
       const translations = Object.fromEntries(Object.entries(val.versions ?? {}).filter(([, t]) => present(t)));
@@ -194,5 +220,4 @@ export function translatableTexts(c: Catalogue): TranslatableText[] {
       });
     }
   }
-  return out;
 }

@@ -54,37 +54,60 @@ export function planWebIds(
   }
 }
 
+/** What planAssets plans for one owner. */
+interface AssetPlanning {
+  kind: Kind;
+  type: ResourceType;
+  want: Asset[] | undefined;
+  remote: RemoteAsset[] | undefined;
+  ownerKey: OwnerKey;
+  ownerRef: Ref;
+  address: (imageUrl: string) => string;
+  source?: SourceLocation;
+}
+
+/** A desired asset matched to the tenant's: unknownUrl when adopted by alt text (its image_url cannot be read back). */
+type AssetMatch = { remote: RemoteAsset; unknownUrl: boolean };
+
 /**
  * Assets by image_url: matched through the ledger, then by a tenant that
  * echoes image_url as uri, then (without a record) by alt text, so an
  * existing image is adopted rather than duplicated.
  */
-export function planAssets(
-  ctx: PlanContext,
-  o: {
-    kind: Kind;
-    type: ResourceType;
-    want: Asset[] | undefined;
-    remote: RemoteAsset[] | undefined;
-    ownerKey: OwnerKey;
-    ownerRef: Ref;
-    address: (imageUrl: string) => string;
-    source?: SourceLocation;
-  },
-): void {
+export function planAssets(ctx: PlanContext, o: AssetPlanning): void {
   const want = o.want;
   if (want === undefined) return;
   const remoteAssets = o.remote ?? [];
   const ledger = o.ownerKey && ctx.trustsLedgerOf(o.ownerKey) ? (ctx.ledger?.assets[o.ownerKey] ?? {}) : {};
   // Where the asset's id is unique, and what the ledger remembers it by: its owner.
   const table = o.type === "brand_asset" ? "brand_assets" : "category_assets";
+  const matched = matchAssets(want, remoteAssets, ledger);
+  const claimed = new Set([...matched.values()].map((m) => m.remote));
+  for (const r of claimed) ctx.own(table, r.id, o.ownerKey);
+  for (const d of [...want].sort((a, b) => compareText(a.image_url, b.image_url))) planAsset(ctx, o, d, matched.get(d));
+  for (const r of remoteAssets) {
+    if (claimed.has(r)) continue;
+    leftover(ctx, {
+      table,
+      key: o.ownerKey ?? "",
+      kind: o.kind,
+      type: o.type,
+      address: o.address(ledger[String(r.id)]?.image_url ?? r.uri),
+      remote: r,
+      change: { field: "uri", before: r.uri },
+      refs: { owner: o.ownerRef },
+    });
+  }
+}
+
+/** Each desired asset's match in the tenant, in the order of trust: the ledger, the uri, the alt text. */
+function matchAssets(want: Asset[], remoteAssets: RemoteAsset[], ledger: Record<string, { image_url: string }>): Map<Asset, AssetMatch> {
   const byId = new Map(remoteAssets.map((a) => [String(a.id), a]));
   const claimed = new Set<RemoteAsset>();
-  const matched = new Map<Asset, { remote: RemoteAsset; unknownUrl: boolean }>();
+  const matched = new Map<Asset, AssetMatch>();
   const claim = (d: Asset, r: RemoteAsset, unknownUrl: boolean): void => {
     matched.set(d, { remote: r, unknownUrl });
     claimed.add(r);
-    ctx.own(table, r.id, o.ownerKey);
   };
   // 1. The ledger knows which image_url each remote asset came from.
   for (const [assetId, entry] of Object.entries(ledger)) {
@@ -104,57 +127,46 @@ export function planAssets(
     const r = remoteAssets.find((a) => !claimed.has(a) && (a.alttext ?? "") === (d.alttext ?? "") && !(String(a.id) in ledger));
     if (r) claim(d, r, true);
   }
+  return matched;
+}
+
+/** One desired asset: created when unmatched, updated where its fields differ. */
+function planAsset(ctx: PlanContext, o: AssetPlanning, d: Asset, m: AssetMatch | undefined): void {
   const src = o.source ? { source: o.source } : {};
-  for (const d of [...want].sort((a, b) => compareText(a.image_url, b.image_url))) {
-    const m = matched.get(d);
-    if (!m) {
-      ctx.add(
-        {
-          address: o.address(d.image_url),
-          kind: o.kind,
-          type: o.type,
-          op: "create",
-          changes: [{ field: "image_url", after: d.image_url }, ...createChanges(d, FIELDS.asset)],
-          flags: { write_only: true },
-          refs: { owner: o.ownerRef },
-          ...src,
-        },
-        null,
-      );
-      continue;
-    }
-    const changes = updateChanges(d, m.remote, FIELDS.asset);
-    if (m.unknownUrl) changes.unshift({ field: "image_url", before_unknown: true, after: d.image_url });
-    if (!changes.length) continue;
+  if (!m) {
     ctx.add(
       {
         address: o.address(d.image_url),
         kind: o.kind,
         type: o.type,
-        op: "update",
-        changes,
+        op: "create",
+        changes: [{ field: "image_url", after: d.image_url }, ...createChanges(d, FIELDS.asset)],
         flags: { write_only: true },
-        ...(m.unknownUrl ? { notes: [`adopts asset ${m.remote.id} (same alt text); its image_url cannot be read back`] } : {}),
-        refs: { owner: o.ownerRef, self: { id: m.remote.id } },
-        identity: { image_url: d.image_url },
+        refs: { owner: o.ownerRef },
         ...src,
       },
-      m.remote,
+      null,
     );
+    return;
   }
-  for (const r of remoteAssets) {
-    if (claimed.has(r)) continue;
-    leftover(ctx, {
-      table,
-      key: o.ownerKey ?? "",
+  const changes = updateChanges(d, m.remote, FIELDS.asset);
+  if (m.unknownUrl) changes.unshift({ field: "image_url", before_unknown: true, after: d.image_url });
+  if (!changes.length) return;
+  ctx.add(
+    {
+      address: o.address(d.image_url),
       kind: o.kind,
       type: o.type,
-      address: o.address(ledger[String(r.id)]?.image_url ?? r.uri),
-      remote: r,
-      change: { field: "uri", before: r.uri },
-      refs: { owner: o.ownerRef },
-    });
-  }
+      op: "update",
+      changes,
+      flags: { write_only: true },
+      ...(m.unknownUrl ? { notes: [`adopts asset ${m.remote.id} (same alt text); its image_url cannot be read back`] } : {}),
+      refs: { owner: o.ownerRef, self: { id: m.remote.id } },
+      identity: { image_url: d.image_url },
+      ...src,
+    },
+    m.remote,
+  );
 }
 
 /** Attribute sets assigned to a brand: only the ledger knows which were assigned. */

@@ -103,7 +103,7 @@ export const categories: KindPlanner = {
         // With its path: a targeted plan reads it by this id (src/state/by-id.ts).
         ctx.own("categories", r.id, key, d);
       } else ctx.ownership.created("categories", addr.category(d.path), key, d);
-      planCategory(ctx, d, key, r, via, parentKey, parentRemote, tree.byId);
+      planCategory(ctx, { d, key, r, via, parentKey, parentRemote, byId: tree.byId });
     }
     planUndeclared(ctx, remote, tree, claimed, plannedPathOf(tree, claimedPath));
   },
@@ -230,17 +230,30 @@ function planUndeclared(
   }
 }
 
-function planCategory(
-  ctx: PlanContext,
-  d: Category,
-  key: string,
-  r: RemoteCategory | undefined,
-  via: PreviousAddress["via"] | undefined,
-  parentKey: string | null,
-  parentRemote: RemoteCategory | null | undefined,
-  byId: Map<number, RemoteCategory>,
-): void {
-  const source = d.source ? { source: d.source } : {};
+/** Where a declared category sits: its key and parent, the tenant's record it matched, and the tree read. */
+interface CategoryPlace {
+  d: Category;
+  key: string;
+  r: RemoteCategory | undefined;
+  via: PreviousAddress["via"] | undefined;
+  parentKey: string | null;
+  parentRemote: RemoteCategory | null | undefined;
+  byId: Map<number, RemoteCategory>;
+}
+
+function planCategory(ctx: PlanContext, at: CategoryPlace): void {
+  const { d, key, r, via, parentKey } = at;
+  const refs = categoryRefs(ctx, d, parentKey);
+  // Addresses are printed only where an action or a reference needs one: a no-op plan at scale prints none.
+  if (!r) planNewCategory(ctx, d, key, parentKey, refs);
+  else planExistingCategory(ctx, at, r, refs);
+  const catRef = ctx.refs.categories.get(key)!;
+  planCategoryVersions(ctx, d, r, catRef);
+  planCategoryWriteOnly(ctx, d, key, r, via, catRef);
+}
+
+/** What a category's create or update refers to: its parent and its attribute sets. */
+function categoryRefs(ctx: PlanContext, d: Category, parentKey: string | null): Record<string, Ref> {
   const refs: Record<string, Ref> = {};
   if (parentKey !== null) {
     const p = ctx.refs.categories.get(parentKey);
@@ -250,63 +263,70 @@ function planCategory(
     const ref = ctx.ref("attribute_sets", s, d.source);
     if (ref) refs[`attribute_set:${s}`] = ref;
   }
-  // Addresses are printed only where an action or a reference needs one: a no-op plan at scale prints none.
-  if (!r) {
-    const address = addr.category(d.path);
-    ctx.refs.categories.set(key, { address });
-    ctx.add(
-      {
-        address,
-        kind: "categories",
-        type: "category",
-        op: "create",
-        changes: [{ field: "parent", after: parentKey }, ...createChanges(d, FIELDS.category)],
-        refs,
-        identity: { parent: parentKey },
-        ...source,
-      },
-      null,
-    );
-  } else {
-    ctx.refs.categories.set(key, { id: r.id });
-    const changes = updateChanges(d, { ...r, attribute_sets: r.attribute_sets?.map((s) => ctx.current("attribute_sets", s)) }, FIELDS.category);
-    const newParentId = parentRemote === undefined ? undefined : parentRemote === null ? null : parentRemote.id;
-    const moved = newParentId === undefined || newParentId !== r.parent_id;
-    if (moved) {
-      // Moving under one of its own descendants would make a cycle: refuse now, not halfway through apply.
-      if (newParentId !== undefined && newParentId !== null && isDescendant(byId, newParentId, r.id)) {
-        ctx.errors.push(
-          new PimctlError(
-            "cycle",
-            `category "${key}" cannot move into its own subtree ("${pathKey(r.path)}" is an ancestor of its new parent)`,
-            d.source ? { location: d.source } : {},
-          ),
-        );
-      }
-      changes.unshift({ field: "parent", before: r.path.length > 1 ? pathKey(r.path.slice(0, -1)) : null, after: parentKey });
-    }
-    if (changes.length) {
-      const op: Op = moved ? "move" : via ? "rename" : "update";
-      ctx.add(
-        {
-          address: addr.category(d.path),
-          kind: "categories",
-          type: "category",
-          op,
-          changes,
-          refs: { ...refs, self: { id: r.id } },
-          ...(via ? { previous: { address: addr.category(r.path), via } } : {}),
-          ...(moved ? { identity: { parent: parentKey } } : {}),
-          ...source,
-        },
-        // The record as read, less its child count: a read by id (plan --target) does not know it,
-        // and a child created elsewhere is no drift of this record (a delete's fingerprint keeps it);
-        // less what API v1 cannot write (its versions: no plan writes them, records.ts writableView).
-        writableView({ ...r, child_count: undefined }, CATEGORY),
+  return refs;
+}
+
+function planNewCategory(ctx: PlanContext, d: Category, key: string, parentKey: string | null, refs: Record<string, Ref>): void {
+  const address = addr.category(d.path);
+  ctx.refs.categories.set(key, { address });
+  ctx.add(
+    {
+      address,
+      kind: "categories",
+      type: "category",
+      op: "create",
+      changes: [{ field: "parent", after: parentKey }, ...createChanges(d, FIELDS.category)],
+      refs,
+      identity: { parent: parentKey },
+      ...(d.source ? { source: d.source } : {}),
+    },
+    null,
+  );
+}
+
+/** A matched category: moved (never into its own subtree), renamed or updated where it differs. */
+function planExistingCategory(ctx: PlanContext, at: CategoryPlace, r: RemoteCategory, refs: Record<string, Ref>): void {
+  const { d, key, via, parentKey, parentRemote } = at;
+  ctx.refs.categories.set(key, { id: r.id });
+  const changes = updateChanges(d, { ...r, attribute_sets: r.attribute_sets?.map((s) => ctx.current("attribute_sets", s)) }, FIELDS.category);
+  const newParentId = parentRemote === undefined ? undefined : parentRemote === null ? null : parentRemote.id;
+  const moved = newParentId === undefined || newParentId !== r.parent_id;
+  if (moved) {
+    // Moving under one of its own descendants would make a cycle: refuse now, not halfway through apply.
+    if (newParentId !== undefined && newParentId !== null && isDescendant(at.byId, newParentId, r.id)) {
+      ctx.errors.push(
+        new PimctlError(
+          "cycle",
+          `category "${key}" cannot move into its own subtree ("${pathKey(r.path)}" is an ancestor of its new parent)`,
+          d.source ? { location: d.source } : {},
+        ),
       );
     }
+    changes.unshift({ field: "parent", before: r.path.length > 1 ? pathKey(r.path.slice(0, -1)) : null, after: parentKey });
   }
-  const catRef = ctx.refs.categories.get(key)!;
+  if (!changes.length) return;
+  const op: Op = moved ? "move" : via ? "rename" : "update";
+  ctx.add(
+    {
+      address: addr.category(d.path),
+      kind: "categories",
+      type: "category",
+      op,
+      changes,
+      refs: { ...refs, self: { id: r.id } },
+      ...(via ? { previous: { address: addr.category(r.path), via } } : {}),
+      ...(moved ? { identity: { parent: parentKey } } : {}),
+      ...(d.source ? { source: d.source } : {}),
+    },
+    // The record as read, less its child count: a read by id (plan --target) does not know it,
+    // and a child created elsewhere is no drift of this record (a delete's fingerprint keeps it);
+    // less what API v1 cannot write (its versions: no plan writes them, action-builders.ts writableView).
+    writableView({ ...r, child_count: undefined }, CATEGORY),
+  );
+}
+
+/** A category's texts per language version: API v1 cannot write them, so each difference is shown as unsupported. */
+function planCategoryVersions(ctx: PlanContext, d: Category, r: RemoteCategory | undefined, catRef: Ref): void {
   for (const [version, fields] of sortedEntries(d.versions)) {
     const have = r?.versions?.[version] ?? {};
     const changes = r ? updateChanges(fields, have, FIELDS.category_version) : createChanges(fields, FIELDS.category_version);
@@ -318,12 +338,11 @@ function planCategory(
         changes,
         owner: catRef,
         version,
-        ...source,
+        ...(d.source ? { source: d.source } : {}),
         before: have,
       });
     }
   }
-  planCategoryWriteOnly(ctx, d, key, r, via, catRef);
 }
 
 /** A category's web ids and assets (write-only), under the ledger's entries of its id while it is the record they were written for. */
