@@ -52,26 +52,7 @@ export function parseYaml(text: string, file: string, variables?: Record<string,
     const p = linePos(offset);
     return { file, line: p.line, column: p.col };
   };
-  const substituteOrReport = (value: string, offset: number, report: boolean): string =>
-    value.replace(VARIABLE, (match, name: string | undefined) => {
-      if (match === "$${") return "${";
-      if (variables && name !== undefined && Object.hasOwn(variables, name)) return variables[name]!;
-      if (!report) return match;
-      const known = Object.keys(variables ?? {});
-      const close = closeNames(name ?? "", known);
-      errors.push(
-        new PimctlError("undefined_variable", `variable \${${name}} is not defined${variables ? " for this tenant" : " (no tenant selected: pass --tenant)"}`, {
-          location: loc(offset),
-          details: [
-            close.length
-              ? `did you mean: ${close.map((c) => `\${${c}}`).join(", ")}?`
-              : `define it under tenants.<name>.variables in pimctl.yaml${known.length ? ` (defined: ${known.join(", ")})` : ""}`,
-            "write $${ for a literal ${",
-          ],
-        }),
-      );
-      return match;
-    });
+  const substituteOrReport = variableSubstitution(variables, errors, loc);
   const substitute = (value: string, offset: number): string => substituteOrReport(value, offset, true);
   // The plain YAML manifests are made of takes the fast path; anything else the full parser.
   const fast = opts.fast === false ? undefined : parseFastYaml(text, substitute, (value, offset) => substituteOrReport(value, offset, false));
@@ -91,10 +72,60 @@ export function parseYaml(text: string, file: string, variables?: Record<string,
       atPath: () => first,
     };
   }
+  errors.push(...syntaxErrors(doc, text, (offset) => linePos(offset).line, loc));
+  // Variables are substituted in place, in keys too; files without "${" skip the walk.
+  if (text.includes("${")) substituteAll(doc.contents as Node | null, substitute);
+  let data: unknown;
+  try {
+    data = errors.length && doc.errors.length ? undefined : doc.toJS({ maxAliasCount: 100 });
+  } catch (e) {
+    // An alias to no anchor is the one error toJS finds that has a place in the file: say where.
+    errors.push(unresolvedAlias(doc, loc) ?? new PimctlError("yaml_syntax", `YAML could not be read: ${(e as Error).message}`, { location: loc(0) }));
+  }
+  // Positions are looked up when an error or a source needs one: walking every node up front
+  // costs more than the parse itself on large manifests.
+  const at = (ptr: string): SourceLocation => loc(offsetOf(doc, ptr));
+  return { data, errors, at, atPath: (path) => at(pointer(path)) };
+}
+
+/**
+ * Replaces each ${name} with the tenant's variable (and $${ with a literal ${); when `report`, an
+ * undefined variable is an error at its place, with the names it may have meant.
+ */
+function variableSubstitution(
+  variables: Record<string, string> | undefined,
+  errors: PimctlError[],
+  loc: (offset: number) => SourceLocation,
+): (value: string, offset: number, report: boolean) => string {
+  return (value, offset, report) =>
+    value.replace(VARIABLE, (match, name: string | undefined) => {
+      if (match === "$${") return "${";
+      if (variables && name !== undefined && Object.hasOwn(variables, name)) return variables[name]!;
+      if (!report) return match;
+      const known = Object.keys(variables ?? {});
+      const close = closeNames(name ?? "", known);
+      errors.push(
+        new PimctlError("undefined_variable", `variable \${${name}} is not defined${variables ? " for this tenant" : " (no tenant selected: pass --tenant)"}`, {
+          location: loc(offset),
+          details: [
+            close.length
+              ? `did you mean: ${close.map((c) => `\${${c}}`).join(", ")}?`
+              : `define it under tenants.<name>.variables in pimctl.yaml${known.length ? ` (defined: ${known.join(", ")})` : ""}`,
+            "write $${ for a literal ${",
+          ],
+        }),
+      );
+      return match;
+    });
+}
+
+/** The parser's errors as a person reads them: one per line, several documents named as such, where a quote opens, indentation hints. */
+function syntaxErrors(doc: Document, text: string, lineOf: (offset: number) => number, loc: (offset: number) => SourceLocation): PimctlError[] {
+  const errors: PimctlError[] = [];
   let lastLine = 0;
   for (const e of doc.errors) {
     // One indentation mistake makes the parser report several errors on one line: the first says it.
-    const line = linePos(e.pos[0]).line;
+    const line = lineOf(e.pos[0]);
     if (line === lastLine && e.code !== "MULTIPLE_DOCS") continue;
     lastLine = line;
     if (e.code === "MULTIPLE_DOCS") {
@@ -121,63 +152,56 @@ export function parseYaml(text: string, file: string, variables?: Record<string,
       }),
     );
   }
-  // Variables are substituted in place, in keys too; files without "${" skip the walk.
-  const substituteAll = (node: Node | null | undefined): void => {
-    if (!node) return;
-    if (isScalar(node)) {
-      if (typeof node.value === "string" && node.value.includes("${")) node.value = substitute(node.value, node.range?.[0] ?? 0);
-    } else if (isMap(node)) {
-      for (const pair of node.items) {
-        if (!isPair(pair)) continue;
-        substituteAll(pair.key as Node | null);
-        substituteAll(pair.value as Node | null);
-      }
-    } else if (isSeq(node)) for (const item of node.items) substituteAll(item as Node);
-  };
-  if (text.includes("${")) substituteAll(doc.contents as Node | null);
-  let data: unknown;
-  try {
-    data = errors.length && doc.errors.length ? undefined : doc.toJS({ maxAliasCount: 100 });
-  } catch (e) {
-    // An alias to no anchor is the one error toJS finds that has a place in the file: say where.
-    errors.push(unresolvedAlias(doc, loc) ?? new PimctlError("yaml_syntax", `YAML could not be read: ${(e as Error).message}`, { location: loc(0) }));
-  }
-  // Positions are looked up when an error or a source needs one: walking every node up front
-  // costs more than the parse itself on large manifests.
-  const at = (ptr: string): SourceLocation => {
-    const wantKey = ptr.endsWith("#key");
-    const p = wantKey ? ptr.slice(0, -4) : ptr;
-    const segments =
-      p === ""
-        ? []
-        : p
-            .slice(1)
-            .split("/")
-            .map((x) => x.replace(/~1/g, "/").replace(/~0/g, "~"));
-    let node = doc?.contents as Node | null | undefined;
-    let best = node?.range ? node.range[0] : 0;
-    for (let i = 0; i < segments.length && node; i++) {
-      const segment = segments[i]!;
-      if (isMap(node)) {
-        const pair = node.items.find((it) => isPair(it) && String(isScalar(it.key) ? it.key.value : it.key) === segment);
-        if (!pair) break;
-        const keyNode = pair.key as Node | null;
-        const value = pair.value as Node | null;
-        if (keyNode?.range) best = keyNode.range[0];
-        if (i === segments.length - 1 && wantKey) break;
-        node = value;
-        if (value?.range) best = value.range[0];
-        else break;
-      } else if (isSeq(node)) {
-        const item = node.items[Number(segment)] as Node | undefined;
-        if (!item?.range) break;
-        node = item;
-        best = item.range[0];
-      } else break;
+  return errors;
+}
+
+/** Variables substituted in place, in keys and values. */
+function substituteAll(node: Node | null | undefined, substitute: (value: string, offset: number) => string): void {
+  if (!node) return;
+  if (isScalar(node)) {
+    if (typeof node.value === "string" && node.value.includes("${")) node.value = substitute(node.value, node.range?.[0] ?? 0);
+  } else if (isMap(node)) {
+    for (const pair of node.items) {
+      if (!isPair(pair)) continue;
+      substituteAll(pair.key as Node | null, substitute);
+      substituteAll(pair.value as Node | null, substitute);
     }
-    return loc(best);
-  };
-  return { data, errors, at, atPath: (path) => at(pointer(path)) };
+  } else if (isSeq(node)) for (const item of node.items) substituteAll(item as Node, substitute);
+}
+
+/** Where the value at a JSON pointer starts (`#key`: where its key starts), or the nearest place above it the document has. */
+function offsetOf(doc: Document, ptr: string): number {
+  const wantKey = ptr.endsWith("#key");
+  const p = wantKey ? ptr.slice(0, -4) : ptr;
+  const segments =
+    p === ""
+      ? []
+      : p
+          .slice(1)
+          .split("/")
+          .map((x) => x.replace(/~1/g, "/").replace(/~0/g, "~"));
+  let node = doc?.contents as Node | null | undefined;
+  let best = node?.range ? node.range[0] : 0;
+  for (let i = 0; i < segments.length && node; i++) {
+    const segment = segments[i]!;
+    if (isMap(node)) {
+      const pair = node.items.find((it) => isPair(it) && String(isScalar(it.key) ? it.key.value : it.key) === segment);
+      if (!pair) break;
+      const keyNode = pair.key as Node | null;
+      const value = pair.value as Node | null;
+      if (keyNode?.range) best = keyNode.range[0];
+      if (i === segments.length - 1 && wantKey) break;
+      node = value;
+      if (value?.range) best = value.range[0];
+      else break;
+    } else if (isSeq(node)) {
+      const item = node.items[Number(segment)] as Node | undefined;
+      if (!item?.range) break;
+      node = item;
+      best = item.range[0];
+    } else break;
+  }
+  return best;
 }
 
 /** The first alias (`*name`) with no anchor (`&name`) above it, as an error at the alias, with the anchors defined there. */

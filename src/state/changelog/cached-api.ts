@@ -153,95 +153,8 @@ export interface CachedApi {
  * whole (brands too, so later runs need no search) and kept.
  */
 export function cachedApi(real: PimApi, snapshot: Snapshot, pending: Pending): CachedApi {
-  const s = snapshot;
-  let hits = 0;
-  const inflight = new Map<string, Promise<unknown>>();
-  const once = <T>(key: string, make: () => Promise<T>): Promise<T> => {
-    let p = inflight.get(key) as Promise<T> | undefined;
-    if (!p) {
-      p = make();
-      inflight.set(key, p);
-      p.catch(() => inflight.delete(key));
-    }
-    return p;
-  };
-  const patched = new Set<string>();
-
-  /** The whole brand list in a version: patched from the snapshot, or read whole and kept. */
-  const brandList = (versionId: number): Promise<ListRead<ApiBrand>> =>
-    once(`brands:${versionId}`, async () => {
-      const key = String(versionId);
-      const cached = s.brand_lists[key];
-      if (cached) {
-        hits++;
-        s.brand_lists[key] = await patch(cached, pending.brands, (id) => real.getBrand(id, versionId || undefined));
-        patched.add(`brands:${key}`);
-        return { items: s.brand_lists[key]!, complete: true, pages: 1 };
-      }
-      const read = await real.readBrands(versionId ? { versionId } : {});
-      if (read.complete) {
-        s.brand_lists[key] = read.items;
-        patched.add(`brands:${key}`);
-      }
-      return read;
-    });
-
-  const categoryList = (withAttributes: boolean): Promise<ListRead<ApiCategory>> =>
-    once(`categories:${withAttributes}`, async () => {
-      const key = withAttributes ? "1" : "0";
-      const cached = s.category_lists[key];
-      if (cached) {
-        hits++;
-        s.category_lists[key] = await patch(cached, pending.categories, (id) => real.getCategory(id, withAttributes ? { withAttributes } : {}));
-        patched.add(`categories:${key}`);
-        return { items: s.category_lists[key]!, complete: true, pages: 1 };
-      }
-      const read = await real.readCategories(withAttributes ? { withAttributes } : {});
-      if (read.complete) {
-        s.category_lists[key] = read.items;
-        patched.add(`categories:${key}`);
-      }
-      return read;
-    });
-
-  const setList = (): Promise<ApiAttributeSet[]> =>
-    once("sets", async () => {
-      if (s.attribute_sets) {
-        hits++;
-        s.attribute_sets = await patch(s.attribute_sets, pending.sets, (id) => real.getAttributeSet(id));
-      } else s.attribute_sets = await real.listAttributeSets();
-      patched.add("sets");
-      return s.attribute_sets;
-    });
-
-  /** A single read kept by key; errors are not kept. */
-  const kept = async <T>(table: Record<string, T>, key: string, read: () => Promise<T>): Promise<T> => {
-    if (key in table) {
-      hits++;
-      return table[key]!;
-    }
-    const v = await read();
-    table[key] = v;
-    return v;
-  };
-
-  const overrides: Partial<PimApi> = {
-    listBrandsPage: async (o) => {
-      if (o.page !== 1) return real.listBrandsPage(o);
-      const read = await brandList(o.versionId ?? 0);
-      return onePage(read.items, "/brands");
-    },
-    readBrands: async (o = {}) => brandList(o.versionId ?? 0),
-    listBrands: async (o = {}) => (await brandList(o.versionId ?? 0)).items,
-    getBrand: (id, versionId) => kept(s.brands, `${id}:${versionId ?? 0}`, () => real.getBrand(id, versionId)),
-    listBrandAttributes: (id) => kept(s.brand_attributes, String(id), () => real.listBrandAttributes(id)),
-    readCategories: (o = {}) => categoryList(o.withAttributes === true),
-    listCategories: async (o = {}) => (await categoryList(o.withAttributes === true)).items,
-    getCategory: (id, o = {}) => kept(s.categories, `${id}:${o.versionId ?? 0}:${o.withAttributes ? 1 : 0}`, () => real.getCategory(id, o)),
-    listAttributeSets: () => setList(),
-    listAttributeSetAttributes: (id) => kept(s.set_attributes, String(id), () => real.listAttributeSetAttributes(id)),
-    getAttribute: (id, versionId) => kept(s.attributes, `${id}:${versionId ?? 0}`, () => real.getAttribute(id, versionId)),
-  };
+  const reads = new SnapshotReads(real, snapshot, pending);
+  const overrides = reads.overrides();
   const api = new Proxy(real, {
     get(target, prop, receiver) {
       const own = (overrides as Record<PropertyKey, unknown>)[prop];
@@ -250,15 +163,125 @@ export function cachedApi(real: PimApi, snapshot: Snapshot, pending: Pending): C
       return typeof v === "function" ? (v as (...a: unknown[]) => unknown).bind(target) : v;
     },
   });
-  return {
-    api,
-    stats: () => ({ hits }),
-    finish() {
-      // A list this run did not bring up to date is stale: keep it only if nothing in it changed.
-      for (const key of Object.keys(s.brand_lists)) if (!patched.has(`brands:${key}`) && pending.brands.size) delete s.brand_lists[key];
-      for (const key of Object.keys(s.category_lists)) if (!patched.has(`categories:${key}`) && pending.categories.size) delete s.category_lists[key];
-      if (s.attribute_sets && !patched.has("sets") && pending.sets.size) delete s.attribute_sets;
-      return s;
-    },
-  };
+  return { api, stats: () => ({ hits: reads.hits }), finish: () => reads.finish() };
+}
+
+/** The reads cachedApi answers from the snapshot (patched with what changed since), and what it kept and brought up to date. */
+class SnapshotReads {
+  hits = 0;
+  private readonly inflight = new Map<string, Promise<unknown>>();
+  /** The lists this run brought up to date. */
+  private readonly patched = new Set<string>();
+
+  constructor(
+    private readonly real: PimApi,
+    private readonly s: Snapshot,
+    private readonly pending: Pending,
+  ) {}
+
+  /** One read per key at a time; a failed read is not kept. */
+  private once<T>(key: string, make: () => Promise<T>): Promise<T> {
+    let p = this.inflight.get(key) as Promise<T> | undefined;
+    if (!p) {
+      p = make();
+      this.inflight.set(key, p);
+      p.catch(() => this.inflight.delete(key));
+    }
+    return p;
+  }
+
+  /** The whole brand list in a version: patched from the snapshot, or read whole and kept. */
+  brandList(versionId: number): Promise<ListRead<ApiBrand>> {
+    const { s, real } = this;
+    return this.once(`brands:${versionId}`, async () => {
+      const key = String(versionId);
+      const cached = s.brand_lists[key];
+      if (cached) {
+        this.hits++;
+        s.brand_lists[key] = await patch(cached, this.pending.brands, (id) => real.getBrand(id, versionId || undefined));
+        this.patched.add(`brands:${key}`);
+        return { items: s.brand_lists[key]!, complete: true, pages: 1 };
+      }
+      const read = await real.readBrands(versionId ? { versionId } : {});
+      if (read.complete) {
+        s.brand_lists[key] = read.items;
+        this.patched.add(`brands:${key}`);
+      }
+      return read;
+    });
+  }
+
+  categoryList(withAttributes: boolean): Promise<ListRead<ApiCategory>> {
+    const { s, real } = this;
+    return this.once(`categories:${withAttributes}`, async () => {
+      const key = withAttributes ? "1" : "0";
+      const cached = s.category_lists[key];
+      if (cached) {
+        this.hits++;
+        s.category_lists[key] = await patch(cached, this.pending.categories, (id) => real.getCategory(id, withAttributes ? { withAttributes } : {}));
+        this.patched.add(`categories:${key}`);
+        return { items: s.category_lists[key]!, complete: true, pages: 1 };
+      }
+      const read = await real.readCategories(withAttributes ? { withAttributes } : {});
+      if (read.complete) {
+        s.category_lists[key] = read.items;
+        this.patched.add(`categories:${key}`);
+      }
+      return read;
+    });
+  }
+
+  setList(): Promise<ApiAttributeSet[]> {
+    const { s, real } = this;
+    return this.once("sets", async () => {
+      if (s.attribute_sets) {
+        this.hits++;
+        s.attribute_sets = await patch(s.attribute_sets, this.pending.sets, (id) => real.getAttributeSet(id));
+      } else s.attribute_sets = await real.listAttributeSets();
+      this.patched.add("sets");
+      return s.attribute_sets;
+    });
+  }
+
+  /** A single read kept by key; errors are not kept. */
+  async kept<T>(table: Record<string, T>, key: string, read: () => Promise<T>): Promise<T> {
+    if (key in table) {
+      this.hits++;
+      return table[key]!;
+    }
+    const v = await read();
+    table[key] = v;
+    return v;
+  }
+
+  /** The client's methods answered from the snapshot; every other goes to the real client. */
+  overrides(): Partial<PimApi> {
+    const { s, real } = this;
+    return {
+      listBrandsPage: async (o) => {
+        if (o.page !== 1) return real.listBrandsPage(o);
+        const read = await this.brandList(o.versionId ?? 0);
+        return onePage(read.items, "/brands");
+      },
+      readBrands: async (o = {}) => this.brandList(o.versionId ?? 0),
+      listBrands: async (o = {}) => (await this.brandList(o.versionId ?? 0)).items,
+      getBrand: (id, versionId) => this.kept(s.brands, `${id}:${versionId ?? 0}`, () => real.getBrand(id, versionId)),
+      listBrandAttributes: (id) => this.kept(s.brand_attributes, String(id), () => real.listBrandAttributes(id)),
+      readCategories: (o = {}) => this.categoryList(o.withAttributes === true),
+      listCategories: async (o = {}) => (await this.categoryList(o.withAttributes === true)).items,
+      getCategory: (id, o = {}) => this.kept(s.categories, `${id}:${o.versionId ?? 0}:${o.withAttributes ? 1 : 0}`, () => real.getCategory(id, o)),
+      listAttributeSets: () => this.setList(),
+      listAttributeSetAttributes: (id) => this.kept(s.set_attributes, String(id), () => real.listAttributeSetAttributes(id)),
+      getAttribute: (id, versionId) => this.kept(s.attributes, `${id}:${versionId ?? 0}`, () => real.getAttribute(id, versionId)),
+    };
+  }
+
+  /** The snapshot as this run leaves it: a list this run did not bring up to date is stale, kept only if nothing in it changed. */
+  finish(): Snapshot {
+    const { s, pending, patched } = this;
+    for (const key of Object.keys(s.brand_lists)) if (!patched.has(`brands:${key}`) && pending.brands.size) delete s.brand_lists[key];
+    for (const key of Object.keys(s.category_lists)) if (!patched.has(`categories:${key}`) && pending.categories.size) delete s.category_lists[key];
+    if (s.attribute_sets && !patched.has("sets") && pending.sets.size) delete s.attribute_sets;
+    return s;
+  }
 }
