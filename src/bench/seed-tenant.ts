@@ -77,6 +77,26 @@ export function seedTenant(store: TenantStore, catalogue: Catalogue, versionIds:
   // Into a tenant that holds records, apply would plan updates and renames: not what is written here.
   if (store.attributes.size || store.attributeSets.size || store.categories.size || store.brands.size)
     throw new PimctlError("usage", `seedTenant writes into an empty tenant; "${store.hash}" already holds records`);
+  const sd = seeding(store, versionIds);
+  const attributeIds = seedAttributes(sd, catalogue.attributes);
+  const setIds = seedAttributeSets(sd, catalogue.attribute_sets, attributeIds);
+  seedCategoriesAndBrands(sd, catalogue, setIds);
+  store.onChange();
+  return { owned: sd.owned, names: sd.names };
+}
+
+/** What seedTenant writes with: the store, one time, version ids, and the ownership and identities apply would record. */
+interface Seeding {
+  store: TenantStore;
+  t: string;
+  versionId: (name: string) => number;
+  owned: Record<"attributes" | "type_values" | "attribute_sets" | "categories" | "brands", number[]>;
+  names: Record<"attributes" | "type_values" | "attribute_sets" | "categories" | "brands", Record<string, AppliedIdentity>>;
+  identity: (table: OwnedTable, key: string, declared?: object) => AppliedIdentity;
+  log: (entity_type: "attribute" | "attribute_set", entity_id: number) => void;
+}
+
+function seeding(store: TenantStore, versionIds: Record<string, number>): Seeding {
   const versions = new Map<string, number>();
   for (const ch of store.channels.values()) if (ch.version_id) versions.set(ch.version_name, ch.version_id);
   for (const [name, id] of Object.entries(versionIds)) versions.set(name, id);
@@ -103,9 +123,14 @@ export function seedTenant(store: TenantStore, catalogue: Catalogue, versionIds:
   const t = now();
   const log = (entity_type: "attribute" | "attribute_set", entity_id: number) =>
     store.changelogs.push({ id: store.changelogs.length + 1, updated_at: t, entity_id, entity_type, change_type: "full" });
+  return { store, t, versionId, owned, names, identity, log };
+}
 
+/** Attributes, their versions and type values (with theirs), as apply's POSTs and PUTs store them; returns name -> id. */
+function seedAttributes(sd: Seeding, attributes: Catalogue["attributes"]): Map<string, number> {
+  const { store, t, owned, names, identity, log, versionId } = sd;
   const attributeIds = new Map<string, number>();
-  for (const a of catalogue.attributes) {
+  for (const a of attributes) {
     // apply's POST: sort_order and publish always (defaults when the manifest leaves them out).
     const attr = attributeRecord(store, { sort_order: 0, publish: false, ...pick(a, ATTRIBUTE_FIELDS) } as never, t);
     log("attribute", attr.id);
@@ -129,9 +154,14 @@ export function seedTenant(store: TenantStore, catalogue: Catalogue, versionIds:
       }
     }
   }
+  return attributeIds;
+}
 
+/** Attribute sets and their assignments; returns name -> id. */
+function seedAttributeSets(sd: Seeding, sets: Catalogue["attribute_sets"], attributeIds: Map<string, number>): Map<string, number> {
+  const { store, t, owned, names, identity, log } = sd;
   const setIds = new Map<string, number>();
-  for (const s of catalogue.attribute_sets) {
+  for (const s of sets) {
     const set = createAttributeSet(store, { sort_order: 0, ...pick(s, ATTRIBUTE_SET_FIELDS) } as never);
     setIds.set(s.name, set.id);
     owned.attribute_sets.push(set.id);
@@ -150,7 +180,12 @@ export function seedTenant(store: TenantStore, catalogue: Catalogue, versionIds:
       log("attribute_set", set.id);
     });
   }
+  return setIds;
+}
 
+/** Categories (parents first, as the catalogue lists them) and brands' own fields. */
+function seedCategoriesAndBrands(sd: Seeding, catalogue: Catalogue, setIds: Map<string, number>): void {
+  const { store, owned, names, identity } = sd;
   const categoryIds = new Map<string, number>();
   for (const c of catalogue.categories) {
     const parent = c.path.length > 1 ? idOf(categoryIds, pathKey(c.path.slice(0, -1)), "parent category") : 0;
@@ -167,8 +202,6 @@ export function seedTenant(store: TenantStore, catalogue: Catalogue, versionIds:
     owned.brands.push(brand.id);
     names.brands[brand.id] = identity("brands", b.name, b);
   }
-  store.onChange();
-  return { owned, names };
 }
 
 /** The store's createAttribute, less its uniqueness scan of every attribute (the catalogue's names are unique already). */

@@ -62,18 +62,48 @@ export async function writeTaxonomyProject(dir: string, o: TaxonomyProjectOption
   const languages = o.languages ?? ["fr", "de"];
   const versions = (n: Named["name"]) => Object.fromEntries(languages.map((l) => [TAXONOMY_LANGUAGES[l], n[l] ?? n.en]));
   const roots = o.roots ? data.categories.filter((r) => o.roots!.includes(r.name.en)) : data.categories;
+  const attributes = taxonomyAttributes(data, roots, o, versions);
+  const { categories, sets, categoryCount } = taxonomyCategories(data, roots, o, versions);
+  const brands = Array.from({ length: o.brands }, (_, i) => ({
+    name: `Brand ${String(i + 1).padStart(3, "0")}`,
+    desc: `Brand number ${i + 1}, made for the benchmark.`,
+  }));
+  const copies = o.copies ?? 1;
+  await writeCopies(path.join(dir, "catalogue"), copies, { attributes: [...attributes.values()], sets, categories, brands });
+  const config = [
+    "dir: catalogue",
+    ...(o.versionIds ? ["versions:", ...Object.entries(o.versionIds).map(([v, id]) => `  ${v}: ${id}`)] : []),
+    "tenants:",
+    ...Object.entries(o.tenants).flatMap(([name, url]) => [`  ${name}:`, `    base_url: ${url}`, `    token_env: ${o.tokenEnv(name)}`]),
+    "",
+  ].join("\n");
+  await writeFile(path.join(dir, "pimctl.yaml"), config);
+  const values = [...attributes.values()].reduce((n, a) => n + a.values.length, 0);
+  const times = (n: number) => n * copies;
+  return (
+    `${times(categoryCount)} categories, ${times(attributes.size)} attributes with ${times(values)} values, ${times(sets.length)} attribute sets, ` +
+    `${times(o.brands)} brands, ` +
+    `${languages.map((l) => TAXONOMY_LANGUAGES[l]).join(" and ") || "no language versions"}`
+  );
+}
 
-  const attrById = new Map(data.attributes.map((a) => [a.id, a]));
+type Versions = (n: Named["name"]) => Record<string, string>;
+type TaxonomyAttribute = {
+  name: string;
+  type: string;
+  versions: Record<string, { name: string }>;
+  values: Array<{ value: string; versions: Record<string, string> }>;
+};
+
+/** The taxonomy's attributes by English name (those the roots use, when roots are chosen), each a selectbox with its values. */
+function taxonomyAttributes(data: Taxonomy, roots: Node[], o: TaxonomyProjectOptions, versions: Versions): Map<string, TaxonomyAttribute> {
   const usedIds = new Set<string>();
   const collect = (n: Node) => {
     for (const id of n.attributes ?? []) usedIds.add(id);
     for (const c of n.children ?? []) collect(c);
   };
   if (o.roots) roots.forEach(collect);
-  const attributes = new Map<
-    string,
-    { name: string; type: string; versions: Record<string, { name: string }>; values: Array<{ value: string; versions: Record<string, string> }> }
-  >();
+  const attributes = new Map<string, TaxonomyAttribute>();
   for (const a of data.attributes) {
     if (attributes.has(a.name.en) || (o.roots && !usedIds.has(a.id))) continue;
     const seen = new Set<string>();
@@ -86,7 +116,12 @@ export async function writeTaxonomyProject(dir: string, o: TaxonomyProjectOption
       values,
     });
   }
+  return attributes;
+}
 
+/** Each root as a category tree with an attribute set of the attributes its nodes use (a share of the leaves, for a quick run). */
+function taxonomyCategories(data: Taxonomy, roots: Node[], o: TaxonomyProjectOptions, versions: Versions) {
+  const attrById = new Map(data.attributes.map((a) => [a.id, a]));
   const share = o.categoryShare ?? 1;
   let categoryCount = 0;
   const sets: Array<{ name: string; attributes: string[] }> = [];
@@ -110,49 +145,40 @@ export async function writeTaxonomyProject(dir: string, o: TaxonomyProjectOption
     sets.push({ name: root.name.en, attributes: [...used].sort() });
     return { ...node, name: root.name.en, attribute_sets: [root.name.en] };
   });
-  const brands = Array.from({ length: o.brands }, (_, i) => ({
-    name: `Brand ${String(i + 1).padStart(3, "0")}`,
-    desc: `Brand number ${i + 1}, made for the benchmark.`,
-  }));
+  return { categories, sets, categoryCount };
+}
 
-  const catalogue = path.join(dir, "catalogue");
+/** The catalogue files, once per copy: copy k is one copy's objects with its names suffixed, written before the next is built. */
+async function writeCopies(
+  catalogue: string,
+  copies: number,
+  c: {
+    attributes: TaxonomyAttribute[];
+    sets: Array<{ name: string; attributes: string[] }>;
+    categories: Array<Record<string, unknown> & { name: string; attribute_sets: string[] }>;
+    brands: Array<{ name: string; desc: string }>;
+  },
+): Promise<void> {
   await mkdir(catalogue, { recursive: true });
-  const copies = o.copies ?? 1;
   for (let k = 1; k <= copies; k++) {
-    // Copy k is one copy's objects with its names suffixed; written before the next is built.
     const name = (n: string) => copyName(n, k);
     const file = (kind: string) => (k === 1 ? `${kind}.yaml` : `${kind}-${String(k).padStart(2, "0")}.yaml`);
     const write = (kind: string, list: unknown[]) => writeFile(path.join(catalogue, file(kind)), stringify({ [kind]: list }, { lineWidth: 0 }));
     await write(
       "attributes",
-      [...attributes.values()].map((a) => ({ ...a, name: name(a.name) })),
+      c.attributes.map((a) => ({ ...a, name: name(a.name) })),
     );
     await write(
       "attribute_sets",
-      sets.map((x) => ({ name: name(x.name), attributes: x.attributes.map(name).sort() })),
+      c.sets.map((x) => ({ name: name(x.name), attributes: x.attributes.map(name).sort() })),
     );
     await write(
       "categories",
-      categories.map((c) => ({ ...c, name: name(c.name), attribute_sets: c.attribute_sets.map(name) })),
+      c.categories.map((x) => ({ ...x, name: name(x.name), attribute_sets: x.attribute_sets.map(name) })),
     );
     await write(
       "brands",
-      brands.map((b) => ({ ...b, name: name(b.name) })),
+      c.brands.map((b) => ({ ...b, name: name(b.name) })),
     );
   }
-  const config = [
-    "dir: catalogue",
-    ...(o.versionIds ? ["versions:", ...Object.entries(o.versionIds).map(([v, id]) => `  ${v}: ${id}`)] : []),
-    "tenants:",
-    ...Object.entries(o.tenants).flatMap(([name, url]) => [`  ${name}:`, `    base_url: ${url}`, `    token_env: ${o.tokenEnv(name)}`]),
-    "",
-  ].join("\n");
-  await writeFile(path.join(dir, "pimctl.yaml"), config);
-  const values = [...attributes.values()].reduce((n, a) => n + a.values.length, 0);
-  const times = (n: number) => n * copies;
-  return (
-    `${times(categoryCount)} categories, ${times(attributes.size)} attributes with ${times(values)} values, ${times(sets.length)} attribute sets, ` +
-    `${times(o.brands)} brands, ` +
-    `${languages.map((l) => TAXONOMY_LANGUAGES[l]).join(" and ") || "no language versions"}`
-  );
 }
