@@ -104,6 +104,33 @@ function lexValue(s: string): { value: string; block: boolean } {
   return { value: plainText(s), block: false };
 }
 
+/** A line whose key or item starts with a quote (at column col, after the dashes). */
+function lexQuoted(s: string, dashes: number[], col: number): Lexed {
+  const ch = s[0];
+  const end = quoteEnd(s, 0);
+  if (end === -1) unsafe();
+  let j = end;
+  while (s[j] === " ") j++;
+  if (s[j] === ":" && (s[j + 1] === " " || j + 1 === s.length)) {
+    const raw = s.slice(0, end);
+    const key = ch === "'" ? raw.slice(1, -1).replace(/''/g, "'") : raw.slice(1, -1);
+    let k = j + 1;
+    while (s[k] === " ") k++;
+    return { dashes, key, keyCol: col, keyUnsure: (ch === '"' && key.includes("\\")) || key.includes("${"), ...lexValue(s.slice(k)) };
+  }
+  if (!restIsComment(s, end)) unsafe();
+  return { dashes, keyCol: col, keyUnsure: false, value: s.slice(0, end), block: false };
+}
+
+/** Where a plain key ends: the first `: ` (or `:` at the end); -1 when a ` #` comment starts first, or there is none. */
+function plainKeyEnd(s: string): number {
+  for (let j = 0; j < s.length; j++) {
+    if (s[j] === "#" && s[j - 1] === " ") return -1;
+    if (s[j] === ":" && (s[j + 1] === " " || j + 1 === s.length)) return j;
+  }
+  return -1;
+}
+
 function lexLine(line: string, indent: number): Lexed {
   const dashes: number[] = [];
   let i = indent;
@@ -115,32 +142,10 @@ function lexLine(line: string, indent: number): Lexed {
   const s = line.slice(i);
   const ch = s[0];
   // A quoted key, or a quoted scalar item.
-  if (ch === '"' || ch === "'") {
-    const end = quoteEnd(s, 0);
-    if (end === -1) unsafe();
-    let j = end;
-    while (s[j] === " ") j++;
-    if (s[j] === ":" && (s[j + 1] === " " || j + 1 === s.length)) {
-      const raw = s.slice(0, end);
-      const key = ch === "'" ? raw.slice(1, -1).replace(/''/g, "'") : raw.slice(1, -1);
-      let k = j + 1;
-      while (s[k] === " ") k++;
-      return { dashes, key, keyCol: i, keyUnsure: (ch === '"' && key.includes("\\")) || key.includes("${"), ...lexValue(s.slice(k)) };
-    }
-    if (!restIsComment(s, end)) unsafe();
-    return { dashes, keyCol: i, keyUnsure: false, value: s.slice(0, end), block: false };
-  }
+  if (ch === '"' || ch === "'") return lexQuoted(s, dashes, i);
   if (ch === undefined || ch === "#" || ch === "[" || ch === "{" || ch === "|" || ch === ">" || UNFOLLOWED.has(ch) || ch === "?")
     return { dashes, keyCol: i, keyUnsure: false, ...lexValue(s) };
-  // A plain key ends at the first `: ` (or `:` at the end); a ` #` before it starts a comment.
-  let colon = -1;
-  for (let j = 0; j < s.length; j++) {
-    if (s[j] === "#" && s[j - 1] === " ") break;
-    if (s[j] === ":" && (s[j + 1] === " " || j + 1 === s.length)) {
-      colon = j;
-      break;
-    }
-  }
+  const colon = plainKeyEnd(s);
   if (colon === -1) return { dashes, keyCol: i, keyUnsure: false, value: plainText(s), block: false };
   const key = s.slice(0, colon).replace(/ +$/, "");
   if (key === "<<") unsafe();
@@ -168,10 +173,7 @@ export function simpleScalar(value: string): string | undefined {
 /** The first-level keys of a one-line flow mapping (already checked to close on its line), or undefined when one is not certain. */
 export function flowKeys(flow: string): string[] | undefined {
   if (flow[0] !== "{" || flow.includes("${") || flow.includes("\\")) return undefined;
-  const keys: string[] = [];
-  let depth = 0;
-  /** Where the current first-level key starts, or -1 once its `:` was seen. */
-  let start = 1;
+  const scan: FlowScan = { keys: [], depth: 0, start: 1 };
   let scalarStart = true;
   for (let i = 0; i < flow.length; i++) {
     const ch = flow[i]!;
@@ -182,22 +184,36 @@ export function flowKeys(flow: string): string[] | undefined {
       scalarStart = false;
       continue;
     }
-    if (ch === "{" || ch === "[") depth++;
-    else if (ch === "}" || ch === "]") {
-      if (depth === 1 && start >= 0 && flow.slice(start, i).trim() !== "") return undefined;
-      depth--;
-    } else if (depth === 1 && ch === ":" && start >= 0 && /[ ,{[}\]]/.test(flow[i + 1] ?? " ")) {
-      const key = simpleKey(flow.slice(start, i).trim());
-      if (key === undefined) return undefined;
-      keys.push(key);
-      start = -1;
-    } else if (depth === 1 && ch === ",") {
-      if (start >= 0 && flow.slice(start, i).trim() !== "") return undefined;
-      start = i + 1;
-    }
+    if (!flowStep(flow, i, scan)) return undefined;
     if (ch !== " ") scalarStart = ch === "[" || ch === "{" || ch === "," || ch === ":";
   }
-  return keys;
+  return scan.keys;
+}
+
+/** flowKeys' state: the keys so far, the nesting depth, and where the current first-level key starts (-1 once its `:` was seen). */
+interface FlowScan {
+  keys: string[];
+  depth: number;
+  start: number;
+}
+
+/** One character outside quotes: nesting, a first-level key's `:`, a `,`; false when a key is not certain. */
+function flowStep(flow: string, i: number, scan: FlowScan): boolean {
+  const ch = flow[i]!;
+  if (ch === "{" || ch === "[") scan.depth++;
+  else if (ch === "}" || ch === "]") {
+    if (scan.depth === 1 && scan.start >= 0 && flow.slice(scan.start, i).trim() !== "") return false;
+    scan.depth--;
+  } else if (scan.depth === 1 && ch === ":" && scan.start >= 0 && /[ ,{[}\]]/.test(flow[i + 1] ?? " ")) {
+    const key = simpleKey(flow.slice(scan.start, i).trim());
+    if (key === undefined) return false;
+    scan.keys.push(key);
+    scan.start = -1;
+  } else if (scan.depth === 1 && ch === ",") {
+    if (scan.start >= 0 && flow.slice(scan.start, i).trim() !== "") return false;
+    scan.start = i + 1;
+  }
+  return true;
 }
 
 function simpleKey(text: string): string | undefined {

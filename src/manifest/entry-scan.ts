@@ -78,12 +78,7 @@ class EntryFacts {
   ) {}
 
   line(f: LineFacts, indent: number): void {
-    for (let k = 0; k < f.dashCount; k++) {
-      const d = f.dashes[k]!;
-      while (this.depth && (this.cols[this.depth - 1]! > d || (this.cols[this.depth - 1] === d && this.keys[this.depth - 1] === "*"))) this.depth--;
-      if (this.depth && this.collects[this.depth - 1]) this.versionsSure = false;
-      this.push(d, "*", false);
-    }
+    this.openItems(f);
     if (f.block) this.blockAbove = f.key === undefined ? (f.dashCount ? f.dashes[f.dashCount - 1]! : indent) : f.keyCol;
     if (f.key === undefined) {
       // A flow mapping on the line under an open `versions:` is its value: its keys are not read here.
@@ -94,21 +89,40 @@ class EntryFacts {
     if (f.keyUnsure) this.versionsSure = false;
     const collecting = this.depth > 0 && this.collects[this.depth - 1]!;
     if (collecting) this.versions.add(f.key);
-    if (this.depth === 1 && f.key === (this.kind === "blocks" ? "slug" : "name")) {
-      this.names++;
-      // `name:` with its value on a later line (after a comment, say) is not read here: the entry is loaded.
-      const v = f.empty ? "" : f.value();
-      this.name = f.empty ? undefined : simpleScalar(v);
-      this.nameCol = f.keyCol;
-      this.afterPlainName = this.name !== undefined && v[0] !== '"' && v[0] !== "'";
+    if (this.depth === 1 && f.key === (this.kind === "blocks" ? "slug" : "name")) this.readName(f);
+    const counted = this.readVersions(f, f.key, collecting);
+    if (f.empty) this.push(f.keyCol, f.key, counted);
+  }
+
+  /** Each `- ` on the line opens a list item, closing what it ends. */
+  private openItems(f: LineFacts): void {
+    for (let k = 0; k < f.dashCount; k++) {
+      const d = f.dashes[k]!;
+      while (this.depth && (this.cols[this.depth - 1]! > d || (this.cols[this.depth - 1] === d && this.keys[this.depth - 1] === "*"))) this.depth--;
+      if (this.depth && this.collects[this.depth - 1]) this.versionsSure = false;
+      this.push(d, "*", false);
     }
-    const counted = f.key === "versions" && !collecting && countsVersions(this.kind, this.keys, this.depth);
+  }
+
+  /** The entry's `name:` (`slug:` for blocks), when its value is a certain string on this line. */
+  private readName(f: LineFacts): void {
+    this.names++;
+    // `name:` with its value on a later line (after a comment, say) is not read here: the entry is loaded.
+    const v = f.empty ? "" : f.value();
+    this.name = f.empty ? undefined : simpleScalar(v);
+    this.nameCol = f.keyCol;
+    this.afterPlainName = this.name !== undefined && v[0] !== '"' && v[0] !== "'";
+  }
+
+  /** A `versions:` whose keys are the entry's language versions: counted (its flow keys read here); true when it collects the lines below. */
+  private readVersions(f: LineFacts, key: string, collecting: boolean): boolean {
+    const counted = key === "versions" && !collecting && countsVersions(this.kind, this.keys, this.depth);
     if (counted && !f.empty) {
       const keys = flowKeys(f.value());
       if (keys) for (const k of keys) this.versions.add(k);
       else this.versionsSure = false;
     } else if (!counted && f.flow && f.value().includes("versions")) this.versionsSure = false;
-    if (f.empty) this.push(f.keyCol, f.key, counted);
+    return counted;
   }
 
   private push(col: number, key: string, collects: boolean): void {

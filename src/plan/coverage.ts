@@ -45,23 +45,49 @@ const unitsByKey = (texts: readonly TranslatableText[]) => new Map(texts.flatMap
 
 export function translationCoverage(actions: readonly Action[], desired: Catalogue, templates?: TextTemplates): TranslationCoverage[] {
   if (!desired.versions.length) return [];
-  let texts: Map<string, TranslatableText> | undefined;
-  const textOf = (k: string) => (texts ??= unitsByKey(translatableTexts(desired))).get(k);
-  let byTemplate: Map<string, TranslatableText> | undefined;
-  /** The text (a version's, or the master's) was an instance of today's template before the plan: only a variable's value changes. */
-  const sameTemplate = (k: string, version: string | undefined, before: unknown): boolean => {
-    if (!templates) return false;
-    const t = (byTemplate ??= unitsByKey(templates.texts)).get(k);
-    const template = version === undefined ? t?.master : t?.translations[version];
-    return template !== undefined && template.includes("${") && isInstanceOf(template, before, templates.variables);
-  };
+  const tx = coverageTexts(desired, templates);
   const counts = new Map(desired.versions.map((v) => [v, { version: v, added: 0, updated: 0, outdated: 0, missing: 0 }]));
-  /** Version texts this plan writes, as version|text key. */
-  const written = new Set<string>();
+  const { versionActions, masterChanges, masterBefore } = textChanges(actions, tx);
+  const written = countVersionWrites(versionActions, counts, tx, masterBefore);
+  for (const { k, created } of masterChanges) {
+    const t = tx.textOf(k)!;
+    for (const c of counts.values()) {
+      if (t.translations[c.version] === undefined) c.missing++;
+      else if (!created && !written.has(`${c.version}|${k}`)) c.outdated++;
+    }
+  }
+  return [...counts.values()].filter((c) => c.added + c.updated + c.outdated + c.missing > 0).sort((a, b) => compareText(a.version, b.version));
+}
+
+/** The desired texts by key (built when first asked), and whether a text was an instance of today's template. */
+interface CoverageTexts {
+  textOf(k: string): TranslatableText | undefined;
+  /** The text (a version's, or the master's) was an instance of today's template before the plan: only a variable's value changes. */
+  sameTemplate(k: string, version: string | undefined, before: unknown): boolean;
+}
+
+function coverageTexts(desired: Catalogue, templates: TextTemplates | undefined): CoverageTexts {
+  let texts: Map<string, TranslatableText> | undefined;
+  let byTemplate: Map<string, TranslatableText> | undefined;
+  return {
+    textOf: (k) => (texts ??= unitsByKey(translatableTexts(desired))).get(k),
+    sameTemplate: (k, version, before) => {
+      if (!templates) return false;
+      const t = (byTemplate ??= unitsByKey(templates.texts)).get(k);
+      const template = version === undefined ? t?.master : t?.translations[version];
+      return template !== undefined && template.includes("${") && isInstanceOf(template, before, templates.variables);
+    },
+  };
+}
+
+type VersionAction = { a: Action; version: string; record: string };
+
+/** The plan's writes of texts: per language version, and of master texts (with the tenant's master text before the plan). */
+function textChanges(actions: readonly Action[], tx: CoverageTexts) {
   const masterChanges: Array<{ k: string; created: boolean }> = [];
   /** The tenant's master text before this plan, by text key: a version "translation" equal to it is the API's fallback. */
   const masterBefore = new Map<string, unknown>();
-  const versionActions: Array<{ a: Action; version: string; record: string }> = [];
+  const versionActions: VersionAction[] = [];
   for (const a of actions) {
     if (a.op === "unsupported") continue;
     const at = a.address.indexOf(VERSION);
@@ -72,32 +98,36 @@ export function translationCoverage(actions: readonly Action[], desired: Catalog
       for (const ch of a.changes) {
         if (!TRANSLATED_FIELDS.has(ch.field) || blank(ch.after) || (WHOLE_VALUE.has(a.type) && ch.field !== "value")) continue;
         const k = key(a.address, WHOLE_VALUE.has(a.type) ? undefined : ch.field);
-        if (!textOf(k) || sameTemplate(k, undefined, ch.before)) continue;
+        if (!tx.textOf(k) || tx.sameTemplate(k, undefined, ch.before)) continue;
         masterChanges.push({ k, created: blank(ch.before) });
         masterBefore.set(k, ch.before);
       }
     }
   }
+  return { versionActions, masterChanges, masterBefore };
+}
+
+/** Each version text the plan writes counted as added (where there was none, or only the master's) or updated; returns them as version|key. */
+function countVersionWrites(
+  versionActions: VersionAction[],
+  counts: Map<string, TranslationCoverage>,
+  tx: CoverageTexts,
+  masterBefore: Map<string, unknown>,
+): Set<string> {
+  const written = new Set<string>();
   for (const { a, version, record } of versionActions) {
     const c = counts.get(version);
     if (!c) continue;
     for (const ch of a.changes) {
       if (blank(ch.after)) continue;
       const k = key(record, WHOLE_VALUE.has(a.type) ? undefined : ch.field);
-      if (sameTemplate(k, version, ch.before)) continue;
+      if (tx.sameTemplate(k, version, ch.before)) continue;
       written.add(`${version}|${k}`);
       // Where a version has no text, reads may answer with the master's (the emulator's default, and a reading API v1 allows).
-      const untranslated = blank(ch.before) || ch.before === textOf(k)?.master || (masterBefore.has(k) && ch.before === masterBefore.get(k));
+      const untranslated = blank(ch.before) || ch.before === tx.textOf(k)?.master || (masterBefore.has(k) && ch.before === masterBefore.get(k));
       if (untranslated) c.added++;
       else c.updated++;
     }
   }
-  for (const { k, created } of masterChanges) {
-    const t = textOf(k)!;
-    for (const c of counts.values()) {
-      if (t.translations[c.version] === undefined) c.missing++;
-      else if (!created && !written.has(`${c.version}|${k}`)) c.outdated++;
-    }
-  }
-  return [...counts.values()].filter((c) => c.added + c.updated + c.outdated + c.missing > 0).sort((a, b) => compareText(a.version, b.version));
+  return written;
 }

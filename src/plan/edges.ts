@@ -25,19 +25,8 @@ function parentScope(a: Action): string {
 }
 
 export function linkFreedNames(actions: ReadonlyMap<string, Action>): void {
-  const freedBy = new Map<string, string>();
-  for (const a of actions.values()) {
-    if (a.op !== "rename" && a.op !== "move") continue;
-    const old = nameOf(identityChange(a), "before");
-    if (old !== undefined) freedBy.set(`${nameScope(a)}\0${old}`, a.address);
-  }
-  const removedFromSets = new Map<string, string[]>();
-  const setsDroppedBy = new Map<string, string[]>();
-  for (const a of actions.values()) {
-    if (a.type === "attribute_set_attribute" && a.op === "delete") push(removedFromSets, nameOf(a.changes[0], "before") ?? "", a.address);
-    const sets = a.type === "category" ? a.changes.find((c) => c.field === "attribute_sets") : undefined;
-    if (sets && Array.isArray(sets.before)) for (const s of sets.before) if (typeof s === "string") push(setsDroppedBy, s, a.address);
-  }
+  const freedBy = namesFreed(actions);
+  const { removedFromSets, setsDroppedBy } = membershipsDropped(actions);
   for (const a of actions.values()) {
     if (a.op === "create") {
       const name = nameOf(identityChange(a), "after");
@@ -47,4 +36,27 @@ export function linkFreedNames(actions: ReadonlyMap<string, Action>): void {
     if (a.op === "delete" && a.type === "attribute") a.depends_on.push(...(removedFromSets.get(nameOf(a.changes[0], "before") ?? "") ?? []));
     if (a.op === "delete" && a.type === "attribute_set") a.depends_on.push(...(setsDroppedBy.get(nameOf(a.changes[0], "before") ?? "") ?? []));
   }
+}
+
+/** The names renames and moves give up, in their scope: name -> the action that frees it. */
+function namesFreed(actions: ReadonlyMap<string, Action>): Map<string, string> {
+  const freedBy = new Map<string, string>();
+  for (const a of actions.values()) {
+    if (a.op !== "rename" && a.op !== "move") continue;
+    const old = nameOf(identityChange(a), "before");
+    if (old !== undefined) freedBy.set(`${nameScope(a)}\0${old}`, a.address);
+  }
+  return freedBy;
+}
+
+/** What must go before an attribute's or a set's delete: its removals from sets, and the categories that drop the set. */
+function membershipsDropped(actions: ReadonlyMap<string, Action>) {
+  const removedFromSets = new Map<string, string[]>();
+  const setsDroppedBy = new Map<string, string[]>();
+  for (const a of actions.values()) {
+    if (a.type === "attribute_set_attribute" && a.op === "delete") push(removedFromSets, nameOf(a.changes[0], "before") ?? "", a.address);
+    const sets = a.type === "category" ? a.changes.find((c) => c.field === "attribute_sets") : undefined;
+    if (sets && Array.isArray(sets.before)) for (const s of sets.before) if (typeof s === "string") push(setsDroppedBy, s, a.address);
+  }
+  return { removedFromSets, setsDroppedBy };
 }

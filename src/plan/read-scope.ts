@@ -91,65 +91,92 @@ export function readScope(
     return undefined;
   }
   const all = scopedRecords(desired);
-  const byAddress = new Map(all.map((r) => [r.address, r]));
-  const wholeKinds = new Set<Kind>();
-  const alsoBrands: string[] = [];
-  let searchBrands = true;
-  let byLedgerIds = targets.length > 0;
-  let keep: Set<Rec>;
   // Excluded brands and blocks need not be read: nothing depends on them, unless a rename ties
   // them to another record (a create waits for the rename that frees its name).
   const freedNames = new Set(all.flatMap((r) => r.previous));
-  const dropExcluded = (): void => {
-    for (const r of [...keep]) {
-      if (r.kind !== "brands" && r.kind !== "blocks") continue;
-      if (!excludes.some((e) => e.matches(r.address) || e.text === r.kind)) continue;
-      if (r.previous.length || freedNames.has(r.address)) continue;
-      keep.delete(r);
-    }
-  };
-  if (!targets.length) keep = new Set(all);
-  else {
-    keep = new Set();
-    for (const t of targets) {
-      const kind = t.kind!;
-      if (t.text === kind || t.text.includes("*")) {
-        if (!NARROWABLE_WHOLE.has(kind)) return undefined;
-        byLedgerIds = false;
-        if (t.text === kind) wholeKinds.add(kind);
-        // A glob may match records only the tenant has: that kind is read as without targets.
-        if (kind === "brands") searchBrands = false;
-        if (t.text.includes("*") && kind !== "categories") wholeKinds.add(kind);
-        for (const r of all) if (r.kind === kind && (t.text === kind || t.matches(r.address))) keep.add(r);
-        continue;
-      }
-      const root = rootOf(t);
-      // Not an address (brand[Zenith], unquoted): the full read, after which narrowing reports it with did-you-mean.
-      if (root === undefined) return undefined;
-      const r = byAddress.get(root);
-      // A record only the tenant has is found by listing, not by the ledger's ids.
-      if (!r) byLedgerIds = false;
-      if (r) keep.add(r);
-      else {
-        // A record renamed or moved away from this address claims the tenant's record there: without it, that
-        // record would read as undeclared (a delete the full plan does not make).
-        for (const o of all) if (o.kind === kind && o.previous.includes(root)) keep.add(o);
-        if (kind === "brands") alsoBrands.push(JSON.parse(root.slice("brand[".length, -1)) as string);
-        else if (kind !== "categories" && kind !== "blocks") return undefined;
-      }
-    }
+  let chosen: TargetChoice = { keep: new Set(all), wholeKinds: new Set(), alsoBrands: [], searchBrands: true, byLedgerIds: false };
+  if (targets.length) {
+    const picked = recordsTargeted(targets, all);
+    if (!picked) return undefined;
+    chosen = picked;
     // Dropped before the closure too: what only an excluded brand needs (its attributes and sets) need not be read.
-    dropExcluded();
-    closeOver(keep, all);
+    dropExcluded(chosen.keep, excludes, freedNames);
+    closeOver(chosen.keep, all);
   }
-  dropExcluded();
+  dropExcluded(chosen.keep, excludes, freedNames);
+  const { alsoBrands, searchBrands, wholeKinds, byLedgerIds } = chosen;
+  return {
+    desired: narrowedTo(desired, chosen.keep, targets, excludes),
+    alsoBrands,
+    searchBrands: searchBrands && targets.length > 0,
+    wholeKinds,
+    byLedgerIds,
+  };
+}
+
+/** The records targets pick (before their dependencies are added), and what that tells the read. */
+interface TargetChoice {
+  keep: Set<Rec>;
+  wholeKinds: Set<Kind>;
+  alsoBrands: string[];
+  searchBrands: boolean;
+  byLedgerIds: boolean;
+}
+
+/** The records the targets name or match; undefined when one cannot be narrowed safely (the whole catalogue is read). */
+function recordsTargeted(targets: Selector[], all: Rec[]): TargetChoice | undefined {
+  const byAddress = new Map(all.map((r) => [r.address, r]));
+  const c: TargetChoice = { keep: new Set(), wholeKinds: new Set(), alsoBrands: [], searchBrands: true, byLedgerIds: true };
+  for (const t of targets) {
+    const kind = t.kind!;
+    if (t.text === kind || t.text.includes("*")) {
+      if (!NARROWABLE_WHOLE.has(kind)) return undefined;
+      c.byLedgerIds = false;
+      if (t.text === kind) c.wholeKinds.add(kind);
+      // A glob may match records only the tenant has: that kind is read as without targets.
+      if (kind === "brands") c.searchBrands = false;
+      if (t.text.includes("*") && kind !== "categories") c.wholeKinds.add(kind);
+      for (const r of all) if (r.kind === kind && (t.text === kind || t.matches(r.address))) c.keep.add(r);
+      continue;
+    }
+    const root = rootOf(t);
+    // Not an address (brand[Zenith], unquoted): the full read, after which narrowing reports it with did-you-mean.
+    if (root === undefined) return undefined;
+    const r = byAddress.get(root);
+    if (r) {
+      c.keep.add(r);
+      continue;
+    }
+    // A record only the tenant has is found by listing, not by the ledger's ids.
+    c.byLedgerIds = false;
+    // A record renamed or moved away from this address claims the tenant's record there: without it, that
+    // record would read as undeclared (a delete the full plan does not make).
+    for (const o of all) if (o.kind === kind && o.previous.includes(root)) c.keep.add(o);
+    if (kind === "brands") c.alsoBrands.push(JSON.parse(root.slice("brand[".length, -1)) as string);
+    else if (kind !== "categories" && kind !== "blocks") return undefined;
+  }
+  return c;
+}
+
+/** Excluded brands and blocks out of keep, unless a rename ties them to another record. */
+function dropExcluded(keep: Set<Rec>, excludes: Selector[], freedNames: Set<string>): void {
+  for (const r of [...keep]) {
+    if (r.kind !== "brands" && r.kind !== "blocks") continue;
+    if (!excludes.some((e) => e.matches(r.address) || e.text === r.kind)) continue;
+    if (r.previous.length || freedNames.has(r.address)) continue;
+    keep.delete(r);
+  }
+}
+
+/** The desired catalogue narrowed to the records kept, and the kinds it manages to those targeted and not excluded. */
+function narrowedTo(desired: Catalogue, keep: Set<Rec>, targets: Selector[], excludes: Selector[]): Catalogue {
   const excludedKinds = new Set(excludes.filter((e) => e.text === e.kind && (e.kind === "brands" || e.kind === "blocks")).map((e) => e.kind!));
   const kept = new Set([...keep].map((r) => r.record));
   const keptKinds = new Set([...keep].map((r) => r.kind));
   for (const t of targets) keptKinds.add(t.kind!);
   const managed = desired.managed.filter((k) => !excludedKinds.has(k) && (!targets.length || keptKinds.has(k)));
   const only = <T>(list: T[]): T[] => list.filter((x) => kept.has(x));
-  const narrowed: Catalogue = {
+  return {
     managed,
     versions: desired.versions,
     display_groups: only(desired.display_groups),
@@ -159,7 +186,6 @@ export function readScope(
     brands: only(desired.brands),
     categories: only(desired.categories),
   };
-  return { desired: narrowed, alsoBrands, searchBrands: searchBrands && targets.length > 0, wholeKinds, byLedgerIds };
 }
 
 /**
