@@ -1,4 +1,5 @@
 /** The plan as a pull-request comment: summary table, warning block, one collapsible section per kind. */
+import type { Kind } from "../model/catalogue.js";
 import type { Action, Plan } from "../plan/types.js";
 import { collapseUnknown } from "../plan/write-only.js";
 import {
@@ -50,6 +51,36 @@ function renderMarkdownBody(plan: Plan, opts: RenderOptions, detail: "full" | "c
     `| ${s.create} | ${s.update} | ${s.rename} | ${s.move} | ${s.delete} | ${s.unsupported} | ${s.destructive} |`,
     "",
   );
+  out.push(...alertLines(plan, detail));
+  if (detail !== "full" && !opts.summary) {
+    out.push(
+      detail === "compact"
+        ? "_The plan is too long for a comment with every field: one line per action below; the saved plan file has the details._"
+        : "_The plan is too long for a comment: counts per kind below; the saved plan file (or `pimctl plan` in the pipeline log) has every action._",
+      "",
+    );
+  }
+  for (const [kind, actions] of groupByKind(plan.actions)) {
+    if (detail === "counts") {
+      const n = new Map<string, number>();
+      for (const a of actions) n.set(a.op, (n.get(a.op) ?? 0) + 1);
+      out.push(`- **${KIND_TITLES[kind]}**: ${[...n].map(([op, k]) => `${k} ${op}`).join(", ")}`);
+      continue;
+    }
+    out.push(...kindSection(kind, actions, opts));
+  }
+  if (detail === "counts") out.push("");
+  out.push(...unmanagedLines(plan, opts, detail));
+  const coverage = coverageLines(plan);
+  if (coverage.length) out.push("**Translations**", "", ...coverage.map((l) => `- ${escapeControls(l)}`), "");
+  for (const w of plan.warnings) out.push(`> [!NOTE]`, `> ${escapeControls(w)}`, "");
+  out.push(`**${summaryLine(plan)}**`);
+  return `${out.join("\n")}\n`;
+}
+
+/** The alerts above the actions: destructive changes, blocked deletes, possible moves or renames. */
+function alertLines(plan: Plan, detail: "full" | "compact" | "counts"): string[] {
+  const out: string[] = [];
   const destructive = plan.actions.filter((a) => a.flags.destructive);
   if (destructive.length) {
     out.push("> [!WARNING]", `> **${destructive.length} destructive change${destructive.length === 1 ? "" : "s"}**: data hangs on these records.`);
@@ -70,40 +101,35 @@ function renderMarkdownBody(plan: Plan, opts: RenderOptions, detail: "full" | "c
     if (shown.length < hints.length) out.push(`> - ... and ${hints.length - shown.length} more (every hint is in the saved plan's \`hints\`)`);
     out.push("");
   }
-  if (detail !== "full" && !opts.summary) {
-    out.push(
-      detail === "compact"
-        ? "_The plan is too long for a comment with every field: one line per action below; the saved plan file has the details._"
-        : "_The plan is too long for a comment: counts per kind below; the saved plan file (or `pimctl plan` in the pipeline log) has every action._",
-      "",
-    );
+  return out;
+}
+
+/** One kind's actions, folded: a diff block of what apply does, a plain block of what API v1 cannot. */
+function kindSection(kind: Kind, actions: Action[], opts: RenderOptions): string[] {
+  const out: string[] = [];
+  out.push(`<details><summary><b>${KIND_TITLES[kind]}</b> (${actions.length})</summary>`, "");
+  const { listed, collapsed } = collapseUnknown(actions);
+  const applied = listed.filter((a) => a.op !== "unsupported");
+  if (applied.length || collapsed.length) {
+    out.push("```diff");
+    for (const a of applied) out.push(...actionLines(a, opts));
+    for (const u of collapsed) out.push(`~ ${escapeControls(u.label)} unknown (write-only: written once, then remembered)`);
+    out.push("```", "");
   }
-  for (const [kind, actions] of groupByKind(plan.actions)) {
-    if (detail === "counts") {
-      const n = new Map<string, number>();
-      for (const a of actions) n.set(a.op, (n.get(a.op) ?? 0) + 1);
-      out.push(`- **${KIND_TITLES[kind]}**: ${[...n].map(([op, k]) => `${k} ${op}`).join(", ")}`);
-      continue;
-    }
-    out.push(`<details><summary><b>${KIND_TITLES[kind]}</b> (${actions.length})</summary>`, "");
-    const { listed, collapsed } = collapseUnknown(actions);
-    const applied = listed.filter((a) => a.op !== "unsupported");
-    if (applied.length || collapsed.length) {
-      out.push("```diff");
-      for (const a of applied) out.push(...actionLines(a, opts));
-      for (const u of collapsed) out.push(`~ ${escapeControls(u.label)} unknown (write-only: written once, then remembered)`);
-      out.push("```", "");
-    }
-    // What API v1 cannot write is never applied: outside the diff block, where + and - would paint it as a change.
-    const notPossible = listed.filter((a) => a.op === "unsupported");
-    if (notPossible.length) {
-      out.push("_Not possible through API v1, not applied (set these in the PIM's UI):_", "", "```text");
-      for (const a of notPossible) out.push(...actionLines(a, opts));
-      out.push("```", "");
-    }
-    out.push("</details>", "");
+  // What API v1 cannot write is never applied: outside the diff block, where + and - would paint it as a change.
+  const notPossible = listed.filter((a) => a.op === "unsupported");
+  if (notPossible.length) {
+    out.push("_Not possible through API v1, not applied (set these in the PIM's UI):_", "", "```text");
+    for (const a of notPossible) out.push(...actionLines(a, opts));
+    out.push("```", "");
   }
-  if (detail === "counts") out.push("");
+  out.push("</details>", "");
+  return out;
+}
+
+/** The unmanaged records, counted (and listed with showUnmanaged). */
+function unmanagedLines(plan: Plan, opts: RenderOptions, detail: "full" | "compact" | "counts"): string[] {
+  const out: string[] = [];
   if (plan.unmanaged.length) {
     out.push(`_Unmanaged, left alone (pruning off): ${unmanagedCounts(plan)}._`, "");
     if (opts.showUnmanaged && detail !== "counts") {
@@ -113,11 +139,7 @@ function renderMarkdownBody(plan: Plan, opts: RenderOptions, detail: "full" | "c
       out.push("", "</details>", "");
     }
   }
-  const coverage = coverageLines(plan);
-  if (coverage.length) out.push("**Translations**", "", ...coverage.map((l) => `- ${escapeControls(l)}`), "");
-  for (const w of plan.warnings) out.push(`> [!NOTE]`, `> ${escapeControls(w)}`, "");
-  out.push(`**${summaryLine(plan)}**`);
-  return `${out.join("\n")}\n`;
+  return out;
 }
 
 /**
