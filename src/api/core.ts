@@ -21,6 +21,19 @@ import { DOWNLOAD_TEXT_BYTES, exchangeOf, type ExchangeHook } from "./exchange.j
 /** What the endpoint methods of src/api/kinds/ see as `this`: the core, and the other endpoints. */
 export type ApiSelf = ApiCore & T.PimApi;
 
+/** How request() treats a request's answers. */
+interface RequestOptions {
+  retryPost?: boolean;
+  adopt?: () => Promise<unknown | undefined>;
+  allow404?: boolean;
+  allow422?: boolean;
+  /** Any answer but 401, 429 and 5xx is returned, not thrown (pimctl doctor reads what the tenant says). */
+  answerAll?: boolean;
+}
+
+/** One attempt's outcome: an answer, or a failure worth retrying (ambiguous: the server may have acted). */
+type AttemptOutcome = { answer: Attempt } | { failure: PimctlError; ambiguous: boolean; retryAfter?: string };
+
 export class ApiCore {
   readonly tenant: string;
   readonly baseUrl: string;
@@ -165,19 +178,7 @@ export class ApiCore {
    * are safe to repeat; `adopt` looks a create up by its natural key after an
    * ambiguous failure (returns the record if the first attempt created it).
    */
-  async request(
-    method: string,
-    path: string,
-    body?: unknown,
-    opts: {
-      retryPost?: boolean;
-      adopt?: () => Promise<unknown | undefined>;
-      allow404?: boolean;
-      allow422?: boolean;
-      /** Any answer but 401, 429 and 5xx is returned, not thrown (pimctl doctor reads what the tenant says). */
-      answerAll?: boolean;
-    } = {},
-  ): Promise<Attempt> {
+  async request(method: string, path: string, body?: unknown, opts: RequestOptions = {}): Promise<Attempt> {
     return this.limiter.run(async () => {
       const safe = method !== "POST" || opts.retryPost === true;
       // Whether an earlier attempt may have reached the server and acted.
@@ -185,40 +186,14 @@ export class ApiCore {
       for (let attempt = 0; ; attempt++) {
         // After a 401 every request with this token fails: do not send more of them.
         if (this.refusedWith) throw new PimctlError("api_unauthorized", this.refusedWith.message, { request: this.info(method, path, 401) });
-        let result: Attempt | undefined;
-        let failure: PimctlError | undefined;
-        let ambiguous = false;
-        let retryAfter: string | undefined;
-        try {
-          result = await this.once(method, path, body);
-        } catch (e) {
-          if (!(e instanceof TransportError)) throw e;
-          failure = new PimctlError(e.code, e.message, { request: this.info(method, path), details: this.connectionHelp(e.code) });
-          ambiguous = e.sent;
-        }
-        if (result) {
-          if (result.status < 400) return result;
-          if (result.status === 404 && opts.allow404) return result;
-          if (result.status === 422 && opts.allow422) return result;
-          if (opts.answerAll && result.status !== 401 && result.status !== 429 && result.status < 500) return result;
-          // A retried DELETE that finds nothing: the attempt whose answer was lost deleted it.
-          if (result.status === 404 && method === "DELETE" && mayHaveActed) {
-            this.log?.(`${method} ${path} 404 on retry: the earlier attempt deleted it`);
-            return { status: 204, headers: {}, text: "" };
-          }
-          failure = this.httpError(method, path, result);
-          if (result.status === 401) this.refusedWith = failure;
-          const retryable = result.status === 429 || result.status >= 500;
-          if (!retryable) throw failure;
-          ambiguous = result.status !== 429; // a 429 was refused before the server acted
-          const ra = result.headers["retry-after"];
-          retryAfter = Array.isArray(ra) ? ra[0] : ra;
-        }
+        const outcome = await this.attempt(method, path, body, opts, mayHaveActed);
+        if ("answer" in outcome) return outcome.answer;
+        const { failure, ambiguous } = outcome;
         if (ambiguous) mayHaveActed = true;
-        if (attempt >= this.policy.max || this.retriesStopped) throw failure!;
+        if (attempt >= this.policy.max || this.retriesStopped) throw failure;
         if (!safe && ambiguous) {
           // The first attempt may have created the record: look before trying again.
-          if (!opts.adopt) throw failure!;
+          if (!opts.adopt) throw failure;
           const existing = await this.withRetries(opts.adopt);
           if (existing !== undefined) {
             this.counters.adopted++;
@@ -227,9 +202,40 @@ export class ApiCore {
           }
         }
         this.counters.retries++;
-        await new Promise((r) => setTimeout(r, backoffMs(attempt + 1, this.policy, this.random, retryAfter)));
+        await new Promise((r) => setTimeout(r, backoffMs(attempt + 1, this.policy, this.random, outcome.retryAfter)));
       }
     });
+  }
+
+  /**
+   * One attempt: an answer to return (what the options accept), or a failure worth retrying, with
+   * whether the server may have acted on it and its Retry-After. A failure not worth retrying is thrown.
+   */
+  private async attempt(method: string, path: string, body: unknown, opts: RequestOptions, mayHaveActed: boolean): Promise<AttemptOutcome> {
+    let result: Attempt;
+    try {
+      result = await this.once(method, path, body);
+    } catch (e) {
+      if (!(e instanceof TransportError)) throw e;
+      return { failure: new PimctlError(e.code, e.message, { request: this.info(method, path), details: this.connectionHelp(e.code) }), ambiguous: e.sent };
+    }
+    if (result.status < 400) return { answer: result };
+    if (result.status === 404 && opts.allow404) return { answer: result };
+    if (result.status === 422 && opts.allow422) return { answer: result };
+    if (opts.answerAll && result.status !== 401 && result.status !== 429 && result.status < 500) return { answer: result };
+    // A retried DELETE that finds nothing: the attempt whose answer was lost deleted it.
+    if (result.status === 404 && method === "DELETE" && mayHaveActed) {
+      this.log?.(`${method} ${path} 404 on retry: the earlier attempt deleted it`);
+      return { answer: { status: 204, headers: {}, text: "" } };
+    }
+    const failure = this.httpError(method, path, result);
+    if (result.status === 401) this.refusedWith = failure;
+    const retryable = result.status === 429 || result.status >= 500;
+    if (!retryable) throw failure;
+    const ra = result.headers["retry-after"];
+    const retryAfter = Array.isArray(ra) ? ra[0] : ra;
+    // A 429 was refused before the server acted.
+    return { failure, ambiguous: result.status !== 429, ...(retryAfter !== undefined ? { retryAfter } : {}) };
   }
 
   /** Retries for look-ups made while a limiter slot is already held (GETs and searches are safe). */

@@ -61,22 +61,7 @@ export async function getList<R>(core: ApiCore, path: string, key: string, opts:
   const meta = pageMeta(data?.meta);
   const next = nextLink(data?.links);
   if (!meta && !next) return first as R[];
-  const pages: unknown[][] = [first];
-  let current = meta?.current_page ?? 1;
-  let nextPath = next ? sameTenantPath(core, next, path) : undefined;
-  for (let guard = 0; guard < 10_000; guard++) {
-    if (!nextPath && meta && current < meta.last_page) nextPath = `${path}${path.includes("?") ? "&" : "?"}page=${current + 1}`;
-    if (!nextPath) break;
-    const page = core.parse<Record<string, unknown> | null>("GET", nextPath, await core.request("GET", nextPath));
-    const items = page?.[key];
-    if (!Array.isArray(items)) throw new PimctlError("api_protocol", `page ${current + 1} has no "${key}" list`, { request: core.info("GET", nextPath) });
-    pages.push(items);
-    current = pageMeta(page?.meta)?.current_page ?? current + 1;
-    const n = nextLink(page?.links);
-    nextPath = n ? sameTenantPath(core, n, path) : undefined;
-    if (!n && !pageMeta(page?.meta)) break;
-    if (!n && (pageMeta(page?.meta)?.last_page ?? 0) <= current) break;
-  }
+  const pages = [first, ...(await laterPages(core, path, key, meta, next))];
   const all = dedupeById(pages.flat() as R[]);
   if (meta && all.length < meta.total) {
     throw new PimctlError(
@@ -88,6 +73,28 @@ export async function getList<R>(core: ApiCore, path: string, key: string, opts:
     );
   }
   return all;
+}
+
+/** The pages after the first, by `links.next` (or by counting pages from meta), each checked to hold the list. */
+async function laterPages(core: ApiCore, path: string, key: string, meta: T.PageMeta | undefined, next: string | undefined): Promise<unknown[][]> {
+  const pages: unknown[][] = [];
+  let current = meta?.current_page ?? 1;
+  let nextPath = next ? sameTenantPath(core, next, path) : undefined;
+  for (let guard = 0; guard < 10_000; guard++) {
+    if (!nextPath && meta && current < meta.last_page) nextPath = `${path}${path.includes("?") ? "&" : "?"}page=${current + 1}`;
+    if (!nextPath) break;
+    const page = core.parse<Record<string, unknown> | null>("GET", nextPath, await core.request("GET", nextPath));
+    const items = page?.[key];
+    if (!Array.isArray(items)) throw new PimctlError("api_protocol", `page ${current + 1} has no "${key}" list`, { request: core.info("GET", nextPath) });
+    pages.push(items);
+    const pageMetaRead = pageMeta(page?.meta);
+    current = pageMetaRead?.current_page ?? current + 1;
+    const n = nextLink(page?.links);
+    nextPath = n ? sameTenantPath(core, n, path) : undefined;
+    if (!n && !pageMetaRead) break;
+    if (!n && (pageMetaRead?.last_page ?? 0) <= current) break;
+  }
+  return pages;
 }
 
 /** A `links.next` address as a path below the tenant base; another origin is refused loudly. */
