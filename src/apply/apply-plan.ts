@@ -278,7 +278,8 @@ class ApplyRun {
 
   private whyNotStarted(): Pick<ActionResult, "skip_cause" | "reason"> {
     if (this.refused) return { skip_cause: "token_refused", reason: "not attempted: the tenant refused the token (401) earlier in the run" };
-    if (this.unreachable) return { skip_cause: "tenant_unreachable", reason: `not attempted: the tenant stopped answering (${this.threshold} failures in a row)` };
+    if (this.unreachable)
+      return { skip_cause: "tenant_unreachable", reason: `not attempted: the tenant stopped answering (${this.threshold} failures in a row)` };
     return this.stopped
       ? { skip_cause: "fail_fast", reason: "not started: --fail-fast stopped the run" }
       : { skip_cause: "interrupted", reason: "not started: the run was interrupted" };
@@ -316,4 +317,3 @@ function describe(built: { method: string; path: string; body?: Record<string, u
           : v;
   return { method: built.method, path, ...(built.body !== undefined ? { body: swap(built.body) } : {}) };
 }
-

@@ -1,4 +1,4 @@
 /** pimctl.yaml: its shape (types.ts), loaded and validated (load.ts), found (find.ts). */
-export type { Config, PruneKind, StateConfig, TenantConfig, TranslationRules } from "./types.js";
+export type { Config, PruneKind, TenantConfig } from "./types.js";
 export { loadConfig, versionMap, versionSources } from "./load.js";
 export { hasCredentials, redactUrl } from "../api/base-url.js";

@@ -76,7 +76,8 @@ function configErrors(parsed: ParsedYaml, data: Record<string, unknown>): Pimctl
   errors.push(...schemaErrors(validateConfig, parsed, data));
   for (const [name, t] of Object.entries((data.tenants ?? {}) as Record<string, TenantConfig>)) {
     const at = parsed.at(pointer(["tenants", name]));
-    if (!t.base_url && !t.hash) errors.push(new PimctlError("config", `tenant "${name}" needs base_url, or hash and region with a url_template`, { location: at }));
+    if (!t.base_url && !t.hash)
+      errors.push(new PimctlError("config", `tenant "${name}" needs base_url, or hash and region with a url_template`, { location: at }));
     if (t.hash && !t.base_url && !t.url_template && !data.url_template)
       errors.push(new PimctlError("config", `tenant "${name}" gives a hash but no url_template is configured`, { location: at }));
     if (!t.token_env && !t.token_file)

@@ -23,7 +23,6 @@ export interface TenantConfig {
   production?: boolean;
 }
 
-
 export interface Config {
   /** The config file read, if any. */
   file?: string;

@@ -88,7 +88,12 @@ export const SWITCHES: { readonly [K in keyof EmulatorSwitches]: SwitchRow<K> } 
     option: "--changelog-total",
     consultedBy: "kinds/changelogs.ts",
   },
-  boolFormat: { default: "document", readings: ["document", "int", "string", "bool"], option: "--bool-format", consultedBy: "api-requests.ts (wire-format.ts)" },
+  boolFormat: {
+    default: "document",
+    readings: ["document", "int", "string", "bool"],
+    option: "--bool-format",
+    consultedBy: "api-requests.ts (wire-format.ts)",
+  },
   idFormat: { default: "number", readings: ["number", "string"], option: "--id-format", consultedBy: "api-requests.ts (wire-format.ts)" },
   idSequence: { default: "per-table", readings: ["per-table", "global"], option: "--id-sequence", consultedBy: "store-core.ts (id)" },
   setAttributeDeleteId: {
@@ -106,7 +111,12 @@ export const SWITCHES: { readonly [K in keyof EmulatorSwitches]: SwitchRow<K> } 
   maxPageSize: { default: undefined, option: "--max-page-size", consultedBy: "request.ts (pageParams)" },
   oversizedLimit: { default: "refuse", readings: ["refuse", "clamp"], option: "--oversized-limit", consultedBy: "request.ts (pageParams)" },
   paginateAllLists: { default: false, readings: [false, true], option: "--paginate-all-lists", consultedBy: "api-requests.ts (wire-format.ts paginateList)" },
-  dateFormat: { default: "document", readings: ["document", "iso-z", "iso-offset", "sql"], option: "--date-format", consultedBy: "api-requests.ts (wire-format.ts)" },
+  dateFormat: {
+    default: "document",
+    readings: ["document", "iso-z", "iso-offset", "sql"],
+    option: "--date-format",
+    consultedBy: "api-requests.ts (wire-format.ts)",
+  },
   exportDownload: { default: "direct", readings: ["direct", "redirect"], option: "--export-download", consultedBy: "kinds/exports.ts" },
 };
 

@@ -1,3 +1,3 @@
 /** Export: a tenant's state as a catalogue (to-catalogue.ts), and a catalogue as manifest files (files.ts). */
-export { ownVersions, remoteToCatalogue } from "./to-catalogue.js";
-export { catalogueToFiles, clean, exportFiles, exportHeader, nestCategories, tidy, type ExportFile, type ExportOptions } from "./files.js";
+export { remoteToCatalogue } from "./to-catalogue.js";
+export { catalogueToFiles, clean, exportFiles, exportHeader, nestCategories, type ExportFile } from "./files.js";

@@ -34,7 +34,12 @@ export async function readCategories(
 }
 
 /** The category list by id, read a second time when a writer may have slid a record out of it. */
-async function readCategoryList(api: PimApi, read: ListRead<ApiCategory>, desired: Catalogue | undefined, facts: CategoryReadFacts): Promise<Map<number, ApiCategory>> {
+async function readCategoryList(
+  api: PimApi,
+  read: ListRead<ApiCategory>,
+  desired: Catalogue | undefined,
+  facts: CategoryReadFacts,
+): Promise<Map<number, ApiCategory>> {
   if (!read.complete) facts.doubt = read.problem ?? "the category list changed while it was read";
   const byId = new Map(read.items.map((c) => [c.id, c]));
   // A delete and a create by someone else between two pages keep meta.total right while one
@@ -128,7 +133,13 @@ function categoryTree(byId: Map<number, ApiCategory>, excluded: Set<number>, set
 }
 
 /** Versions and assets only where the manifests declare them (everything for export). */
-async function readDeclaredDetails(api: PimApi, cats: RemoteCategory[], desired: Catalogue | undefined, versions: Array<[string, number]>, full: boolean): Promise<void> {
+async function readDeclaredDetails(
+  api: PimApi,
+  cats: RemoteCategory[],
+  desired: Catalogue | undefined,
+  versions: Array<[string, number]>,
+  full: boolean,
+): Promise<void> {
   const desiredByKey = new Map<string, Catalogue["categories"][number]>();
   for (const d of desired?.categories ?? []) {
     desiredByKey.set(pathKey(d.path), d);

@@ -2,4 +2,3 @@
 export { readState, type ReadStateOptions } from "./read.js";
 export { resolveVersionIds } from "./versions.js";
 export { startReads, startVersionLists, type StartedReads } from "./started.js";
-export type { KnownIds } from "./by-id.js";

@@ -25,7 +25,6 @@ import { largeCatalogue, listsFor, masterAttributes, startAttributeVersions, sta
 import { resolveVersionIds } from "./versions.js";
 import { pmap, settled, started } from "../base/promises.js";
 
-
 /**
  * How many desired attributes are read by id (1 + one request per language version each, a few
  * KB) before listing them costs less (1 + one per version, whatever their number, but megabytes
@@ -200,7 +199,12 @@ async function readAttributeList(rp: ReadPlan, versions: Versions, groupsRead: P
 }
 
 /** The attributes with the details the manifests compare (options, per-version texts), read after the category list. */
-async function readAttributeKind(rp: ReadPlan, versions: Versions, groupsRead: Promise<RemoteDisplayGroup[]>, listsDone: Promise<unknown>): Promise<AttributesRead> {
+async function readAttributeKind(
+  rp: ReadPlan,
+  versions: Versions,
+  groupsRead: Promise<RemoteDisplayGroup[]>,
+  listsDone: Promise<unknown>,
+): Promise<AttributesRead> {
   const read = await readAttributeList(rp, versions, groupsRead);
   if (rp.managedAttributes) {
     const { detailsById } = read;
@@ -217,7 +221,11 @@ async function readAttributeKind(rp: ReadPlan, versions: Versions, groupsRead: P
 }
 
 /** The attribute sets, and the member rows of those whose members the plan compares. */
-async function readSetKind(rp: ReadPlan, setsRead: Promise<ApiAttributeSet[]>, listsDone: Promise<unknown>): Promise<{ sets: RemoteAttributeSet[]; rows: SetAssignmentRows }> {
+async function readSetKind(
+  rp: ReadPlan,
+  setsRead: Promise<ApiAttributeSet[]>,
+  listsDone: Promise<unknown>,
+): Promise<{ sets: RemoteAttributeSet[]; rows: SetAssignmentRows }> {
   const listed = await setsRead;
   if (!rp.need.sets) return { sets: [], rows: [] };
   const sets: RemoteAttributeSet[] = listed.map((s) => ({

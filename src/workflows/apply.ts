@@ -197,7 +197,13 @@ async function applyUnderLock(run: ApplySession, backend: StateBackend): Promise
   const { report, stateNotSaved } = written;
   if (opts.dryRun) return (run.result = { plan: thePlan, report });
   const stopped = stop.signal.aborted ? (lost.why ?? `interrupted (${interruptedBy(stop.signal)})`) : undefined;
-  const result: ApplyResult = { plan: thePlan, report, ...(backupFile ? { backupFile } : {}), ...(stopped ? { stopped } : {}), ...(stateNotSaved ? { stateNotSaved } : {}) };
+  const result: ApplyResult = {
+    plan: thePlan,
+    report,
+    ...(backupFile ? { backupFile } : {}),
+    ...(stopped ? { stopped } : {}),
+    ...(stateNotSaved ? { stateNotSaved } : {}),
+  };
   run.result = result;
   // A refused token (401) would refuse the verification read too; a stopped run is not verified either.
   if (report.stopped_by || stopped) return result;
@@ -220,7 +226,12 @@ async function backUp(run: ApplySession): Promise<string | undefined> {
  * here the tenant may be written to: a forced end (a second signal) writes the ledger to a rescue
  * file rather than lose it.
  */
-async function writeAndRecord(run: ApplySession, backend: StateBackend, state: LedgerState, planned: PlanResult): Promise<{ report: ApplyReport; stateNotSaved?: ApplyResult["stateNotSaved"] }> {
+async function writeAndRecord(
+  run: ApplySession,
+  backend: StateBackend,
+  state: LedgerState,
+  planned: PlanResult,
+): Promise<{ report: ApplyReport; stateNotSaved?: ApplyResult["stateNotSaved"] }> {
   const { opts, connection } = run;
   const thePlan = planned.plan;
   const writing = opts.dryRun

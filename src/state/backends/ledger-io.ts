@@ -75,4 +75,3 @@ export async function saveLedger(
   }
   throw new PimctlError("io", `could not save the state of tenant "${mine.tenant}" to ${backend.location}: it kept changing during 10 attempts`);
 }
-

@@ -60,4 +60,3 @@ export function lockedError(tenant: string, backend: StateBackend, holder: LockI
     },
   );
 }
-
