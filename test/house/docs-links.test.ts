@@ -10,7 +10,8 @@ import { describe, expect, it } from "vitest";
 import { isExternal, markdownAnchors, markdownLinks, slug } from "./markdown.js";
 
 const ROOT = path.resolve(import.meta.dirname, "..", "..");
-const committed = execFileSync("git", ["ls-files", "-z", "--", "*.md"], { cwd: ROOT, encoding: "utf8" })
+// Committed, and new files not ignored yet: a page is checked before its first commit.
+const committed = execFileSync("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", "*.md"], { cwd: ROOT, encoding: "utf8" })
   .split("\0")
   .filter((f) => f && existsSync(path.join(ROOT, f)));
 
