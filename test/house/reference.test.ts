@@ -20,7 +20,10 @@ describe("the command reference", async () => {
     expect(pages["state.md"]).toContain("## pimctl state push\n");
     expect(pages["translations.md"]).toContain("## pimctl translations mark-reviewed\n");
     const committed = readdirSync(DIR).filter((f) => f.endsWith(".md"));
-    expect(committed.sort(), "pages in docs/reference/ no command makes (or commands without a page)").toEqual(Object.keys(pages).sort());
+    expect(
+      committed.sort(),
+      "pages in docs/reference/ no command makes, or commands without a page: run `npm run docs:reference` and commit docs/reference/",
+    ).toEqual(Object.keys(pages).sort());
   });
 
   it.each(Object.keys(pages))("docs/reference/%s is the CLI's help as it is today", (name) => {
