@@ -87,8 +87,7 @@ describe("translations export", () => {
       for (const id of [BRAND_DESC, BRAND_SEO, CATEGORY_NAME, CATEGORY_DESC]) expect(r.stdout, `${format}: ${id}`).not.toContain(id.slice(0, 20));
       expect(r.stdout).toContain("Couleur");
       expect(r.stderr).toContain(
-        "Left out 4 brand and category texts: API v1 cannot write brand and category language versions " +
-          '(docs/api-v1-limits.md); set them in the PIM\'s UI.',
+        "Left out 4 brand and category texts: API v1 cannot write brand and category language versions " + "(docs/api-v1-limits.md); set them in the PIM's UI.",
       );
     }
     const missing = await cli("translations", "export", "--language", "German", "--format", "po", "--missing", "--out", "de.po");
