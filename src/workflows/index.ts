@@ -7,7 +7,7 @@
  */
 export { loadProject, schemaPath, type ProjectOptions } from "./project.js";
 export { plan, planOpen, planHmacKey, type PlanOptions, type PlanResult } from "./plan.js";
-export { apply, restoreCommand, type ApplyOptions, type ApplyResult } from "./apply.js";
+export { apply, type ApplyOptions, type ApplyResult } from "./apply.js";
 export { diff, readTenantCatalogue, type DiffOptions } from "./diff.js";
 export { openProjectState } from "./state.js";
 export { ping } from "./ping.js";
