@@ -10,7 +10,7 @@ import { KIND_NOUN, pathKey, type Kind } from "../model/catalogue.js";
 import { mergeMap } from "./merge-map.js";
 import { KEEP, SKIP, VALUE_SKIP, asExported, type Json } from "./merge-rules.js";
 import { recordKey, type MergeState } from "./merge-state.js";
-import type { YamlFileEdit } from "./yaml-edit.js";
+import type { YamlFileEdit } from "../manifest/edit/editor.js";
 
 /** A category's path in the tenant where it differs from the folder's (moved by hand, left in place): folder path key -> tenant path. */
 export type CategoryFollow = (folderKey: string) => string[] | undefined;

@@ -15,7 +15,7 @@ import { KIND_NOUN, parsePathKey, pathKey, type Kind } from "../model/catalogue.
 import type { CategoryFollow } from "./merge-entries.js";
 import { isObject } from "./merge-rules.js";
 import { recordKey, type HandRename, type MergeState } from "./merge-state.js";
-import { YamlFileEdit } from "./yaml-edit.js";
+import { YamlFileEdit } from "../manifest/edit/editor.js";
 
 export interface Followed {
   /** Every file's text once the entries have followed. */

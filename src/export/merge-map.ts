@@ -7,7 +7,7 @@
  */
 import { isMap, isSeq, type Node, type Pair, type YAMLMap } from "yaml";
 import { emptyLike, isObject, same, withMissing, type Json } from "./merge-rules.js";
-import type { YamlFileEdit } from "./yaml-edit.js";
+import type { YamlFileEdit } from "../manifest/edit/editor.js";
 
 /** YAML's merge key: its pair gives fields, it is not one. */
 const MERGE_KEY = "<<";

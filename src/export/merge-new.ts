@@ -9,7 +9,7 @@ import { comparePaths, KIND_NOUN, pathKey, type Kind } from "../model/catalogue.
 import { nestCategories } from "./index.js";
 import type { Json } from "./merge-rules.js";
 import { entryName, recordKey, type MergeState } from "./merge-state.js";
-import { renderYaml, YamlFileEdit } from "./yaml-edit.js";
+import { renderYaml, YamlFileEdit } from "../manifest/edit/editor.js";
 
 /** New files (`<kind>.yaml` that did not exist), by name. */
 export function addNewEntries(s: MergeState): Map<string, YamlFileEdit> {

@@ -7,7 +7,7 @@ import { pathKey, type Catalogue, type Kind } from "../model/catalogue.js";
 import { clean } from "./index.js";
 import type { MergeNotes } from "./merge-map.js";
 import type { Json } from "./merge-rules.js";
-import type { VariableText, YamlFileEdit } from "./yaml-edit.js";
+import type { VariableText, YamlFileEdit } from "../manifest/edit/editor.js";
 import type { YAMLMap } from "yaml";
 
 /**

@@ -19,7 +19,7 @@
  * Pure: texts in, texts and a report out.
  */
 import { variableWriter } from "./translate.js";
-import { YamlFileEdit, type VariableText } from "./yaml-edit.js";
+import { YamlFileEdit, type VariableText } from "../manifest/edit/editor.js";
 import { MergeState, type MergeInput, type MergeResult } from "./merge-state.js";
 import { followHandRenames } from "./merge-follow.js";
 import { mergeEntries } from "./merge-entries.js";

@@ -10,7 +10,7 @@
  */
 import { PimctlError } from "../errors.js";
 import { parseYaml, type ParsedYaml } from "../manifest/yaml.js";
-import { entriesOf, isObject, readAt, type DataEntry, type DataPath } from "./entries.js";
+import { entriesOf, isObject, readAt, type DataEntry, type DataPath } from "../manifest/entries.js";
 
 /** A translation written into a file: its entry (where the loader located it), the keys below it, the text. */
 export interface WrittenUnit {

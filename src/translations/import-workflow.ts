@@ -23,7 +23,7 @@ import { onlyTranslationsChange } from "./import-check.js";
 import { serialiseLock } from "./lockfile.js";
 import { openProject } from "./project.js";
 import { asTemplates, loadTemplates } from "./load-templates.js";
-import { editYaml } from "./yaml-edit.js";
+import { editYaml } from "../manifest/edit/texts.js";
 
 export interface ImportResult extends ImportReport {
   /** Manifest files changed (or, with dryRun, that would change), relative to the working directory. */

@@ -25,15 +25,15 @@
  * import's whole-file check (import-check.ts) then refuses, naming the record.
  */
 import { isAlias, isMap, isPair, isScalar, isSeq, parseDocument, type Alias, type Document, type Scalar, type YAMLMap } from "yaml";
-import { applySplices, scalarText, type TextSplice } from "../manifest/yaml-text.js";
-import { PimctlError } from "../errors.js";
-import type { ParsedYaml } from "../manifest/yaml.js";
-import { indexDocument, inherited, ownPair, type DocumentIndex } from "./yaml-edit-index.js";
-import { put, renderBlock, renderFlow, toTree, type Tree } from "./yaml-edit-render.js";
-import { editPlainYaml } from "./yaml-edit-fast.js";
-import type { EditedText, EntryEdits, TextEdit } from "./yaml-edit-types.js";
+import { applySplices, scalarText, type TextSplice } from "../yaml-text.js";
+import { PimctlError } from "../../errors.js";
+import type { ParsedYaml } from "../yaml.js";
+import { indexDocument, inherited, ownPair, type DocumentIndex } from "./document-index.js";
+import { put, renderBlock, renderFlow, toTree, type Tree } from "./tree.js";
+import { editPlainYaml } from "./texts-fast.js";
+import type { EditedText, EntryEdits, TextEdit } from "./types.js";
 
-export type { EditedText, EntryEdits } from "./yaml-edit-types.js";
+export type { EditedText, EntryEdits } from "./types.js";
 
 interface Op extends TextSplice {
   /** Among inserts at one offset, the outer map's goes first so the inner's text lands before it. */

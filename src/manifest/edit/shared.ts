@@ -10,7 +10,7 @@
  * edit replaces is left to that edit (it writes plain values).
  */
 import { visit, type Alias, type Document, type Node } from "yaml";
-import type { TextSplice } from "../manifest/yaml-text.js";
+import type { TextSplice } from "../yaml-text.js";
 
 /** Anchored node -> its aliases, in the order they appear. */
 function aliasesByTarget(doc: Document): Map<Node, Alias[]> {

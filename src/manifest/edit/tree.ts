@@ -4,7 +4,7 @@
  * (the translations) or, where a shared or inherited map is copied, the data
  * the loader read there (numbers, booleans, lists as well).
  */
-import { scalarText } from "../manifest/yaml-text.js";
+import { scalarText } from "../yaml-text.js";
 
 export type Leaf = string | number | boolean | null | readonly unknown[];
 export type Tree = Map<string, Tree | Leaf>;

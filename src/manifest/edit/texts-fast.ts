@@ -10,12 +10,12 @@
  * reference editor takes the file. A differential test holds both to the
  * same text (test/translations/yaml-edit-fast.test.ts).
  */
-import { parseFastYaml, type FastResult } from "../manifest/fast-yaml.js";
-import { quoteEnd, stripComment, trimSpacesEnd } from "../manifest/fast-yaml-scalars.js";
-import { applySplices, scalarText, type TextSplice } from "../manifest/yaml-text.js";
-import { entriesOf, isObject, readAt, type DataPath } from "./entries.js";
-import { put, renderBlock, renderFlow, type Tree } from "./yaml-edit-render.js";
-import type { EditedText, EntryEdits } from "./yaml-edit-types.js";
+import { parseFastYaml, type FastResult } from "../fast-yaml.js";
+import { quoteEnd, stripComment, trimSpacesEnd } from "../fast-yaml-scalars.js";
+import { applySplices, scalarText, type TextSplice } from "../yaml-text.js";
+import { entriesOf, isObject, readAt, type DataPath } from "../entries.js";
+import { put, renderBlock, renderFlow, type Tree } from "./tree.js";
+import type { EditedText, EntryEdits } from "./types.js";
 
 interface Op extends TextSplice {
   order: number;

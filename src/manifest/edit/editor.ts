@@ -8,9 +8,9 @@
  * puts them back into what is written (src/export/translate.ts).
  */
 import { isAlias, isCollection, isMap, isScalar, isSeq, parseDocument, stringify, type Document, type Node, type Pair, type YAMLMap, type YAMLSeq } from "yaml";
-import { writeVariables, type VariableWriter } from "./translate.js";
-import { applySplices, scalarText, type TextSplice } from "../manifest/yaml-text.js";
-import { aliasSplits, aliasesResolve, detachSplits } from "./yaml-shared.js";
+import { writeVariables, type VariableWriter } from "../../export/translate.js";
+import { applySplices, scalarText, type TextSplice } from "../yaml-text.js";
+import { aliasSplits, aliasesResolve, detachSplits } from "./shared.js";
 
 export interface VariableText {
   /** `${name}` -> the tenant's value, `$${` -> `${`. */
