@@ -19,7 +19,7 @@
  * Pure: texts in, texts and a report out.
  */
 import { variableWriter } from "./translate.js";
-import { YamlFileEdit, type VariableText } from "../manifest/edit/editor.js";
+import { MergeFile, type VariableText } from "./merge-file.js";
 import { MergeState, type MergeInput, type MergeResult } from "./merge-state.js";
 import { followHandRenames } from "./merge-follow.js";
 import { mergeEntries } from "./merge-entries.js";
@@ -40,7 +40,7 @@ export function mergeExport(input: MergeInput): MergeResult {
   };
   const s = new MergeState(input, text);
   const followed = followHandRenames(s, input.files);
-  for (const name of Object.keys(followed.files).sort()) s.files.push(new YamlFileEdit(name, followed.files[name]!, text));
+  for (const name of Object.keys(followed.files).sort()) s.files.push(new MergeFile(name, followed.files[name]!, text));
   mergeEntries(s, followed.follow);
   const created = addNewEntries(s);
 

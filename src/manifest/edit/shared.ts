@@ -1,89 +1,102 @@
 /**
- * What YAML shares inside one file: a node with an anchor (`&a`) is repeated
- * by every alias of it (`*a`, `<<: *a`), so an edit inside the anchored node
- * would change each record that aliases it too, and an edit that writes the
- * anchored node again (a flow map rewritten whole) would leave its aliases
- * pointing at nothing. Before an edited text is made, every alias of such a
- * node is written out as that node's value before the edit (as JSON, which
- * YAML reads as a flow value): the records that alias it keep exactly what
- * they had, and only the edited record changes. An alias inside a range an
- * edit replaces is left to that edit (it writes plain values).
+ * What YAML shares inside one file, kept as it was for every record but the
+ * edited one. A node with an anchor (`&a`) is repeated by every alias of it
+ * (`*a`, `<<: *a`), so an edit inside the anchored node would change each
+ * record that aliases it too, and an edit that writes the anchored node again
+ * would leave its aliases pointing at nothing. Before the edited text is made:
+ * - an anchored text that is written over (or lies in a range written again)
+ *   hands its anchor, with its old text, to its first alias left: the other
+ *   aliases keep pointing at it and read what they read;
+ * - an anchored map or list an edit touches (editor.ts `touch`) or writes again
+ *   has each alias of it written out as a copy of what it stood for (tree.ts
+ *   copyText), as has each alias the caller split itself (`splitAlias`).
+ * An alias inside a range an edit writes again is left to that edit (it writes
+ * plain values).
  */
-import { visit, type Alias, type Document, type Node } from "yaml";
-import type { TextSplice } from "../yaml-text.js";
+import { isScalar, type Alias, type Document, type Node, type Scalar } from "yaml";
+import { scalarText } from "../yaml-text.js";
+import { within, type AliasUse, type DocumentIndex } from "./document-index.js";
+import type { EditSplice } from "./splices.js";
+import { copyText, renderFlow, toTree, type Leaf, type Tree } from "./tree.js";
 
-/** Anchored node -> its aliases, in the order they appear. */
-function aliasesByTarget(doc: Document): Map<Node, Alias[]> {
-  const out = new Map<Node, Alias[]>();
-  visit(doc, {
-    Alias(_, alias) {
-      const target = alias.resolve(doc);
-      if (!target) return;
-      const list = out.get(target);
-      if (list) list.push(alias);
-      else out.set(target, [alias]);
-    },
-  });
+/** What the editor (editor.ts) knows of the file and of what it was asked to do. */
+export interface EditRecord {
+  readonly doc: Document;
+  readonly index: DocumentIndex;
+  readonly text: string;
+  /** Scalars and aliases written over, and their splices. */
+  readonly written: ReadonlyMap<Scalar | Alias, EditSplice>;
+  /** Aliases the caller split: written out as a copy of what they stood for (with any change made to it). */
+  readonly copies: ReadonlyMap<Alias, Tree | Leaf>;
+  /** Nodes whose content an edit changes, with how far up shared text is split (undefined: the whole document). */
+  readonly touched: ReadonlyArray<{ node: Node; scope: Node | undefined }>;
+  readonly splices: readonly EditSplice[];
+}
+
+/** The ranges edits write again (they do not overlap), and whether a node lies inside one. */
+function rangesOf(splices: readonly EditSplice[]): (node: Node) => boolean {
+  const ranges = splices.filter((s) => s.start < s.end).sort((a, b) => a.start - b.start);
+  return (node) => {
+    const [start, end] = node.range ?? [-1, -1];
+    let lo = 0;
+    let hi = ranges.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (ranges[mid]!.start <= start) lo = mid;
+      else hi = mid - 1;
+    }
+    const r = ranges[lo];
+    return !!r && r.start <= start && end <= r.end;
+  };
+}
+
+/** The splices that keep shared text as it was for every record the edits did not mean to change. */
+export function sharedSplices(e: EditRecord): EditSplice[] {
+  const inReplaced = rangesOf(e.splices);
+  const copies = new Map<Alias, Tree | Leaf>(e.copies);
+  const out: EditSplice[] = [];
+  for (const [target, uses] of e.index.aliasesOf) {
+    if (isScalar(target)) {
+      if (e.written.has(target) || inReplaced(target)) out.push(...anchorHandedOn(e, target, uses, copies, inReplaced));
+    } else if (inReplaced(target) || touchedInside(e, target)) {
+      for (const { alias } of uses)
+        if (!e.written.has(alias) && !copies.has(alias) && !inReplaced(alias)) copies.set(alias, toTree(target.toJS(e.doc, { maxAliasCount: 100 })));
+    }
+  }
+  for (const [alias, copy] of copies) if (!inReplaced(alias)) out.push({ start: alias.range![0], end: alias.range![1], text: copyText(copy), order: 0 });
   return out;
 }
 
-/** Whether every alias of the document names an anchor set before it (the yaml library reads such a text, but cannot resolve it). */
-export function aliasesResolve(doc: Document): boolean {
-  let ok = true;
-  visit(doc, {
-    Alias(_, alias) {
-      if (alias.resolve(doc)) return;
-      ok = false;
-      return visit.BREAK;
-    },
-  });
-  return ok;
-}
-
-/** The splices that write out the aliases of every anchored node an edit changes or writes again. */
-export function aliasSplits(doc: Document, touched: readonly Node[], edits: readonly TextSplice[]): TextSplice[] {
-  if (!touched.length && !edits.length) return [];
-  const replaced = edits.filter((e) => e.start < e.end);
-  const inReplaced = (n: Node) => replaced.some((e) => n.range !== undefined && n.range !== null && e.start <= n.range[0] && n.range[1] <= e.end);
-  return splitsOf(doc, aliasesByTarget(doc), (target) => touched.some((t) => within(t, target)) || inReplaced(target), inReplaced);
+/** Whether an edit touched this node or something inside it, within the scope it gave. */
+function touchedInside(e: EditRecord, target: Node): boolean {
+  return e.touched.some(({ node, scope }) => within(node, target) && (!scope || (target !== scope && within(target, scope))));
 }
 
 /**
- * The splices that make a node stand alone before it is moved elsewhere in the text: an alias
- * outside it of an anchor inside it, and an alias inside it of an anchor outside it, written out.
+ * An anchored text that changes: its anchor moves, with the old text, to the first alias that
+ * still stands for it (the others keep pointing at it); none left, the anchor stays where it is.
  */
-export function detachSplits(doc: Document, node: Node): TextSplice[] {
-  const inside = (n: Node) => within(n, node);
-  const byTarget = aliasesByTarget(doc);
-  const out: TextSplice[] = [];
-  for (const [target, aliases] of byTarget) {
-    const crossing = aliases.filter((a) => inside(a) !== inside(target));
-    if (crossing.length)
-      out.push(
-        ...splitsOf(
-          doc,
-          new Map([[target, crossing]]),
-          () => true,
-          () => false,
-        ),
-      );
+function anchorHandedOn(
+  e: EditRecord,
+  target: Scalar,
+  uses: readonly AliasUse[],
+  copies: ReadonlyMap<Alias, unknown>,
+  inReplaced: (node: Node) => boolean,
+): EditSplice[] {
+  const heirs = uses.filter((u) => !e.written.has(u.alias) && !copies.has(u.alias) && !inReplaced(u.alias));
+  if (!heirs.length || !target.anchor) return [];
+  const anchor = `&${target.anchor}`;
+  const out: EditSplice[] = [];
+  const own = e.written.get(target);
+  // Written over in place, the anchor (before the text) goes; inside a range written again, it has gone already.
+  if (own) {
+    const at = e.text.lastIndexOf(anchor, own.start);
+    const spaces = /^[ \t]*/.exec(e.text.slice(at + anchor.length, own.start))![0].length;
+    out.push({ start: at, end: at + anchor.length + spaces, text: "", order: 0 });
   }
+  const heir = heirs[0]!;
+  const old = target.value;
+  const text = typeof old === "string" ? scalarText(old, { flow: heir.flow }) : renderFlow(old);
+  out.push({ start: heir.alias.range![0], end: heir.alias.range![1], text: `${anchor} ${text}`, order: 0 });
   return out;
-}
-
-function splitsOf(doc: Document, byTarget: Map<Node, Alias[]>, split: (target: Node) => boolean, leave: (alias: Alias) => boolean): TextSplice[] {
-  const out: TextSplice[] = [];
-  for (const [target, aliases] of byTarget) {
-    if (!split(target)) continue;
-    const text = JSON.stringify(target.toJS(doc) ?? null);
-    for (const alias of aliases) if (!leave(alias)) out.push({ start: alias.range![0], end: alias.range![1], text });
-  }
-  return out;
-}
-
-/** Whether `inner` is `outer` or lies inside it (nodes of one document nest by their source ranges). */
-function within(inner: Node, outer: Node): boolean {
-  if (inner === outer) return true;
-  const [i, o] = [inner.range, outer.range];
-  return !!i && !!o && o[0] <= i[0] && i[1] <= o[1];
 }
