@@ -86,7 +86,11 @@ export class MergeFile extends YamlEdit {
     if (!map.items.length || !map.range) throw new Error("a map without a source range");
     this.touch(map);
     this.addPairs(map, (style) =>
-      style.flow ? flowPair(key, v, this.variables, style.padded) : opts.flow ? `${flowPair(key, v, this.variables)}\n` : renderYaml({ [key]: v }, this.variables),
+      style.flow
+        ? flowPair(key, v, this.variables, style.padded)
+        : opts.flow
+          ? `${flowPair(key, v, this.variables)}\n`
+          : renderYaml({ [key]: v }, this.variables),
     );
   }
 

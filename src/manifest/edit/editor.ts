@@ -16,7 +16,22 @@
  *   before: an anchored text that changes hands its anchor on, an anchored map
  *   or list that changes has its aliases written out as copies of it.
  */
-import { isAlias, isCollection, isMap, isPair, isScalar, isSeq, parseDocument, type Alias, type Document, type Node, type Pair, type Scalar, type YAMLMap, type YAMLSeq } from "yaml";
+import {
+  isAlias,
+  isCollection,
+  isMap,
+  isPair,
+  isScalar,
+  isSeq,
+  parseDocument,
+  type Alias,
+  type Document,
+  type Node,
+  type Pair,
+  type Scalar,
+  type YAMLMap,
+  type YAMLSeq,
+} from "yaml";
 import { scalarText } from "../yaml-text.js";
 import { givenByMergeKeys, indexDocument, isMergePair, within, type DocumentIndex } from "./document-index.js";
 import { sharedSplices } from "./shared.js";
@@ -234,8 +249,7 @@ export class YamlEdit {
   /** Aliases that cross a node's bounds written out, so its text can move elsewhere in the file and mean the same. */
   detach(node: Node): void {
     if (!this.doc) return;
-    for (const [target, uses] of this.index.aliasesOf)
-      for (const { alias } of uses) if (within(alias, node) !== within(target, node)) this.splitAlias(alias);
+    for (const [target, uses] of this.index.aliasesOf) for (const { alias } of uses) if (within(alias, node) !== within(target, node)) this.splitAlias(alias);
   }
 
   /** The edited text, and the splices made (at offsets of the original), shared text split first. */
