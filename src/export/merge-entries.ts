@@ -8,7 +8,7 @@
 import { isMap, isSeq, type YAMLMap, type YAMLSeq } from "yaml";
 import { KIND_NOUN, pathKey, type Kind } from "../model/catalogue.js";
 import { mergeMap } from "./merge-map.js";
-import { KEEP, SKIP, VALUE_SKIP, asExported, type Json } from "./merge-rules.js";
+import { keepFields, SKIP, VALUE_SKIP, asExported, type Json } from "./merge-rules.js";
 import { recordKey, type MergeState } from "./merge-state.js";
 import type { MergeFile } from "./merge-file.js";
 
@@ -74,11 +74,9 @@ function mergeNamed(s: MergeState, f: MergeFile, kind: Exclude<Kind, "categories
     desired = wanted.get(old)!;
   }
   const skip = SKIP[kind];
-  mergeMap({ f, map: item, current: asExported(kind, current), desired, skip, ...keepOf(kind), label, entry: true }, s.notes(recordKey(kind, id)));
+  mergeMap({ f, map: item, current: asExported(kind, current), desired, skip, keep: keepFields(kind), label, entry: true }, s.notes(recordKey(kind, id)));
   if (kind === "attributes") mergeValues(s, f, item, id, desired);
 }
-
-const keepOf = (kind: Kind) => (KEEP[kind] ? { keep: KEEP[kind] } : {});
 
 function mergeValues(s: MergeState, f: MergeFile, item: YAMLMap, attribute: string, desired: Json): void {
   const want = (desired.values as Json[] | undefined) ?? [];
@@ -133,7 +131,7 @@ function visitCategories(s: MergeState, f: MergeFile, seq: YAMLSeq, parent: { fo
     const desired = tenant.get(key);
     const current = f.js(item) as Json;
     if (desired) {
-      const m = { f, map: item, current: asExported("categories", current), desired, skip: SKIP.categories, ...keepOf("categories"), label };
+      const m = { f, map: item, current: asExported("categories", current), desired, skip: SKIP.categories, keep: keepFields("categories"), label };
       mergeMap({ ...m, entry: true }, s.notes(recordKey("categories", folderKey)));
     } else {
       const renamed = pendingRename(s, {
