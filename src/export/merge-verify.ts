@@ -16,6 +16,7 @@ import { KINDS, KIND_NOUN, pathKey, type Catalogue, type Kind, type SourceLocati
 import { parseManifestText } from "../manifest/index.js";
 import { CatalogueBuilder } from "../manifest/catalogue-builder.js";
 import { unmeantChanges } from "../manifest/edit/verify.js";
+import { canonicalJson } from "../plan/canonical-json.js";
 import { PimctlError } from "../errors.js";
 import { recordKey } from "./merge-state.js";
 import type { Json } from "./merge-rules.js";
@@ -47,7 +48,7 @@ export function checkMerge(c: MergeCheck): void {
   // The whole folder after: what spans files (an entry declared twice) is checked too.
   const after = load(c.after, c.variables);
   if (!after.ok) throw refused(after.errors.map((e) => e.format()));
-  const records = (r: typeof before.records) => new Map([...r].map(([key, { record }]) => [key, record]));
+  const records = (r: typeof before.records) => new Map([...r].map(([key, { record }]) => [key, comparable(record)]));
   const found = unmeantChanges(records(before.records), records(after.records), {
     keyAfter: c.keyAfter,
     // The fields merge changed, and a renamed record's identity and history.
@@ -65,6 +66,14 @@ export function checkMerge(c: MergeCheck): void {
       .map((key) => `${label(key)} would appear, which merge did not add`),
   ];
   if (problems.length) throw refused(problems.sort());
+}
+
+/**
+ * A record as merge compares it: as its canonical JSON reads (a number JSON cannot hold reads
+ * null), and a field that is null the same as one that is absent (an empty field is none).
+ */
+function comparable(record: Json): Json {
+  return Object.fromEntries(Object.entries(JSON.parse(canonicalJson(record)) as Json).filter(([, v]) => v !== null));
 }
 
 function refused(details: string[]): PimctlError {

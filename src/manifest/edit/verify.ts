@@ -8,7 +8,7 @@
  * between records (anchors, aliases, merge keys) in ways an edit might not
  * split: this is what proves that only the intended values changed. Pure.
  */
-export type DataPath = Array<string | number>;
+import { isObject, type DataPath } from "../entries.js";
 
 /** One value that differs, at the deepest path where it does, from a record's root. */
 export interface Change {
@@ -17,10 +17,8 @@ export interface Change {
   after: unknown;
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
-
 /** The values that differ, at the deepest path where they do (a key one side lacks reads as absent). */
-export function differences(before: unknown, after: unknown): Change[] {
+function differences(before: unknown, after: unknown): Change[] {
   const out: Change[] = [];
   const path: DataPath = [];
   const walk = (x: unknown, y: unknown): void => {
