@@ -13,7 +13,7 @@
  *
  * Only the records the tenant changed change: entries follow records renamed
  * or moved by hand first (merge-follow.ts), an edit inside something YAML
- * shares is split from the records that share it (yaml-shared.ts, and a merge
+ * shares is split from the records that share it (src/manifest/edit/shared.ts, and a merge
  * key's fields are written on the entry: merge-map.ts), and the result is
  * loaded and compared record by record before it is returned (merge-verify.ts).
  * Pure: texts in, texts and a report out.

@@ -1,6 +1,6 @@
 /**
  * `pimctl translations import FILE`: read the translator's file, decide per
- * unit (import.ts), edit each manifest in one pass (yaml-edit.ts), prove the
+ * unit (import.ts), edit each manifest in one pass (manifest/edit/texts.ts), prove the
  * edit changes nothing but the translations (import-check.ts) and that the
  * manifests still load, then write the manifests and the lock file as one
  * commit (src/files/atomic-files.ts): all of them or none, whatever signal comes.

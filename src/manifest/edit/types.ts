@@ -1,4 +1,4 @@
-/** What the manifest editor (yaml-edit.ts, and its fast path yaml-edit-fast.ts) is asked to do, and what it returns. */
+/** What import asks of the manifest editor (texts.ts, and its fast path texts-fast.ts), and what an edit returns. */
 import type { TextSplice } from "../yaml-text.js";
 
 export interface TextEdit {

@@ -20,7 +20,10 @@ type Path = Array<string | number>;
 /** The data a text reads as (the yaml library with merge keys, as the loader reads YAML). */
 const data = (text: string): unknown => {
   const doc = parseDocument(text, { merge: true });
-  expect(doc.errors.map((e) => e.message), text).toEqual([]);
+  expect(
+    doc.errors.map((e) => e.message),
+    text,
+  ).toEqual([]);
   return doc.toJS({ maxAliasCount: 100 });
 };
 
