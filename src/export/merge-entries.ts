@@ -8,9 +8,9 @@
 import { isMap, isSeq, type YAMLMap, type YAMLSeq } from "yaml";
 import { KIND_NOUN, pathKey, type Kind } from "../model/catalogue.js";
 import { mergeMap } from "./merge-map.js";
-import { KEEP, SKIP, VALUE_SKIP, asExported, type Json } from "./merge-rules.js";
+import { keepFields, SKIP, VALUE_SKIP, asExported, type Json } from "./merge-rules.js";
 import { recordKey, type MergeState } from "./merge-state.js";
-import type { YamlFileEdit } from "./yaml-edit.js";
+import type { MergeFile } from "./merge-file.js";
 
 /** A category's path in the tenant where it differs from the folder's (moved by hand, left in place): folder path key -> tenant path. */
 export type CategoryFollow = (folderKey: string) => string[] | undefined;
@@ -47,7 +47,7 @@ function pendingRename(
   return old;
 }
 
-function mergeNamed(s: MergeState, f: YamlFileEdit, kind: Exclude<Kind, "categories">, item: YAMLMap): void {
+function mergeNamed(s: MergeState, f: MergeFile, kind: Exclude<Kind, "categories">, item: YAMLMap): void {
   const current = f.js(item) as Json;
   const id = String(kind === "blocks" ? current.slug : current.name);
   const label = `${KIND_NOUN[kind]} "${id}"`;
@@ -74,13 +74,11 @@ function mergeNamed(s: MergeState, f: YamlFileEdit, kind: Exclude<Kind, "categor
     desired = wanted.get(old)!;
   }
   const skip = SKIP[kind];
-  mergeMap({ f, map: item, current: asExported(kind, current), desired, skip, ...keepOf(kind), label, entry: true }, s.notes(recordKey(kind, id)));
+  mergeMap({ f, map: item, current: asExported(kind, current), desired, skip, keep: keepFields(kind), label, entry: true }, s.notes(recordKey(kind, id)));
   if (kind === "attributes") mergeValues(s, f, item, id, desired);
 }
 
-const keepOf = (kind: Kind) => (KEEP[kind] ? { keep: KEEP[kind] } : {});
-
-function mergeValues(s: MergeState, f: YamlFileEdit, item: YAMLMap, attribute: string, desired: Json): void {
+function mergeValues(s: MergeState, f: MergeFile, item: YAMLMap, attribute: string, desired: Json): void {
   const want = (desired.values as Json[] | undefined) ?? [];
   const pair = f.findPair(item, "values");
   const seq = pair && isSeq(pair.value) ? pair.value : undefined;
@@ -118,7 +116,7 @@ function mergeValues(s: MergeState, f: YamlFileEdit, item: YAMLMap, attribute: s
   else f.addKey(item, "values", added);
 }
 
-function visitCategories(s: MergeState, f: YamlFileEdit, seq: YAMLSeq, parent: { folder: string[]; tenant: string[] }, follow: CategoryFollow): void {
+function visitCategories(s: MergeState, f: MergeFile, seq: YAMLSeq, parent: { folder: string[]; tenant: string[] }, follow: CategoryFollow): void {
   const tenant = s.wanted.get("categories")!;
   for (const item of seq.items) {
     if (!isMap(item)) continue;
@@ -133,7 +131,7 @@ function visitCategories(s: MergeState, f: YamlFileEdit, seq: YAMLSeq, parent: {
     const desired = tenant.get(key);
     const current = f.js(item) as Json;
     if (desired) {
-      const m = { f, map: item, current: asExported("categories", current), desired, skip: SKIP.categories, ...keepOf("categories"), label };
+      const m = { f, map: item, current: asExported("categories", current), desired, skip: SKIP.categories, keep: keepFields("categories"), label };
       mergeMap({ ...m, entry: true }, s.notes(recordKey("categories", folderKey)));
     } else {
       const renamed = pendingRename(s, {

@@ -15,7 +15,7 @@ import { KIND_NOUN, parsePathKey, pathKey, type Kind } from "../model/catalogue.
 import type { CategoryFollow } from "./merge-entries.js";
 import { isObject } from "./merge-rules.js";
 import { recordKey, type HandRename, type MergeState } from "./merge-state.js";
-import { YamlFileEdit } from "./yaml-edit.js";
+import { MergeFile } from "./merge-file.js";
 
 export interface Followed {
   /** Every file's text once the entries have followed. */
@@ -53,7 +53,7 @@ export function followHandRenames(s: MergeState, files: Record<string, string>):
 function renameNamed(s: MergeState, files: Record<string, string>, named: ReadonlyMap<string, string>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const name of Object.keys(files).sort()) {
-    const f = new YamlFileEdit(name, files[name]!, s.text);
+    const f = new MergeFile(name, files[name]!, s.text);
     const root = f.doc?.contents;
     for (const kind of RENAMABLE) {
       const seq = isMap(root) ? root.get(kind) : undefined;
@@ -76,14 +76,14 @@ function renameNamed(s: MergeState, files: Record<string, string>, named: Readon
   return out;
 }
 
-function setField(f: YamlFileEdit, map: YAMLMap, key: string, value: string): void {
+function setField(f: MergeFile, map: YAMLMap, key: string, value: string): void {
   const pair = f.findPair(map, key);
   if (pair) f.replaceValue(map, pair, value);
   else f.addKey(map, key, value);
 }
 
 /** Adds an identity to a previous_* list (flow style when the list is new); false when it is there already. */
-function addPrevious(f: YamlFileEdit, map: YAMLMap, key: string, value: string | string[]): boolean {
+function addPrevious(f: MergeFile, map: YAMLMap, key: string, value: string | string[]): boolean {
   const pair = f.findPair(map, key);
   const list = pair ? ((f.js(pair.value) as unknown[] | null) ?? []) : [];
   if (list.some((x) => JSON.stringify(x) === JSON.stringify(value))) return false;
@@ -101,7 +101,7 @@ const under = (prefix: readonly string[], path: readonly string[]) => prefix.len
 
 /** Where a category's entry is: its file, its map, the list that holds it and the map that holds that list. */
 interface Found {
-  f: YamlFileEdit;
+  f: MergeFile;
   item: YAMLMap;
   seq: YAMLSeq;
   /** The parent category's map, or the file's top-level map for a root. */
@@ -114,7 +114,7 @@ class CategoryMoves {
   readonly left = new Map<string, string[]>();
   /** Subtrees that moved, in order: [path before, path after]. */
   private readonly moves: Array<[string[], string[]]> = [];
-  private readonly parsed = new Map<string, YamlFileEdit>();
+  private readonly parsed = new Map<string, MergeFile>();
 
   constructor(
     private readonly s: MergeState,
@@ -198,7 +198,7 @@ class CategoryMoves {
   private find(path: string[]): Found | undefined {
     for (const name of Object.keys(this.texts).sort()) {
       let f = this.parsed.get(name);
-      if (!f) this.parsed.set(name, (f = new YamlFileEdit(name, this.texts[name]!, this.s.text)));
+      if (!f) this.parsed.set(name, (f = new MergeFile(name, this.texts[name]!, this.s.text)));
       const root = f.doc?.contents;
       const seq = isMap(root) ? root.get("categories") : undefined;
       if (!isMap(root) || !isSeq(seq)) continue;
@@ -209,13 +209,13 @@ class CategoryMoves {
   }
 
   /** The edits of `f` made: its text is the new one, parsed again when next looked at. */
-  private save(f: YamlFileEdit): void {
+  private save(f: MergeFile): void {
     this.texts[f.name] = f.result();
     this.parsed.delete(f.name);
   }
 }
 
-function walk(f: YamlFileEdit, seq: YAMLSeq, owner: YAMLMap, path: string[]): Found | undefined {
+function walk(f: MergeFile, seq: YAMLSeq, owner: YAMLMap, path: string[]): Found | undefined {
   for (const item of seq.items) {
     if (!isMap(item)) continue;
     const raw = f.js(item);
@@ -232,11 +232,11 @@ function cut(src: Found): void {
   const { f, item, seq, owner } = src;
   const pair = owner.items.find((p) => (p as Pair).value === seq) as Pair | undefined;
   if (seq.items.length > 1 || !pair) f.splice(f.lineStart(item.range![0]), f.lineEnd(item.range![1]), "");
-  else if (!(f.findPair(owner, "name") && f.removePair(owner, pair))) f.replaceValue(owner, pair, []);
+  else if (!(f.findPair(owner, "name") && f.removeField(owner, pair))) f.replaceValue(owner, pair, []);
 }
 
 /** `lines` (a list item at `column`) as the last of `parent`'s children (canTakeChild said it can). */
-function insertChild(f: YamlFileEdit, parent: YAMLMap, lines: string, column: number): void {
+function insertChild(f: MergeFile, parent: YAMLMap, lines: string, column: number): void {
   const pair = f.findPair(parent, "children");
   if (pair && isSeq(pair.value)) {
     f.insertLines(f.lineEnd(pair.value.range![1]), reindent(lines, column, f.column(pair.value.range![0])));

@@ -5,15 +5,15 @@
  * gives is written on the entry itself, over what the merge key gives: the
  * map the key points at is shared, and stays as it is for every other entry.
  */
-import { isMap, isSeq, type Node, type Pair, type YAMLMap } from "yaml";
+import { isMap, type Node, type Pair, type YAMLMap } from "yaml";
 import { emptyLike, isObject, same, withMissing, type Json } from "./merge-rules.js";
-import type { YamlFileEdit } from "./yaml-edit.js";
+import type { MergeFile } from "./merge-file.js";
 
-/** YAML's merge key: its pair gives fields, it is not one. */
+/** YAML's merge key (as the editor reads its key): its pair gives fields, it is not one. */
 const MERGE_KEY = "<<";
 
 export interface MapMerge {
-  f: YamlFileEdit;
+  f: MergeFile;
   map: YAMLMap;
   /** The map as the loader reads it: with what merge keys give. */
   current: Json;
@@ -56,7 +56,7 @@ export function mergeMap(m: MapMerge, notes: MergeNotes, field?: string): void {
     for (const key of differs) notes.updated.push(`${f.at(map.range![0])}: ${m.label}: ${key}`);
     return;
   }
-  const given = mergedKeys(f, map);
+  const given = f.givenByMergeKeys(map);
   for (const key of differs) {
     const pair = f.findPair(map, key);
     if (pair) mergeDeclared({ ...m, desired }, pair, key, given.has(key), notes, field ?? key);
@@ -76,7 +76,7 @@ function mergeDeclared(m: MapMerge, pair: Pair, key: string, alsoMerged: boolean
     if (empty !== undefined) {
       f.replaceValue(map, pair, empty);
       notes.updated.push(`${where}: ${m.label}: ${key} emptied (the tenant has none)`);
-    } else if (!alsoMerged && f.removePair(map, pair)) notes.updated.push(`${where}: ${m.label}: ${key} removed (the tenant has none)`);
+    } else if (!alsoMerged && f.removeField(map, pair)) notes.updated.push(`${where}: ${m.label}: ${key} removed (the tenant has none)`);
     else notes.byHand.push(`${where}: ${m.label}: ${key} is gone in the tenant, but it starts the entry's line: remove it by hand`);
   } else if (isMap(pair.value) && !pair.value.flow && isObject(cur) && isObject(want)) {
     mergeMap({ f, map: pair.value, current: cur, desired: want, skip: [], label: `${m.label}.${key}`, entry: false }, notes, field);
@@ -103,17 +103,4 @@ function mergeUndeclared(m: MapMerge, key: string, notes: MergeNotes): void {
   }
   f.addKey(map, key, want);
   notes.updated.push(`${where}: ${m.label}: ${key} ${fromMergeKey ? "written on the entry (it came from a merge key <<, which stays as it is)" : "added"}`);
-}
-
-/** The keys a map's merge key (`<<: *a`, `<<: [*a, *b]`) gives it. */
-function mergedKeys(f: YamlFileEdit, map: YAMLMap): Set<string> {
-  const pair = map.items.find((p) => f.keyOf(p as Pair) === MERGE_KEY) as Pair | undefined;
-  if (!pair) return new Set();
-  const sources = isSeq(pair.value) ? pair.value.items : [pair.value];
-  const keys = new Set<string>();
-  for (const s of sources) {
-    const value = f.js(s);
-    if (isObject(value)) for (const k of Object.keys(value)) keys.add(k);
-  }
-  return keys;
 }

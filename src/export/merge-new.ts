@@ -9,11 +9,11 @@ import { comparePaths, KIND_NOUN, pathKey, type Kind } from "../model/catalogue.
 import { nestCategories } from "./files.js";
 import type { Json } from "./merge-rules.js";
 import { entryName, recordKey, type MergeState } from "./merge-state.js";
-import { renderYaml, YamlFileEdit } from "./yaml-edit.js";
+import { renderYaml, MergeFile } from "./merge-file.js";
 
 /** New files (`<kind>.yaml` that did not exist), by name. */
-export function addNewEntries(s: MergeState): Map<string, YamlFileEdit> {
-  const created = new Map<string, YamlFileEdit>();
+export function addNewEntries(s: MergeState): Map<string, MergeFile> {
+  const created = new Map<string, MergeFile>();
   for (const kind of s.input.kinds) {
     if (kind === "categories") continue;
     const fresh = [...s.wanted.get(kind)!.entries()]
@@ -34,7 +34,7 @@ export function addNewEntries(s: MergeState): Map<string, YamlFileEdit> {
 }
 
 /** Where a kind's new entries go: the first file that declares the kind, else `<kind>.yaml`. */
-function appendToKind(s: MergeState, created: Map<string, YamlFileEdit>, kind: Kind, items: unknown[]): void {
+function appendToKind(s: MergeState, created: Map<string, MergeFile>, kind: Kind, items: unknown[]): void {
   const added = (file: string) => {
     for (const e of items) {
       s.report.added.push(`${file}: ${KIND_NOUN[kind]} "${entryName(kind, e as Json)}"`);
@@ -50,12 +50,12 @@ function appendToKind(s: MergeState, created: Map<string, YamlFileEdit>, kind: K
   const existing = s.files.find((f) => f.name === name);
   const body = renderYaml({ [kind]: items }, s.text);
   if (existing) existing.insertLines(existing.text.length, `\n${body}`);
-  else created.set(name, new YamlFileEdit(name, `${s.input.header(kind)}${body}`, s.text, { parse: false }));
+  else created.set(name, new MergeFile(name, `${s.input.header(kind)}${body}`, s.text, { parse: false }));
   added(name);
 }
 
 /** Each new category subtree goes whole under its parent's entry (or at the root); a parent's new children in one edit. */
-function addCategories(s: MergeState, created: Map<string, YamlFileEdit>): void {
+function addCategories(s: MergeState, created: Map<string, MergeFile>): void {
   const fresh = s.input.exported.categories.filter((c) => !s.seen.has(recordKey("categories", pathKey(c.path)))).sort((a, b) => comparePaths(a.path, b.path));
   for (const c of fresh) s.added.add(recordKey("categories", pathKey(c.path)));
   const freshKeys = new Set(fresh.map((c) => pathKey(c.path)));

@@ -21,11 +21,15 @@ const TABLES: Record<Kind, Record<string, FieldDef>> = {
   brands: BRAND,
   categories: CATEGORY,
 };
-/** The fields API v1 cannot read back (web_ids, assets, a brand's attribute_sets), as model/schema.ts declares them. */
-const writeOnly = (kind: Kind) =>
+/**
+ * A kind's fields with a mark of model/schema.ts: `writeOnly`, what API v1 cannot read back
+ * (web_ids, assets, a brand's attribute_sets); `readOnly`, what it reads but cannot write.
+ */
+const marked = (kind: Kind, mark: "writeOnly" | "readOnly"): string[] =>
   Object.entries(TABLES[kind])
-    .filter(([, f]) => f.writeOnly)
+    .filter(([, f]) => f[mark] === true)
     .map(([k]) => k);
+const writeOnly = (kind: Kind) => marked(kind, "writeOnly");
 
 /**
  * Fields merge never writes: identity, the folder's own history, what the tenant cannot tell
@@ -43,11 +47,12 @@ export const SKIP: Record<Kind, readonly string[]> = {
 export const VALUE_SKIP = ["value", "previous_values"];
 
 /**
- * Fields API v1 reads but cannot write (the planner shows a difference as `unsupported`: the
- * language versions of brands and categories, plan/action-builders.ts unsupportedVersion): what the
- * folder says is kept (the translators' work never reaches the tenant), only what it lacks is added.
+ * Fields API v1 reads but cannot write, as model/schema.ts marks them `readOnly` (the planner
+ * shows a difference as `unsupported`: today the language versions of brands and categories,
+ * plan/action-builders.ts unsupportedVersion): what the folder says is kept (the translators' work never
+ * reaches the tenant), only what it lacks is added.
  */
-export const KEEP: Partial<Record<Kind, readonly string[]>> = { brands: ["versions"], categories: ["versions"] };
+export const keepFields = (kind: Kind): readonly string[] => marked(kind, "readOnly");
 
 /** Equal as the plan sees it: empty values absent, lists of names in any order. */
 function norm(v: unknown): unknown {

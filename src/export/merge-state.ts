@@ -7,7 +7,7 @@ import { pathKey, type Catalogue, type Kind } from "../model/catalogue.js";
 import { clean } from "./files.js";
 import type { MergeNotes } from "./merge-map.js";
 import type { Json } from "./merge-rules.js";
-import type { VariableText, YamlFileEdit } from "./yaml-edit.js";
+import type { VariableText, MergeFile } from "./merge-file.js";
 import type { YAMLMap } from "yaml";
 
 /**
@@ -66,14 +66,14 @@ export class MergeState {
   /** Previous names the folder's entries list (recordKey) -> the entry that lists it. */
   readonly claimed = new Map<string, string>();
   /** Category tenant path key -> where its entry is: new children go under it. */
-  readonly categoryMaps = new Map<string, { f: YamlFileEdit; map: YAMLMap }>();
+  readonly categoryMaps = new Map<string, { f: MergeFile; map: YAMLMap }>();
   /** recordKey (as the merged folder has it) -> the fields merge changed. */
   readonly changed = new Map<string, Set<string>>();
   /** recordKey of every entry merge added. */
   readonly added = new Set<string>();
 
   /** The folder's files being edited (after the entries that follow renames by hand have followed). */
-  readonly files: YamlFileEdit[] = [];
+  readonly files: MergeFile[] = [];
 
   constructor(
     readonly input: MergeInput,

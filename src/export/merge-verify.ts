@@ -2,17 +2,20 @@
  * The last step of export --merge, before anything is written: the files it
  * changed are loaded as `plan` loads them, before and after the merge (after:
  * with the whole folder, so what spans files is checked too), and every record
- * they declare is compared, not only the edited ones. A record merge did not mean to change
- * (or a field of an edited record it did not mean to change) that reads
- * differently, a record gone or a record that appears from nowhere, or a
- * folder that no longer loads: the merge is refused, naming each record, and
- * nothing is written. YAML can share text between records in ways the edit
- * layer does not split (yaml-shared.ts splits anchors and aliases): this is
- * what guarantees that only the records the tenant changed change.
+ * they declare is compared by the manifest editor's check
+ * (src/manifest/edit/verify.ts), not only the edited ones. A record merge did
+ * not mean to change (or a field of an edited record it did not mean to change)
+ * that reads differently, a record gone or a record that appears from nowhere,
+ * or a folder that no longer loads: the merge is refused, naming each record,
+ * and nothing is written. YAML can share text between records in ways the
+ * editor does not split (src/manifest/edit/shared.ts splits anchors and
+ * aliases): this is what guarantees that only the records the tenant changed
+ * change.
  */
 import { KINDS, KIND_NOUN, pathKey, type Catalogue, type Kind, type SourceLocation } from "../model/catalogue.js";
 import { parseManifestText } from "../manifest/index.js";
 import { CatalogueBuilder } from "../manifest/catalogue-builder.js";
+import { unmeantChanges } from "../manifest/edit/verify.js";
 import { canonicalJson } from "../plan/canonical-json.js";
 import { PimctlError } from "../errors.js";
 import { recordKey } from "./merge-state.js";
@@ -45,24 +48,32 @@ export function checkMerge(c: MergeCheck): void {
   // The whole folder after: what spans files (an entry declared twice) is checked too.
   const after = load(c.after, c.variables);
   if (!after.ok) throw refused(after.errors.map((e) => e.format()));
-  const problems: string[] = [];
-  const matched = new Set<string>();
-  for (const [key, { record }] of before.records) {
-    const afterKey = c.keyAfter(key);
-    const now = after.records.get(afterKey)?.record;
-    matched.add(afterKey);
-    if (!now) {
-      problems.push(`${label(key)} would be gone`);
-      continue;
-    }
-    const allowed = new Set([...(c.changed.get(afterKey) ?? []), ...(afterKey !== key ? IDENTITY : [])]);
-    const fields = [...new Set([...Object.keys(record), ...Object.keys(now)])].filter((f) => canonicalJson(record[f]) !== canonicalJson(now[f]));
-    const unmeant = fields.filter((f) => !allowed.has(f)).sort();
-    if (unmeant.length) problems.push(`${label(afterKey)} would change (${unmeant.join(", ")}), which merge did not mean to change`);
-  }
-  for (const [key, { file }] of after.records)
-    if (edited.has(file) && !matched.has(key) && !c.added.has(key)) problems.push(`${label(key)} would appear, which merge did not add`);
+  const records = (r: typeof before.records) => new Map([...r].map(([key, { record }]) => [key, comparable(record)]));
+  const found = unmeantChanges(records(before.records), records(after.records), {
+    keyAfter: c.keyAfter,
+    // The fields merge changed, and a renamed record's identity and history.
+    meant: (change, key) =>
+      c.changed.get(key.after)?.has(String(change.path[0])) === true || (key.after !== key.before && IDENTITY.includes(String(change.path[0]))),
+  });
+  const problems = [
+    ...found.gone.map((key) => `${label(key)} would be gone`),
+    ...found.changed.map(({ key, changes }) => {
+      const fields = [...new Set(changes.map((x) => String(x.path[0])))].sort();
+      return `${label(key)} would change (${fields.join(", ")}), which merge did not mean to change`;
+    }),
+    ...found.appeared
+      .filter((key) => edited.has(after.records.get(key)!.file) && !c.added.has(key))
+      .map((key) => `${label(key)} would appear, which merge did not add`),
+  ];
   if (problems.length) throw refused(problems.sort());
+}
+
+/**
+ * A record as merge compares it: as its canonical JSON reads (a number JSON cannot hold reads
+ * null), and a field that is null the same as one that is absent (an empty field is none).
+ */
+function comparable(record: Json): Json {
+  return Object.fromEntries(Object.entries(JSON.parse(canonicalJson(record)) as Json).filter(([, v]) => v !== null));
 }
 
 function refused(details: string[]): PimctlError {

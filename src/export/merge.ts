@@ -13,13 +13,13 @@
  *
  * Only the records the tenant changed change: entries follow records renamed
  * or moved by hand first (merge-follow.ts), an edit inside something YAML
- * shares is split from the records that share it (yaml-shared.ts, and a merge
+ * shares is split from the records that share it (src/manifest/edit/shared.ts, and a merge
  * key's fields are written on the entry: merge-map.ts), and the result is
  * loaded and compared record by record before it is returned (merge-verify.ts).
  * Pure: texts in, texts and a report out.
  */
 import { variableWriter } from "./translate.js";
-import { YamlFileEdit, type VariableText } from "./yaml-edit.js";
+import { MergeFile, type VariableText } from "./merge-file.js";
 import { MergeState, type MergeInput, type MergeResult } from "./merge-state.js";
 import { followHandRenames } from "./merge-follow.js";
 import { mergeEntries } from "./merge-entries.js";
@@ -40,7 +40,7 @@ export function mergeExport(input: MergeInput): MergeResult {
   };
   const s = new MergeState(input, text);
   const followed = followHandRenames(s, input.files);
-  for (const name of Object.keys(followed.files).sort()) s.files.push(new YamlFileEdit(name, followed.files[name]!, text));
+  for (const name of Object.keys(followed.files).sort()) s.files.push(new MergeFile(name, followed.files[name]!, text));
   mergeEntries(s, followed.follow);
   const created = addNewEntries(s);
 

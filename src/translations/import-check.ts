@@ -10,7 +10,8 @@
  */
 import { PimctlError } from "../errors.js";
 import { parseYaml, type ParsedYaml } from "../manifest/yaml.js";
-import { entriesOf, isObject, readAt, type DataEntry, type DataPath } from "./entries.js";
+import { entriesOf, readAt, type DataEntry, type DataPath } from "../manifest/entries.js";
+import { unmeantChanges, type Change } from "../manifest/edit/verify.js";
 
 /** A translation written into a file: its entry (where the loader located it), the keys below it, the text. */
 export interface WrittenUnit {
@@ -23,41 +24,6 @@ export interface WrittenUnit {
 
 type Path = DataPath;
 type Entry = DataEntry;
-interface Difference {
-  path: Path;
-  before: unknown;
-  after: unknown;
-}
-
-/** The values that differ, at the deepest path where they do (a key one side lacks reads as absent). */
-function differences(before: unknown, after: unknown): Difference[] {
-  const out: Difference[] = [];
-  const path: Path = [];
-  const walk = (x: unknown, y: unknown): void => {
-    if (x === y) return;
-    if ((isObject(x) || x === undefined) && (isObject(y) || y === undefined)) {
-      const xs = (x ?? {}) as Record<string, unknown>;
-      const ys = (y ?? {}) as Record<string, unknown>;
-      for (const k of new Set([...Object.keys(xs), ...Object.keys(ys)])) {
-        path.push(k);
-        walk(xs[k], ys[k]);
-        path.pop();
-      }
-      return;
-    }
-    if (Array.isArray(x) && Array.isArray(y)) {
-      for (let i = 0; i < Math.max(x.length, y.length); i++) {
-        path.push(i);
-        walk(x[i], y[i]);
-        path.pop();
-      }
-      return;
-    }
-    out.push({ path: [...path], before: x, after: y });
-  };
-  walk(before, after);
-  return out;
-}
 
 const startsWith = (path: Path, prefix: Path): boolean => prefix.length <= path.length && prefix.every((p, i) => path[i] === p);
 const shown = (v: unknown): string => (v === undefined ? "nothing" : JSON.stringify(v));
@@ -87,10 +53,11 @@ export function onlyTranslationsChange(
     const entry = at.get(`${u.line}:${u.column}`);
     if (entry) expected.set(JSON.stringify([...entry.path, ...u.keys]), u);
   }
-  const unexpected = differences(old.data, now.data).filter((d) => {
-    const unit = expected.get(JSON.stringify(d.path));
-    return !unit || d.after !== unit.value;
+  // The file's data as one record: each change is meant only where a unit writes its text.
+  const found = unmeantChanges(new Map([[file, old.data]]), new Map([[file, now.data]]), {
+    meant: (d) => expected.get(JSON.stringify(d.path))?.value === d.after,
   });
+  const unexpected = found.changed.flatMap((c) => c.changes);
   const notWritten = units.filter((u) => !expected.has(JSON.stringify(pathOf(u, at))) || readAt(now.data, pathOf(u, at)) !== u.value);
   const errors = refusals(file, unexpected, entries, units, old, at);
   if (notWritten.length)
@@ -117,13 +84,13 @@ function pathOf(u: WrittenUnit, at: Map<string, Entry>): Path {
 /** One error per record changed that no unit names: the units that reached it, and what would have changed. */
 function refusals(
   file: string,
-  unexpected: readonly Difference[],
+  unexpected: readonly Change[],
   entries: readonly Entry[],
   units: readonly WrittenUnit[],
   old: ParsedYaml,
   at: Map<string, Entry>,
 ): PimctlError[] {
-  const byRecord = new Map<Entry | undefined, Difference[]>();
+  const byRecord = new Map<Entry | undefined, Change[]>();
   for (const d of unexpected) {
     // The deepest record holding the value (a type value rather than its attribute).
     const entry = entries.filter((e) => startsWith(d.path, e.path)).sort((a, b) => b.path.length - a.path.length)[0];

@@ -14,7 +14,7 @@ import { parseAddress, printAddress, type Segment } from "../plan/address.js";
 import { sameLineEnd, type ReadUnit } from "./formats/units.js";
 import { masterFingerprint, type TranslationLock } from "./lockfile.js";
 import { isWritable, textId, unitId, unwritableReason, type TranslatableText } from "../plan/texts.js";
-import type { EntryEdits } from "./yaml-edit.js";
+import type { EntryEdits } from "../manifest/edit/texts.js";
 
 export interface ImportReport {
   /** Unit ids whose translation is written into the manifests. */

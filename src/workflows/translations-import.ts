@@ -1,6 +1,6 @@
 /**
  * `pimctl translations import FILE`: read the translator's file, decide per
- * unit (import.ts), edit each manifest in one pass (yaml-edit.ts), prove the
+ * unit (import.ts), edit each manifest in one pass (manifest/edit/texts.ts), prove the
  * edit changes nothing but the translations (import-check.ts) and that the
  * manifests still load, then write the manifests and the lock file as one
  * commit (src/files/atomic-files.ts): all of them or none, whatever signal comes.
@@ -23,7 +23,7 @@ import { onlyTranslationsChange } from "../translations/import-check.js";
 import { serialiseLock } from "../translations/lockfile.js";
 import { openProject } from "./translations-project.js";
 import { asTemplates, loadTemplates } from "../translations/load-templates.js";
-import { editYaml } from "../translations/yaml-edit.js";
+import { editYaml } from "../manifest/edit/texts.js";
 
 export interface ImportResult extends ImportReport {
   /** Manifest files changed (or, with dryRun, that would change), relative to the working directory. */

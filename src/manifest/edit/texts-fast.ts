@@ -1,5 +1,5 @@
 /**
- * The editor's fast path (yaml-edit.ts is the reference): for a file in the
+ * The fast path of setting texts (texts.ts is the reference): for a file in the
  * plain YAML the loader's fast parser reads (src/manifest/fast-yaml.ts: block
  * maps and lists, one-line scalars, flat flow maps; no anchors, aliases,
  * merge keys, block scalars or CR line ends), the same edits at the same
@@ -8,18 +8,17 @@
  * most of a 64,000-translation import). Anything it does not handle exactly
  * (a null value, a value that is no text) returns undefined and the
  * reference editor takes the file. A differential test holds both to the
- * same text (test/translations/yaml-edit-fast.test.ts).
+ * same text (test/manifest/edit/texts-fast.test.ts).
  */
-import { parseFastYaml, type FastResult } from "../manifest/fast-yaml.js";
-import { quoteEnd, stripComment, trimSpacesEnd } from "../manifest/fast-yaml-scalars.js";
-import { applySplices, scalarText, type TextSplice } from "../manifest/yaml-text.js";
-import { entriesOf, isObject, readAt, type DataPath } from "./entries.js";
-import { put, renderBlock, renderFlow, type Tree } from "./yaml-edit-render.js";
-import type { EditedText, EntryEdits } from "./yaml-edit-types.js";
+import { parseFastYaml, type FastResult } from "../fast-yaml.js";
+import { quoteEnd, stripComment, trimSpacesEnd } from "../fast-yaml-scalars.js";
+import { scalarText } from "../yaml-text.js";
+import { entriesOf, isObject, readAt, type DataPath } from "../entries.js";
+import { applyEdits, type EditSplice } from "./splices.js";
+import { put, renderBlock, renderFlow, type Tree } from "./tree.js";
+import type { EditedText, EntryEdits } from "./types.js";
 
-interface Op extends TextSplice {
-  order: number;
-}
+type Op = EditSplice;
 
 /** Not handled here: the reference editor takes the file. */
 class Declined extends Error {}
@@ -99,7 +98,16 @@ class FastEdits {
     return { start: at, end: at, text: `, ${pairs}`, order: start };
   }
 
-  /** New lines after the last content line of the map's last value (comments below it stay below). */
+  /** Whether the value at `path` is a block map or list (it spans the lines below its key). */
+  private isBlockCollection(path: DataPath, value: unknown): boolean {
+    return (isObject(value) || Array.isArray(value)) && !"{[".includes(this.text[this.at(path)]!);
+  }
+
+  /**
+   * New lines as the editor places them (editor.ts addPairs): after the line of the map's last key
+   * whose value is not a block map or list, else after the last content line of its last value
+   * (comments below it stay below).
+   */
   private blockInsert(path: DataPath, tree: Tree, eol: string): Op {
     const map = readAt(this.fast.data, path) as Record<string, unknown>;
     const keys = Object.keys(map);
@@ -107,6 +115,13 @@ class FastEdits {
     const column = start - (this.text.lastIndexOf("\n", start - 1) + 1);
     const flowValues = keys.some((k) => isObject(map[k]) && this.isFlow([...path, k]));
     const lines = renderBlock(tree, " ".repeat(column), flowValues).join(eol);
+    const flat = keys.filter((k) => !this.isBlockCollection([...path, k], map[k])).at(-1);
+    if (flat !== undefined) {
+      // A value that is no block collection is on its key's line (the fast parser reads no multi-line scalar).
+      const end = this.text.indexOf("\n", this.at([...path, flat], true));
+      if (end === -1) return decline();
+      return { start: end + 1, end: end + 1, text: `${lines}${eol}`, order: start };
+    }
     let end = this.text.indexOf("\n", this.at([...path, keys[keys.length - 1]!], true));
     for (let next = end + 1; end !== -1 && next < this.text.length;) {
       const nl = this.text.indexOf("\n", next);
@@ -144,9 +159,7 @@ export function editPlainYaml(text: string, entries: readonly EntryEdits[], pars
       const path = byOffset.get(entry.offset) ?? decline();
       for (const edit of entry.edits) edits.add(path, edit.keys, edit.value);
     }
-    const ops = edits.ops("\n").sort((a, b) => b.order - a.order);
-    const splices = ops.map(({ start, end, text: t }) => ({ start, end, text: t }));
-    return { text: applySplices(text, splices), splices };
+    return applyEdits(text, edits.ops("\n"));
   } catch (e) {
     if (e instanceof Declined) return undefined;
     throw e;

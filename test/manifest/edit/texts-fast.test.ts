@@ -7,11 +7,11 @@
  */
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { parseFastYaml } from "../../src/manifest/fast-yaml.js";
-import { entriesOf } from "../../src/translations/entries.js";
-import { editPlainYaml } from "../../src/translations/yaml-edit-fast.js";
-import { editYamlDocument, type EntryEdits } from "../../src/translations/yaml-edit.js";
-import { prng } from "../helpers/random.js";
+import { parseFastYaml } from "../../../src/manifest/fast-yaml.js";
+import { entriesOf } from "../../../src/manifest/entries.js";
+import { editPlainYaml } from "../../../src/manifest/edit/texts-fast.js";
+import { editYamlDocument, type EntryEdits } from "../../../src/manifest/edit/texts.js";
+import { prng } from "../../helpers/random.js";
 
 const VERSIONS = ["French", "German", "Spanish"];
 

@@ -1,5 +1,5 @@
-/** What the manifest editor (yaml-edit.ts, and its fast path yaml-edit-fast.ts) is asked to do, and what it returns. */
-import type { TextSplice } from "../manifest/yaml-text.js";
+/** What import asks of the manifest editor (texts.ts, and its fast path texts-fast.ts), and what an edit returns. */
+import type { TextSplice } from "../yaml-text.js";
 
 export interface TextEdit {
   /** Keys from the entry's map to the text, e.g. ["versions", "Spanish", "name"]. */
