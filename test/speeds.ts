@@ -1,0 +1,142 @@
+/**
+ * The suite at three speeds: which test files are e2e and which are slow; every other file is unit.
+ * vitest.config.ts builds its three projects from these lists, and test/house/speeds.test.ts checks
+ * them: every entry names a file that exists, no file is in two lists, and no unit file starts a
+ * process, a server or an emulator or reads the build (test/README.md says what goes where).
+ *
+ * - unit: plain code on plain data, temp files at most. No process, no network, no build: `npm run
+ *   test:unit` runs them on every save, in under a minute.
+ * - e2e: the emulator over HTTP on 127.0.0.1, the CLI in-process against it or as a process, the
+ *   real tools it meets (git, tsc, gettext, translate-toolkit, openssl), the build's output.
+ * - slow: installs and packs, pipelines, signals and killed processes, scale, the browser, and the
+ *   matrices and random runs that take longer than 20 s alone.
+ */
+
+/** Test files against the emulator, the CLI as a process, real tools or the build. */
+export const E2E: readonly string[] = [
+  "test/api/brand-attribute-lost-answer.test.ts",
+  "test/api/client.test.ts",
+  "test/api/proxy.test.ts",
+  "test/apply/apply.test.ts",
+  "test/apply/breaker.test.ts",
+  "test/apply/switches.test.ts",
+  "test/base/atomic-files.test.ts",
+  "test/base/json-schema.test.ts",
+  "test/cli/apply-cli.test.ts",
+  "test/cli/apply-outcomes.test.ts",
+  "test/cli/cheap-refusals.test.ts",
+  "test/cli/commands.test.ts",
+  "test/cli/demo.test.ts",
+  "test/cli/drift-ledger.test.ts",
+  "test/cli/drift-origin.test.ts",
+  "test/cli/drift-unwritable.test.ts",
+  "test/cli/drift.test.ts",
+  "test/cli/emulator-command.test.ts",
+  "test/cli/identity-proof.test.ts",
+  "test/cli/init-adopt.test.ts",
+  "test/cli/move-hints.test.ts",
+  "test/cli/pipeline-output.test.ts",
+  "test/cli/plan-apply.test.ts",
+  "test/cli/renamed-by-hand.test.ts",
+  "test/cli/saved-plan-basis.test.ts",
+  "test/cli/saved-plan-unsupported.test.ts",
+  "test/cli/saved-plan.test.ts",
+  "test/cli/scope.test.ts",
+  "test/cli/selectors.test.ts",
+  "test/cli/targeted-load.test.ts",
+  "test/cli/targeted-read.test.ts",
+  "test/cli/targeted-review.test.ts",
+  "test/cli/versions-contradict.test.ts",
+  "test/cli/versions.test.ts",
+  "test/doctor/bundle.test.ts",
+  "test/doctor/changelog-promise.test.ts",
+  "test/doctor/long-lists.test.ts",
+  "test/doctor/matrix.test.ts",
+  "test/doctor/unknown.test.ts",
+  "test/doctor/vocabulary.test.ts",
+  "test/doctor/write-probes.test.ts",
+  "test/emulator/control-surface.test.ts",
+  "test/emulator/endpoints.test.ts",
+  "test/emulator/fixed-page.test.ts",
+  "test/emulator/replay.test.ts",
+  "test/export/merge-renamed.test.ts",
+  "test/export/merge.test.ts",
+  "test/export/roundtrip.test.ts",
+  "test/export/variable-fields.test.ts",
+  "test/export/whitespace-names.test.ts",
+  "test/manifest/empty-files.test.ts",
+  "test/manifest/files.test.ts",
+  "test/manifest/precompiled.test.ts",
+  "test/manifest/white-space-names.test.ts",
+  "test/messages/first-day.test.ts",
+  "test/messages/second-week.test.ts",
+  "test/model/library.test.ts",
+  "test/model/manifest-types.test.ts",
+  "test/package/self-contained.test.ts",
+  "test/plan/drift.test.ts",
+  "test/readings/client-readings.test.ts",
+  "test/readings/concurrent-writer.test.ts",
+  "test/readings/set-attribute-delete.test.ts",
+  "test/readings/token-rotation.test.ts",
+  "test/readings/tree-gaps.test.ts",
+  "test/render/html-cli.test.ts",
+  "test/state-backend/apply-lock.test.ts",
+  "test/state-backend/commands.test.ts",
+  "test/state-backend/config.test.ts",
+  "test/state-backend/git-e2e.test.ts",
+  "test/state-backend/git-rescue.test.ts",
+  "test/state-backend/ledger-format.test.ts",
+  "test/state-backend/local.test.ts",
+  "test/state-backend/lock-lease.test.ts",
+  "test/state-backend/unknown-write-only.test.ts",
+  "test/state/changelog-boundary.test.ts",
+  "test/state/changelog-feed.test.ts",
+  "test/state/changelog-limit.test.ts",
+  "test/state/changelog-proof.test.ts",
+  "test/state/early-reads.test.ts",
+  "test/state/read-failures.test.ts",
+  "test/state/read.test.ts",
+  "test/translations/formats.test.ts",
+  "test/translations/hostile-imports.test.ts",
+  "test/translations/interop.test.ts",
+  "test/translations/taxonomy-roundtrip.test.ts",
+  "test/translations/variables-coverage.test.ts",
+];
+
+/** Test files that take minutes or stop processes on purpose. */
+export const SLOW: readonly string[] = [
+  // installs and packs
+  "test/cli/quickstart.test.ts",
+  "test/package/fresh-clone-pack.test.ts",
+  "test/package/git-install.test.ts",
+  "test/package/pack.test.ts",
+  // pipelines
+  "test/ci/example-pipelines.test.ts",
+  "test/ci/github-action.test.ts",
+  "test/cli/pipelines.test.ts",
+  // signals and killed processes
+  "test/cli/apply-output.test.ts",
+  "test/cli/interrupt.test.ts",
+  "test/cli/signals.test.ts",
+  "test/doctor/signals.test.ts",
+  "test/emulator/persistence.test.ts",
+  "test/readings/tenant-down.test.ts",
+  "test/state-backend/git-lock.test.ts",
+  "test/state-backend/pid-namespaces.test.ts",
+  "test/translations/import-signals.test.ts",
+  // scale
+  "test/scale/seed-fidelity.test.ts",
+  "test/scale/three-times.test.ts",
+  // the browser
+  "test/browser/html-page-10x.test.ts",
+  "test/browser/html-page.test.ts",
+  // matrices and random runs over HTTP, each longer than 20 s alone
+  "test/cli/control-characters.test.ts",
+  "test/cli/identity-property.test.ts",
+  "test/export/merge-property.test.ts",
+  "test/readings/deadlock.test.ts",
+  "test/readings/matrix.test.ts",
+  "test/state-backend/migrate-merge.test.ts",
+  "test/state/changelog-readings.test.ts",
+  "test/state/changelog-refresh.test.ts",
+];
