@@ -4,7 +4,7 @@
  * code throws or returns these; only src/cli/ turns them into exit codes.
  */
 import type { SourceLocation } from "./model/catalogue.js";
-import { escapeControls } from "./render/controls.js";
+import { escapeControls } from "./base/controls.js";
 
 export type ErrorCode =
   // manifest and config
@@ -70,7 +70,7 @@ export class PimctlError extends Error {
 
   /**
    * One line (plus detail lines) for people: "file:line:col: message" or "GET /brands (401): message".
-   * Messages quote names and the tenant's answers: each line is escaped whole (src/render/controls.ts),
+   * Messages quote names and the tenant's answers: each line is escaped whole (src/base/controls.ts),
    * so a control character in them is shown, and a line break in them cannot start a line of its own.
    */
   format(): string {

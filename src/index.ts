@@ -3,9 +3,9 @@
  * own for programs that want to compose them (see README.md "How it works").
  */
 export { plan, apply, diff, ping, loadProject, readTenantCatalogue } from "./workflows/index.js";
-export { exportTenant, type ExportOptions, type ExportResult } from "./export/workflow.js";
+export { exportTenant, type ExportOptions, type ExportResult } from "./workflows/export.js";
 export type { ApplyOptions, ApplyResult, DiffOptions, PlanOptions, PlanResult, ProjectOptions } from "./workflows/index.js";
-export { drift, type DriftOptions } from "./drift/workflow.js";
+export { drift, type DriftOptions } from "./workflows/drift.js";
 export { doctor, type DoctorOptions } from "./workflows/doctor.js";
 export { replayBundle } from "./workflows/replay.js";
 export type { DoctorReport, Finding } from "./doctor/types.js";
@@ -19,7 +19,7 @@ export {
   translationRuleProblems,
   type ImportResult,
   type TranslationExportOptions,
-} from "./translations/workflow.js";
+} from "./workflows/translations.js";
 export type { StatusReport, VersionCoverage } from "./translations/status.js";
 
 export { loadConfig, type Config, type TenantConfig, type PruneKind } from "./config/index.js";
@@ -31,7 +31,7 @@ export { emptyLedger, mergeLedger, parseLedger, serialiseLedger, type Ledger } f
 export { openBackend, readLedger, saveLedger, acquireLock, LocalBackend, GitBackend, type StateBackend, type LockInfo } from "./state/backends/index.js";
 export { buildPlan, fingerprint, type PlanInput, type PlanOutcome } from "./plan/planner.js";
 export { filterPlan } from "./plan/filter.js";
-export { readPlanFile, writePlanFile, parsePlan } from "./plan/file.js";
+export { readPlanFile, writePlanFile, parsePlan } from "./planfile/file.js";
 export { PLAN_FORMAT_VERSION, hasChanges, type Plan, type Action, type Op, type FieldChange } from "./plan/types.js";
 export { applyPlan, type ApplyReport, type ActionResult, type ApplyHooks } from "./apply/index.js";
 export { renderPlan, wantColor, FORMATS, type Format, type RenderOptions } from "./render/index.js";

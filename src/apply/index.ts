@@ -316,13 +316,15 @@ function recordInLedger(ledger: Ledger | undefined, a: Action, createdId: number
       break;
     }
     case "brand":
-    case "category":
-      if (a.op === "delete") {
-        const key = `${a.type}:${idOf(a.refs.self, a.type)}`;
-        delete ledger.web_ids[key];
-        delete ledger.assets[key];
-        if (a.type === "brand") delete ledger.brand_attribute_sets[String(idOf(a.refs.self, "brand"))];
-      }
+    case "category": {
+      // A record deleted, or one just created: under a created id the ledger may still hold what was
+      // written to the record that had it before (a tenant restored, an id given again), not to this one.
+      const id = a.op === "create" ? createdId : a.op === "delete" ? idOf(a.refs.self, a.type) : undefined;
+      if (id === undefined) break;
+      delete ledger.web_ids[`${a.type}:${id}`];
+      delete ledger.assets[`${a.type}:${id}`];
+      if (a.type === "brand") delete ledger.brand_attribute_sets[String(id)];
       break;
+    }
   }
 }

@@ -10,11 +10,11 @@
 import os from "node:os";
 import type { Exchange, ExchangeHook } from "../api/exchange.js";
 import type { Config } from "../config/index.js";
-import { commitFiles } from "../base/atomic-files.js";
+import { commitFiles } from "../files/atomic-files.js";
 import { packageVersion } from "../package.js";
-import { jsonText } from "../render/controls.js";
+import { jsonText } from "../base/controls.js";
 import type { DoctorReport } from "../doctor/types.js";
-import { cleanHeaders, redactAddress, redactConfig, scrub, secretsOf } from "./redact.js";
+import { cleanHeaders, cookieValues, redactAddress, redactConfig, scrub, secretsOf } from "./redact.js";
 
 /** Each body is cut to this many characters: the shape of an answer, not a copy of the tenant. */
 export const BODY_BYTES = 8192;
@@ -66,8 +66,11 @@ const cut = (s: string | undefined) => (s === undefined || s.length <= BODY_BYTE
 export class BundleRecorder {
   readonly exchanges: BundleExchange[] = [];
   notKept = 0;
+  /** The values of the cookies the tenant set: its Set-Cookie headers are dropped, and a body that echoes one is scrubbed of it. */
+  readonly cookies = new Set<string>();
 
   readonly record: ExchangeHook = (x: Exchange) => {
+    for (const v of cookieValues(x.responseHeaders["set-cookie"])) this.cookies.add(v);
     if (this.exchanges.length >= MAX_EXCHANGES) {
       this.notKept++;
       return;
@@ -125,7 +128,7 @@ export async function buildBundle(p: BundleParts): Promise<Bundle> {
     exchanges: p.recorder.exchanges,
     exchanges_not_kept: p.recorder.notKept,
   };
-  return scrub(bundle, await secretsOf(config, p.env));
+  return scrub(bundle, await secretsOf(config, p.env, p.recorder.cookies));
 }
 
 export async function writeBundle(file: string, p: BundleParts): Promise<void> {

@@ -43,27 +43,51 @@ export function redactAddress(address: string): string {
   return `${base}?${params.join("&")}`;
 }
 
-/** Every secret value this run could have seen: tokens, token files, secret-looking variables. */
-export async function secretsOf(config: Config | undefined, env: NodeJS.ProcessEnv): Promise<string[]> {
+/**
+ * Every secret value this run could have seen: tokens, token files, secret-looking variables, and
+ * `extra` (the session cookies the tenant set), each in every form a service may echo it in.
+ */
+export async function secretsOf(config: Config | undefined, env: NodeJS.ProcessEnv, extra: Iterable<string> = []): Promise<string[]> {
   const out = new Set<string>();
   const add = (v: string | undefined) => {
-    for (const s of [v, v?.trim()]) if (s && s.length >= MIN_SECRET_LENGTH) out.add(s);
+    for (const s of [v, v?.trim()]) if (s && s.length >= MIN_SECRET_LENGTH) for (const form of secretForms(s)) out.add(form);
   };
   for (const t of Object.values(config?.tenants ?? {})) {
     if (t.token_env) add(env[t.token_env]);
     if (t.token_file) add(await readFile(t.token_file, "utf8").catch(() => undefined));
   }
   for (const [k, v] of Object.entries(env)) if (SECRET_ENV.test(k)) add(v);
+  for (const v of extra) add(v);
   // Longest first: a token that contains another is replaced whole.
   return [...out].sort((a, b) => b.length - a.length);
 }
 
-/** Every string of a value (keys too) with each secret replaced, and any `Bearer <x>` cut. */
+/**
+ * The forms a service may echo a secret in: as sent, percent- or form-encoded (in a link, hex in
+ * either case), JSON-escaped (PHP's json_encode also writes "/" as "\/"), and each of those quoted
+ * as JSON once more (doctor's evidence quotes what the tenant answered).
+ */
+function secretForms(secret: string): string[] {
+  const json = (s: string) => JSON.stringify(s).slice(1, -1);
+  const php = (s: string) => json(s).replace(/\//g, "\\/");
+  const encoded = [secret, encodeURIComponent(secret), new URLSearchParams({ s: secret }).toString().slice(2)];
+  const out = new Set<string>();
+  for (const e of [...encoded, ...encoded.map((x) => x.replace(/%[0-9A-F]{2}/g, (h) => h.toLowerCase()))])
+    for (const form of [e, json(e), php(e)]) out.add(form).add(json(form));
+  return [...out];
+}
+
+/** The values of the cookies a Set-Cookie header sets: a session is a credential too. */
+export function cookieValues(header: string | string[] | undefined): string[] {
+  return [header ?? []].flat().map((c) => c.split(";")[0]!.split("=").slice(1).join("=").trim());
+}
+
+/** Every string of a value (keys too) with each secret replaced (the start of one a cut left too), and any `Bearer <x>` cut. */
 export function scrub<T>(value: T, secrets: readonly string[]): T {
   const clean = (s: string) => {
     let t = s;
     for (const secret of secrets) if (t.includes(secret)) t = t.split(secret).join(REDACTED);
-    return t.replace(/\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]+/g, `$1 ${REDACTED}`);
+    return withoutCutSecrets(t, secrets).replace(/\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=%\\-]+/g, `$1 ${REDACTED}`);
   };
   const walk = (v: unknown): unknown => {
     if (typeof v === "string") return clean(v);
@@ -72,6 +96,33 @@ export function scrub<T>(value: T, secrets: readonly string[]): T {
     return v;
   };
   return walk(value) as T;
+}
+
+/**
+ * A text with the first characters of a secret replaced where the text was cut: at its end (a body
+ * cut to the bundle's size) or before an ellipsis (doctor's evidence quotes an answer cut short).
+ * The rest of the secret went with the cut, so replacing whole values cannot see it.
+ */
+function withoutCutSecrets(text: string, secrets: readonly string[]): string {
+  let t = text;
+  const cuts = [t.length];
+  for (let i = t.indexOf("…"); i >= 0; i = t.indexOf("…", i + 1)) cuts.push(i);
+  // From the last cut back: a replacement moves only what follows it.
+  for (const end of cuts.sort((a, b) => b - a)) {
+    const at = cutSecretAt(t, end, secrets);
+    if (at >= 0) t = `${t.slice(0, at)}${REDACTED}${t.slice(end)}`;
+  }
+  return t;
+}
+
+/** Where a secret's first characters (at least MIN_SECRET_LENGTH) run up to `end` of the text; -1 when none does. */
+function cutSecretAt(t: string, end: number, secrets: readonly string[]): number {
+  for (const secret of secrets) {
+    const head = secret.slice(0, MIN_SECRET_LENGTH);
+    for (let i = t.indexOf(head, Math.max(0, end - secret.length + 1)); i >= 0 && i + MIN_SECRET_LENGTH <= end; i = t.indexOf(head, i + 1))
+      if (secret.startsWith(t.slice(i, end))) return i;
+  }
+  return -1;
 }
 
 /**

@@ -6,7 +6,9 @@ import path from "node:path";
 import type { Argv } from "yargs";
 import { findConfig } from "../config/find.js";
 import { FORMATS, wantColor, type Format } from "../render/index.js";
-import { escapeControls } from "../render/controls.js";
+import { escapeControls } from "../base/controls.js";
+import { notADuration, parseDuration } from "../base/durations.js";
+import { PimctlError } from "../errors.js";
 import type { ProjectOptions } from "../workflows/index.js";
 import { REFRESH_MODES, type RefreshMode } from "../state/changelog/index.js";
 import type { Io } from "./io.js";
@@ -106,7 +108,7 @@ export function colorFor(args: GlobalArgs, io: Io): boolean {
 /**
  * Human messages go to stderr, and not at all with --quiet. They quote names from
  * the manifests and the tenant, so control characters are shown as escapes
- * (src/render/controls.ts); the message's own line breaks stay.
+ * (src/base/controls.ts); the message's own line breaks stay.
  */
 export function say(args: GlobalArgs, io: Io, text: string): void {
   const shown = escapeControls(text, { keepNewlines: true });
@@ -116,4 +118,11 @@ export function say(args: GlobalArgs, io: Io, text: string): void {
 /** A warning from the library (a stale lock, a merged state write) for people: one line, escaped. */
 export function warnLine(io: Io): (line: string) => void {
   return (line) => io.stderr(`warning: ${escapeControls(line)}\n`);
+}
+
+/** A duration option (--lock-timeout 5m, --since 2h) in milliseconds; anything else is a usage error. */
+export function durationOption(text: string): number {
+  const ms = parseDuration(text);
+  if (ms === undefined) throw new PimctlError("usage", notADuration(text));
+  return ms;
 }

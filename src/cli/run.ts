@@ -3,7 +3,7 @@ import { PimctlError, PimctlErrors } from "../errors.js";
 import { EXIT, ExitWith, type ExitCode } from "./exit-codes.js";
 import { problemFormatOf, reportProblems, type ProblemFormat } from "./pipeline-output.js";
 import { byPlace, problemsOf } from "../render/errors.js";
-import { escapeControls } from "../render/controls.js";
+import { escapeControls } from "../base/controls.js";
 import type { Io } from "./io.js";
 import { packageVersion } from "../package.js";
 import { commands } from "./commands/index.js";

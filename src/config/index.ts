@@ -34,9 +34,8 @@ export interface TenantConfig {
   production?: boolean;
 }
 
-export type { PruneKind } from "../plan/policy.js";
-import type { PrunePolicy } from "../plan/policy.js";
-import { parseScope, type ScopeRules } from "../plan/scope.js";
+export type { PruneKind } from "../model/catalogue.js";
+import type { PrunePolicy, ScopeRules } from "../model/policy.js";
 
 export interface Config {
   /** The config file read, if any. */
@@ -174,20 +173,18 @@ export async function loadConfig(opts: { configPath?: string; cwd: string; dir?:
     state: { ...DEFAULT_STATE, ...((data.state ?? {}) as Partial<StateConfig>) },
     ...(data.url_template ? { url_template: data.url_template as string } : {}),
     external: (data.external ?? {}) as ExternalRecords,
-    scope: scopeOf(data, rel),
+    scope: scopeOf(data),
     ...(data.translations ? { translations: data.translations as TranslationRules } : {}),
   };
 }
 
-/** The scope rules, each selector checked now: a typo in pimctl.yaml is an error, not a rule that matches nothing. */
-function scopeOf(data: Record<string, unknown>, file: string): ScopeRules {
-  const scope: ScopeRules = {
+/** The scope rules as written; their selectors are checked by plan/scope.ts parseScope when the project's config is opened. */
+function scopeOf(data: Record<string, unknown>): ScopeRules {
+  return {
     ...(data.ignore ? { ignore: data.ignore as string[] } : {}),
     ...(data.protect ? { protect: data.protect as string[] } : {}),
     ...(data.max_deletes !== undefined ? { max_deletes: data.max_deletes as number | string } : {}),
   };
-  parseScope(scope, file);
-  return scope;
 }
 
 function noConfig(cwd: string, search: ConfigSearch | undefined): PimctlError {

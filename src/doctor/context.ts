@@ -18,6 +18,8 @@ export interface ListAnswer {
   records: Array<Record<string, unknown>>;
   /** Why it could not be read (a thrown error's message). */
   error?: string;
+  /** The status that refused it, when one came (a paged list's first page throws on a 403). */
+  status?: number;
 }
 
 export interface DoctorContext {

@@ -42,7 +42,8 @@ export async function readLists(api: PimClient): Promise<Map<string, ListAnswer>
       });
     } catch (e) {
       if (e instanceof PimctlError && e.code === "api_unauthorized") throw e;
-      out.set(list.kind, { list, records: [], error: e instanceof Error ? e.message : String(e) });
+      const status = e instanceof PimctlError ? e.request?.status : undefined;
+      out.set(list.kind, { list, records: [], error: e instanceof Error ? e.message : String(e), ...(status !== undefined ? { status } : {}) });
     }
   }
   return out;
@@ -53,11 +54,12 @@ export function reachOf(lists: Map<string, ListAnswer>): ListReach[] {
   return [...lists.values()].map((l): ListReach => {
     const a = l.answer;
     const request = a ? requestText(a) : `GET ${l.list.path}`;
-    if (!a) return { kind: l.list.kind, request, problem: l.error ?? "no answer" };
+    const refused = (status: number) => `answered ${status}${status === 403 ? " (the token may not reach this list)" : ""}`;
+    if (!a) return { kind: l.list.kind, request, ...(l.status !== undefined ? { status: l.status } : {}), problem: refusedBy(l, refused) };
     const envelope = a.json !== null && typeof a.json === "object" && Array.isArray((a.json as Record<string, unknown>)[l.list.key]);
     const problem =
       a.status >= 300
-        ? `answered ${a.status}${a.status === 403 ? " (the token may not reach this list)" : ""}`
+        ? refused(a.status)
         : a.notJson
           ? "answered with a body that is not JSON"
           : !envelope
@@ -65,6 +67,12 @@ export function reachOf(lists: Map<string, ListAnswer>): ListReach[] {
             : undefined;
     return { kind: l.list.kind, request, status: a.status, ...(envelope ? { records: l.records.length } : {}), ...(problem ? { problem } : {}) };
   });
+}
+
+/** Why a list that threw could not be read: the status that refused it, as a raw answer's would read, else the error. */
+function refusedBy(l: ListAnswer, refused: (status: number) => string): string {
+  if (l.status !== undefined && l.status >= 300) return refused(l.status);
+  return l.error ?? "no answer";
 }
 
 /** The language version ids the channels publish (0, the master, left out). */

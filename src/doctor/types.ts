@@ -65,7 +65,8 @@ export interface PageSize {
   list: string;
   /** The largest `limit` the list took (a 422 above it), or the one it clamped to. */
   largest?: number;
-  how: "422-above" | "clamped" | "accepted" | "no-meta" | "refused";
+  /** refused: every limit answered 422; unreachable: the list answered otherwise (a 403, a proxy's page, no answer). */
+  how: "422-above" | "clamped" | "accepted" | "no-meta" | "refused" | "unreachable";
   evidence: Evidence[];
 }
 

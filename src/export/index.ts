@@ -148,7 +148,7 @@ export function catalogueToFiles(catalogue: Catalogue, opts: ExportOptions): Rec
   return Object.fromEntries(exportFiles(catalogue, opts).map((f) => [f.name, [...f.text()].join("")]));
 }
 
-/** An exported file: its name, and its text a piece at a time (made as it is written: src/export/workflow.ts streams it to disk). */
+/** An exported file: its name, and its text a piece at a time (made as it is written: src/workflows/export.ts streams it to disk). */
 export interface ExportFile {
   name: string;
   kind: Kind;

@@ -167,3 +167,33 @@ export function schemaErrors(validate: ValidateFunction, parsed: ParsedYaml, dat
   }
   return out;
 }
+
+/** "/actions/3/refs/self" -> "actions[3].refs.self" */
+function jsonPath(pointer: string): string {
+  const path = pointer
+    .split("/")
+    .filter(Boolean)
+    .map((p) => p.replace(/~1/g, "/").replace(/~0/g, "~"))
+    .reduce((acc, p) => (/^\d+$/.test(p) ? `${acc}[${p}]` : !/^[A-Za-z_]\w*$/.test(p) ? `${acc}[${JSON.stringify(p)}]` : acc ? `${acc}.${p}` : p), "");
+  return path || "(top level)";
+}
+
+/** One schema error of a JSON document (a saved plan, a ledger) as "path: what is wrong". */
+export function describeSchemaError(e: ErrorObject): string {
+  const at = jsonPath(e.instancePath);
+  // A key of a map that breaks its propertyNames rule (a ledger's "brand:<id>", a prune kind).
+  if (e.propertyName !== undefined) {
+    const allowed = (e.params as { allowedValues?: unknown[] }).allowedValues;
+    return `${at}: key ${JSON.stringify(e.propertyName)} ${allowed ? `is none of ${allowed.join(", ")}` : (e.message ?? e.keyword)}`;
+  }
+  switch (e.keyword) {
+    case "required":
+      return `${at}: missing "${(e.params as { missingProperty: string }).missingProperty}"`;
+    case "additionalProperties":
+      return `${at}: unknown field "${(e.params as { additionalProperty: string }).additionalProperty}"`;
+    case "dependencies":
+      return `${at}: a saved plan (with basis) needs "${(e.params as { missingProperty: string }).missingProperty}"`;
+    default:
+      return `${at}: ${e.message ?? e.keyword}`;
+  }
+}

@@ -7,7 +7,7 @@
  * descriptions (schemas/README.md). src/model/catalogue.ts derives the normalised
  * record types from these. The language versions' fields are type aliases, not
  * interfaces, so that code reading any version's fields by name
- * (src/translations/texts.ts) can take them as a Record<string, unknown>.
+ * (src/plan/texts.ts) can take them as a Record<string, unknown>.
  */
 
 /** Attribute types that the API accepts for reference attributes. */

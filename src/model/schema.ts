@@ -44,7 +44,7 @@ export interface FieldDef {
   writeOnly?: boolean;
   /**
    * API v1 reads it but cannot write it (no endpoint): plans show a difference as not possible
-   * (op `unsupported`), and its texts are no translation units (src/translations/texts.ts).
+   * (op `unsupported`), and its texts are no translation units (src/plan/texts.ts).
    */
   readOnly?: boolean;
   /** The manifest must carry it (its identity). */

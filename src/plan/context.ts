@@ -11,7 +11,8 @@ import { PimctlError, closeNames } from "../errors.js";
 import { fingerprint } from "./fingerprint.js";
 import { matchBy, matchByLedger, type Matched } from "./match.js";
 import { Ownership, type OwnershipLedger } from "./ownership.js";
-import type { PruneKind, PrunePolicy } from "./policy.js";
+import type { PruneKind } from "../model/catalogue.js";
+import type { PrunePolicy } from "../model/policy.js";
 import type { Action, ActionFlags, Ref, UnmanagedRecord } from "./types.js";
 
 /**

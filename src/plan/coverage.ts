@@ -6,18 +6,18 @@
  * (missing). Pure, from the actions and the desired catalogue; renderers
  * only print it. A version text equal to the master text counts as not
  * translated before the plan: reads of a version with no text may return
- * the master's (the emulator's default; API v1 allows it). Only translation units count (translations/texts.ts,
+ * the master's (the emulator's default; API v1 allows it). Only translation units count (plan/texts.ts,
  * isWritable): API v1 cannot write brand and category versions, so their texts are no units and add nothing
  * (their version actions are "unsupported", their master changes leave no unit missing or outdated).
  *
  * Texts are counted as templates, as translations status counts them: given the manifests' templates
- * (translations/templates.ts), a change whose old text is an instance of today's template (only a
+ * (plan/text-templates.ts), a change whose old text is an instance of today's template (only a
  * `${variable}`'s value changed) is no change of the text: no translation is updated or outdated by it.
  */
 import { compareText, type Catalogue } from "../model/catalogue.js";
 import { ATTRIBUTE, BRAND, CATEGORY, versionedFields } from "../model/schema.js";
-import { isInstanceOf, type TextTemplates } from "../translations/templates.js";
-import { isWritable, translatableTexts, type TranslatableText } from "../translations/texts.js";
+import { isInstanceOf, type TextTemplates } from "./text-templates.js";
+import { isWritable, translatableTexts, type TranslatableText } from "./texts.js";
 import { printAddress, type Segment } from "./address.js";
 import type { Action, TranslationCoverage } from "./types.js";
 

@@ -21,11 +21,12 @@ export interface Matched<D, R> {
 /**
  * Records renamed by hand in the PIM: a desired record that matched nothing by
  * name or previous names takes the undeclared remote record whose id the ledger
- * remembers under its name (the name pimctl applied to it), when `judge` finds it
- * is that record renamed (src/plan/identity.ts): another record under the id is
- * left alone. A name the ledger holds for two ids is ambiguous and matches neither.
+ * remembers under its name, or under one of its previous names (the name pimctl
+ * applied, which the manifests renamed before the rename was applied), when `judge`
+ * finds it is that record renamed (src/plan/identity.ts): another record under the
+ * id is left alone. A name the ledger holds for two ids is ambiguous and matches neither.
  */
-export function matchByLedger<D extends { name: string }, R extends { id: number; name: string }>(
+export function matchByLedger<D extends { name: string; previous_names?: readonly string[] }, R extends { id: number; name: string }>(
   matched: { pairs: Matched<D, R>[]; leftover: R[] },
   names: Readonly<Record<string, string>> | undefined,
   judge: (r: R) => IdentityVerdict,
@@ -36,9 +37,11 @@ export function matchByLedger<D extends { name: string }, R extends { id: number
   const free = new Map(matched.leftover.map((r) => [r.id, r]));
   for (const p of matched.pairs) {
     if (p.remote) continue;
-    const id = idOf.get(p.desired.name);
-    const r = id == null ? undefined : free.get(id);
-    if (!r || judge(r).is !== "renamed") continue;
+    const r = [p.desired.name, ...(p.desired.previous_names ?? [])]
+      .map((n) => idOf.get(n))
+      .map((id) => (id == null ? undefined : free.get(id)))
+      .find((c) => c !== undefined && judge(c).is === "renamed");
+    if (!r) continue;
     free.delete(r.id);
     p.remote = r;
     p.renamedFrom = r.name;

@@ -7,7 +7,7 @@
  */
 import type { OwnedTable, PruneKind } from "../model/catalogue.js";
 import { fingerprintOf, judgeIdentity, otherRecordLine, type IdentityVerdict, type RememberedIdentities } from "./identity.js";
-import type { PrunePolicy } from "./types.js";
+import type { PrunePolicy } from "../model/policy.js";
 import { plural } from "../plural.js";
 
 /** What the ledger remembers that ownership reads (src/state/ledger.ts owns the file). */

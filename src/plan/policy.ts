@@ -1,15 +1,9 @@
 /**
- * Plan policy: which kinds may be pruned (deleted when the manifests do not
- * declare them), and the pipeline gates over a finished plan. Data and pure
- * checks only; the CLI turns a violation into an exit code.
+ * The pipeline gates over a finished plan (--fail-on-delete, --fail-on-destructive).
+ * Data and pure checks only; which kinds may be pruned is src/model/policy.ts.
  */
 import type { Plan } from "./types.js";
 import { plural } from "../plural.js";
-
-export type { PruneKind } from "../model/catalogue.js";
-
-// The policy is part of a saved plan's basis, so its type lives with the plan's (one direction of import).
-export type { PrunePolicy } from "./types.js";
 
 export interface PolicyGates {
   "fail-on-delete"?: boolean;

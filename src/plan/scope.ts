@@ -15,17 +15,14 @@ import { filterPlan } from "./filter.js";
 import { knownAddresses, parseSelector, type Selector } from "./selectors.js";
 import { formerAddresses } from "./former-addresses.js";
 import type { Plan } from "./types.js";
+import type { ScopeRules } from "../model/policy.js";
 import type { LedgerView } from "./context.js";
 import { takenAlong } from "./taken-along.js";
 
-export interface ScopeRules {
-  ignore?: string[];
-  protect?: string[];
-  /** At most this many deletes in one plan, or "N%" of a kind's records in the tenant. */
-  max_deletes?: number | string;
-}
-
-/** Parse every rule up front: a bad selector is a config error naming it, all at once. */
+/**
+ * Parse every rule up front, when the config is loaded: a bad selector is a config error naming it,
+ * all at once, and a typo in pimctl.yaml is an error, not a rule that matches nothing.
+ */
 export function parseScope(rules: ScopeRules, file: string): { ignore: Selector[]; protect: Selector[] } {
   const errors: PimctlError[] = [];
   const parse = (key: "ignore" | "protect") =>

@@ -14,17 +14,9 @@
  * everything that stops using the deleted record, children deleted before parents).
  */
 
-import type { PruneKind } from "../model/catalogue.js";
+import type { PrunePolicy } from "../model/policy.js";
 
 export const PLAN_FORMAT_VERSION = "1.3";
-
-/**
- * Per prunable kind: true deletes undeclared records; "owned" deletes only
- * undeclared records pimctl created or adopted (the state remembers which,
- * like kubectl's ApplySet), never one someone made by hand; absent means false.
- * Part of a saved plan's basis, so it lives here; plan/policy.ts re-exports it.
- */
-export type PrunePolicy = Partial<Record<PruneKind, boolean | "owned">>;
 
 export type Op = "create" | "update" | "rename" | "move" | "delete" | "unsupported";
 export const OPS: readonly Op[] = ["create", "update", "rename", "move", "delete", "unsupported"];

@@ -7,7 +7,7 @@ import type { ActionResult, ApplyReport, SkipCause } from "../apply/index.js";
 import { KINDS, type Kind } from "../model/catalogue.js";
 import type { Plan } from "../plan/types.js";
 import { plural } from "../plural.js";
-import { escapeControls } from "./controls.js";
+import { escapeControls } from "../base/controls.js";
 
 /** Failed actions listed one by one, up to this many; the rest are counted. */
 export const FAILED_LIST_CAP = 20;
@@ -86,7 +86,7 @@ export function renderApplySummary(
     "",
   ];
   const failed = report.results.filter((r) => r.status === "failed");
-  // Addresses, error messages and reasons carry names: each line escaped (src/render/controls.ts).
+  // Addresses, error messages and reasons carry names: each line escaped (src/base/controls.ts).
   for (const r of failed.slice(0, FAILED_LIST_CAP)) out.push(escapeControls(`- failed: \`${r.address}\`: ${r.error?.message ?? "unknown error"}`));
   if (failed.length > FAILED_LIST_CAP) out.push(`- failed: ${failed.length - FAILED_LIST_CAP} more (the JSON report lists every one)`);
   const groups = skippedGroups(report);

@@ -6,7 +6,7 @@ import { KINDS, parsePathKey, type Kind } from "../model/catalogue.js";
 import { addressKind, lastKey } from "../plan/address.js";
 import type { Action, FieldChange, Json, Op, Plan, PreviousAddress } from "../plan/types.js";
 import { ALLOW_DELETE_FLAG } from "../plan/delete-permission.js";
-import { escapeControls } from "./controls.js";
+import { escapeControls } from "../base/controls.js";
 
 /** What the HTML review page says about where a plan comes from (the CLI fills it in). */
 export interface PageFacts {
@@ -102,7 +102,7 @@ export function fieldName(a: Pick<Action, "op">, c: Pick<FieldChange, "field" | 
   return `${name} (not applied${c.long_text ? ": - in the tenant, + in the manifests" : ""})`;
 }
 
-/** A value for people, JSON-quoted, its control characters escaped (src/render/controls.ts). */
+/** A value for people, JSON-quoted, its control characters escaped (src/base/controls.ts). */
 export function formatValue(v: Json | undefined): string {
   if (v === undefined) return "(none)";
   if (typeof v === "string") return escapeControls(JSON.stringify(truncate(v, 100)));

@@ -1,10 +1,10 @@
 /**
  * The doctor's report for people: token and reach, page sizes, every reading with its evidence
  * and what pimctl does under it, the write probes and what they left, and the emulator command
- * that reads API v1 the same way. What the tenant wrote is escaped (src/render/controls.ts).
+ * that reads API v1 the same way. What the tenant wrote is escaped (src/base/controls.ts).
  */
 import type { DoctorReport, Finding, Leftover } from "../doctor/types.js";
-import { escapeControls } from "./controls.js";
+import { escapeControls } from "../base/controls.js";
 
 const e = (s: string) => escapeControls(s);
 
@@ -43,6 +43,7 @@ function reach(r: DoctorReport): string[] {
         accepted: `${p.largest} taken as asked`,
         "no-meta": `${p.largest} taken (no meta: a clamp would not show)`,
         refused: "every limit refused",
+        unreachable: "not read (Token and reach says why)",
       }[p.how];
       lines.push(`  ${p.list.padEnd(width)}  ${how}`);
     }

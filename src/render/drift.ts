@@ -1,7 +1,7 @@
 /** A drift report as text (people, logs), markdown (an issue a scheduled job opens) or JSON. */
 import { countsAsDrift, type DriftItem, type DriftReport } from "../drift/index.js";
 import { plural } from "../plural.js";
-import { escapeControls, jsonText } from "./controls.js";
+import { escapeControls, jsonText } from "../base/controls.js";
 
 export const DRIFT_FORMATS = ["text", "markdown", "json"] as const;
 export type DriftFormat = (typeof DRIFT_FORMATS)[number];
@@ -47,7 +47,7 @@ function origins(drift: readonly DriftItem[]): string {
   return `: ${tenant} made in the tenant, ${manifests} in the manifests not applied yet${unknown ? `, ${unknown} not known` : ""}`;
 }
 
-/** Every line below is escaped whole (src/render/controls.ts): its parts are names and the feed's words. */
+/** Every line below is escaped whole (src/base/controls.ts): its parts are names and the feed's words. */
 function headline(r: DriftReport): string {
   return escapeControls(
     r.drifted

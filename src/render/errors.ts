@@ -8,7 +8,7 @@
 import { createHash } from "node:crypto";
 import { compareText } from "../model/catalogue.js";
 import type { PimctlError } from "../errors.js";
-import { escapeControls, jsonText } from "./controls.js";
+import { escapeControls, jsonText } from "../base/controls.js";
 
 export const ERRORS_FORMAT_VERSION = "1.0";
 
@@ -94,7 +94,7 @@ function escapeProperty(s: string): string {
 
 /**
  * `::error file=…,line=…,col=…,title=…::message`, one line per problem. Control characters
- * in the message, each hint line and the file are shown as escapes first (src/render/controls.ts):
+ * in the message, each hint line and the file are shown as escapes first (src/base/controls.ts):
  * the log renders ANSI sequences, and the annotation sits on the pull request's diff.
  */
 export function renderGithubAnnotations(problems: readonly Problem[]): string {

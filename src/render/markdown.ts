@@ -20,7 +20,7 @@ import {
   unmanagedCounts,
   type RenderOptions,
 } from "./common.js";
-import { escapeControls } from "./controls.js";
+import { escapeControls } from "../base/controls.js";
 
 /** Marks the comment so a pipeline can find and update it instead of adding another. */
 export const MARKDOWN_MARKER = "<!-- pimctl-plan -->";

@@ -22,7 +22,7 @@ import {
   unmanagedCounts,
   type RenderOptions,
 } from "./common.js";
-import { escapeControls } from "./controls.js";
+import { escapeControls } from "../base/controls.js";
 
 export function renderText(plan: Plan, opts: RenderOptions): string {
   const c = palette(opts.color);

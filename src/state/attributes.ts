@@ -8,7 +8,8 @@ import type { ApiAttribute, ApiAttributeSetAttribute, PimApi } from "../api/type
 import type { Catalogue } from "../model/catalogue.js";
 import type { RemoteAttribute, RemoteAttributeSet } from "../model/remote.js";
 import * as N from "./normalise.js";
-import { pmap, type VersionTexts } from "./started.js";
+import type { VersionTexts } from "./started.js";
+import { pmap } from "../base/promises.js";
 
 /** The per-version lists' names and type values, onto the master list's records. */
 export function mergeAttributeVersions(attrs: RemoteAttribute[], perVersion: ReadonlyArray<readonly [string, VersionTexts[]]>): RemoteAttribute[] {

@@ -7,7 +7,8 @@ import type { ApiBrand, PimApi } from "../api/types.js";
 import type { Catalogue } from "../model/catalogue.js";
 import type { RemoteBrand } from "../model/remote.js";
 import * as N from "./normalise.js";
-import { pmap, type StartedReads } from "./started.js";
+import type { StartedReads } from "./started.js";
+import { pmap } from "../base/promises.js";
 import { unlessGone } from "./by-id.js";
 
 /** Brand attributes, read keyed by attribute id, keyed by the attribute's name (once the attributes are read). */
@@ -161,9 +162,12 @@ function unique(found: ReadonlyArray<RemoteBrand | undefined>): RemoteBrand[] {
   return found.filter((b): b is RemoteBrand => b !== undefined && !seen.has(b.id) && seen.add(b.id) !== undefined);
 }
 
-/** Desired brand name -> the id the ledger remembers under it (a name held by two ids: neither). */
+/**
+ * Desired brand name (or previous name: a rename not applied yet) -> the id the ledger remembers
+ * under it (a name held by two ids: neither).
+ */
 function rememberedIds(remembered: Readonly<Record<string, string>> | undefined, desired: Catalogue | undefined): Map<string, number> {
-  const wanted = new Set((desired?.brands ?? []).map((b) => b.name));
+  const wanted = new Set((desired?.brands ?? []).flatMap((b) => [b.name, ...(b.previous_names ?? [])]));
   const out = new Map<string, number>();
   const twice = new Set<string>();
   for (const [id, name] of Object.entries(remembered ?? {})) {

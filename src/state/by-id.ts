@@ -16,7 +16,8 @@ import type { ApiAttribute, ApiCategory, PimApi } from "../api/types.js";
 import { comparePaths, pathKey, type Catalogue } from "../model/catalogue.js";
 import type { RemoteAttribute, RemoteBrand, RemoteCategory } from "../model/remote.js";
 import * as N from "./normalise.js";
-import { listedAttributes, pmap, versionTexts, type ListedAttribute, type VersionTexts } from "./started.js";
+import { pmap } from "../base/promises.js";
+import { listedAttributes, versionTexts, type ListedAttribute, type VersionTexts } from "./started.js";
 import { readCategoryDetails } from "./categories.js";
 import { mergeAttributeVersions, type SetAssignmentRows } from "./attributes.js";
 

@@ -8,7 +8,7 @@ import type { ApiCategory, ListRead, PimApi } from "../api/types.js";
 import { comparePaths, pathKey, type Catalogue } from "../model/catalogue.js";
 import type { RemoteCatalogue, RemoteCategory } from "../model/remote.js";
 import * as N from "./normalise.js";
-import { pmap } from "./started.js";
+import { pmap } from "../base/promises.js";
 
 /** What the category read found besides the records: doubts and orphans (see RemoteCatalogue). */
 export interface CategoryReadFacts {

@@ -21,19 +21,9 @@ import { readAttributesById, readCategoriesById, readReferencedAttributes, type 
 import { readBrands, rekeyBrandAttributes } from "./brands.js";
 import { readCategories, type CategoryReadFacts } from "./categories.js";
 import * as N from "./normalise.js";
-import {
-  largeCatalogue,
-  listsFor,
-  masterAttributes,
-  pmap,
-  settled,
-  started,
-  startAttributeVersions,
-  startReads,
-  takeReads,
-  type StartedReads,
-} from "./started.js";
+import { largeCatalogue, listsFor, masterAttributes, startAttributeVersions, startReads, takeReads, type StartedReads } from "./started.js";
 import { resolveVersionIds } from "./versions.js";
+import { pmap, settled, started } from "../base/promises.js";
 
 export { resolveVersionIds } from "./versions.js";
 export { startReads, startVersionLists, type StartedReads } from "./started.js";

@@ -12,8 +12,7 @@
 import { PimctlError } from "../errors.js";
 import { normaliseBaseUrl } from "../api/base-url.js";
 import { packageVersion } from "../package.js";
-import { describeSchemaError } from "../plan/file.js";
-import { validatorFor } from "../manifest/validate.js";
+import { describeSchemaError, validatorFor } from "../manifest/validate.js";
 import { LEDGER_FORMAT, LEDGER_FORMAT_SINCE, ledgerSchema, type Ledger, type LedgerFile } from "./ledger-schema.js";
 import { ledgerSchemaV1, migrateV1, type LedgerFileV1 } from "./ledger-v1.js";
 import { flattenWritten, groupWritten } from "./ledger-entries.js";

@@ -2,7 +2,7 @@
 import type { Unit } from "./formats/units.js";
 import type { TranslationLock } from "./lockfile.js";
 import { textState } from "./status.js";
-import { isWritable, textId, type TranslatableText } from "./texts.js";
+import { isWritable, textId, type TranslatableText } from "../plan/texts.js";
 
 export interface UnitSelection {
   /** Only texts with no translation (with `outdated`: those and the outdated ones). */

@@ -13,7 +13,7 @@ import { compareText } from "../model/catalogue.js";
 import { parseAddress, printAddress, type Segment } from "../plan/address.js";
 import { sameLineEnd, type ReadUnit } from "./formats/units.js";
 import { masterFingerprint, type TranslationLock } from "./lockfile.js";
-import { isWritable, textId, unitId, unwritableReason, type TranslatableText } from "./texts.js";
+import { isWritable, textId, unitId, unwritableReason, type TranslatableText } from "../plan/texts.js";
 import type { EntryEdits } from "./yaml-edit.js";
 
 export interface ImportReport {

@@ -1,5 +1,5 @@
 /**
- * The manifests loaded as templates (translations/templates.ts): every tenant's `${name}` is
+ * The manifests loaded as templates (src/plan/text-templates.ts): every tenant's `${name}` is
  * read as itself, so a text is the same template for every tenant. What translations status,
  * export and import read, and what a plan's coverage counts on (workflows/plan.ts).
  */

@@ -1,5 +1,5 @@
 /** `pimctl translations status` as text, markdown (a pull-request comment) or JSON. */
-import { TEXT_KIND_TITLES } from "./texts.js";
+import { TEXT_KIND_TITLES } from "../plan/texts.js";
 import type { ReadOnlyCoverage, StatusReport } from "./status.js";
 
 export const STATUS_FORMATS = ["text", "markdown", "json"] as const;

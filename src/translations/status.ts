@@ -9,7 +9,7 @@
  */
 import { compareText, type Catalogue } from "../model/catalogue.js";
 import { masterFingerprint, type TranslationLock } from "./lockfile.js";
-import { TEXT_KINDS, isWritable, textId, translatableTexts, unitId, type TextKind, type TranslatableText } from "./texts.js";
+import { TEXT_KINDS, isWritable, textId, translatableTexts, unitId, type TextKind, type TranslatableText } from "../plan/texts.js";
 
 export type TextState = "translated" | "missing" | "outdated";
 

@@ -2,8 +2,8 @@
  * The library API: each workflow wires the stages together (manifest ->
  * state -> plan -> apply -> render) and returns data; the CLI only parses
  * options, calls these and prints. Tests and other programs call them directly.
- * One file per workflow, over one project loader (project.ts); drift, export
- * and translations keep theirs in their own folders.
+ * One file per command, over one project loader (project.ts): every workflow
+ * is here, none beside its stage (export.ts, drift.ts, translations.ts, state.ts too).
  */
 export { loadProject, schemaPath, type ProjectOptions } from "./project.js";
 export { plan, planOpen, planHmacKey, type PlanOptions, type PlanResult } from "./plan.js";

@@ -9,7 +9,8 @@ import { loadConfig, versionMap, type Config, type TenantConfig } from "../confi
 import { loadManifests, type LoadOptions } from "../manifest/index.js";
 import { loadTargeted, type LoadedCount } from "./targeted-load.js";
 import type { RefreshMode } from "../state/changelog/index.js";
-import type { PrunePolicy } from "../plan/policy.js";
+import type { PrunePolicy } from "../model/policy.js";
+import { parseScope } from "../plan/scope.js";
 import { pickTenant, tenantProblemFirst } from "../tenant.js";
 import { PimctlError, PimctlErrors } from "../errors.js";
 import { packagePath } from "../package.js";
@@ -36,8 +37,11 @@ export interface ProjectOptions {
   signal?: AbortSignal;
 }
 
-export function projectConfig(opts: ProjectOptions): Promise<Config> {
-  return loadConfig({ cwd: opts.cwd, ...(opts.configPath ? { configPath: opts.configPath } : {}), ...(opts.dir ? { dir: opts.dir } : {}) });
+/** pimctl.yaml, with its scope rules' selectors checked: a typo there is refused now, before anything is read. */
+export async function projectConfig(opts: Pick<ProjectOptions, "cwd" | "configPath" | "dir">): Promise<Config> {
+  const config = await loadConfig({ cwd: opts.cwd, ...(opts.configPath ? { configPath: opts.configPath } : {}), ...(opts.dir ? { dir: opts.dir } : {}) });
+  if (config.file) parseScope(config.scope, path.relative(opts.cwd, config.file) || config.file);
+  return config;
 }
 
 /** Load config and manifests for a tenant: all errors of the manifests at once. */

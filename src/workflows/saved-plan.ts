@@ -4,7 +4,7 @@
  */
 import type { Config } from "../config/index.js";
 import type { LedgerState } from "../state/backends/index.js";
-import { readPlanFile } from "../plan/file.js";
+import { readPlanFile } from "../planfile/file.js";
 import { ALLOW_DELETE_FLAG, refuseBlockedDeletes } from "../plan/delete-permission.js";
 import type { Plan, PlanBasis } from "../plan/types.js";
 import { savedPlanDifferences } from "../apply/stale.js";

@@ -24,7 +24,7 @@ const OTHER_NAME = "Other\u001b[8m\u007f\u202d";
 const EVIL_YAML = "Evil\\e[2K\\e[1A\\a\\x9b2K\\u202eemaN\\u202c";
 const NEW_YAML = "New\\e]0;title\\a\\u2067";
 
-/** How each appears once escaped (src/render/controls.ts: JSON's escapes). */
+/** How each appears once escaped (src/base/controls.ts: JSON's escapes). */
 const SHOWN = {
   evil: "Evil\\u001b[2K\\u001b[1A\\u0007\\u009b2K\\u202eemaN\\u202c",
   ghost: "Ghost\\u001b]0;pwned\\u0007\\u2066x\\u2069\\u0085",

@@ -7,7 +7,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { testProject, type TestProject } from "../helpers/project.js";
-import { sealPlan } from "../../src/plan/integrity.js";
+import { sealPlan } from "../../src/planfile/integrity.js";
 import type { Plan } from "../../src/plan/types.js";
 
 let p: TestProject;

@@ -66,3 +66,20 @@ it("after SIGKILL, the next run lists what was left by its prefix, and --remove-
   expect(removed.code, removed.stderr).toBe(0);
   expect(probeRecordsLeft(p!.emulator, "demo")).toEqual([]);
 });
+
+it("a second signal that cannot remove everything within 2 s lists each record left, with its id and the command", { timeout: 60_000 }, async () => {
+  // Every request takes 700 ms: removing three records or more takes longer than the 2 s a forced end waits.
+  const run = await probing(700);
+  run.child.kill("SIGINT");
+  await new Promise((r) => setTimeout(r, 30));
+  run.child.kill("SIGINT");
+  const end = await run.exit;
+  expect(end.code, run.stderr()).toBe(1);
+  expect(run.stderr()).toContain("not released within 2 s");
+  const store = p!.emulator.store("demo");
+  const left = [...store.brands.values(), ...store.categories.values(), ...store.attributes.values(), ...store.attributeSets.values()].filter((r) =>
+    r.name.startsWith("pimctl-doctor-"),
+  );
+  expect(left.length).toBeGreaterThan(0);
+  for (const r of left) expect(run.stderr()).toMatch(new RegExp(`left: \\w+ ${r.id} "${r.name}"; remove it with: pimctl doctor --remove-leftovers`));
+});

@@ -4,7 +4,7 @@ import { emptyCatalogue, type Catalogue } from "../../src/model/catalogue.js";
 import { emptyRemote, type RemoteCatalogue } from "../../src/model/remote.js";
 import { translationCoverage } from "../../src/plan/coverage.js";
 import { buildPlan } from "../../src/plan/planner.js";
-import { translatableTexts } from "../../src/translations/texts.js";
+import { translatableTexts } from "../../src/plan/texts.js";
 import { renderPlan } from "../../src/render/index.js";
 
 const desired: Catalogue = {

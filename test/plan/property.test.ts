@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import type { Attribute, Brand, Catalogue, Category } from "../../src/model/catalogue.js";
 import type { RemoteCatalogue, RemoteCategory } from "../../src/model/remote.js";
 import { buildPlan } from "../../src/plan/planner.js";
-import type { PrunePolicy } from "../../src/plan/policy.js";
+import type { PrunePolicy } from "../../src/model/policy.js";
 import { MemoryTenant } from "../helpers/memory-tenant.js";
 import { prng } from "../helpers/random.js";
 

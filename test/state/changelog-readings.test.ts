@@ -19,7 +19,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { createClient, type PimClient } from "../../src/api/client.js";
 import type { EmulatorSwitches } from "../../src/emulator/index.js";
-import { drift } from "../../src/drift/workflow.js";
+import { drift } from "../../src/workflows/drift.js";
 import type { FeedCursor } from "../../src/state/changelog/feed.js";
 import { plan } from "../../src/workflows/index.js";
 import { prng } from "../helpers/random.js";

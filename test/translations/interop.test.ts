@@ -14,8 +14,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import { memoryIo } from "../../src/cli/io.js";
 import { run } from "../../src/cli/run.js";
 import { loadManifests } from "../../src/manifest/index.js";
-import { textId, translatableTexts } from "../../src/translations/texts.js";
-import { translationsImport } from "../../src/translations/workflow.js";
+import { textId, translatableTexts } from "../../src/plan/texts.js";
+import { translationsImport } from "../../src/workflows/translations.js";
 import { FIXTURES, FLOWS, FRENCH, installed, MISSING, OUTDATED, pocount, PROJECT, vendor, type Flow } from "./interop-tools.js";
 
 const REQUIRED = process.env.PIMCTL_REQUIRE_TRANSLATE_TOOLKIT === "1";

@@ -20,7 +20,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { writeTaxonomyProject } from "../../src/bench/taxonomy.js";
 import { loadManifests } from "../../src/manifest/index.js";
 import type { Plan } from "../../src/plan/types.js";
-import { isWritable, textId, translatableTexts } from "../../src/translations/texts.js";
+import { isWritable, textId, translatableTexts } from "../../src/plan/texts.js";
 import { testProject, type TestProject } from "../helpers/project.js";
 import { HAS_MSGFMT, msgfmtCheck } from "./msgfmt.js";
 

@@ -14,7 +14,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { memoryIo } from "../../src/cli/io.js";
 import { run } from "../../src/cli/run.js";
 import { loadManifests } from "../../src/manifest/index.js";
-import { isWritable, translatableTexts, textId } from "../../src/translations/texts.js";
+import { isWritable, translatableTexts, textId } from "../../src/plan/texts.js";
 
 const MANIFEST = [
   "attributes:",

@@ -12,11 +12,11 @@ import type { Io } from "../io.js";
 import { appendStepSummary } from "../pipeline-output.js";
 import { notDoneLines, renderApplySummary } from "../../render/apply-summary.js";
 import { BREAKER_THRESHOLD } from "../../apply/index.js";
-import { ALLOW_EMPTY_FILES_OPTION, colorFor, projectOptions, say, warnLine, withProjectOptions, withRefresh } from "../options.js";
+import { ALLOW_EMPTY_FILES_OPTION, colorFor, durationOption, projectOptions, say, warnLine, withProjectOptions, withRefresh } from "../options.js";
 import { bundled, withBundle, type BundleArgs } from "../bundle.js";
-import { escapeControls, jsonText } from "../../render/controls.js";
-import { publicPlan } from "../../plan/file.js";
-import { parseDuration, unlockCommand } from "../../state/backends/index.js";
+import { escapeControls, jsonText } from "../../base/controls.js";
+import { publicPlan } from "../../planfile/file.js";
+import { unlockCommand } from "../../state/backends/index.js";
 import { refuseUnwritable } from "../output-files.js";
 
 interface ApplyArgs extends BundleArgs {
@@ -109,7 +109,7 @@ export function applyCommand(io: Io): CommandModule<object, ApplyArgs> {
         ...(args.plan ? { planFile: path.resolve(io.cwd, args.plan) } : {}),
         ...(args.target ? { targets: args.target } : {}),
         ...(args.exclude ? { excludes: args.exclude } : {}),
-        ...(args["lock-timeout"] ? { lockTimeoutMs: parseDuration(args["lock-timeout"]) } : {}),
+        ...(args["lock-timeout"] ? { lockTimeoutMs: durationOption(args["lock-timeout"]) } : {}),
         ...(args["if-applied"] ? { ifApplied: args["if-applied"] } : {}),
         warn: warnLine(io),
         allowDelete: args["allow-delete"] === true,
@@ -147,7 +147,7 @@ export function applyCommand(io: Io): CommandModule<object, ApplyArgs> {
       }
       if (result.backupFile) say(args, io, `Backup export saved to ${result.backupFile}.`);
       // Never one line per action not done: failures are listed (up to a cap), the rest counted per kind.
-      // Addresses and the tenant's error messages in them: escaped (src/render/controls.ts).
+      // Addresses and the tenant's error messages in them: escaped (src/base/controls.ts).
       const notDone = notDoneLines(result.plan, report, { savedPlan: Boolean(args.plan) });
       for (const line of notDone.failed) io.stderr(`${escapeControls(line)}\n`);
       for (const line of notDone.skipped) say(args, io, escapeControls(line));

@@ -11,7 +11,7 @@ import { packagePath } from "../../package.js";
 import { hasChanges } from "../../plan/types.js";
 import type { Io } from "../io.js";
 import { colorFor, type GlobalArgs } from "../options.js";
-import { publicPlan } from "../../plan/file.js";
+import { publicPlan } from "../../planfile/file.js";
 import { palette } from "../../render/common.js";
 import { PimctlError } from "../../errors.js";
 

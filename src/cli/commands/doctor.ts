@@ -1,13 +1,13 @@
 import type { CommandModule } from "yargs";
 import { doctor } from "../../workflows/doctor.js";
 import { doctorProblems, renderDoctorText } from "../../render/doctor.js";
-import { jsonText } from "../../render/controls.js";
+import { jsonText } from "../../base/controls.js";
 import { EXIT, ExitWith } from "../exit-codes.js";
 import type { Io } from "../io.js";
 import { projectOptions, say, withProjectOptions } from "../options.js";
 import { bundled, withBundle, type BundleArgs } from "../bundle.js";
 import { replayBundle } from "../../workflows/replay.js";
-import { escapeControls } from "../../render/controls.js";
+import { escapeControls } from "../../base/controls.js";
 
 interface DoctorArgs extends BundleArgs {
   format: "text" | "json";

@@ -1,13 +1,12 @@
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { CommandModule } from "yargs";
-import { drift } from "../../drift/workflow.js";
+import { drift } from "../../workflows/drift.js";
 import { DRIFT_FORMATS, renderDrift, type DriftFormat } from "../../render/drift.js";
-import { parseDuration } from "../../state/backends/index.js";
 import { PimctlError } from "../../errors.js";
 import { EXIT, ExitWith } from "../exit-codes.js";
 import type { Io } from "../io.js";
-import { projectOptions, say, withProjectOptions, withRefresh, type GlobalArgs } from "../options.js";
+import { durationOption, projectOptions, say, withProjectOptions, withRefresh, type GlobalArgs } from "../options.js";
 import { refuseUnwritable } from "../output-files.js";
 
 export interface DriftArgs extends GlobalArgs {
@@ -27,7 +26,7 @@ export function sinceTime(text: string, now: Date = new Date()): string {
     if (Number.isNaN(Date.parse(text))) throw new PimctlError("usage", `--since ${text}: not a readable time; use e.g. 2026-11-20T00:00:00Z, 24h or 7d`);
     return text.trim();
   }
-  return new Date(now.getTime() - parseDuration(text)).toISOString().replace(/\.\d{3}Z$/, "Z");
+  return new Date(now.getTime() - durationOption(text)).toISOString().replace(/\.\d{3}Z$/, "Z");
 }
 
 export function driftCommand(io: Io): CommandModule<object, DriftArgs> {

@@ -1,5 +1,5 @@
 import type { CommandModule } from "yargs";
-import { exportTenant } from "../../export/workflow.js";
+import { exportTenant } from "../../workflows/export.js";
 import { KINDS, type Kind } from "../../model/catalogue.js";
 import type { Io } from "../io.js";
 import { plural } from "../../plural.js";

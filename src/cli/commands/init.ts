@@ -5,10 +5,10 @@ import path from "node:path";
 import type { CommandModule } from "yargs";
 import { schemaPath } from "../../workflows/index.js";
 import { sampleManifest } from "../../workflows/init-sample.js";
-import { exportTenant } from "../../export/workflow.js";
+import { exportTenant } from "../../workflows/export.js";
 import { plural } from "../../plural.js";
 import { PimctlError } from "../../errors.js";
-import { commitFiles } from "../../base/atomic-files.js";
+import { commitFiles } from "../../files/atomic-files.js";
 import type { Io } from "../io.js";
 import { say, type GlobalArgs } from "../options.js";
 

@@ -2,7 +2,7 @@ import type { CommandModule } from "yargs";
 import { ping } from "../../workflows/index.js";
 import type { Io } from "../io.js";
 import { projectOptions, withProjectOptions, type GlobalArgs } from "../options.js";
-import { escapeControls } from "../../render/controls.js";
+import { escapeControls } from "../../base/controls.js";
 
 export function pingCommand(io: Io): CommandModule<object, GlobalArgs> {
   return {

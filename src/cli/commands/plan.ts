@@ -4,7 +4,7 @@ import type { CommandModule } from "yargs";
 import { plan, planHmacKey } from "../../workflows/index.js";
 import { renderPlan, type Format } from "../../render/index.js";
 import { describeRefresh } from "../../render/refresh.js";
-import { publicPlan, writePlanFile } from "../../plan/file.js";
+import { publicPlan, writePlanFile } from "../../planfile/file.js";
 import { policyViolation } from "../../plan/policy.js";
 import { countsAsChanges, WRITE_ONLY_MODES, type WriteOnlyMode } from "../../plan/write-only.js";
 import { EXIT, ExitWith } from "../exit-codes.js";

@@ -3,11 +3,11 @@ import { decodeManifest } from "../../manifest/encoding.js";
 import { PimctlErrors } from "../../errors.js";
 import path from "node:path";
 import type { Argv, CommandModule } from "yargs";
-import { describeHolder, parseDuration } from "../../state/backends/index.js";
-import { migrateState, pullState, pushState, rmState, showState, unlockState, type StateOptions } from "../../state/manage.js";
+import { describeHolder } from "../../state/backends/index.js";
+import { migrateState, pullState, pushState, rmState, showState, unlockState, type StateOptions } from "../../workflows/state.js";
 import type { Io } from "../io.js";
-import { projectOptions, say, warnLine, withProjectOptions, type GlobalArgs } from "../options.js";
-import { escapeControls, escapeJsonText, jsonText } from "../../render/controls.js";
+import { durationOption, projectOptions, say, warnLine, withProjectOptions, type GlobalArgs } from "../options.js";
+import { escapeControls, escapeJsonText, jsonText } from "../../base/controls.js";
 
 interface StateArgs extends GlobalArgs {
   file?: string;
@@ -24,7 +24,7 @@ interface StateArgs extends GlobalArgs {
 function stateOptions(args: StateArgs, io: Io): StateOptions {
   return {
     ...projectOptions(args, io),
-    ...(args["lock-timeout"] ? { lockTimeoutMs: parseDuration(args["lock-timeout"]) } : {}),
+    ...(args["lock-timeout"] ? { lockTimeoutMs: durationOption(args["lock-timeout"]) } : {}),
     ...(args.prefer ? { prefer: args.prefer } : {}),
     warn: warnLine(io),
   };
@@ -71,7 +71,7 @@ export function stateCommand(io: Io, opts: { parseOnly?: boolean } = {}): Comman
             handler: run(async (args: StateArgs) => {
               const s = await showState({ ...projectOptions(args, io), ...(args.offline ? { offline: true } : {}) });
               if (args.json) return void io.stdout(`${jsonText(s, 2)}\n`);
-              // Names, values and the lock holder's words come from the ledger: each line escaped (src/render/controls.ts).
+              // Names, values and the lock holder's words come from the ledger: each line escaped (src/base/controls.ts).
               const line = (text: string) => io.stdout(`${escapeControls(text)}\n`);
               line(`State of tenant "${s.tenant}" (${s.location}): ${s.existed ? `${s.entries.length} record(s)` : "nothing stored yet"}`);
               if (s.lock) line(`Locked: ${describeHolder(s.lock)}; lock id ${s.lock.id}`);

@@ -4,7 +4,7 @@ import { plural } from "../../plural.js";
 import { EXPORT_FORMATS, type ExportFormat } from "../../translations/formats/units.js";
 import { STATUS_FORMATS, renderStatus, type StatusFormat } from "../../translations/render-status.js";
 import { belowThreshold } from "../../translations/status.js";
-import { translationsExport, translationsImport, translationsMarkReviewed, translationsStatus } from "../../translations/workflow.js";
+import { translationsExport, translationsImport, translationsMarkReviewed, translationsStatus } from "../../workflows/translations.js";
 import { EXIT, ExitWith } from "../exit-codes.js";
 import type { Io } from "../io.js";
 import { projectOptions, say, withProjectOptions, type GlobalArgs } from "../options.js";

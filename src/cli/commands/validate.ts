@@ -1,15 +1,11 @@
 import type { CommandModule } from "yargs";
-import { loadConfig, versionMap } from "../../config/index.js";
-import { loadManifests } from "../../manifest/index.js";
-import { PimctlErrors } from "../../errors.js";
-import { pickTenant, tenantProblemFirst } from "../../tenant.js";
 import { KIND_NOUN, KINDS } from "../../model/catalogue.js";
 import type { Io } from "../io.js";
 import { reportProblems, type ProblemFormat } from "../pipeline-output.js";
 import { byPlace, problemsOf } from "../../render/errors.js";
 import { plural } from "../../plural.js";
 import { configPathFor, say, withProjectOptions, type GlobalArgs } from "../options.js";
-import { translationRuleProblems } from "../../translations/workflow.js";
+import { validate } from "../../workflows/validate.js";
 import path from "node:path";
 
 interface ValidateArgs extends GlobalArgs {
@@ -36,28 +32,14 @@ export function validateCommand(io: Io): CommandModule<object, ValidateArgs> {
         .example("$0 validate catalogue/ --tenant prod", "With prod's variables and version names") as never,
     handler: async (args) => {
       const configPath = configPathFor(args, io);
-      const config = await loadConfig({
+      const directory = args.directory ?? args.dir;
+      const result = await validate({
         cwd: io.cwd,
         ...(configPath ? { configPath } : {}),
-        ...((args.directory ?? args.dir) ? { dir: (args.directory ?? args.dir)! } : {}),
+        ...(directory ? { dir: directory } : {}),
+        ...(args.tenant ? { tenant: args.tenant } : {}),
       });
-      const tenant = args.tenant
-        ? pickTenant(config, args.tenant).tenant
-        : Object.keys(config.tenants).length === 1
-          ? Object.values(config.tenants)[0]
-          : undefined;
-      // Offline, only a typo of a name the config lists can be caught (the tenant's channels publish others): plan checks the rest.
-      const result = await loadManifests(config.dir, {
-        cwd: io.cwd,
-        ...(tenant ? { variables: tenant.variables ?? {} } : {}),
-        listedVersions: Object.keys(versionMap(config, tenant)),
-        ...(config.external ? { external: config.external } : {}),
-      });
-      // Errors and the warnings of the same run are reported together, sorted, by the CLI's one error path.
-      if (result.errors.length) throw new PimctlErrors(tenantProblemFirst(config, tenant !== undefined, result.errors), result.warnings);
-      // The config's translations rule (required versions, fail_under): a policy, exit 3.
-      const untranslated = await translationRuleProblems(config, io.cwd);
-      if (untranslated.length) throw new PimctlErrors(untranslated, result.warnings);
+      const config = result.config;
       // In file, line and column order, as the JSON and the error path print them.
       for (const w of [...result.warnings].sort(byPlace)) say(args, io, `warning: ${w.format()}`);
       const c = result.catalogue;

@@ -5,6 +5,7 @@
  */
 import { PROBE_LISTS, rawFirstPage, rawPage, type ProbeList, type RawAnswer } from "../../api/probes.js";
 import { PAGE_SIZES } from "../../api/lists.js";
+import { PimctlError } from "../../errors.js";
 import { MAX_PAGE_LIMIT_CLAMP } from "../vocabulary.js";
 import { evidence, hasPaging, keysOf, metaOf, recordsOf, type DoctorContext } from "../context.js";
 import type { Evidence, PageSize, Verdict } from "../types.js";
@@ -45,7 +46,15 @@ async function largestPage(ctx: DoctorContext, list: ProbeList, guess: number | 
   try {
     first = await rawFirstPage(ctx.api, list, start);
   } catch (e) {
-    return { list: list.kind, how: "refused", evidence: [{ request: `GET ${list.path}?limit=1`, shows: (e as Error).message }] };
+    // Only a 422 at every size is a page size refused; a 403 or a proxy's page says nothing of page sizes.
+    const status = e instanceof PimctlError ? e.request?.status : undefined;
+    if (status === 422) return { list: list.kind, how: "refused", evidence: [{ request: `GET ${list.path}?limit=1`, shows: (e as Error).message }] };
+    const shows = e instanceof PimctlError ? e.format() : String(e);
+    return {
+      list: list.kind,
+      how: "unreachable",
+      evidence: [{ request: `GET ${list.path}?limit=${start}`, ...(status !== undefined ? { status } : {}), shows }],
+    };
   }
   const accepted = first.accepted ?? start;
   const meta = metaOf(first.answer.json);
@@ -83,7 +92,7 @@ export function pageSizes(ctx: DoctorContext): Promise<PageSize[]> {
  * it to N: oversizedLimit says which); the table's default (null) when they clamp at 1000.
  */
 export async function detectMaxPageSize(ctx: DoctorContext): Promise<Verdict<number | undefined>> {
-  const sizes = (await pageSizes(ctx)).filter((p) => p.how !== "no-meta");
+  const sizes = (await pageSizes(ctx)).filter((p) => p.how !== "no-meta" && p.how !== "unreachable");
   const evidenceOf = sizes.flatMap((p) => p.evidence.slice(0, 2));
   if (!sizes.length) return { outcome: "undetermined", why: "no paged list answered with meta", evidence: [] };
   const forms = new Set(sizes.map((p) => `${p.how}:${p.largest}`));

@@ -90,14 +90,11 @@ export const categories: KindPlanner = {
           break;
         }
       }
-      // 4. Renamed by hand in the PIM: the id the ledger remembers under this path, still under the matched parent.
-      if (!r && parentRemote !== undefined) {
+      // 4. Renamed by hand in the PIM: the id the ledger remembers under this path (or a previous one), still in its place.
+      if (!r) {
         remembered ??= idsByKey(ctx.ledger?.names?.categories);
-        const c = tree.byId.get(remembered.get(key) ?? -1);
-        if (free(c) && c.parent_id === (parentRemote?.id ?? null) && renamedByHand(ctx, c, [...d.path.slice(0, -1), c.name])) {
-          r = c;
-          via = "ledger";
-        }
+        r = renamedInPlace(ctx, d, parentRemote, tree, remembered, free);
+        if (r) via = "ledger";
       }
       if (r) {
         claimed.add(r);
@@ -117,6 +114,32 @@ function idsByKey(names: Readonly<Record<string, string>> | undefined): Map<stri
   const out = new Map<string, number | null>();
   for (const [id, key] of Object.entries(names ?? {})) out.set(key, out.has(key) ? null : Number(id));
   return out;
+}
+
+/**
+ * The tenant's category the ledger remembers under the entry's path, or under a path the manifests
+ * renamed or moved it from before that was applied (previous_names, previous_paths), renamed there
+ * by hand: still under the parent it had (the matched parent for its path and previous names, the
+ * previous path's parent for a move), and its identity checks out.
+ */
+function renamedInPlace(
+  ctx: PlanContext,
+  d: Category,
+  parentRemote: RemoteCategory | null | undefined,
+  tree: Tree,
+  remembered: Map<string, number | null>,
+  free: (c: RemoteCategory | undefined) => c is RemoteCategory,
+): RemoteCategory | undefined {
+  const parent = d.path.slice(0, -1);
+  const inPlace = [d.name, ...(d.previous_names ?? [])].map((n) => ({ path: [...parent, n], parent: parentRemote }));
+  const moved = (d.previous_paths ?? []).map((path) => ({ path, parent: undefined }));
+  for (const was of parentRemote === undefined ? moved : [...inPlace, ...moved]) {
+    const c = tree.byId.get(remembered.get(pathKey(was.path)) ?? -1);
+    if (!free(c)) continue;
+    const placed = was.parent !== undefined ? c.parent_id === (was.parent?.id ?? null) : pathKey(c.path.slice(0, -1)) === pathKey(was.path.slice(0, -1));
+    if (placed && renamedByHand(ctx, c, [...was.path.slice(0, -1), c.name])) return c;
+  }
+  return undefined;
 }
 
 /** The record's fields as its fingerprint reads them: attribute sets by today's names. */

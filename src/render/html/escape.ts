@@ -3,7 +3,7 @@
  * `<script>`, `].`, unicode), so every string goes through `esc` on its way
  * into text or an attribute value. The page embeds no data inside <script>.
  */
-import { escapeControls } from "../controls.js";
+import { escapeControls } from "../../base/controls.js";
 
 const ENTITIES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
 

@@ -15,6 +15,7 @@ import { GitBackend } from "./git.js";
 import { LocalBackend } from "./local.js";
 import { GIVE_UP_PERIODS, LEASE_PERIODS, pidScope, type LockInfo, type StateBackend } from "./types.js";
 import { hold, interruptedBy } from "../../holdings.js";
+import { notADuration, parseDuration } from "../../base/durations.js";
 
 export type { LockInfo, StateBackend } from "./types.js";
 export { LocalBackend } from "./local.js";
@@ -31,6 +32,7 @@ export function renewPeriod(env: NodeJS.ProcessEnv): number {
   const text = env[RENEW_ENV];
   if (!text) return DEFAULT_RENEW_MS;
   const ms = parseDuration(text);
+  if (ms === undefined) throw new PimctlError("usage", notADuration(text));
   if (ms < 100) throw new PimctlError("usage", `${RENEW_ENV}=${text}: the lock renewal period must be at least 100ms`);
   return ms;
 }
@@ -305,12 +307,4 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
     const t = setTimeout(done, ms);
     signal?.addEventListener("abort", done, { once: true });
   });
-}
-
-/** "5m", "30s", "1h", "500ms", or a number of seconds -> milliseconds. */
-export function parseDuration(text: string): number {
-  const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(text.trim());
-  if (!m) throw new PimctlError("usage", `invalid duration "${text}": use e.g. 30s, 5m or 1h`);
-  const n = Number(m[1]);
-  return Math.round(n * { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[(m[2] ?? "s") as "ms" | "s" | "m" | "h"]);
 }

@@ -3,7 +3,7 @@
  * <tenant>.lock on this machine, as before. Good for one person; pipelines on
  * fresh runners want the git backend.
  *
- * - write: compare-and-swap on the content hash, then temp file + rename (src/base/atomic-files.ts), so
+ * - write: compare-and-swap on the content hash, then temp file + rename (src/files/atomic-files.ts), so
  *   readers never see half a file. (The check and the rename are two steps;
  *   every writer that pimctl runs holds the lock, which closes that gap.)
  * - lock: the file is created exclusively and whole (written under a name of its
@@ -20,7 +20,7 @@ import { createHash, randomBytes } from "node:crypto";
 import path from "node:path";
 import { link, mkdir, readFile, readdir, rm, writeFile } from "node:fs/promises";
 import { PimctlError } from "../../errors.js";
-import { commitFiles } from "../../base/atomic-files.js";
+import { commitFiles } from "../../files/atomic-files.js";
 import { isStale, pidScope, processAlive, type LockInfo, type LockResult, type StateBackend, type StoredState, type WriteResult } from "./types.js";
 
 const hash = (text: string) => createHash("sha256").update(text).digest("hex");

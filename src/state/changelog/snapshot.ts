@@ -7,7 +7,7 @@
  */
 import { createHash } from "node:crypto";
 import { mkdir, readFile } from "node:fs/promises";
-import { commitFiles } from "../../base/atomic-files.js";
+import { commitFiles } from "../../files/atomic-files.js";
 import path from "node:path";
 import type { ApiAttribute, ApiAttributeSet, ApiAttributeSetAttribute, ApiBrand, ApiBrandAttribute, ApiCategory } from "../../api/types.js";
 import type { FeedCursor } from "./feed.js";

@@ -4,7 +4,7 @@
  * trans-unit id, XLIFF 2.0 unit name) and also where the converters carry one on:
  * a PO `#:` reference (xliff2po writes a trans-unit's id there, po2xliff turns it into a
  * `po-reference` context group) and the XLIFF 1.2 `resname`. A reader takes the first
- * candidate that is a unit id: a text's address with a version (src/translations/texts.ts).
+ * candidate that is a unit id: a text's address with a version (src/plan/texts.ts).
  */
 import { parseAddress } from "../../plan/address.js";
 

@@ -1,5 +1,5 @@
 /** schemas/*.json and schemas/README.md, generated from the field tables, schema-source.ts and the ledger schema (npm run schemas). */
-import { configSchema, manifestSchema } from "./schema-source.js";
+import { configSchema, manifestSchema } from "../manifest/schema-source.js";
 import { ledgerSchema } from "../state/ledger-schema.js";
 
 type S = Record<string, unknown>;

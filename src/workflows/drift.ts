@@ -1,7 +1,7 @@
 /** `pimctl drift` as a library call: plan, tell the manifests' differences from the tenant's, then read the feed for the tenant's. */
-import { planOpen, type PlanOptions } from "../workflows/index.js";
-import { DRIFT_FORMAT_VERSION, attribute, countsAsDrift, driftedActions, feedTypesOf, ledgerIds, readDriftFeed, type DriftReport } from "./index.js";
-import { origins } from "./origin.js";
+import { planOpen, type PlanOptions } from "./plan.js";
+import { DRIFT_FORMAT_VERSION, attribute, countsAsDrift, driftedActions, feedTypesOf, ledgerIds, readDriftFeed, type DriftReport } from "../drift/index.js";
+import { origins } from "../drift/origin.js";
 
 export interface DriftOptions extends PlanOptions {
   /** Read feed entries since this ISO time only (default: the whole feed of the types involved). */

@@ -7,14 +7,14 @@
  */
 import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
-import { commitFiles } from "../base/atomic-files.js";
-import type { ErrorObject, ValidateFunction } from "ajv";
-import { loadAjv } from "../manifest/validate.js";
+import { commitFiles } from "../files/atomic-files.js";
+import type { ValidateFunction } from "ajv";
+import { describeSchemaError, loadAjv } from "../manifest/validate.js";
 import { PimctlError } from "../errors.js";
 import { checkIntegrity, sealPlan } from "./integrity.js";
-import { PLAN_FORMAT_VERSION, type Plan } from "./types.js";
-import { shareAddresses } from "./order.js";
-import { jsonText } from "../render/controls.js";
+import { PLAN_FORMAT_VERSION, type Plan } from "../plan/types.js";
+import { shareAddresses } from "../plan/order.js";
+import { jsonText } from "../base/controls.js";
 
 /** The plan without its basis: what people and programs read (the basis only goes to --out files). */
 export function publicPlan(p: Plan): Plan {
@@ -22,7 +22,7 @@ export function publicPlan(p: Plan): Plan {
   return rest;
 }
 
-/** DEL, C1 and bidi characters as `\u` escapes (src/render/controls.ts): the same plan (the digest is over the parsed body), safe to print. */
+/** DEL, C1 and bidi characters as `\u` escapes (src/base/controls.ts): the same plan (the digest is over the parsed body), safe to print. */
 export function serialisePlan(plan: Plan): string {
   return `${jsonText(plan, 2)}\n`;
 }
@@ -37,35 +37,6 @@ function planValidator(): ValidateFunction {
     validator = new Ajv({ allErrors: false, strict: false }).compile(schema);
   }
   return validator;
-}
-
-/** "/actions/3/refs/self" -> "actions[3].refs.self" */
-function jsonPath(pointer: string): string {
-  const path = pointer
-    .split("/")
-    .filter(Boolean)
-    .map((p) => p.replace(/~1/g, "/").replace(/~0/g, "~"))
-    .reduce((acc, p) => (/^\d+$/.test(p) ? `${acc}[${p}]` : !/^[A-Za-z_]\w*$/.test(p) ? `${acc}[${JSON.stringify(p)}]` : acc ? `${acc}.${p}` : p), "");
-  return path || "(top level)";
-}
-
-export function describeSchemaError(e: ErrorObject): string {
-  const at = jsonPath(e.instancePath);
-  // A key of a map that breaks its propertyNames rule (a ledger's "brand:<id>", a prune kind).
-  if (e.propertyName !== undefined) {
-    const allowed = (e.params as { allowedValues?: unknown[] }).allowedValues;
-    return `${at}: key ${JSON.stringify(e.propertyName)} ${allowed ? `is none of ${allowed.join(", ")}` : (e.message ?? e.keyword)}`;
-  }
-  switch (e.keyword) {
-    case "required":
-      return `${at}: missing "${(e.params as { missingProperty: string }).missingProperty}"`;
-    case "additionalProperties":
-      return `${at}: unknown field "${(e.params as { additionalProperty: string }).additionalProperty}"`;
-    case "dependencies":
-      return `${at}: a saved plan (with basis) needs "${(e.params as { missingProperty: string }).missingProperty}"`;
-    default:
-      return `${at}: ${e.message ?? e.keyword}`;
-  }
 }
 
 export function parsePlan(text: string, file: string): Plan {

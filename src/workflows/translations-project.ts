@@ -1,18 +1,18 @@
 /**
  * The project as the translation workflows read it: pimctl.yaml, the manifests
  * as templates (whatever the tenant) and translations.lock.yaml. A workflow
- * that writes first settles what a killed earlier write left (src/base/commit-journal.ts),
+ * that writes first settles what a killed earlier write left (src/files/commit-journal.ts),
  * so it reads whole files, all old or all new.
  */
 import path from "node:path";
 import type { Catalogue } from "../model/catalogue.js";
-import type { ProjectOptions } from "../workflows/index.js";
-import { projectConfig } from "../workflows/project.js";
+import type { ProjectOptions } from "./project.js";
+import { projectConfig } from "./project.js";
 import type { Config } from "../config/index.js";
-import { settleInterruptedCommits } from "../base/atomic-files.js";
-import { lockPath, readLock, type TranslationLock } from "./lockfile.js";
-import { translatableTexts, type TranslatableText } from "./texts.js";
-import { loadTemplates, variableNames } from "./load-templates.js";
+import { settleInterruptedCommits } from "../files/atomic-files.js";
+import { lockPath, readLock, type TranslationLock } from "../translations/lockfile.js";
+import { translatableTexts, type TranslatableText } from "../plan/texts.js";
+import { loadTemplates, variableNames } from "../translations/load-templates.js";
 
 export interface TranslationProject {
   config: Config;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { PMAP_WINDOW, pmap } from "../../src/state/started.js";
+import { PMAP_WINDOW, pmap } from "../../src/base/promises.js";
 
 describe("per-record reads (pmap)", () => {
   it("keeps a window of items under way, not every item at once, and returns results in the items' order", async () => {

@@ -1,5 +1,5 @@
 /**
- * The file commit every manifest and lock writer uses (src/base/atomic-files.ts): all files or none,
+ * The file commit every manifest and lock writer uses (src/files/atomic-files.ts): all files or none,
  * a first signal before the renames writes nothing, the old mode and a symlink are kept, and what a
  * killed commit leaves (temporary files, a journal half carried out) is settled by the next one.
  */
@@ -8,8 +8,8 @@ import { chmod, lstat, mkdtemp, readFile, readdir, readlink, rm, stat, symlink, 
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { commitFiles, settleInterruptedCommits } from "../../src/base/atomic-files.js";
-import { fileIdentity } from "../../src/base/commit-journal.js";
+import { commitFiles, settleInterruptedCommits } from "../../src/files/atomic-files.js";
+import { fileIdentity } from "../../src/files/commit-journal.js";
 import { Interrupted } from "../../src/holdings.js";
 
 let dir: string;

@@ -10,16 +10,16 @@ import { KINDS, type Catalogue, type Kind } from "../model/catalogue.js";
 import { loadManifests } from "../manifest/index.js";
 import { manifestFiles } from "../manifest/files.js";
 import { PimctlError, PimctlErrors } from "../errors.js";
-import { readTenantCatalogue, schemaPath, type ProjectOptions } from "../workflows/index.js";
-import { projectConfig, prunePolicy } from "../workflows/project.js";
+import { readTenantCatalogue } from "./diff.js";
+import { projectConfig, prunePolicy, schemaPath, type ProjectOptions } from "./project.js";
 import { pickTenant } from "../tenant.js";
 import type { TenantConfig } from "../config/index.js";
-import { exportFiles, exportHeader, type ExportFile } from "./index.js";
-import { mergeExport, type MergeInput, type MergeResult } from "./merge.js";
-import { isUntouchedSample } from "../workflows/init-sample.js";
+import { exportFiles, exportHeader, type ExportFile } from "../export/index.js";
+import { mergeExport, type MergeInput, type MergeResult } from "../export/merge.js";
+import { isUntouchedSample } from "./init-sample.js";
 import type { PlanInput } from "../plan/planner.js";
-import { renamedByHand } from "./hand-renames.js";
-import { commitFiles } from "../base/atomic-files.js";
+import { renamedByHand } from "../export/hand-renames.js";
+import { commitFiles } from "../files/atomic-files.js";
 
 export interface ExportOptions extends ProjectOptions {
   out: string;

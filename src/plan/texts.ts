@@ -9,7 +9,7 @@
  */
 import { pathKey, type Catalogue, type SourceLocation } from "../model/catalogue.js";
 import { ATTRIBUTE, BRAND, CATEGORY, TYPE_VALUE, versionedFields, versionsWritable } from "../model/schema.js";
-import { printAddress, type Segment } from "../plan/address.js";
+import { printAddress, type Segment } from "./address.js";
 
 export const TEXT_KINDS = ["attributes", "type_values", "categories", "brands", "brand_attribute_values"] as const;
 export type TextKind = (typeof TEXT_KINDS)[number];

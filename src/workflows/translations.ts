@@ -8,19 +8,19 @@ import path from "node:path";
 import { PimctlError } from "../errors.js";
 import { compareText, type Catalogue } from "../model/catalogue.js";
 import { isUnder, parseAddress } from "../plan/address.js";
-import type { ProjectOptions } from "../workflows/index.js";
+import type { ProjectOptions } from "./project.js";
 import type { Config } from "../config/index.js";
-import { commitFiles } from "../base/atomic-files.js";
-import { exportUnits, type UnitSelection } from "./export.js";
-import { languageCode, writeUnits, type ExportFormat } from "./formats/index.js";
-import { liveLockEntries } from "./import.js";
-import { lockPath, masterFingerprint, readLock, serialiseLock } from "./lockfile.js";
-import { openProject } from "./project.js";
-import { loadTemplates, variableNames } from "./load-templates.js";
-import { belowThreshold, translationStatus, type StatusReport } from "./status.js";
-import { isWritable, textId } from "./texts.js";
+import { commitFiles } from "../files/atomic-files.js";
+import { exportUnits, type UnitSelection } from "../translations/export.js";
+import { languageCode, writeUnits, type ExportFormat } from "../translations/formats/index.js";
+import { liveLockEntries } from "../translations/import.js";
+import { lockPath, masterFingerprint, readLock, serialiseLock } from "../translations/lockfile.js";
+import { openProject } from "./translations-project.js";
+import { loadTemplates, variableNames } from "../translations/load-templates.js";
+import { belowThreshold, translationStatus, type StatusReport } from "../translations/status.js";
+import { isWritable, textId } from "../plan/texts.js";
 
-export { translationsImport, type ImportResult } from "./import-workflow.js";
+export { translationsImport, type ImportResult } from "./translations-import.js";
 
 /** The versions to report: those asked for, else the manifests' and the config's required ones. */
 const versionsOf = (desired: Catalogue, config: Config, asked?: readonly string[]): string[] =>

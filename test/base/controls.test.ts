@@ -1,12 +1,12 @@
 /**
  * Control characters in data are shown as escapes by every renderer and the
- * error formatter (src/render/controls.ts), and pimctl's own colours stay.
+ * error formatter (src/base/controls.ts), and pimctl's own colours stay.
  */
 import { describe, expect, it } from "vitest";
 import { PimctlError } from "../../src/errors.js";
 import { buildPlan } from "../../src/plan/planner.js";
 import type { Plan } from "../../src/plan/types.js";
-import { escapeControls, escapeJsonText, jsonText } from "../../src/render/controls.js";
+import { escapeControls, escapeJsonText, jsonText } from "../../src/base/controls.js";
 import { renderApplySummary } from "../../src/render/apply-summary.js";
 import { renderDrift } from "../../src/render/drift.js";
 import { renderCodeClimate, renderGithubAnnotations, renderProblemsJson, problemsOf } from "../../src/render/errors.js";

@@ -8,8 +8,8 @@
  */
 import { createHash, createHmac, timingSafeEqual } from "node:crypto";
 import { PimctlError } from "../errors.js";
-import { canonicalJson } from "./canonical-json.js";
-import type { Plan, PlanIntegrity } from "./types.js";
+import { canonicalJson } from "../plan/canonical-json.js";
+import type { Plan, PlanIntegrity } from "../plan/types.js";
 
 /** The environment variable holding the HMAC key for signed plans. */
 export const PLAN_HMAC_ENV = "PIMCTL_PLAN_HMAC_KEY";

@@ -3,27 +3,27 @@
  * unit (import.ts), edit each manifest in one pass (yaml-edit.ts), prove the
  * edit changes nothing but the translations (import-check.ts) and that the
  * manifests still load, then write the manifests and the lock file as one
- * commit (src/base/atomic-files.ts): all of them or none, whatever signal comes.
+ * commit (src/files/atomic-files.ts): all of them or none, whatever signal comes.
  */
 import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { PimctlError, PimctlErrors } from "../errors.js";
 import { compareText } from "../model/catalogue.js";
-import type { ProjectOptions } from "../workflows/index.js";
+import type { ProjectOptions } from "./project.js";
 import type { Config } from "../config/index.js";
 import { decodeManifest } from "../manifest/encoding.js";
 import { templateText, type TextSplice } from "../manifest/yaml-text.js";
 import { parseYaml } from "../manifest/yaml.js";
-import { commitFiles } from "../base/atomic-files.js";
+import { commitFiles } from "../files/atomic-files.js";
 import { spliceDiff } from "../base/splice-diff.js";
-import { readUnits } from "./formats/index.js";
-import { liveLockEntries, planImport, type ImportPlan, type ImportReport } from "./import.js";
-import { onlyTranslationsChange } from "./import-check.js";
-import { serialiseLock } from "./lockfile.js";
-import { openProject } from "./project.js";
-import { asTemplates, loadTemplates } from "./load-templates.js";
-import { editYaml } from "./yaml-edit.js";
+import { readUnits } from "../translations/formats/index.js";
+import { liveLockEntries, planImport, type ImportPlan, type ImportReport } from "../translations/import.js";
+import { onlyTranslationsChange } from "../translations/import-check.js";
+import { serialiseLock } from "../translations/lockfile.js";
+import { openProject } from "./translations-project.js";
+import { asTemplates, loadTemplates } from "../translations/load-templates.js";
+import { editYaml } from "../translations/yaml-edit.js";
 
 export interface ImportResult extends ImportReport {
   /** Manifest files changed (or, with dryRun, that would change), relative to the working directory. */
