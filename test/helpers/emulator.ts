@@ -81,7 +81,11 @@ export function fileEmulator(opts: TenantOptions = {}): FileEmulator {
     api = t.api;
   });
   afterAll(async () => t?.close());
-  const started = (): TestTenant => t ?? (() => { throw new Error("fileEmulator: read inside a test or hook, once beforeAll has run"); })();
+  const started = (): TestTenant =>
+    t ??
+    (() => {
+      throw new Error("fileEmulator: read inside a test or hook, once beforeAll has run");
+    })();
   return {
     get emu() {
       return started().emu;
