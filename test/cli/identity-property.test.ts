@@ -13,6 +13,7 @@ import { filterPlan } from "../../src/plan/filter.js";
 import { canonicalJson } from "../../src/plan/canonical-json.js";
 import type { Plan } from "../../src/plan/types.js";
 import type { TenantStore } from "../../src/emulator/store.js";
+import { seedNote, seedsOr } from "../helpers/seed.js";
 
 const manifest = [
   "attributes:",
@@ -130,7 +131,7 @@ afterAll(() => {
 
 for (const idSequence of ["per-table", "global"] as const) {
   describe(`the same identity decision in targeted plans, full plans and diff (ids ${idSequence})`, () => {
-    for (let seed = 1; seed <= Number(process.env.IDENTITY_SEEDS ?? 10); seed++) {
+    for (const seed of seedsOr(Array.from({ length: Number(process.env.IDENTITY_SEEDS ?? 10) }, (_, i) => i + 1))) {
       it(`seed ${seed}`, async () => {
         const r = prng(seed * 7919 + (idSequence === "global" ? 1 : 0));
         const prune = pick(r, PRUNES);
@@ -147,7 +148,7 @@ for (const idSequence of ["per-table", "global"] as const) {
           () => t.emulator.store("demo"),
           () => t.emulator.resetTenant("demo"),
         );
-        const why = `seed ${seed}, prune ${prune}: ${done.join("; ") || "nothing by hand"}`;
+        const why = `${seedNote(seed)}, prune ${prune}: ${done.join("; ") || "nothing by hand"}`;
         const opts = { cwd: t.dir, env: t.env };
         const full = (await plan(opts)).plan;
         for (const a of full.actions) if (a.previous?.via === "ledger") seen.add(a.type === "category" ? "category renamed back" : "record renamed back");
