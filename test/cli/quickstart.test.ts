@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { repoRoot } from "../helpers/project.js";
+import { repoRoot } from "../helpers/paths.js";
 
 // Skippable only by an explicit variable in local runs; never in CI.
 const skip = process.env.PIMCTL_SKIP_QUICKSTART === "1" && !process.env.CI;

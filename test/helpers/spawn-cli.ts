@@ -11,9 +11,11 @@ export const PIMCTL_BIN = path.join(repoRoot, "dist/cli/main.js");
 
 export interface Running {
   child: ChildProcess;
-  /** stderr so far. */
+  /** stderr so far (UTF-8; the chunks joined before decoding, so no character is cut). */
   stderr(): string;
   stdout(): string;
+  /** The bytes as they came, for tests of what reaches a terminal. */
+  bytes(): { stdout: Buffer; stderr: Buffer };
   /** The exit code, or the signal's name when the process died by one. */
   exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
@@ -29,14 +31,16 @@ export function spawnPimctl(cwd: string, args: string[], env: NodeJS.ProcessEnv,
   const node = [process.execPath, PIMCTL_BIN, ...args];
   const argv = opts.wrap ? opts.wrap(node) : node;
   const child = spawn(argv[0]!, argv.slice(1), { cwd, env, stdio: ["ignore", "pipe", "pipe"], ...(opts.detached ? { detached: true } : {}) });
-  let out = "";
-  let err = "";
-  child.stdout!.on("data", (d: Buffer) => (out += d.toString()));
-  child.stderr!.on("data", (d: Buffer) => (err += d.toString()));
-  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.once("close", (code, signal) => resolve({ code, signal })),
-  );
-  return { child, stderr: () => err, stdout: () => out, exit };
+  const out: Buffer[] = [];
+  const err: Buffer[] = [];
+  child.stdout!.on("data", (d: Buffer) => out.push(d));
+  child.stderr!.on("data", (d: Buffer) => err.push(d));
+  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve, reject) => {
+    child.once("error", reject);
+    child.once("close", (code, signal) => resolve({ code, signal }));
+  });
+  const bytes = () => ({ stdout: Buffer.concat(out), stderr: Buffer.concat(err) });
+  return { child, stderr: () => bytes().stderr.toString("utf8"), stdout: () => bytes().stdout.toString("utf8"), bytes, exit };
 }
 
 export interface Ran {
@@ -44,13 +48,14 @@ export interface Ran {
   signal: NodeJS.Signals | null;
   stdout: string;
   stderr: string;
+  bytes: { stdout: Buffer; stderr: Buffer };
 }
 
 /** `pimctl ...args` run to its end. */
 export async function runPimctl(cwd: string, args: string[], env: NodeJS.ProcessEnv, opts: SpawnOptions = {}): Promise<Ran> {
   const r = spawnPimctl(cwd, args, env, opts);
   const { code, signal } = await r.exit;
-  return { code, signal, stdout: r.stdout(), stderr: r.stderr() };
+  return { code, signal, stdout: r.stdout(), stderr: r.stderr(), bytes: r.bytes() };
 }
 
 /** Poll until cond() holds; throws after ms (generous: the machine is shared). */

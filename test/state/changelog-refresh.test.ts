@@ -14,7 +14,8 @@ import type { FeedCursor } from "../../src/state/changelog/feed.js";
 import { plan } from "../../src/workflows/index.js";
 import { prng } from "../helpers/random.js";
 import { handChange } from "./hand-changes.js";
-import { repoRoot, testProject, type TestProject } from "../helpers/project.js";
+import { testProject, type TestProject } from "../helpers/project.js";
+import { repoRoot } from "../helpers/paths.js";
 import { seedOr } from "../helpers/seed.js";
 
 let project: TestProject;

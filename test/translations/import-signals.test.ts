@@ -11,7 +11,7 @@ import { mkdtemp, mkdir, readFile, readdir, rm, writeFile } from "node:fs/promis
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { spawnPimctl } from "../state-backend/git-helpers.js";
+import { spawnPimctl } from "../helpers/spawn-cli.js";
 import { prng } from "../helpers/random.js";
 import { seedNote, seedsOr } from "../helpers/seed.js";
 
