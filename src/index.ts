@@ -1,6 +1,6 @@
 /**
  * pimctl as a library: the same workflows the CLI runs, and each stage on its
- * own for programs that want to compose them (see README.md "How it works").
+ * own for programs that want to compose them (see src/README.md).
  */
 export { plan, apply, diff, ping, loadProject, readTenantCatalogue } from "./workflows/index.js";
 export { exportTenant, type ExportOptions, type ExportResult } from "./workflows/export.js";

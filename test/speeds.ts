@@ -68,6 +68,8 @@ export const E2E: readonly string[] = [
   "test/export/variable-fields.test.ts",
   "test/export/whitespace-names.test.ts",
   "test/files/atomic-files.test.ts",
+  "test/house/cited-paths.test.ts",
+  "test/house/docs-links.test.ts",
   "test/manifest/empty-files.test.ts",
   "test/manifest/files.test.ts",
   "test/manifest/precompiled.test.ts",
