@@ -18,7 +18,8 @@ function optionOf(name: SwitchName): Options {
   const row = SWITCHES[name] as { default: unknown; readings?: readonly unknown[]; help: string };
   if (typeof row.default === "boolean") return { type: "boolean", describe: `${row.help} (default: ${row.default ? "on" : "off"})`, group: GROUP };
   if (!row.readings) return { type: "number", describe: row.help, group: GROUP };
-  return { choices: row.readings as string[], describe: `${row.help} (default: ${String(row.default)})`, group: GROUP };
+  // A string even when it reads as a number (--search-empty 404): yargs would make it 404, which no choice equals.
+  return { type: "string", choices: row.readings as string[], describe: `${row.help} (default: ${String(row.default)})`, group: GROUP };
 }
 
 /** Every switch of the table as an option, in the table's order (for yargs' `.options()`). */
