@@ -53,8 +53,18 @@ type SwitchRow<K extends keyof EmulatorSwitches> = {
   default: EmulatorSwitches[K];
   /** Every reading; undefined for a number (maxPageSize). */
   readings?: ReadonlyArray<EmulatorSwitches[K]>;
-  /** The `pimctl emulator` option (src/cli/commands/emulator.ts). */
+  /**
+   * For a number (maxPageSize): values the tests try beside the default, since there is no
+   * list of readings (test/readings/matrix.test.ts, test/emulator/replay.test.ts).
+   */
+  samples?: ReadonlyArray<EmulatorSwitches[K]>;
+  /**
+   * The `pimctl emulator` option (generated from this table: src/cli/commands/emulator-switches.ts).
+   * `--no-x` for a switch on by default; `--x` takes one of the readings, or a number.
+   */
   option: string;
+  /** The option's help line, without its default (the generated help adds it from `default`). */
+  help: string;
   /** Where the switch is consulted. */
   consultedBy: string;
 };
@@ -64,61 +74,139 @@ export const SWITCHES: { readonly [K in keyof EmulatorSwitches]: SwitchRow<K> } 
     default: "objects",
     readings: ["objects", "ids", "csv"],
     option: "--category-attribute-sets-read",
+    help: "Read shape of category.attribute_sets",
     consultedBy: "kinds/categories.ts",
   },
-  assetUri: { default: "rehost", readings: ["rehost", "echo"], option: "--asset-uri", consultedBy: "kinds/assets.ts" },
-  searchCase: { default: "sensitive", readings: ["sensitive", "insensitive"], option: "--search-case", consultedBy: "request.ts (same), kinds/brands.ts" },
+  assetUri: {
+    default: "rehost",
+    readings: ["rehost", "echo"],
+    option: "--asset-uri",
+    help: "Asset uri: the emulator's own address, or the image_url given",
+    consultedBy: "kinds/assets.ts",
+  },
+  searchCase: {
+    default: "sensitive",
+    readings: ["sensitive", "insensitive"],
+    option: "--search-case",
+    help: "Case of the exact-match search endpoints",
+    consultedBy: "request.ts (same), kinds/brands.ts",
+  },
   versionFallback: {
     default: true,
     readings: [true, false],
     option: "--no-version-fallback",
+    help: "Version reads fall back to master text (--no-version-fallback: null)",
     consultedBy: "kinds/attributes.ts, kinds/type-values.ts, kinds/brands.ts, kinds/categories.ts",
   },
   categoryDeleteWithChildren: {
     default: "refuse",
     readings: ["refuse", "cascade"],
     option: "--category-delete-with-children",
+    help: "DELETE of a category with children",
     consultedBy: "kinds/categories.ts",
   },
-  changelogSubtreeDeletes: { default: "each", readings: ["each", "root"], option: "--changelog-subtree-deletes", consultedBy: "kinds/categories.ts" },
-  changelogPaging: { default: "links", readings: ["links", "capped"], option: "--changelog-paging", consultedBy: "kinds/changelogs.ts" },
+  changelogSubtreeDeletes: {
+    default: "each",
+    readings: ["each", "root"],
+    option: "--changelog-subtree-deletes",
+    help: "A cascaded category delete: a changelog entry per category, or only for the one deleted",
+    consultedBy: "kinds/categories.ts",
+  },
+  changelogPaging: {
+    default: "links",
+    readings: ["links", "capped"],
+    option: "--changelog-paging",
+    help: "GET /changelogs: paged with links and meta, or only the first `limit` entries",
+    consultedBy: "kinds/changelogs.ts",
+  },
   changelogTotal: {
     default: "matching",
     readings: ["matching", "absent", "tenant", "lagging"],
     option: "--changelog-total",
+    help: "GET /changelogs meta.total: the entries matched, none, every entry of the tenant, or one less than matched",
     consultedBy: "kinds/changelogs.ts",
   },
   boolFormat: {
     default: "document",
     readings: ["document", "int", "string", "bool"],
     option: "--bool-format",
+    help: 'Booleans on the wire: as the document shows them, or all 1/0, "1"/"0", true/false',
     consultedBy: "api-requests.ts (wire-format.ts)",
   },
-  idFormat: { default: "number", readings: ["number", "string"], option: "--id-format", consultedBy: "api-requests.ts (wire-format.ts)" },
-  idSequence: { default: "per-table", readings: ["per-table", "global"], option: "--id-sequence", consultedBy: "store-core.ts (id)" },
+  idFormat: {
+    default: "number",
+    readings: ["number", "string"],
+    option: "--id-format",
+    help: "Ids on the wire: numbers or numeric strings",
+    consultedBy: "api-requests.ts (wire-format.ts)",
+  },
+  idSequence: {
+    default: "per-table",
+    readings: ["per-table", "global"],
+    option: "--id-sequence",
+    help: "One id sequence per table (as a database) or one for all",
+    consultedBy: "store-core.ts (id)",
+  },
   setAttributeDeleteId: {
     default: "assignment",
     readings: ["assignment", "attribute"],
     option: "--set-attribute-delete-id",
+    help: "Which id DELETE /attribute_sets/<S>/attributes/<ID> takes",
     consultedBy: "kinds/attribute-sets.ts",
   },
   searchEmpty: {
     default: "empty-body",
     readings: ["empty-body", "404", "empty-array", "null"],
     option: "--search-empty",
+    help: "How a search says nothing found: an empty 200 body, 404, 200 [] or 200 null",
     consultedBy: "request.ts (searchMiss)",
   },
-  maxPageSize: { default: undefined, option: "--max-page-size", consultedBy: "request.ts (pageParams)" },
-  oversizedLimit: { default: "refuse", readings: ["refuse", "clamp"], option: "--oversized-limit", consultedBy: "request.ts (pageParams)" },
-  paginateAllLists: { default: false, readings: [false, true], option: "--paginate-all-lists", consultedBy: "api-requests.ts (wire-format.ts paginateList)" },
+  maxPageSize: {
+    default: undefined,
+    samples: [20],
+    option: "--max-page-size",
+    help: "A limit above N answers 422, or is clamped to N under --oversized-limit clamp (default: a larger limit is clamped to 1000)",
+    consultedBy: "request.ts (pageParams)",
+  },
+  oversizedLimit: {
+    default: "refuse",
+    readings: ["refuse", "clamp"],
+    option: "--oversized-limit",
+    help: "A limit above --max-page-size: 422, or clamped to it without a word",
+    consultedBy: "request.ts (pageParams)",
+  },
+  paginateAllLists: {
+    default: false,
+    readings: [false, true],
+    option: "--paginate-all-lists",
+    help: "Lists the document shows unpaginated answer 25 a page, with links and meta",
+    consultedBy: "api-requests.ts (wire-format.ts paginateList)",
+  },
   dateFormat: {
     default: "document",
     readings: ["document", "iso-z", "iso-offset", "sql"],
     option: "--date-format",
+    help: "Dates on the wire: as stored (ISO 8601 with Z, no milliseconds), with milliseconds, with +00:00, or SQL's",
     consultedBy: "api-requests.ts (wire-format.ts)",
   },
-  exportDownload: { default: "direct", readings: ["direct", "redirect"], option: "--export-download", consultedBy: "kinds/exports.ts" },
+  exportDownload: {
+    default: "direct",
+    readings: ["direct", "redirect"],
+    option: "--export-download",
+    help: "file_url serves the file, or redirects to a second address that refuses the token",
+    consultedBy: "kinds/exports.ts",
+  },
 };
+
+/**
+ * What the tests try of each switch: every reading, or for a number its default and samples.
+ * The readings matrix and the replay's recorded subset are built from this, so a switch added to
+ * the table is exercised there by itself.
+ */
+export function switchReadings<K extends keyof EmulatorSwitches>(name: K): ReadonlyArray<EmulatorSwitches[K]> {
+  const row = SWITCHES[name] as SwitchRow<K>;
+  return row.readings ?? [row.default, ...(row.samples ?? [])];
+}
 
 export const DEFAULT_SWITCHES: EmulatorSwitches = Object.fromEntries(
   Object.entries(SWITCHES).map(([k, row]) => [k, row.default]),

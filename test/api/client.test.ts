@@ -1,5 +1,6 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { startEmulator, type Emulator } from "../../src/emulator/index.js";
+import { beforeEach, describe, expect, it } from "vitest";
+import type { Emulator } from "../../src/emulator/index.js";
+import { fileEmulator } from "../helpers/emulator.js";
 import { backoffMs, createClient, parseRetryAfter, resolveToken, routeOf, type PimClient } from "../../src/api/client.js";
 import { PimctlError } from "../../src/errors.js";
 
@@ -18,26 +19,11 @@ const errorOf = async (p: Promise<unknown>): Promise<PimctlError> => {
   throw new Error("expected a failure");
 };
 
-beforeAll(async () => {
-  emu = await startEmulator({
-    port: 0,
-    tenants: [
-      { hash: "demo", token: TOKEN },
-      { hash: "other", token: "tok-other" },
-    ],
-  });
-});
-afterAll(async () => {
-  await client?.close();
-  await emu.close();
-});
+const file = fileEmulator({ hash: "demo", token: TOKEN, others: [{ hash: "other", token: "tok-other" }] });
 beforeEach(async () => {
-  await client?.close();
-  emu.clearFaults();
-  emu.resetTenant("demo");
-  emu.resetStats();
   log.length = 0;
-  client = createClient({ tenant: "demo", baseUrl: emu.tenantUrl("demo"), token: TOKEN, retries: fast, logHttp: (l) => log.push(l), pageLimit: 25 });
+  client = await file.fresh({ retries: fast, logHttp: (l) => log.push(l), pageLimit: 25 });
+  emu = file.emu;
 });
 
 describe("typed methods over HTTP", () => {

@@ -13,7 +13,8 @@ import { promisify } from "node:util";
 import { createProxy } from "proxy";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startEmulator, type Emulator } from "../../src/emulator/index.js";
-import { repoRoot, testProject, type TestProject } from "../helpers/project.js";
+import { testProject, type TestProject } from "../helpers/project.js";
+import { repoRoot } from "../helpers/paths.js";
 
 interface Seen {
   method: string;

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { startEmulator, type Emulator } from "../../src/emulator/index.js";
+import { beforeEach, describe, expect, it } from "vitest";
+import type { Emulator } from "../../src/emulator/index.js";
 import { createClient, type PimClient } from "../../src/api/client.js";
 import { readState } from "../../src/state/index.js";
 import { buildPlan } from "../../src/plan/planner.js";
@@ -9,22 +9,18 @@ import type { Catalogue } from "../../src/model/catalogue.js";
 import type { Plan } from "../../src/plan/types.js";
 import { createBrand } from "../../src/emulator/kinds/brands.js";
 import { typeValuesOf } from "../../src/emulator/kinds/type-values.js";
+import { fileEmulator } from "../helpers/emulator.js";
 
 let emu: Emulator;
 let api: PimClient;
 let ledger: Ledger;
 const prune = { attributes: true, type_values: true, brands: true, categories: true, assets: true };
 
-beforeAll(async () => {
-  emu = await startEmulator({ port: 0, tenants: [{ hash: "t", token: "tok" }] });
-});
-afterAll(async () => emu.close());
+const file = fileEmulator({ client: { retries: { max: 6, baseMs: 2, maxMs: 20 } } });
 beforeEach(async () => {
-  await api?.close();
-  emu.clearFaults();
-  emu.resetTenant("t");
-  api = createClient({ tenant: "t", baseUrl: emu.tenantUrl("t"), token: "tok", retries: { max: 6, baseMs: 2, maxMs: 20 } });
-  ledger = emptyLedger("t", emu.tenantUrl("t"));
+  api = await file.fresh();
+  emu = file.emu;
+  ledger = emptyLedger("t", file.url);
 });
 
 async function planFor(desired: Catalogue, withPrune = true): Promise<Plan> {

@@ -3,31 +3,24 @@
  * outage failures in a row (5xx after the client's retries) and then a success
  * go on; N in a row stop the run with what is left not attempted.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { startEmulator, type Emulator } from "../../src/emulator/index.js";
-import { createClient, type PimClient } from "../../src/api/client.js";
+import { beforeEach, describe, expect, it } from "vitest";
+import type { Emulator } from "../../src/emulator/index.js";
+import type { PimClient } from "../../src/api/client.js";
 import { readState } from "../../src/state/index.js";
 import { buildPlan } from "../../src/plan/planner.js";
 import { applyPlan, BREAKER_THRESHOLD } from "../../src/apply/index.js";
 import { emptyLedger } from "../../src/state/ledger.js";
 import type { Catalogue } from "../../src/model/catalogue.js";
+import { fileEmulator } from "../helpers/emulator.js";
 
 let emu: Emulator;
 let api: PimClient;
 const ATTEMPTS = 3; // retries: { max: 2 }
 
-beforeAll(async () => {
-  emu = await startEmulator({ port: 0, tenants: [{ hash: "t", token: "tok" }] });
-});
-afterAll(async () => {
-  await api?.close();
-  await emu.close();
-});
+const file = fileEmulator({ client: { retries: { max: ATTEMPTS - 1, baseMs: 1, maxMs: 2 } } });
 beforeEach(async () => {
-  await api?.close();
-  emu.clearFaults();
-  emu.resetTenant("t");
-  api = createClient({ tenant: "t", baseUrl: emu.tenantUrl("t"), token: "tok", retries: { max: ATTEMPTS - 1, baseMs: 1, maxMs: 2 } });
+  api = await file.fresh();
+  emu = file.emu;
 });
 
 const desired: Catalogue = {

@@ -13,7 +13,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { parse } from "yaml";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { testProject, repoRoot, type TestProject } from "../helpers/project.js";
+import { testProject, type TestProject } from "../helpers/project.js";
+import { repoRoot } from "../helpers/paths.js";
 import { githubJob, gitlabJob, runGithubJob, runGitlabJob, type GithubStep } from "./runners.js";
 import { updateBrand } from "../../src/emulator/kinds/brands.js";
 

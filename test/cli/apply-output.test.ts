@@ -3,11 +3,12 @@
  * plan on one stream, counts instead of one line per action left over, a
  * result line even with -q, and summary modes that fit a screen.
  */
-import { spawn } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { testProject, repoRoot, type TestProject } from "../helpers/project.js";
+import { testProject, type TestProject } from "../helpers/project.js";
+import { repoRoot } from "../helpers/paths.js";
+import { spawnPimctl, until } from "../helpers/spawn-cli.js";
 import { createProgress } from "../../src/render/progress.js";
 import type { Action } from "../../src/plan/types.js";
 
@@ -20,25 +21,11 @@ describe("an interrupted apply (a real process, SIGTERM)", () => {
   afterAll(async () => p.close());
 
   it("counts what was not started per kind, says how to finish, never one line per action", { timeout: 60_000 }, async () => {
-    const child = spawn(process.execPath, [path.join(repoRoot, "dist/cli/main.js"), "apply", "--auto-approve", "--report", "report.json"], {
-      cwd: p.dir,
-      env: { ...process.env, ...p.env, NO_COLOR: "1" },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stderr = "";
-    let stdout = "";
-    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
-    await new Promise<void>((resolve) => {
-      const poll = setInterval(() => {
-        if ((p.emulator.stats().requests.byMethod.POST ?? 0) > 40) {
-          clearInterval(poll);
-          resolve();
-        }
-      }, 20);
-    });
-    child.kill("SIGTERM");
-    const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+    const run = spawnPimctl(p.dir, ["apply", "--auto-approve", "--report", "report.json"], { ...process.env, ...p.env, NO_COLOR: "1" });
+    await until(() => (p.emulator.stats().requests.byMethod.POST ?? 0) > 40, 60_000, "the run's writes");
+    run.child.kill("SIGTERM");
+    const { code } = await run.exit;
+    const [stdout, stderr] = [run.stdout(), run.stderr()];
     expect(code, stderr).toBe(4);
     const report = JSON.parse(await readFile(path.join(p.dir, "report.json"), "utf8")) as {
       counts: { done: number; skipped: number };

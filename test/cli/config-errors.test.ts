@@ -3,8 +3,7 @@ import { mkdtemp, mkdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { run } from "../../src/cli/run.js";
-import { memoryIo } from "../../src/cli/io.js";
+import { cliIn } from "../helpers/offline.js";
 
 let dir: string;
 beforeAll(async () => {
@@ -15,11 +14,7 @@ beforeAll(async () => {
 });
 afterAll(async () => rm(dir, { recursive: true, force: true }));
 
-async function cli(args: string[], cwd = dir) {
-  const io = memoryIo({ cwd, env: { PIMCTL_T: "x" } });
-  const code = await run(args, io);
-  return { code, stderr: io.err.join(""), stdout: io.out.join("") };
-}
+const cli = (args: string[], cwd = dir) => cliIn(cwd, args, { PIMCTL_T: "x" });
 
 describe("config errors", () => {
   it("no pimctl.yaml: one error naming 'pimctl init', no scan of the working directory", async () => {

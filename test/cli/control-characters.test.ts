@@ -8,13 +8,13 @@
  * real processes. The bytes of stdout and stderr hold no control character but
  * the newlines of the layout, and the escaped forms appear.
  */
-import { spawn } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createClient } from "../../src/api/client.js";
 import { HttpError } from "../../src/emulator/store.js";
-import { repoRoot, testProject, type TestProject } from "../helpers/project.js";
+import { testProject, type TestProject } from "../helpers/project.js";
+import { runPimctl } from "../helpers/spawn-cli.js";
 import { createBrand } from "../../src/emulator/kinds/brands.js";
 
 /** One of each: C0 (ESC sequences, BEL, CR), DEL, C1, bidi overrides and isolates. */
@@ -65,24 +65,10 @@ interface Run {
 let p: TestProject;
 
 /** `pimctl ...args` as a real process in the project, with a clean environment. */
-function pimctl(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(repoRoot, "dist/cli/main.js"), ...args], {
-      cwd: p.dir,
-      env: { PATH: process.env.PATH, ...p.env, ...env },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    child.stdout.on("data", (d: Buffer) => out.push(d));
-    child.stderr.on("data", (d: Buffer) => err.push(d));
-    child.on("error", reject);
-    child.on("close", (code) => {
-      const stdout = Buffer.concat(out);
-      const stderr = Buffer.concat(err);
-      resolve({ code: code ?? -1, stdout, stderr, text: `${stdout.toString("utf8")}${stderr.toString("utf8")}` });
-    });
-  });
+async function pimctl(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Run> {
+  const r = await runPimctl(p.dir, args, { PATH: process.env.PATH, ...p.env, ...env });
+  const { stdout, stderr } = r.bytes;
+  return { code: r.code ?? -1, stdout, stderr, text: `${r.stdout}${r.stderr}` };
 }
 
 function expectClean(r: Run): void {

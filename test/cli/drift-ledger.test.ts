@@ -9,7 +9,8 @@ import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { createClient, type PimClient } from "../../src/api/client.js";
 import type { DriftItem, DriftReport } from "../../src/drift/index.js";
-import { demoConfig, repoRoot, schemaValidator, testProject, type TestProject } from "../helpers/project.js";
+import { demoConfig, schemaValidator, testProject, type TestProject } from "../helpers/project.js";
+import { repoRoot } from "../helpers/paths.js";
 
 const validate = schemaValidator("drift");
 const APPLIED_AT = "2026-11-01T08:00:00Z";

@@ -9,7 +9,8 @@ import { Ajv } from "ajv";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createClient, type PimClient } from "../../src/api/client.js";
 import { sinceTime } from "../../src/cli/commands/drift.js";
-import { repoRoot, testProject, type TestProject } from "../helpers/project.js";
+import { testProject, type TestProject } from "../helpers/project.js";
+import { repoRoot } from "../helpers/paths.js";
 
 let project: TestProject;
 let api: PimClient;

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { repoRoot } from "../helpers/project.js";
+import { repoRoot } from "../helpers/paths.js";
 
 function startCli(args: string[]): Promise<{ line: string; out: () => string; stop: () => Promise<number | null> }> {
   const child = spawn(process.execPath, [path.join(repoRoot, "dist/cli/main.js"), "emulator", ...args], { stdio: ["ignore", "pipe", "pipe"] });

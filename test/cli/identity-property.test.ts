@@ -16,6 +16,7 @@ import type { TenantStore } from "../../src/emulator/store.js";
 import { updateAttribute } from "../../src/emulator/kinds/attributes.js";
 import { createBrand, deleteBrand, updateBrand } from "../../src/emulator/kinds/brands.js";
 import { createCategory, deleteCategory, updateCategory } from "../../src/emulator/kinds/categories.js";
+import { seedNote, seedsOr } from "../helpers/seed.js";
 
 const manifest = [
   "attributes:",
@@ -133,7 +134,7 @@ afterAll(() => {
 
 for (const idSequence of ["per-table", "global"] as const) {
   describe(`the same identity decision in targeted plans, full plans and diff (ids ${idSequence})`, () => {
-    for (let seed = 1; seed <= Number(process.env.IDENTITY_SEEDS ?? 10); seed++) {
+    for (const seed of seedsOr(Array.from({ length: Number(process.env.IDENTITY_SEEDS ?? 10) }, (_, i) => i + 1))) {
       it(`seed ${seed}`, async () => {
         const r = prng(seed * 7919 + (idSequence === "global" ? 1 : 0));
         const prune = pick(r, PRUNES);
@@ -150,7 +151,7 @@ for (const idSequence of ["per-table", "global"] as const) {
           () => t.emulator.store("demo"),
           () => t.emulator.resetTenant("demo"),
         );
-        const why = `seed ${seed}, prune ${prune}: ${done.join("; ") || "nothing by hand"}`;
+        const why = `${seedNote(seed)}, prune ${prune}: ${done.join("; ") || "nothing by hand"}`;
         const opts = { cwd: t.dir, env: t.env };
         const whole = await plan(opts);
         const full = whole.plan;

@@ -4,11 +4,12 @@
  * ones finish, save the ledger, release the lock, write the report, exit 4;
  * a re-run converges without duplicates.
  */
-import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { testProject, repoRoot, type TestProject } from "../helpers/project.js";
+import { testProject, type TestProject } from "../helpers/project.js";
+import { repoRoot } from "../helpers/paths.js";
+import { spawnPimctl, until } from "../helpers/spawn-cli.js";
 
 let p: TestProject;
 beforeEach(async () => {
@@ -19,24 +20,12 @@ afterEach(async () => p.close());
 
 describe.each(["SIGINT", "SIGTERM", "SIGHUP"] as const)("%s during apply", (signal) => {
   it("finishes what is in flight, saves the ledger and the report, releases the lock, exits 4; a re-run converges", async () => {
-    const child = spawn(process.execPath, [path.join(repoRoot, "dist/cli/main.js"), "apply", "--auto-approve", "--report", "report.json"], {
-      cwd: p.dir,
-      env: { ...process.env, ...p.env, NO_COLOR: "1" },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stderr = "";
-    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    const run = spawnPimctl(p.dir, ["apply", "--auto-approve", "--report", "report.json"], { ...process.env, ...p.env, NO_COLOR: "1" });
     // Interrupt once the run has started writing.
-    await new Promise<void>((resolve) => {
-      const poll = setInterval(() => {
-        if ((p.emulator.stats().requests.byMethod.POST ?? 0) > 40) {
-          clearInterval(poll);
-          resolve();
-        }
-      }, 20);
-    });
-    child.kill(signal);
-    const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+    await until(() => (p.emulator.stats().requests.byMethod.POST ?? 0) > 40, 60_000, "the run's writes");
+    run.child.kill(signal);
+    const { code } = await run.exit;
+    const stderr = run.stderr();
     expect(stderr).toContain(`Interrupted (${signal}): finishing the requests in flight, then stopping`);
     expect(code).toBe(4);
     expect(existsSync(path.join(p.dir, ".pimctl", "demo.lock"))).toBe(false);

@@ -2,7 +2,8 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Ajv } from "ajv";
-import { testProject, repoRoot, type TestProject } from "../helpers/project.js";
+import { testProject, type TestProject } from "../helpers/project.js";
+import { repoRoot } from "../helpers/paths.js";
 import type { Plan } from "../../src/plan/types.js";
 import { plan } from "../../src/index.js";
 

@@ -9,7 +9,8 @@ import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { chmod, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { gitWorld, slowGitDir, spawnPimctl, until, type GitWorld } from "../state-backend/git-helpers.js";
+import { gitWorld, slowGitDir, type GitWorld } from "../state-backend/git-helpers.js";
+import { spawnPimctl, until } from "../helpers/spawn-cli.js";
 import { testProject, type TestProject } from "../helpers/project.js";
 
 let w: GitWorld | undefined;

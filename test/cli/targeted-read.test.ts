@@ -7,7 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import path from "node:path";
 import { readFile, writeFile } from "node:fs/promises";
-import { testProject, repoRoot, type TestProject } from "../helpers/project.js";
+import { testProject, type TestProject } from "../helpers/project.js";
+import { repoRoot } from "../helpers/paths.js";
 import { plan } from "../../src/workflows/index.js";
 import { finalisePlan } from "../../src/plan/finalise.js";
 import { canonicalJson } from "../../src/plan/canonical-json.js";

@@ -5,7 +5,7 @@
  * next doctor run finds what it left by the prefix, and --remove-leftovers removes it.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { spawnPimctl, until } from "../state-backend/git-helpers.js";
+import { spawnPimctl, until } from "../helpers/spawn-cli.js";
 import { testProject, type TestProject } from "../helpers/project.js";
 import { probeRecordsLeft, runDoctor } from "./fixture.js";
 

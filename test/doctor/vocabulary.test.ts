@@ -8,7 +8,7 @@ import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, expect, it } from "vitest";
 import { SWITCHES, type EmulatorSwitches } from "../../src/emulator/switches.js";
-import { spawnPimctl, until } from "../state-backend/git-helpers.js";
+import { spawnPimctl, until } from "../helpers/spawn-cli.js";
 import { testProject, type TestProject } from "../helpers/project.js";
 import { runDoctor, seedTenant } from "./fixture.js";
 

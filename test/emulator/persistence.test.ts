@@ -13,7 +13,7 @@ import { createClient } from "../../src/api/client.js";
 import { startEmulator } from "../../src/emulator/index.js";
 import { DEFAULT_SWITCHES, matchRoute, type RequestContext } from "../../src/emulator/routes.js";
 import { toWire } from "../../src/emulator/wire-format.js";
-import { repoRoot } from "../helpers/project.js";
+import { repoRoot } from "../helpers/paths.js";
 import { createAttribute } from "../../src/emulator/kinds/attributes.js";
 import { createTypeValue } from "../../src/emulator/kinds/type-values.js";
 

@@ -33,6 +33,7 @@ import { emptyLedger } from "../../src/state/ledger.js";
 import { memoryIo } from "../../src/cli/io.js";
 import { run } from "../../src/cli/run.js";
 import { catalogue, changes, prune, seed } from "../readings/fixture.js";
+import { eachReadingAlone, SWITCH_LEVELS, SWITCH_NAMES, switchesOf } from "../helpers/switch-factors.js";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 
@@ -67,40 +68,19 @@ interface Session {
   exchanges: Exchange[];
 }
 
-/** The readings, as test/readings/matrix.test.ts lists them. */
-const factors = {
-  categoryAttributeSetsRead: ["objects", "ids", "csv"],
-  assetUri: ["rehost", "echo"],
-  searchCase: ["sensitive", "insensitive"],
-  versionFallback: [true, false],
-  categoryDeleteWithChildren: ["refuse", "cascade"],
-  boolFormat: ["document", "int", "string", "bool"],
-  idFormat: ["number", "string"],
-  idSequence: ["per-table", "global"],
-  setAttributeDeleteId: ["assignment", "attribute"],
-  searchEmpty: ["empty-body", "404", "empty-array", "null"],
-  maxPageSize: [undefined, 20],
-  paginateAllLists: [false, true],
-  dateFormat: ["document", "iso-z", "iso-offset", "sql"],
-  exportDownload: ["direct", "redirect"],
-} as const satisfies { [K in keyof EmulatorSwitches]?: ReadonlyArray<EmulatorSwitches[K]> };
-const names = Object.keys(factors) as Array<keyof typeof factors>;
-const levels = names.map((n) => factors[n] as readonly unknown[]);
+/** The readings, as the readings matrix tries them (generated from SWITCHES). */
+const names = SWITCH_NAMES;
+const levels = SWITCH_LEVELS;
 
 /**
  * The recorded subset of the matrix: the defaults, each reading alone, every switch on its
  * last reading and every switch on its first alternative, without faults (random faults
- * drop connections mid-answer, which a byte replay cannot hold). 24 runs.
+ * drop connections mid-answer, which a byte replay cannot hold). 30 runs for 18 switches.
  */
 function matrixRuns(): Array<{ name: string; switches: Partial<EmulatorSwitches> }> {
-  const rows = [
-    names.map(() => 0),
-    ...names.flatMap((_, i) => levels[i]!.slice(1).map((_l, k) => names.map((_n, j) => (j === i ? k + 1 : 0)))),
-    names.map((_, i) => levels[i]!.length - 1),
-    names.map(() => 1),
-  ];
+  const rows = [names.map(() => 0), ...eachReadingAlone(), names.map((_, i) => levels[i]!.length - 1), names.map(() => 1)];
   return rows.map((row, n) => {
-    const switches = Object.fromEntries(names.map((s, i) => [s, levels[i]![row[i]!]])) as Partial<EmulatorSwitches>;
+    const switches = switchesOf(row);
     const label =
       names
         .filter((s, i) => row[i] !== 0 && switches[s] !== undefined)
@@ -120,8 +100,6 @@ const PROBE_READINGS: Array<[string, Partial<EmulatorSwitches>]> = [
       ...Object.fromEntries(names.map((s, i) => [s, levels[i]![levels[i]!.length - 1]])),
       idSequence: "per-table",
       maxPageSize: undefined,
-      changelogSubtreeDeletes: "root",
-      changelogPaging: "capped",
     },
   ],
 ];

@@ -29,8 +29,9 @@ describe("the switch table", () => {
     for (const [name, row] of rows) {
       const flag = row.option.replace(/^--no-/, "--");
       expect(help, `${name}: ${row.option}`).toContain(flag);
-      // The option's own lines: up to the next option.
-      const from = help.indexOf(flag);
+      // The option's own lines, from where it starts a line (another option's help may name it) up to the next option.
+      const from = help.search(new RegExp(`\\n {1,8}${flag}\\s`)) + 1;
+      expect(from, `${name}: ${flag} starts a line of the help`).toBeGreaterThan(0);
       const next = help.slice(from + flag.length).search(/\n\s+--/);
       const block = help.slice(from, next === -1 ? undefined : from + flag.length + next);
       expect(block.length, name).toBeLessThan(400);

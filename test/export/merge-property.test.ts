@@ -9,12 +9,13 @@
  *   as plan loads it (an alias of an edited anchor, an entry that inherits
  *   through a merge key, the translators' version texts API v1 cannot write).
  * Runs against the emulator over HTTP; a failure prints fast-check's seed and
- * path (MERGE_PROPERTY_SEED=<seed> runs that one again).
+ * path (PIMCTL_TEST_SEED=<seed> PIMCTL_TEST_PATH=<path> runs that one again).
  */
 import { readFileSync, readdirSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import path from "node:path";
 import fc from "fast-check";
+import { propertyParams } from "../helpers/seed.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseManifestText } from "../../src/manifest/index.js";
 import { CatalogueBuilder } from "../../src/manifest/catalogue-builder.js";
@@ -212,7 +213,6 @@ function handEdits(store: TenantStore, edits: Edit[]): Set<string> {
 
 describe("export --merge after random hand edits", () => {
   it("plan shows no change but the creates of what only the folder has; no record the tenant did not change reads differently", async () => {
-    const seed = Number(process.env.MERGE_PROPERTY_SEED) || 20261201;
     let followed = 0;
     await fc.assert(
       fc.asyncProperty(fc.array(edit, { minLength: 1, maxLength: 6 }), async (edits) => {
@@ -251,7 +251,7 @@ describe("export --merge after random hand edits", () => {
           `${merged.stderr}\n${JSON.stringify(edits)}`,
         ).toEqual([]);
       }),
-      { numRuns: Number(process.env.MERGE_PROPERTY_RUNS) || 25, seed, endOnFailure: true },
+      propertyParams({ numRuns: Number(process.env.MERGE_PROPERTY_RUNS) || 25, seed: 20261201, endOnFailure: true }),
     );
     // The runs did exercise entries following a rename by hand.
     expect(followed).toBeGreaterThan(3);

@@ -1,7 +1,8 @@
 import { readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { promotionProject, testProject, repoRoot, type TestProject } from "../helpers/project.js";
+import { promotionProject, testProject, type TestProject } from "../helpers/project.js";
+import { repoRoot } from "../helpers/paths.js";
 import type { Plan } from "../../src/plan/types.js";
 import { createBrand, updateBrand } from "../../src/emulator/kinds/brands.js";
 

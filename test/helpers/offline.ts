@@ -34,10 +34,13 @@ export function offlineProjects(prefix: string): OfflineProjects {
       for (const [f, t] of Object.entries(files)) await writeFile(path.join(root, "catalogue", f), t);
       return root;
     },
-    async cli(cwd, args) {
-      const io = memoryIo({ cwd, env: { PIMCTL_T: "x" } });
-      const code = await run(args, io);
-      return { code, stderr: io.err.join(""), stdout: io.out.join("") };
-    },
+    cli: (cwd, args) => cliIn(cwd, args, { PIMCTL_T: "x" }),
   };
+}
+
+/** `pimctl ...args` run in-process in `cwd` with exactly `env` (nothing of this process's), output captured. */
+export async function cliIn(cwd: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+  const io = memoryIo({ cwd, env });
+  const code = await run(args, io);
+  return { code, stdout: io.out.join(""), stderr: io.err.join("") };
 }

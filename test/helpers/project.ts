@@ -11,6 +11,7 @@ import { Ajv, type ValidateFunction } from "ajv";
 import { startEmulator, type Emulator, type EmulatorOptions } from "../../src/emulator/index.js";
 import { run } from "../../src/cli/run.js";
 import { memoryIo } from "../../src/cli/io.js";
+import { repoRoot } from "./paths.js";
 
 export interface TestProject {
   dir: string;
@@ -72,8 +73,6 @@ export async function testProject(
   for (const [f, t] of Object.entries(opts.files ?? {})) await project.write(f, t);
   return project;
 }
-
-export const repoRoot = path.resolve(import.meta.dirname, "../..");
 
 /**
  * examples/promotion as a project: tenants staging and prod, prod's channels named and numbered

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import { repoRoot } from "./project.js";
+import { repoRoot } from "./paths.js";
 
 /** An import specifier for a file under src/, from anywhere: its absolute path, as NodeNext resolves it (.js names the .ts). */
 export const srcModule = (file: string) => JSON.stringify(path.join(repoRoot, "src", file.replace(/\.ts$/, ".js")));

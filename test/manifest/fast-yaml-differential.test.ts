@@ -10,6 +10,7 @@
  * cites its key).
  */
 import fc from "fast-check";
+import { propertyParams } from "../helpers/seed.js";
 import { describe, expect, it } from "vitest";
 import { parseFastYaml } from "../../src/manifest/fast-yaml.js";
 import { parseYaml, pointer, type ParsedYaml } from "../../src/manifest/yaml.js";
@@ -283,7 +284,7 @@ describe("the fast YAML path and the yaml library read every document one way", 
           throw new Error(`${(e as Error).message}\nin ${show(text)}`);
         }
       }),
-      { numRuns: 10_000, seed: 23 },
+      propertyParams({ numRuns: 10_000, seed: 23 }),
     );
     // The property holds because the fast path reads these documents, not because it declines them all.
     expect(stats.taken).toBeGreaterThan(stats.runs / 10);
@@ -315,7 +316,7 @@ describe("the fast YAML path and the yaml library read every document one way", 
           }
         },
       ),
-      { numRuns: 3000, seed: 230 },
+      propertyParams({ numRuns: 3000, seed: 230 }),
     );
   });
 

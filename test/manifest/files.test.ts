@@ -11,7 +11,8 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadManifests } from "../../src/manifest/index.js";
 import { scanManifests } from "../../src/manifest/kinds-scan.js";
-import { repoRoot, testProject, type TestProject } from "../helpers/project.js";
+import { testProject, type TestProject } from "../helpers/project.js";
+import { repoRoot } from "../helpers/paths.js";
 import { createBrand } from "../../src/emulator/kinds/brands.js";
 
 /** `pimctl validate` as a real process (dist/: run `npm run build` first), as the issue saw the stack. */

@@ -13,7 +13,7 @@ import { compile } from "../../src/manifest/validate.js";
 import { manifestSchema } from "../../src/model/schema.js";
 import { configSchema } from "../../src/manifest/schema-source.js";
 import { ledgerSchema } from "../../src/state/ledger-schema.js";
-import { repoRoot } from "../helpers/project.js";
+import { repoRoot } from "../helpers/paths.js";
 
 const generatedFile = path.join(repoRoot, "dist/manifest/validators.generated.js");
 

@@ -9,7 +9,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { repoRoot } from "../helpers/project.js";
+import { repoRoot } from "../helpers/paths.js";
 
 let clone: string;
 const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: "1" };

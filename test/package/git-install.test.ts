@@ -21,7 +21,7 @@ import { promisify } from "node:util";
 import { parse } from "yaml";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type Emulator } from "../../src/emulator/index.js";
-import { repoRoot } from "../helpers/project.js";
+import { repoRoot } from "../helpers/paths.js";
 import { runGithubJob, type GithubStep } from "../ci/runners.js";
 
 /** Every file under dir, recursively (symbolic links not followed). */

@@ -10,7 +10,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { readTaxonomy, taxonomyFile } from "../../src/bench/taxonomy-data.js";
-import { repoRoot } from "../helpers/project.js";
+import { repoRoot } from "../helpers/paths.js";
 
 /** Ways a path can leave the repository: the folder beside it, or this machine's layout. */
 const OUTSIDE = [/\.\.\/shared\b/, /\bshared\/(?:data|api)\b/, /\/work\/(?:main|shared)\b/];

@@ -4,6 +4,7 @@
  * to one address and parse back to the same parts.
  */
 import fc from "fast-check";
+import { propertyParams } from "../helpers/seed.js";
 import { describe, expect, it } from "vitest";
 import { readTaxonomy } from "../../src/bench/taxonomy-data.js";
 import { parsePathKey } from "../../src/model/catalogue.js";
@@ -87,7 +88,7 @@ describe("addresses under fuzzing", () => {
         expect(withLastKey(addr.typeValue(a, b), c)).toBe(addr.typeValue(a, c));
         expect(isUnder(parseAddress(addr.brandAsset(a, b))!, parseAddress(addr.brand(a))!)).toBe(true);
       }),
-      { numRuns: 2000, seed: 7 },
+      propertyParams({ numRuns: 2000, seed: 7 }),
     );
   });
 
@@ -97,7 +98,7 @@ describe("addresses under fuzzing", () => {
         const parsed = parseAddress(text);
         if (parsed) expect(parseAddress(printAddress(parsed))).toEqual(parsed);
       }),
-      { numRuns: 2000, seed: 11 },
+      propertyParams({ numRuns: 2000, seed: 11 }),
     );
   });
 

@@ -1,13 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startEmulator, type Emulator } from "../../src/emulator/index.js";
-import { createClient, type PimClient } from "../../src/api/client.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { PimClient } from "../../src/api/client.js";
+import { fileEmulator } from "../helpers/emulator.js";
 import { readState } from "../../src/state/index.js";
 import { buildPlan } from "../../src/plan/planner.js";
 import { applyPlan } from "../../src/apply/index.js";
 import { emptyLedger, type Ledger } from "../../src/state/ledger.js";
 import type { Catalogue } from "../../src/model/catalogue.js";
 
-let emu: Emulator;
 let api: PimClient;
 let ledger: Ledger;
 
@@ -71,18 +70,14 @@ async function plan() {
   return buildPlan({ tenant: "t", desired, remote, ledger }).plan;
 }
 
+const file = fileEmulator();
 beforeAll(async () => {
-  emu = await startEmulator({ port: 0, tenants: [{ hash: "t", token: "tok" }] });
-  api = createClient({ tenant: "t", baseUrl: emu.tenantUrl("t"), token: "tok" });
-  ledger = emptyLedger("t", emu.tenantUrl("t"));
+  api = file.api;
+  ledger = emptyLedger("t", file.url);
   const first = await plan();
   const r = await applyPlan({ api, plan: first, allowDelete: false, dryRun: false, parallelism: 8, failFast: false, ledger });
   expect(r.counts.failed).toBe(0);
   expect((await plan()).actions).toEqual([]);
-});
-afterAll(async () => {
-  await api.close();
-  await emu.close();
 });
 
 const ids = async () => {

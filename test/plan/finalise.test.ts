@@ -15,6 +15,7 @@ import { KINDS, type Catalogue } from "../../src/model/catalogue.js";
 import { PimctlErrors } from "../../src/errors.js";
 import type { Plan } from "../../src/plan/types.js";
 import { desired, ledger, prune, remote } from "../fixtures/plan/every-action.js";
+import { propertyParams } from "../helpers/seed.js";
 
 const facts = { desired, remote, ledger };
 const planOf = (d: Catalogue): Plan => buildPlan({ tenant: "demo", desired: d, remote, ledger, prune }).plan;
@@ -48,7 +49,7 @@ describe("finalisePlan, the one step from the full plan to the final one", () =>
         // Narrowing a final plan again by the same selectors changes none of its actions.
         expect(actions(finalisePlan(finalisePlan(full, facts, options({ allowDelete })), facts, o))).toEqual(actions(whole));
       }),
-      { seed: 34, numRuns: 200 },
+      propertyParams({ seed: 34, numRuns: 200 }),
     );
   });
 

@@ -5,6 +5,7 @@
  * again finds nothing to do.
  */
 import fc from "fast-check";
+import { propertyParams } from "../helpers/seed.js";
 import { describe, expect, it } from "vitest";
 import type { Attribute, Brand, Catalogue, Category } from "../../src/model/catalogue.js";
 import type { RemoteCatalogue, RemoteCategory } from "../../src/model/remote.js";
@@ -329,7 +330,7 @@ describe("the planner's property: plan, apply in memory, plan again", () => {
         planned++;
         actions += first.pending.length;
       }),
-      { numRuns: 300, seed: 20261124 },
+      propertyParams({ numRuns: 300, seed: 20261124 }),
     );
     // The generator must produce real work, not empty plans.
     expect(planned).toBe(300);

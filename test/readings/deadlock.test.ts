@@ -8,10 +8,10 @@
  * `stall` (no answer; the client times out after 30 s) is run in-process with
  * a short timeout instead, over the same client and applier.
  */
-import { spawn } from "node:child_process";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { testProject, repoRoot, type TestProject } from "../helpers/project.js";
+import { testProject, type TestProject } from "../helpers/project.js";
+import { runPimctl } from "../helpers/spawn-cli.js";
 import type { FaultMode, TargetedFault } from "../../src/emulator/index.js";
 import { ROUTES } from "../../src/emulator/routes.js";
 import { createClient } from "../../src/api/client.js";
@@ -78,16 +78,7 @@ beforeAll(async () => {
 });
 afterAll(async () => p.close());
 
-function cli(args: string[]): Promise<{ code: number | null; stderr: string }> {
-  const child = spawn(process.execPath, [path.join(repoRoot, "dist/cli/main.js"), ...args], {
-    cwd: p.dir,
-    env: { ...process.env, ...p.env, NO_COLOR: "1" },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let stderr = "";
-  child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-  return new Promise((resolve) => child.once("exit", (code) => resolve({ code, stderr })));
-}
+const cli = (args: string[]) => runPimctl(p.dir, args, { ...process.env, ...p.env, NO_COLOR: "1" });
 
 describe.concurrent("faults on every create route never end a run silently", () => {
   for (const mode of MODES) {

@@ -1,10 +1,11 @@
 /**
  * The matrix: pimctl converges under every reading API v1 allows, combined.
- * Covering set: each reading alone (21 runs), a greedy pairwise set over all 14
- * switches (every pair of readings of any two switches meets in some run), plus two
- * runs with every switch off its default at once; each run once without faults and once with 10% faults (500s,
- * dropped connections, answers dropped after the write committed). 14 switches of
- * 2-4 readings make 5 million combinations; pairwise is what fits in ~1 minute.
+ * Covering set over every switch of the emulator's table (its factors generated from SWITCHES:
+ * test/helpers/switch-factors.ts, so a new switch joins by itself): each reading alone, a greedy
+ * pairwise set (every pair of readings of any two switches meets in some run), plus two runs with
+ * every switch off its default at once; each run once without faults and once with 10% faults
+ * (500s, dropped connections, answers dropped after the write committed). 18 switches of 2-4
+ * readings make tens of millions of combinations; pairwise is what fits in a few minutes.
  */
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -17,32 +18,12 @@ import { catalogue, changes, pairwise, tenant } from "./fixture.js";
 import { assetsOf } from "../../src/emulator/kinds/assets.js";
 import { setAssignments } from "../../src/emulator/kinds/attribute-sets.js";
 import { typeValuesOf } from "../../src/emulator/kinds/type-values.js";
+import { eachReadingAlone, SWITCH_LEVELS, SWITCH_NAMES, switchesOf } from "../helpers/switch-factors.js";
 
-const factors = {
-  categoryAttributeSetsRead: ["objects", "ids", "csv"],
-  assetUri: ["rehost", "echo"],
-  searchCase: ["sensitive", "insensitive"],
-  versionFallback: [true, false],
-  categoryDeleteWithChildren: ["refuse", "cascade"],
-  boolFormat: ["document", "int", "string", "bool"],
-  idFormat: ["number", "string"],
-  idSequence: ["per-table", "global"],
-  setAttributeDeleteId: ["assignment", "attribute"],
-  searchEmpty: ["empty-body", "404", "empty-array", "null"],
-  maxPageSize: [undefined, 20],
-  paginateAllLists: [false, true],
-  dateFormat: ["document", "iso-z", "iso-offset", "sql"],
-  exportDownload: ["direct", "redirect"],
-} as const satisfies { [K in keyof EmulatorSwitches]?: ReadonlyArray<EmulatorSwitches[K]> };
-
-const names = Object.keys(factors) as Array<keyof typeof factors>;
-const levels = names.map((n) => factors[n] as readonly unknown[]);
-const rowToSwitches = (row: number[]): Partial<EmulatorSwitches> =>
-  Object.fromEntries(names.map((n, i) => [n, levels[i]![row[i]!]])) as Partial<EmulatorSwitches>;
-/** Each reading alone (every other switch on its default): a perpetual diff shows here by name. */
-const oneAtATime = names.flatMap((_, i) => levels[i]!.slice(1).map((_l, k) => names.map((_n, j) => (j === i ? k + 1 : 0))));
+const names = SWITCH_NAMES;
+const levels = SWITCH_LEVELS;
 const rows = [
-  ...oneAtATime,
+  ...eachReadingAlone(),
   ...pairwise(levels),
   names.map((_, i) => levels[i]!.length - 1), // every switch on its last reading
   names.map(() => 1), // every switch on its first alternative
@@ -71,7 +52,7 @@ describe("every reading API v1 allows, combined, with and without faults", () =>
   });
 
   for (const [n, row] of rows.entries()) {
-    const switches = rowToSwitches(row);
+    const switches = switchesOf(row);
     for (const faulty of [false, true]) {
       it(`#${n} ${faulty ? "10% faults" : "no faults"}: ${label(switches)}`, { timeout: 30_000 }, async () => {
         const t = await tenant(switches, faulty ? { failRate: 0.1, faultSeed: 100 + n, modes: ["error500", "drop", "drop_after_commit"] } : undefined);

@@ -13,8 +13,8 @@ import path from "node:path";
 import { parseHTML } from "linkedom";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testProject, type TestProject } from "../helpers/project.js";
+import { repoRoot } from "../helpers/paths.js";
 
-const repoRoot = path.resolve(import.meta.dirname, "../..");
 const env = { GITHUB_SHA: "feedc0de", SOURCE_DATE_EPOCH: "1795000000" };
 
 describe("pimctl plan / diff --format html", () => {

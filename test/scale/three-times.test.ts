@@ -15,7 +15,8 @@ import { seedProject } from "../../src/bench/seed-tenant.js";
 import { writeTaxonomyProject } from "../../src/bench/taxonomy.js";
 import { KINDS, type Catalogue } from "../../src/model/catalogue.js";
 import type { Plan } from "../../src/plan/types.js";
-import { repoRoot, testProject, type TestProject } from "../helpers/project.js";
+import { testProject, type TestProject } from "../helpers/project.js";
+import { repoRoot } from "../helpers/paths.js";
 
 /** The taxonomy `copies` times over, seeded into tenant "big" of a project of its own. */
 async function seededProject(copies: number): Promise<{ p: TestProject; setupMs: number }> {

@@ -3,15 +3,14 @@
  * remote, clones of it as pipeline checkouts, and a runner environment with
  * no Git identity (HOME is an empty directory, no system config).
  */
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { cp, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { startEmulator, type Emulator } from "../../src/emulator/index.js";
 import { run } from "../../src/cli/run.js";
 import { memoryIo } from "../../src/cli/io.js";
-
-export const repoRoot = path.resolve(import.meta.dirname, "../..");
+import { repoRoot } from "../helpers/paths.js";
 
 export interface GitWorld {
   root: string;
@@ -98,44 +97,6 @@ export async function gitWorld(opts: { config?: (url: string) => string; latency
       await rm(root, { recursive: true, force: true });
     },
   };
-}
-
-export interface Running {
-  child: ChildProcess;
-  /** stderr so far. */
-  stderr(): string;
-  stdout(): string;
-  /** The exit code, or the signal's name when the process died by one. */
-  exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-}
-
-/** `pimctl ...args` as a real process (dist/cli/main.js; build first), optionally through a wrapper (unshare, sh -c). */
-export function spawnPimctl(
-  cwd: string,
-  args: string[],
-  env: NodeJS.ProcessEnv,
-  opts: { wrap?: (node: string[]) => string[]; detached?: boolean } = {},
-): Running {
-  const node = [process.execPath, path.join(repoRoot, "dist/cli/main.js"), ...args];
-  const argv = opts.wrap ? opts.wrap(node) : node;
-  const child = spawn(argv[0]!, argv.slice(1), { cwd, env, stdio: ["ignore", "pipe", "pipe"], ...(opts.detached ? { detached: true } : {}) });
-  let out = "";
-  let err = "";
-  child.stdout!.on("data", (d: Buffer) => (out += d.toString()));
-  child.stderr!.on("data", (d: Buffer) => (err += d.toString()));
-  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.once("close", (code, signal) => resolve({ code, signal })),
-  );
-  return { child, stderr: () => err, stdout: () => out, exit };
-}
-
-/** Poll until cond() holds; throws after ms (generous: the machine is shared). */
-export async function until(cond: () => boolean, ms = 30_000, what = "a condition"): Promise<void> {
-  const t0 = Date.now();
-  while (!cond()) {
-    if (Date.now() - t0 > ms) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
 }
 
 /**

@@ -2,7 +2,8 @@ import { spawn } from "node:child_process";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { GitBackend, readLedger, saveLedger } from "../../src/state/backends/index.js";
-import { gitWorld, repoRoot, type GitWorld } from "./git-helpers.js";
+import { gitWorld, type GitWorld } from "./git-helpers.js";
+import { repoRoot } from "../helpers/paths.js";
 
 let w: GitWorld | undefined;
 afterEach(async () => {

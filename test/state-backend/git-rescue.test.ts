@@ -10,7 +10,8 @@ import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { GitBackend } from "../../src/state/backends/index.js";
-import { gitWorld, slowGitDir, spawnPimctl, until, type GitWorld } from "./git-helpers.js";
+import { gitWorld, slowGitDir, type GitWorld } from "./git-helpers.js";
+import { spawnPimctl, until } from "../helpers/spawn-cli.js";
 
 let w: GitWorld | undefined;
 afterEach(async () => {

@@ -5,7 +5,7 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { LocalBackend, readLedger, saveLedger } from "../../src/state/backends/index.js";
 import { pidScope } from "../../src/state/backends/types.js";
-import { repoRoot } from "./git-helpers.js";
+import { repoRoot } from "../helpers/paths.js";
 
 let dir: string;
 afterEach(async () => rm(dir, { recursive: true, force: true }));

@@ -9,7 +9,8 @@ import { readdirSync, renameSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { LEASE_PERIODS } from "../../src/state/backends/types.js";
-import { gitWorld, spawnPimctl, until, type GitWorld } from "./git-helpers.js";
+import { gitWorld, type GitWorld } from "./git-helpers.js";
+import { spawnPimctl, until } from "../helpers/spawn-cli.js";
 
 let w: GitWorld | undefined;
 afterEach(async () => {

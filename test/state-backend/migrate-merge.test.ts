@@ -8,7 +8,8 @@ import { readFileSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { gitWorld, spawnPimctl, until, type GitWorld } from "./git-helpers.js";
+import { gitWorld, type GitWorld } from "./git-helpers.js";
+import { spawnPimctl, until } from "../helpers/spawn-cli.js";
 
 let w: GitWorld | undefined;
 afterEach(async () => {

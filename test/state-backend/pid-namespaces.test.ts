@@ -13,7 +13,8 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { testProject, type TestProject } from "../helpers/project.js";
-import { gitWorld, spawnPimctl, until, type GitWorld } from "./git-helpers.js";
+import { gitWorld, type GitWorld } from "./git-helpers.js";
+import { spawnPimctl, until } from "../helpers/spawn-cli.js";
 
 const probe = spawnSync("unshare", ["-p", "-f", "--mount-proc", "true"], { encoding: "utf8" });
 const unshareRefused = probe.error

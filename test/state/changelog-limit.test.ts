@@ -7,7 +7,8 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { createClient } from "../../src/api/client.js";
 import { plan } from "../../src/workflows/index.js";
-import { repoRoot, testProject, type TestProject } from "../helpers/project.js";
+import { testProject, type TestProject } from "../helpers/project.js";
+import { repoRoot } from "../helpers/paths.js";
 
 const projects: TestProject[] = [];
 afterAll(async () => {

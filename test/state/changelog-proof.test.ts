@@ -3,18 +3,14 @@
  * under each reading of `meta.total` the emulator offers, and with entries arriving between two
  * pages of one read. Never "ok" with an entry missing: whole, or a reason to read in full.
  */
-import { afterAll, describe, expect, it } from "vitest";
-import { createClient, type PimClient } from "../../src/api/client.js";
+import { describe, expect, it } from "vitest";
+import type { PimClient } from "../../src/api/client.js";
 import type { ApiChangelog } from "../../src/api/types.js";
-import { startEmulator, type Emulator, type EmulatorSwitches } from "../../src/emulator/index.js";
+import type { Emulator, EmulatorSwitches } from "../../src/emulator/index.js";
 import { currentCursor, cursorOf, readFeed, type FeedCursor } from "../../src/state/changelog/feed.js";
+import { emulatorsPerTest } from "../helpers/emulator.js";
 
-const emulators: Emulator[] = [];
-const clients: PimClient[] = [];
-afterAll(async () => {
-  await Promise.all(clients.map((c) => c.close()));
-  await Promise.all(emulators.map((e) => e.close()));
-});
+const startTenant = emulatorsPerTest();
 
 const T = Date.parse("2026-11-20T10:00:00Z");
 const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z");
@@ -27,11 +23,8 @@ const crowd = (n: number): ApiChangelog[] => Array.from({ length: n }, (_, i) =>
 const atFirst: FeedCursor = { id: 1, updated_at: iso(T), seen: [1], head: 1 };
 
 async function feed(entries: ApiChangelog[], switches: Partial<EmulatorSwitches>): Promise<{ api: PimClient; emu: Emulator; gets: () => number }> {
-  const emu = await startEmulator({ port: 0, tenants: [{ hash: "t", token: "t" }], switches });
-  emulators.push(emu);
+  const { emu, api } = await startTenant({ token: "t", switches });
   emu.store("t").changelogs.push(...entries);
-  const api = createClient({ tenant: "t", baseUrl: emu.tenantUrl("t"), token: "t" });
-  clients.push(api);
   return { api, emu, gets: () => emu.stats().requests.byRoute["GET /changelogs"] ?? 0 };
 }
 

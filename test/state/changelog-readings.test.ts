@@ -25,6 +25,7 @@ import { plan } from "../../src/workflows/index.js";
 import { prng } from "../helpers/random.js";
 import { testProject, type TestProject } from "../helpers/project.js";
 import { handChange } from "./hand-changes.js";
+import { seedOr } from "../helpers/seed.js";
 
 const PAGING = ["links", "capped"] as const;
 const SIZES: Record<string, Partial<EmulatorSwitches>> = {
@@ -34,7 +35,7 @@ const SIZES: Record<string, Partial<EmulatorSwitches>> = {
   clamped: { maxPageSize: 100, oversizedLimit: "clamp" },
 };
 const TOTALS = ["matching", "absent", "tenant", "lagging"] as const;
-const SEED = Number(process.env.PIMCTL_TEST_SEED ?? 33);
+const SEED = seedOr(33);
 
 /** Why a refresh may read in full (src/state/changelog/proof.ts and feed.ts), one line each. */
 const REASONS = [

@@ -14,7 +14,9 @@ import type { FeedCursor } from "../../src/state/changelog/feed.js";
 import { plan } from "../../src/workflows/index.js";
 import { prng } from "../helpers/random.js";
 import { handChange } from "./hand-changes.js";
-import { repoRoot, testProject, type TestProject } from "../helpers/project.js";
+import { testProject, type TestProject } from "../helpers/project.js";
+import { repoRoot } from "../helpers/paths.js";
+import { seedOr } from "../helpers/seed.js";
 
 let project: TestProject;
 let api: PimClient;
@@ -96,7 +98,7 @@ describe("plan --refresh=changelog", () => {
   });
 
   it("after random out-of-band changes, equals a full read: state and plan (property, 40 rounds)", async () => {
-    const rnd = prng(Number(process.env.PIMCTL_TEST_SEED ?? 18));
+    const rnd = prng(seedOr(18));
     const log: string[] = [];
     const check = async () => {
       const r = await both();

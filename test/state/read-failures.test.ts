@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startEmulator, type Emulator } from "../../src/emulator/index.js";
-import { createClient, type PimClient } from "../../src/api/client.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { Emulator } from "../../src/emulator/index.js";
+import type { PimClient } from "../../src/api/client.js";
+import { fileEmulator } from "../helpers/emulator.js";
 import { readState } from "../../src/state/index.js";
 import { emptyCatalogue, type Catalogue } from "../../src/model/catalogue.js";
 
@@ -19,9 +20,10 @@ const desired: Catalogue = {
   categories: [{ path: ["Apparel"], name: "Apparel", versions: {} }],
 };
 
+const file = fileEmulator({ hash: "demo", token: "t", client: { retries: { max: 0, baseMs: 1, maxMs: 1 } } });
 beforeAll(async () => {
-  emu = await startEmulator({ port: 0, tenants: [{ hash: "demo", token: "t" }] });
-  api = createClient({ tenant: "demo", baseUrl: emu.tenantUrl("demo"), token: "t", retries: { max: 0, baseMs: 1, maxMs: 1 } });
+  emu = file.emu;
+  api = file.api;
   const dg = await api.createDisplayGroup({ name: "Basics", sort_order: 1, in_navigation: true });
   const colour = await api.createAttribute({ name: "Colour", type: "selectbox", sort_order: 1, publish: true, display_group_id: dg.id });
   await api.createTypeValue(colour.id, { value: "Red", sort_order: 1 });
@@ -31,10 +33,6 @@ beforeAll(async () => {
   const brand = await api.createBrand({ name: "Acme", desc: "Tools" });
   await api.createBrandAttribute(brand.id, { attribute_id: colour.id, version_id: 0, values: [{ value: "Red" }] });
   await api.createCategory({ parent_id: 0, name: "Apparel", attribute_sets: [set.id] });
-});
-afterAll(async () => {
-  await api.close();
-  await emu.close();
 });
 
 async function readRoutes(full: boolean): Promise<string[]> {

@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startEmulator, type Emulator } from "../../src/emulator/index.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { Emulator } from "../../src/emulator/index.js";
 import { createClient, type PimClient } from "../../src/api/client.js";
+import { fileEmulator } from "../helpers/emulator.js";
 import { readState } from "../../src/state/index.js";
 import { emptyCatalogue, type Catalogue } from "../../src/model/catalogue.js";
 import { assignToSet, createAttributeSet } from "../../src/emulator/kinds/attribute-sets.js";
@@ -9,20 +10,17 @@ import { createCategory } from "../../src/emulator/kinds/categories.js";
 
 let emu: Emulator;
 let api: PimClient;
-beforeAll(async () => {
-  emu = await startEmulator({
-    port: 0,
-    tenants: [
-      { hash: "demo", token: "t" },
-      { hash: "big", token: "b" },
-      { hash: "counted", token: "c" },
-    ],
-  });
-  api = createClient({ tenant: "demo", baseUrl: emu.tenantUrl("demo"), token: "t" });
+const file = fileEmulator({
+  hash: "demo",
+  token: "t",
+  others: [
+    { hash: "big", token: "b" },
+    { hash: "counted", token: "c" },
+  ],
 });
-afterAll(async () => {
-  await api.close();
-  await emu.close();
+beforeAll(() => {
+  emu = file.emu;
+  api = file.api;
 });
 
 describe("readState", () => {

@@ -9,10 +9,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { XMLValidator } from "fast-xml-parser";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { memoryIo } from "../../src/cli/io.js";
-import { run } from "../../src/cli/run.js";
 import { readUnits, writeUnits, type Unit } from "../../src/translations/formats/index.js";
 import { HAS_MSGFMT, MSGFMT_REQUIRED, MSGFMT_SKIP, msgfmtCheck } from "./msgfmt.js";
+import { cliIn } from "../helpers/offline.js";
 
 const units: Unit[] = [
   {
@@ -76,11 +75,7 @@ describe("exchange formats", () => {
 const MANIFEST =
   "attributes:\n  - name: Colour\n    type: selectbox\n    versions: { French: { name: Couleur } }\n    values:\n      - { value: Red, versions: { French: Rouge } }\n";
 let dir: string;
-const cli = async (...args: string[]) => {
-  const io = memoryIo({ cwd: dir, env: {} });
-  const code = await run(args, io);
-  return { code, stdout: io.out.join(""), stderr: io.err.join("") };
-};
+const cli = (...args: string[]) => cliIn(dir, args);
 beforeEach(async () => {
   dir = await mkdtemp(path.join(tmpdir(), "pimctl-tr-formats-"));
   await mkdir(path.join(dir, "catalogue"));

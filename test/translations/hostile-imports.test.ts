@@ -10,9 +10,8 @@ import { readFile, mkdtemp, mkdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { memoryIo } from "../../src/cli/io.js";
-import { run } from "../../src/cli/run.js";
 import { HAS_MSGFMT, MSGFMT_REQUIRED, MSGFMT_SKIP, msgfmtCheck } from "./msgfmt.js";
+import { cliIn } from "../helpers/offline.js";
 
 let dir: string;
 afterEach(async () => rm(dir, { recursive: true, force: true }));
@@ -23,11 +22,7 @@ async function project(manifest: string, config = "dir: catalogue\n"): Promise<v
   await writeFile(path.join(dir, "pimctl.yaml"), config);
   await writeFile(path.join(dir, "catalogue", "c.yaml"), manifest);
 }
-const cli = async (...args: string[]) => {
-  const io = memoryIo({ cwd: dir, env: {} });
-  const code = await run(args, io);
-  return { code, stdout: io.out.join(""), stderr: io.err.join("") };
-};
+const cli = (...args: string[]) => cliIn(dir, args);
 const manifest = () => readFile(path.join(dir, "catalogue", "c.yaml"), "utf8");
 /** Rows of [id, source, target], as a translator's CSV (state "new", no notes). */
 const csv = (rows: Array<[string, string, string]>) =>

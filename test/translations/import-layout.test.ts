@@ -8,8 +8,7 @@ import { mkdtemp, readFile, rm, writeFile, mkdir } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { memoryIo } from "../../src/cli/io.js";
-import { run } from "../../src/cli/run.js";
+import { cliIn } from "../helpers/offline.js";
 
 const MANIFEST = `# Attributes, kept by hand.
 attributes:
@@ -43,11 +42,7 @@ categories:
 `;
 
 let dir: string;
-const cli = async (...args: string[]) => {
-  const io = memoryIo({ cwd: dir, env: {} });
-  const code = await run(args, io);
-  return { code, stdout: io.out.join(""), stderr: io.err.join("") };
-};
+const cli = (...args: string[]) => cliIn(dir, args);
 
 beforeEach(async () => {
   dir = await mkdtemp(path.join(tmpdir(), "pimctl-tr-layout-"));

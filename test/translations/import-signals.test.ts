@@ -11,8 +11,9 @@ import { mkdtemp, mkdir, readFile, readdir, rm, writeFile } from "node:fs/promis
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { spawnPimctl } from "../state-backend/git-helpers.js";
+import { spawnPimctl } from "../helpers/spawn-cli.js";
 import { prng } from "../helpers/random.js";
+import { seedNote, seedsOr } from "../helpers/seed.js";
 
 const FILES = 4;
 const LOCK = "translations.lock.yaml";
@@ -88,13 +89,13 @@ describe("translations import under signals", () => {
 
   it("ten seeds of SIGINT, SIGTERM, SIGINT twice and SIGKILL at random moments: each file old or new, the lock file with them, exit and output true", async () => {
     const kinds = ["SIGINT", "SIGTERM", "SIGINT twice", "SIGKILL"] as const;
-    for (let seed = 1; seed <= 10; seed++) {
+    for (const seed of seedsOr([1, 2, 3, 4, 5, 6, 7, 8, 9, 10])) {
       const rnd = prng(seed);
       const kind = kinds[seed % kinds.length]!;
       // Half the seeds strike at a random moment of the run, half a few milliseconds after its first write began.
       const onWrite = seed % 2 === 0;
       const delay = Math.floor(rnd() * (onWrite ? 15 : 0.9 * runMs));
-      const at = `seed ${seed} (${kind} ${delay} ms ${onWrite ? "after the first write began" : "after the start"})`;
+      const at = `${seedNote(seed)} (${kind} ${delay} ms ${onWrite ? "after the first write began" : "after the start"})`;
       await setUp(manifests, csv);
       const writing = firstChange();
       const run = spawnPimctl(dir, ["translations", "import", "t.csv"], process.env);

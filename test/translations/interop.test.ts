@@ -11,12 +11,11 @@ import { cp, mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { memoryIo } from "../../src/cli/io.js";
-import { run } from "../../src/cli/run.js";
 import { loadManifests } from "../../src/manifest/index.js";
 import { textId, translatableTexts } from "../../src/plan/texts.js";
 import { translationsImport } from "../../src/workflows/translations.js";
 import { FIXTURES, FLOWS, FRENCH, installed, MISSING, OUTDATED, pocount, PROJECT, vendor, type Flow } from "./interop-tools.js";
+import { cliIn } from "../helpers/offline.js";
 
 const REQUIRED = process.env.PIMCTL_REQUIRE_TRANSLATE_TOOLKIT === "1";
 const WRITE = process.env.PIMCTL_WRITE_INTEROP_FIXTURES === "1";
@@ -32,11 +31,7 @@ async function project(): Promise<string> {
   return dir;
 }
 
-async function cli(dir: string, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const io = memoryIo({ cwd: dir, env: {} });
-  const code = await run(args, io);
-  return { code, stdout: io.out.join(""), stderr: io.err.join("") };
-}
+const cli = (dir: string, ...args: string[]) => cliIn(dir, args);
 
 /** pimctl's French exports, as every flow starts from them. */
 async function exportAll(dir: string): Promise<void> {

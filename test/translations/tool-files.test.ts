@@ -12,6 +12,7 @@ import { memoryIo } from "../../src/cli/io.js";
 import { run } from "../../src/cli/run.js";
 import { PimctlErrors } from "../../src/errors.js";
 import { readUnits, writeUnits, type Unit } from "../../src/translations/formats/index.js";
+import { cliIn } from "../helpers/offline.js";
 
 const RED = 'attribute["Colour"].value["Red"].version["French"]';
 const NAME = 'attribute["Colour"].version["French"].field["name"]';
@@ -184,11 +185,7 @@ async function project(): Promise<string> {
   );
   return dir;
 }
-const cli = async (...args: string[]) => {
-  const io = memoryIo({ cwd: dir!, env: {} });
-  const code = await run(args, io);
-  return { code, stdout: io.out.join(""), stderr: io.err.join("") };
-};
+const cli = (...args: string[]) => cliIn(dir!, args);
 
 describe("XML character references name XML characters", () => {
   it.each([

@@ -10,10 +10,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { parse } from "yaml";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { memoryIo } from "../../src/cli/io.js";
-import { run } from "../../src/cli/run.js";
 import { loadManifests } from "../../src/manifest/index.js";
 import { isWritable, translatableTexts, textId } from "../../src/plan/texts.js";
+import { cliIn } from "../helpers/offline.js";
 
 const MANIFEST = [
   "attributes:",
@@ -36,11 +35,7 @@ const MANIFEST = [
 ].join("\n");
 
 let dir: string;
-const cli = async (...args: string[]) => {
-  const io = memoryIo({ cwd: dir, env: {} });
-  const code = await run(args, io);
-  return { code, stdout: io.out.join(""), stderr: io.err.join("") };
-};
+const cli = (...args: string[]) => cliIn(dir, args);
 const lockIds = async () =>
   Object.keys((parse(await readFile(path.join(dir, "translations.lock.yaml"), "utf8")) as { translations: object }).translations).sort();
 const manifest = () => readFile(path.join(dir, "catalogue", "a.yaml"), "utf8");

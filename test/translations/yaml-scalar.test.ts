@@ -12,6 +12,7 @@ import { mkdtemp, mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import fc from "fast-check";
+import { propertyParams } from "../helpers/seed.js";
 import { parse } from "yaml";
 import { afterEach, describe, expect, it } from "vitest";
 import { memoryIo } from "../../src/cli/io.js";
@@ -126,7 +127,7 @@ describe("a text written as a YAML scalar reads back as exactly that text", () =
         const doc = PLACES[place]!(scalarText(templateText(text, new Set()), opts));
         expect(readsBack(doc), JSON.stringify(doc)).toEqual({ loader: text, library: text });
       }),
-      { numRuns: 400 },
+      propertyParams({ numRuns: 400 }),
     );
   });
 
@@ -138,7 +139,7 @@ describe("a text written as a YAML scalar reads back as exactly that text", () =
         expect(Object.keys(block.a)).toEqual([key]);
         expect(Object.keys(flow.a)).toEqual([key]);
       }),
-      { numRuns: 300 },
+      propertyParams({ numRuns: 300 }),
     );
   });
 

@@ -14,6 +14,7 @@ import { YamlEdit } from "../../../src/manifest/edit/editor.js";
 import { editYamlDocument } from "../../../src/manifest/edit/texts.js";
 import { parseYaml } from "../../../src/manifest/yaml.js";
 import { templateText } from "../../../src/manifest/yaml-text.js";
+import { seedOr } from "../../helpers/seed.js";
 
 type Path = Array<string | number>;
 
@@ -63,11 +64,11 @@ function written(text: string, path: Path, value: string, flow: boolean): string
 
 /** Checks a property with a seed of its own; a failure names the seed that finds it again. */
 function holds<T>(name: string, property: fc.IProperty<T>, numRuns: number): void {
-  const seed = Number(process.env.EDITOR_PROPERTY_SEED) || 20261127;
+  const seed = seedOr(20261127);
   const run = fc.check(property, { seed, numRuns, endOnFailure: true });
   if (run.failed)
     throw new Error(
-      `${name}: failed with seed ${run.seed} (EDITOR_PROPERTY_SEED=${run.seed} runs it again), path ${run.counterexamplePath}, ` +
+      `${name}: failed with seed ${run.seed} (PIMCTL_TEST_SEED=${run.seed} runs it again), path ${run.counterexamplePath}, ` +
         `counterexample ${JSON.stringify(run.counterexample)}: ${String(run.errorInstance)}`,
     );
 }
@@ -113,7 +114,7 @@ describe("a scalar the editor writes over reads back as exactly the string writt
         fc.property(fc.integer(), (n) => n < 5),
         100,
       ),
-    ).toThrow(/failed with seed 20261127 \(EDITOR_PROPERTY_SEED=20261127 runs it again\)/);
+    ).toThrow(/failed with seed 20261127 \(PIMCTL_TEST_SEED=20261127 runs it again\)/);
   });
 
   it("keeps the old scalar's quoting where it can, and everything around it byte for byte", () => {
