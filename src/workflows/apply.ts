@@ -20,7 +20,7 @@ import { PimctlError, PimctlErrors } from "../errors.js";
 import { appliedIdentities, appliedPrints, createdByKind, deletedByKind, removedWith } from "./ownership.js";
 import { type PlanOptions, planAgainst, planWithState, refuseUnknownKinds } from "./plan.js";
 import { connectOpts, errorText, errorsOf, ledgerDir, loadDesiredFor, projectConfig, prunePolicy } from "./project.js";
-import { checkSavedPlan, readSavedPlan, refuseOtherTenant } from "./saved-plan.js";
+import { acceptSavedPlan, checkSavedPlan, readSavedPlan, refuseOtherTenant } from "./saved-plan.js";
 import { readScope } from "../plan/read-scope.js";
 
 /** How apply waits for the state lock (plan never takes it). */
@@ -39,6 +39,8 @@ export interface ApplyOptions extends PlanOptions, LockOptions {
   ifApplied?: "ok" | "fail";
   /** Apply this saved plan (after checking it is not stale) instead of planning now. */
   planFile?: string;
+  /** A saved plan already read (a tenant's plan in a rollout), checked as a file's would be; `label` names it in messages. */
+  savedPlan?: { plan: Plan; label: string };
   allowDelete?: boolean;
   dryRun?: boolean;
   failFast?: boolean;
@@ -107,13 +109,16 @@ export function unlessStopped<T>(work: Promise<T>, signal: AbortSignal, lost: { 
  * the other, and neither loses the report.
  */
 export async function apply(opts: ApplyOptions): Promise<ApplyResult> {
-  if (!opts.planFile) refuseUnknownKinds(opts.targets, opts.excludes);
-  const saved = opts.planFile ? await readSavedPlan({ ...opts, planFile: opts.planFile }) : undefined;
+  if (!opts.planFile && !opts.savedPlan) refuseUnknownKinds(opts.targets, opts.excludes);
+  const saved = opts.planFile
+    ? await readSavedPlan({ ...opts, planFile: opts.planFile })
+    : opts.savedPlan && acceptSavedPlan(opts.savedPlan.plan, opts.savedPlan.label, opts);
+  const savedLabel = opts.planFile ?? opts.savedPlan?.label ?? "";
   const config = await projectConfig(opts);
   // apply --target loads what the targets touch, as plan --target does.
   // A saved plan was checked for files that declare nothing when it was made (plan --allow-empty-files).
   const project = saved ? { desired: saved.basis.desired, empty: [] } : await loadDesiredFor(config, opts, opts);
-  if (saved) refuseOtherTenant(saved, opts.planFile!, config, opts.tenant);
+  if (saved) refuseOtherTenant(saved, savedLabel, config, opts.tenant);
   const connection = await connect(config, opts.tenant ?? saved?.tenant, connectOpts(opts));
   // One stop for both reasons: the caller's signal, and a lock this run cannot keep.
   const stop = new AbortController();
@@ -129,7 +134,7 @@ export async function apply(opts: ApplyOptions): Promise<ApplyResult> {
     const backend = openBackend(config, connection.name, opts.env);
     if (!opts.dryRun) {
       lock = await acquireLock(backend, connection.name, {
-        why: saved ? `apply ${path.basename(opts.planFile!)}` : "apply",
+        why: opts.planFile ? `apply ${path.basename(opts.planFile)}` : saved ? "apply (rollout)" : "apply",
         env: opts.env,
         ...(opts.lockTimeoutMs ? { timeoutMs: opts.lockTimeoutMs } : {}),
         ...(multiTenant ? { tenantFlag: connection.name } : {}),
@@ -144,7 +149,7 @@ export async function apply(opts: ApplyOptions): Promise<ApplyResult> {
     const state = await unlessStopped(readLedger(backend, connection.name, connection.baseUrl), stop.signal, lost);
     const planned = await unlessStopped(
       saved
-        ? checkSavedPlan(saved, opts.planFile!, config, connection, state, opts, opts.ifApplied ?? "ok")
+        ? checkSavedPlan(saved, savedLabel, config, connection, state, opts, opts.ifApplied ?? "ok")
         : planWithState(opts, config, project.desired, connection, state, undefined, project.empty),
       stop.signal,
       lost,

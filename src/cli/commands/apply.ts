@@ -1,7 +1,7 @@
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { CommandModule } from "yargs";
-import { apply, restoreCommand, type ApplyResult } from "../../workflows/index.js";
+import { apply } from "../../workflows/index.js";
 import { renderPlan } from "../../render/index.js";
 import { createProgress } from "../../render/progress.js";
 import { hasChanges, type Plan } from "../../plan/types.js";
@@ -16,24 +16,12 @@ import { ALLOW_EMPTY_FILES_OPTION, colorFor, durationOption, projectOptions, say
 import { bundled, withBundle, type BundleArgs } from "../bundle.js";
 import { escapeControls, jsonText } from "../../base/controls.js";
 import { publicPlan } from "../../planfile/file.js";
-import { unlockCommand } from "../../state/backends/index.js";
+import { reportStateProblems, stateProblems } from "../apply-report.js";
+import { applyRollout, rolloutSelection, type RolloutArgs } from "./apply-rollout.js";
 import { refuseUnwritable } from "../output-files.js";
 
-interface ApplyArgs extends BundleArgs {
+interface ApplyArgs extends BundleArgs, RolloutArgs {
   plan?: string;
-  "auto-approve"?: boolean;
-  "allow-delete"?: boolean;
-  "allow-empty-files"?: boolean;
-  "dry-run"?: boolean;
-  "fail-fast"?: boolean;
-  report?: string;
-  "backup-profile"?: number;
-  target?: string[];
-  exclude?: string[];
-  "lock-timeout"?: string;
-  compact?: boolean;
-  summary?: boolean;
-  "if-applied"?: "ok" | "fail";
 }
 
 /** Above this many actions the plan apply shows is the summary unless --compact asks for every line. */
@@ -69,6 +57,16 @@ export function applyCommand(io: Io): CommandModule<object, ApplyArgs> {
           type: "string",
           describe: "Wait this long (30s, 5m, 1h) for another run's state lock instead of failing at once",
         })
+        .option("max-failed-tenants", {
+          type: "number",
+          describe: "A rollout (--tenant selecting two or more): stop starting tenants once this many did not converge (default 1: at the first)",
+        })
+        .option("tenant-parallelism", { type: "number", describe: "A rollout: tenants of a wave applied at once (default 4)" })
+        .option("format", {
+          alias: "f",
+          choices: ["text", "json"] as const,
+          describe: "A rollout: json prints its result (each tenant's outcome, exit code and report) on stdout; the table goes to stderr either way",
+        })
         .option("if-applied", {
           choices: ["ok", "fail"] as const,
           describe: "A saved plan the tenant already matches (a re-run of the job that applied it): ok says so and exits 0 (default); fail exits 5",
@@ -76,6 +74,7 @@ export function applyCommand(io: Io): CommandModule<object, ApplyArgs> {
         .example("$0 apply --tenant staging", "Plan, show, ask, apply")
         .example("$0 apply plan.json", "Apply a reviewed, saved plan (CI on merge)")
         .example("$0 apply --auto-approve --allow-delete", "Unattended, deletes included")
+        .example("$0 apply --tenant 'prod-*' --auto-approve", "Roll out to every prod tenant, in the config's rollout: waves")
         .example("$0 apply plan.json --lock-timeout 5m", "Wait up to 5 minutes for a running apply to finish") as never,
     handler: bundled(io, "apply", async (args, bundle) => {
       const color = colorFor(args, io);
@@ -83,6 +82,8 @@ export function applyCommand(io: Io): CommandModule<object, ApplyArgs> {
         throw new PimctlError("usage", "refusing to apply without confirmation: no terminal to ask on. Pass --auto-approve, or apply a saved plan file");
       }
       await refuseUnwritable(io.cwd, { report: args.report });
+      const tenants = await rolloutSelection(args, io);
+      if (tenants) return applyRollout(args, io, tenants, bundle.options);
       const progress = createProgress({ write: io.stderr, live: io.stderrIsTTY, color, quiet: args.quiet === true });
       // The plan apply shows goes to stderr, always (with or without --report): stdout carries only
       // what a program reads (the requests of --dry-run).
@@ -197,37 +198,4 @@ export function applyCommand(io: Io): CommandModule<object, ApplyArgs> {
       if (result.stopped || result.stateNotSaved || result.lockNotReleased) throw new ExitWith(EXIT.partial);
     }),
   };
-}
-
-/** What the report file says about the run's end besides its actions: why it stopped, a ledger not saved, a lock not released. */
-function stateProblems(r: ApplyResult): Record<string, unknown> {
-  return {
-    ...(r.stopped ? { stopped: r.stopped } : {}),
-    ...(r.stateNotSaved
-      ? { state_not_saved: { error: r.stateNotSaved.error, rescue_file: r.stateNotSaved.rescueFile, rescue_error: r.stateNotSaved.rescueError } }
-      : {}),
-    ...(r.lockNotReleased ? { lock_not_released: { error: r.lockNotReleased.error, lock_id: r.lockNotReleased.id } } : {}),
-  };
-}
-
-/** Each failure on its own: the ledger's fate first (it holds what was written), then the lock. True when there was one. */
-function reportStateProblems(result: ApplyResult, io: Io, tenantFlag: string | undefined): boolean {
-  const { stateNotSaved: state, lockNotReleased: lock } = result;
-  if (state?.rescueFile) {
-    io.stderr(
-      `error: the state of tenant "${result.plan.tenant}" could not be saved: ${state.error}\n  What this run wrote is in ${state.rescueFile}; ` +
-        `restore it with: ${restoreCommand(state.rescueFile, io.cwd, tenantFlag)}\n`,
-    );
-  } else if (state) {
-    // The last place left: the output. Saved to a file, it restores like a rescue file.
-    io.stderr(
-      `error: the state of tenant "${result.plan.tenant}" could not be saved: ${state.error}\n  nor written to a rescue file: ` +
-        `${state.rescueError}\n  Save the ledger below to a file and restore it with: pimctl state push FILE\n${state.ledger}`,
-    );
-  }
-  if (lock) io.stderr(`error: ${lock.error}\n`);
-  // state push takes the lock: the lock of this run, which is gone, is broken first.
-  if (state?.rescueFile && lock)
-    io.stderr(`To recover once the remote answers: ${unlockCommand(lock.id, tenantFlag)}, then ${restoreCommand(state.rescueFile, io.cwd, tenantFlag)}\n`);
-  return state !== undefined || lock !== undefined;
 }
