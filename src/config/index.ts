@@ -15,6 +15,7 @@ import { fillUrlTemplate, hasCredentials, redactUrl } from "../api/base-url.js";
 import type { ExternalRecords } from "../manifest/references.js";
 import type { SourceLocation } from "../model/catalogue.js";
 import { CONFIG_FILE, findConfig, type ConfigSearch } from "./find.js";
+import { isGlob } from "../base/name-globs.js";
 
 export interface TenantConfig {
   name: string;
@@ -32,6 +33,8 @@ export interface TenantConfig {
   allow_insecure_http?: boolean;
   /** A production tenant: pimctl doctor never writes to it (no --write-probes, no --remove-leftovers). */
   production?: boolean;
+  /** Absolute overlay folder of this tenant as configured (`tenants.X.overlay`); see overlayDir. */
+  overlay?: string;
 }
 
 export type { PruneKind } from "../model/catalogue.js";
@@ -58,6 +61,10 @@ export interface Config {
   scope: ScopeRules;
   /** The translation rule validate enforces (src/translations/). */
   translations?: TranslationRules;
+  /** Absolute folder of per-tenant overlay folders (`overlays:`): <overlays>/<tenant>/. */
+  overlays?: string;
+  /** The rollout waves as written (`rollout:`): lists of tenant names and globs (config/select.ts rolloutWaves). */
+  rollout?: string[][];
 }
 
 export interface TranslationRules {
@@ -150,6 +157,7 @@ export async function loadConfig(opts: { configPath?: string; cwd: string; dir?:
         errors.push(new PimctlError("config", `tenant "${name}" needs token_env (an environment variable) or token_file`, { location: at }));
     }
     errors.push(...credentialErrors(data, parsed));
+    errors.push(...rolloutErrors(data, parsed));
   }
   if (errors.length) throw new PimctlErrors(errors);
   const tenants: Record<string, TenantConfig> = {};
@@ -160,6 +168,7 @@ export async function loadConfig(opts: { configPath?: string; cwd: string; dir?:
       ...(t.versions ? { versions_at: entryLocations(parsed, ["tenants", name, "versions"], t.versions) } : {}),
       ...(t.variables ? { variables: Object.fromEntries(Object.entries(t.variables).map(([k, v]) => [k, String(v)])) } : {}),
       ...(t.token_file ? { token_file: path.resolve(base, t.token_file) } : {}),
+      ...(t.overlay ? { overlay: path.resolve(base, t.overlay) } : {}),
     };
   }
   return {
@@ -175,6 +184,8 @@ export async function loadConfig(opts: { configPath?: string; cwd: string; dir?:
     external: (data.external ?? {}) as ExternalRecords,
     scope: scopeOf(data),
     ...(data.translations ? { translations: data.translations as TranslationRules } : {}),
+    ...(data.overlays ? { overlays: path.resolve(base, data.overlays as string) } : {}),
+    ...(data.rollout ? { rollout: data.rollout as string[][] } : {}),
   };
 }
 
@@ -277,4 +288,22 @@ export function versionSources(config: Config, tenant: TenantConfig | undefined)
 /** The location of each entry's value in a map of the config (`versions:`). */
 function entryLocations(parsed: ParsedYaml, at: string[], map: object): Record<string, SourceLocation> {
   return Object.fromEntries(Object.keys(map).map((k) => [k, parsed.at(pointer([...at, k]))]));
+}
+
+/** A plain name in `rollout:` that no tenant has is a typo that would leave a tenant to the last wave: refused at its line. */
+function rolloutErrors(data: Record<string, unknown>, parsed: ParsedYaml): PimctlError[] {
+  const names = new Set(Object.keys((data.tenants ?? {}) as object));
+  const rollout = Array.isArray(data.rollout) ? (data.rollout as unknown[]) : [];
+  return rollout.flatMap((wave, w) =>
+    (Array.isArray(wave) ? wave : []).flatMap((entry: unknown, i) =>
+      typeof entry === "string" && !isGlob(entry) && !names.has(entry)
+        ? [
+            new PimctlError("config", `rollout: wave ${w + 1} names "${entry}", which is not a configured tenant`, {
+              location: parsed.at(pointer(["rollout", String(w), String(i)])),
+              details: [`configured tenants: ${[...names].sort().join(", ") || "(none)"}`],
+            }),
+          ]
+        : [],
+    ),
+  );
 }
