@@ -8,7 +8,7 @@ import path from "node:path";
 import type { FleetPlan } from "../plan/fleet.js";
 import { worstExit } from "../plan/fleet.js";
 import { policyViolation, type PolicyGates } from "../plan/policy.js";
-import type { Format, PageFacts } from "../render/index.js";
+import type { Format, PageFacts, RenderOptions } from "../render/index.js";
 import { renderFleet } from "../render/fleet/index.js";
 import { escapeControls } from "../base/controls.js";
 import { EXIT, ExitWith } from "./exit-codes.js";
@@ -28,8 +28,18 @@ export interface ReviewArgs extends GlobalArgs {
 
 /** Render the review in --format (stdout or --print-to), the HTML page to --html, the markdown to the job summary. */
 export async function printFleetReview(fleet: FleetPlan, args: ReviewArgs, io: Io, page: PageFacts | undefined): Promise<void> {
-  appendStepSummary(io, () => renderFleet(fleet, "markdown", { color: false }));
-  const rendered = renderFleet(fleet, args.format, {
+  await printReview((format, opts) => renderFleet(fleet, format, opts), args, io, page);
+}
+
+/** The same for any review: a fleet's, or one saved plan's shown again. */
+export async function printReview(
+  render: (format: Format, opts: RenderOptions) => string,
+  args: ReviewArgs,
+  io: Io,
+  page: PageFacts | undefined,
+): Promise<void> {
+  appendStepSummary(io, () => render("markdown", { color: false }));
+  const rendered = render(args.format, {
     color: args.format === "text" && colorFor(args, io),
     ...(args.compact ? { compact: true } : {}),
     ...(args.summary ? { summary: true } : {}),
@@ -37,7 +47,7 @@ export async function printFleetReview(fleet: FleetPlan, args: ReviewArgs, io: I
     ...(page ? { page } : {}),
   });
   if (args.html) {
-    await writeFile(path.resolve(io.cwd, args.html), renderFleet(fleet, "html", { color: false, ...(page ? { page } : {}) }));
+    await writeFile(path.resolve(io.cwd, args.html), render("html", { color: false, ...(page ? { page } : {}) }));
     say(args, io, `Wrote the review page to ${args.html}.`);
   }
   if (args["print-to"]) {

@@ -83,7 +83,10 @@ export function parseFleet(data: { format_version?: unknown }, file: string, hma
 
 function checkFleetDigest(fleet: FleetPlan, file: string): void {
   if (!fleet.integrity) {
-    throw new PimctlError("plan_integrity", `${file} has no integrity digest; save fleet plans with 'pimctl plan --tenant GLOB --out FILE' and use them unedited`);
+    throw new PimctlError(
+      "plan_integrity",
+      `${file} has no integrity digest; save fleet plans with 'pimctl plan --tenant GLOB --out FILE' and use them unedited`,
+    );
   }
   const digest = fleetDigest(fleet);
   if (fleet.integrity.digest !== digest) {

@@ -23,7 +23,11 @@ export async function planFleetCommand(args: PlanArgs, io: Io, selection: Select
       ...(args.exclude ? { excludes: args.exclude } : {}),
       allowDelete: args["allow-delete"] === true,
       allowEmptyFiles: args["allow-empty-files"] === true,
-      exitRules: { writeOnly: args["write-only"], "fail-on-delete": args["fail-on-delete"] === true, "fail-on-destructive": args["fail-on-destructive"] === true },
+      exitRules: {
+        writeOnly: args["write-only"],
+        "fail-on-delete": args["fail-on-delete"] === true,
+        "fail-on-destructive": args["fail-on-destructive"] === true,
+      },
     },
     selection,
   );
@@ -40,7 +44,11 @@ export async function planFleetCommand(args: PlanArgs, io: Io, selection: Select
   if (args.out) {
     const hmacKey = planHmacKey(io.env);
     await writeFleetFile(path.resolve(io.cwd, args.out), fleet, hmacKey ? { hmacKey } : {});
-    say(args, io, `Saved the plans of ${plural(fleet.tenants.length, "tenant")} to ${args.out}${hmacKey ? " (signed)" : ""}. Apply them with: pimctl apply ${args.out}`);
+    say(
+      args,
+      io,
+      `Saved the plans of ${plural(fleet.tenants.length, "tenant")} to ${args.out}${hmacKey ? " (signed)" : ""}. Apply them with: pimctl apply ${args.out}`,
+    );
   }
   fleetExit(fleet, args, io);
 }

@@ -26,7 +26,11 @@ export function fleetSummaryLine(fleet: FleetPlan): string {
   const failed = fleet.tenants.filter((t) => !t.plan).length;
   const changed = fleet.tenants.filter((t) => t.plan && hasChanges(t.plan)).length;
   const same = fleet.tenants.length - failed - changed;
-  const parts = [...(changed ? [`${changed} with changes`] : []), ...(same ? [`${same} without changes`] : []), ...(failed ? [`${failed} could not be planned`] : [])];
+  const parts = [
+    ...(changed ? [`${changed} with changes`] : []),
+    ...(same ? [`${same} without changes`] : []),
+    ...(failed ? [`${failed} could not be planned`] : []),
+  ];
   return `Fleet of ${plural(fleet.tenants.length, "tenant")}: ${parts.join(", ")}.`;
 }
 

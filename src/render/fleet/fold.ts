@@ -54,7 +54,11 @@ export function foldFleet(fleet: FleetPlan): FleetFold {
     groups.set(id, group);
   }
   const own = new Map<string, Action[]>();
-  for (const { tenant, plan } of plans) own.set(tenant, plan.actions.filter((a) => !sharedKeys.has(keys.get(a)!)));
+  for (const { tenant, plan } of plans)
+    own.set(
+      tenant,
+      plan.actions.filter((a) => !sharedKeys.has(keys.get(a)!)),
+    );
   const shared = [...groups.values()].sort((x, y) => y.tenants.length - x.tenants.length || compareLists(x.tenants, y.tenants));
   return { planned: plans.map((p) => p.tenant), shared, own };
 }

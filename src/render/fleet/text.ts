@@ -18,7 +18,8 @@ export function renderFleetText(fleet: FleetPlan, opts: RenderOptions): string {
   }
   for (const t of fleet.tenants) out.push(...tenantLines(t, fold.own.get(t.tenant) ?? [], opts, c), "");
   out.push(c.bold(fleetSummaryLine(fleet)));
-  return `${out.join("\n")}\n`;
+  // One blank line between parts, however the parts end.
+  return `${out.filter((l, i) => l !== "" || out[i - 1] !== "").join("\n")}\n`;
 }
 
 /** Column-aligned: the tenant, its counts, its error (the error's message in full, on the row's end). */
@@ -42,7 +43,11 @@ function tenantLines(t: FleetTenant, own: Plan["actions"], opts: RenderOptions, 
   const name = escapeControls(t.tenant);
   if (!t.plan) {
     const error = t.error!;
-    return [c.red.bold(`Tenant "${name}": could not be planned (${error.code})`), c.red(`  ${escapeControls(error.message)}`), ...error.details.map((d) => `    ${escapeControls(d)}`)];
+    return [
+      c.red.bold(`Tenant "${name}": could not be planned (${error.code})`),
+      c.red(`  ${escapeControls(error.message)}`),
+      ...error.details.map((d) => `    ${escapeControls(d)}`),
+    ];
   }
   const plan = t.plan;
   const out = [c.bold(`Tenant "${name}": ${summaryLine(plan)}`)];
