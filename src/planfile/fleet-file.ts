@@ -9,6 +9,7 @@
 import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { createHash } from "node:crypto";
+import path from "node:path";
 import type { ValidateFunction } from "ajv";
 import { commitFiles } from "../files/atomic-files.js";
 import { describeSchemaError, loadAjv } from "../manifest/validate.js";
@@ -101,6 +102,8 @@ function checkFleetDigest(fleet: FleetPlan, file: string): void {
 
 export interface PlanFilesOptions {
   hmacKey?: string;
+  /** Where relative names are read from (messages name the files as given). */
+  cwd?: string;
   /** The waves of the tenants read (config `rollout:`): without it, a single fleet file's own, else one wave of all. */
   waves?: (tenants: readonly string[]) => string[][];
 }
@@ -115,7 +118,7 @@ export async function readPlanFiles(files: readonly string[], opts: PlanFilesOpt
   const tenants: FleetTenant[] = [];
   const fleets: FleetPlan[] = [];
   for (const file of files) {
-    const read = await readOne(file, opts.hmacKey);
+    const read = await readOne(file, opts);
     if ("kind" in read) fleets.push(read);
     for (const t of "kind" in read ? read.tenants : [{ tenant: read.tenant, plan: read, exit: planExit(read) }]) {
       const earlier = from.get(t.tenant);
@@ -130,10 +133,10 @@ export async function readPlanFiles(files: readonly string[], opts: PlanFilesOpt
   return { format_version: FLEET_FORMAT_VERSION, kind: "fleet", tenants, waves };
 }
 
-async function readOne(file: string, hmacKey: string | undefined): Promise<Plan | FleetPlan> {
+async function readOne(file: string, { hmacKey, cwd }: PlanFilesOptions): Promise<Plan | FleetPlan> {
   let text: string;
   try {
-    text = await readFile(file, "utf8");
+    text = await readFile(path.resolve(cwd ?? ".", file), "utf8");
   } catch (e) {
     throw new PimctlError("io", `cannot read plan file ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
   }

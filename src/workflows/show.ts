@@ -19,6 +19,7 @@ export async function showPlans(
   const config = opts.configPath || findConfig(opts.cwd).file ? await projectConfig(opts) : undefined;
   const hmacKey = planHmacKey(opts.env);
   const fleet = await readPlanFiles(files, {
+    cwd: opts.cwd,
     ...(hmacKey ? { hmacKey } : {}),
     ...(config ? { waves: (tenants: readonly string[]) => rolloutWaves(config, tenants) } : {}),
   });
