@@ -1,5 +1,6 @@
 /** The plan as a pull-request comment: summary table, warning block, one collapsible section per kind. */
 import type { Action, Plan } from "../plan/types.js";
+import type { Kind } from "../model/catalogue.js";
 import { collapseUnknown } from "../plan/write-only.js";
 import {
   coverageLines,
@@ -85,23 +86,7 @@ function renderMarkdownBody(plan: Plan, opts: RenderOptions, detail: "full" | "c
       out.push(`- **${KIND_TITLES[kind]}**: ${[...n].map(([op, k]) => `${k} ${op}`).join(", ")}`);
       continue;
     }
-    out.push(`<details><summary><b>${KIND_TITLES[kind]}</b> (${actions.length})</summary>`, "");
-    const { listed, collapsed } = collapseUnknown(actions);
-    const applied = listed.filter((a) => a.op !== "unsupported");
-    if (applied.length || collapsed.length) {
-      out.push("```diff");
-      for (const a of applied) out.push(...actionLines(a, opts));
-      for (const u of collapsed) out.push(`~ ${escapeControls(u.label)} unknown (write-only: written once, then remembered)`);
-      out.push("```", "");
-    }
-    // What API v1 cannot write is never applied: outside the diff block, where + and - would paint it as a change.
-    const notPossible = listed.filter((a) => a.op === "unsupported");
-    if (notPossible.length) {
-      out.push("_Not possible through API v1, not applied (set these in the PIM's UI):_", "", "```text");
-      for (const a of notPossible) out.push(...actionLines(a, opts));
-      out.push("```", "");
-    }
-    out.push("</details>", "");
+    out.push(...kindSection(kind, actions, opts));
   }
   if (detail === "counts") out.push("");
   if (plan.unmanaged.length) {
@@ -118,6 +103,28 @@ function renderMarkdownBody(plan: Plan, opts: RenderOptions, detail: "full" | "c
   for (const w of plan.warnings) out.push(`> [!NOTE]`, `> ${escapeControls(w)}`, "");
   out.push(`**${summaryLine(plan)}**`);
   return `${out.join("\n")}\n`;
+}
+
+/** One kind's actions, folded in a <details> block: what applies in a diff block, what API v1 cannot do apart. */
+export function kindSection(kind: Kind, actions: readonly Action[], opts: RenderOptions, title = `<b>${KIND_TITLES[kind]}</b>`): string[] {
+  const out = [`<details><summary>${title} (${actions.length})</summary>`, ""];
+  const { listed, collapsed } = collapseUnknown(actions);
+  const applied = listed.filter((a) => a.op !== "unsupported");
+  if (applied.length || collapsed.length) {
+    out.push("```diff");
+    for (const a of applied) out.push(...actionLines(a, opts));
+    for (const u of collapsed) out.push(`~ ${escapeControls(u.label)} unknown (write-only: written once, then remembered)`);
+    out.push("```", "");
+  }
+  // What API v1 cannot write is never applied: outside the diff block, where + and - would paint it as a change.
+  const notPossible = listed.filter((a) => a.op === "unsupported");
+  if (notPossible.length) {
+    out.push("_Not possible through API v1, not applied (set these in the PIM's UI):_", "", "```text");
+    for (const a of notPossible) out.push(...actionLines(a, opts));
+    out.push("```", "");
+  }
+  out.push("</details>", "");
+  return out;
 }
 
 /**

@@ -10,6 +10,7 @@ import { exportCommand } from "./export.js";
 import { initCommand } from "./init.js";
 import { pingCommand } from "./ping.js";
 import { planCommand } from "./plan.js";
+import { showCommand } from "./show.js";
 import { stateCommand } from "./state.js";
 import { translationsCommand } from "./translations.js";
 import { validateCommand } from "./validate.js";
@@ -22,6 +23,7 @@ export function commands(io: Io, opts: { parseOnly?: boolean } = {}): CommandMod
     applyCommand(io),
     diffCommand(io),
     driftCommand(io),
+    showCommand(io),
     stateCommand(io, opts),
     translationsCommand(io, opts),
     exportCommand(io),

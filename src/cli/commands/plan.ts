@@ -17,6 +17,8 @@ import { appendStepSummary } from "../pipeline-output.js";
 import { ALLOW_EMPTY_FILES_OPTION, colorFor, projectOptions, say, withFormat, withProjectOptions, withRefresh } from "../options.js";
 import { bundled, withBundle, type BundleArgs } from "../bundle.js";
 import { refuseUnwritable } from "../output-files.js";
+import { selectFleet } from "../../workflows/fleet-plan.js";
+import { planFleetCommand } from "./plan-fleet.js";
 
 export interface PlanArgs extends BundleArgs {
   format: Format;
@@ -78,15 +80,22 @@ export function planCommand(io: Io): CommandModule<object, PlanArgs> {
     handler: bundled(io, "plan", async (args, bundle) => {
       if (args.out) refuseRenderedName(args.out);
       await refuseUnwritable(io.cwd, { out: args.out, html: args.html, "print-to": args["print-to"] });
+      const options = projectOptions(args, io);
+      const selection = await selectFleet(options);
+      if (selection && selection.tenants.length > 1) return planFleetCommand(args, io, selection, { ...options, ...bundle.options });
       const t0 = Date.now();
-      const result = await plan({
-        ...projectOptions(args, io),
-        ...bundle.options,
-        ...(args.target ? { targets: args.target } : {}),
-        ...(args.exclude ? { excludes: args.exclude } : {}),
-        allowDelete: args["allow-delete"] === true,
-        allowEmptyFiles: args["allow-empty-files"] === true,
-      });
+      const result = await plan(
+        {
+          ...options,
+          ...(selection ? { tenant: selection.tenants[0]! } : {}),
+          ...bundle.options,
+          ...(args.target ? { targets: args.target } : {}),
+          ...(args.exclude ? { excludes: args.exclude } : {}),
+          allowDelete: args["allow-delete"] === true,
+          allowEmptyFiles: args["allow-empty-files"] === true,
+        },
+        selection ? { config: selection.config } : {},
+      );
       const p = result.plan;
       const how = describeRefresh(result.refresh);
       const loaded = result.loaded ? describeLoaded(result.loaded) : undefined;
