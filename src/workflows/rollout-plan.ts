@@ -1,63 +1,48 @@
 /**
- * The plans `apply --tenant GLOB` rolls out, made at the start of the run: every selected tenant
- * planned as `pimctl plan --tenant X` plans it (a tenant that cannot be planned is an entry with its
- * error, and fails when its turn comes), in the waves of the config's `rollout:`.
- *
- * STAND-IN until part B of issue 35 (wt-fleet-review) lands its fleet planner (one manifest load,
- * overlapping reads, bounded memory): this plans tenant after tenant, a bounded number at once.
+ * The plans a rollout applies, checked before any tenant is written: made now (`apply --tenant
+ * GLOB`, as `plan --tenant GLOB` makes them: src/workflows/fleet-plan.ts) or read from a saved
+ * fleet file (`apply fleet.json`). What a policy refuses (deletes without permission, a saved plan
+ * narrowed at apply time) refuses the whole rollout, as it refuses a single-tenant apply: nothing
+ * is written. A tenant that could not be planned fails when its turn comes.
  */
 import { PimctlError, PimctlErrors } from "../errors.js";
 import { ALLOW_DELETE_FLAG, refuseBlockedDeletes } from "../plan/delete-permission.js";
-import { runWaves } from "../base/waves.js";
-import { rolloutWaves } from "../config/select.js";
-import { plan, type PlanOptions } from "./plan.js";
-import { projectConfig } from "./project.js";
-import type { RolloutFleet } from "./rollout.js";
+import type { FleetPlan } from "../plan/fleet.js";
+import { readPlanFiles } from "../planfile/fleet-file.js";
+import { planFleet, type FleetPlanOptions, type Selection } from "./fleet-plan.js";
+import { planHmacKey, type PlanOptions } from "./plan.js";
+import { acceptSavedPlan } from "./saved-plan.js";
 
-/** Plan each of `tenants` (at most `parallelism` at once); the result lists them sorted by name, with the config's waves. */
-export async function planRollout(opts: PlanOptions, tenants: readonly string[], parallelism: number): Promise<RolloutFleet> {
-  const config = await projectConfig(opts);
-  const sorted = [...tenants].sort();
-  const entries = await runWaves(
-    [sorted],
-    async (tenant) => {
-      try {
-        const made = await plan({ ...opts, tenant });
-        // As apply refuses the plan it makes: before any tenant is written to.
-        if (!opts.allowDelete)
-          refuseBlockedDeletes(
-            made.plan,
-            `the plan of tenant "${tenant}"`,
-            `Pass ${ALLOW_DELETE_FLAG} to apply them, or leave them out (prune off for the kind, --exclude).`,
-          );
-        return { tenant, plan: made.plan, exit: made.plan.actions.some((a) => a.op !== "unsupported") ? 2 : 0 };
-      } catch (e) {
-        return { tenant, ...planError(e) };
-      }
-    },
-    { parallelism, maxFailed: Number.POSITIVE_INFINITY, converged: () => true, ...(opts.signal ? { signal: opts.signal } : {}) },
-  );
-  return {
-    tenants: entries.map((e) => e.result ?? { tenant: e.item, ...planError(new PimctlError("interrupted", "interrupted before it was planned")) }),
-    waves: rolloutWaves(config, sorted),
-  };
+/** Plan the selected tenants now; refused whole when a plan deletes without --allow-delete. */
+export async function planRollout(opts: FleetPlanOptions, selection: Selection): Promise<FleetPlan> {
+  const { fleet } = await planFleet(opts, selection);
+  if (!opts.allowDelete) {
+    const remedy = `Pass ${ALLOW_DELETE_FLAG} to apply them, or leave them out (prune off for the kind, --exclude).`;
+    refuseAny(fleet, (plan, tenant) => refuseBlockedDeletes(plan, `the plan of tenant "${tenant}"`, remedy));
+  }
+  return fleet;
 }
 
-/** A tenant that cannot be planned: its error as contract 3 keeps it, and the exit code plan gives for it. */
-function planError(e: unknown): { error: { code: PimctlError["code"]; message: string; details: string[] }; exit: number } {
-  const errors = e instanceof PimctlErrors ? e.errors : e instanceof PimctlError ? [e] : [new PimctlError("internal", (e as Error)?.message ?? String(e))];
-  const first = errors[0]!;
-  const lines = errors.map((x) => x.format());
-  return {
-    error: {
-      code: first.code,
-      message: lines[0]!.split("\n")[0]!,
-      details: lines
-        .join("\n")
-        .split("\n")
-        .slice(1)
-        .map((l) => l.trim()),
-    },
-    exit: errors.every((x) => x.code === "policy_refused") ? 3 : 1,
-  };
+/** A saved fleet file, every tenant's plan checked as `apply FILE` checks one (seal, permission to delete, applied whole). */
+export async function readRolloutFile(file: string, opts: PlanOptions): Promise<FleetPlan> {
+  const fleet = await readPlanFiles([file], { cwd: opts.cwd, ...(planHmacKey(opts.env) ? { hmacKey: planHmacKey(opts.env)! } : {}) });
+  refuseAny(fleet, (plan, tenant) => acceptSavedPlan(plan, `${file} (tenant ${tenant})`, opts));
+  return fleet;
+}
+
+/** Every tenant's refusal at once: the person fixes them together. */
+function refuseAny(fleet: FleetPlan, check: (plan: NonNullable<FleetPlan["tenants"][number]["plan"]>, tenant: string) => unknown): void {
+  const errors: PimctlError[] = [];
+  for (const t of fleet.tenants) {
+    if (!t.plan) continue;
+    try {
+      check(t.plan, t.tenant);
+    } catch (e) {
+      if (e instanceof PimctlErrors) errors.push(...e.errors);
+      else if (e instanceof PimctlError) errors.push(e);
+      else throw e;
+    }
+  }
+  if (errors.length === 1) throw errors[0]!;
+  if (errors.length) throw new PimctlErrors(errors);
 }

@@ -5,9 +5,9 @@
  * after the first tenant that did not (or --max-failed-tenants of them), or a signal, no tenant
  * starts: the ones under way finish (on a signal, as apply ends on one), the rest are "not started".
  */
-import type { ErrorCode } from "../errors.js";
 import { hold } from "../holdings.js";
-import { hasChanges, type Plan } from "../plan/types.js";
+import { hasChanges } from "../plan/types.js";
+import type { FleetPlan } from "../plan/fleet.js";
 import type { ApplyHooks } from "../apply/index.js";
 import { runWaves } from "../base/waves.js";
 import { apply, type ApplyOptions, type ApplyResult } from "./apply.js";
@@ -15,14 +15,8 @@ import { converged, endOf, endOfError, type RolloutOutcome, type TenantEnd } fro
 
 export type { RolloutOutcome } from "./rollout-outcome.js";
 
-/**
- * The fleet plan a rollout applies: contract 3's FleetPlan as far as the rollout reads it (part B's
- * type in plan/ is structurally this; the lead unifies them at the merge).
- */
-export interface RolloutFleet {
-  tenants: Array<{ tenant: string; plan?: Plan; error?: { code: ErrorCode; message: string; details: string[] }; exit: number }>;
-  waves: string[][];
-}
+/** What a rollout reads of a fleet plan (contract 3): each tenant's plan or error, and the waves. */
+export type RolloutFleet = Pick<FleetPlan, "tenants" | "waves">;
 
 export interface RolloutOptions {
   /** Stop starting tenants once this many did not converge (default 1: at the first). */

@@ -5,15 +5,18 @@
  */
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
-import { planRollout } from "../../workflows/rollout-plan.js";
+import { readFile } from "node:fs/promises";
+import { planRollout, readRolloutFile } from "../../workflows/rollout-plan.js";
 import { projectConfig } from "../../workflows/project.js";
+import type { Selection } from "../../workflows/fleet-plan.js";
 import { selectTenants } from "../../config/select.js";
-import { rollout, DEFAULT_TENANT_PARALLELISM, type RolloutFleet, type RolloutResult, type RolloutTenant } from "../../workflows/rollout.js";
-import { renderPlan } from "../../render/index.js";
+import { isGlob } from "../../base/name-globs.js";
+import { renderFleet } from "../../render/fleet/index.js";
+import { rollout, DEFAULT_TENANT_PARALLELISM, type RolloutResult, type RolloutTenant } from "../../workflows/rollout.js";
+import type { FleetPlan } from "../../plan/fleet.js";
 import { renderRolloutTable } from "../../render/rollout.js";
 import { notDoneLines } from "../../render/apply-summary.js";
 import { hasChanges } from "../../plan/types.js";
-import { publicPlan } from "../../planfile/file.js";
 import { PimctlError } from "../../errors.js";
 import { escapeControls, jsonText } from "../../base/controls.js";
 import { plural } from "../../plural.js";
@@ -43,34 +46,41 @@ export interface RolloutArgs extends GlobalArgs {
   format?: "text" | "json";
 }
 
-/** Plan every tenant, show the plans, ask once (or --auto-approve), roll out, print the table; exit 4 unless every tenant converged. */
-export async function applyRollout(args: RolloutArgs, io: Io, tenants: readonly string[], extra: BundleHooks["options"]): Promise<void> {
-  if (args["dry-run"])
-    throw new PimctlError("usage", `--dry-run shows the requests of one tenant: name one with --tenant (this selects ${tenants.join(", ")})`);
+/** Where a rollout's plans come from: the tenants --tenant selects (planned now), or a saved fleet file. */
+export type RolloutSource = { selection: Selection } | { file: string };
+
+/**
+ * Plan every tenant (or read the fleet file), show the review, ask once (unless --auto-approve or a
+ * file), roll out, print the table; exit 4 unless every tenant converged.
+ */
+export async function applyRollout(args: RolloutArgs, io: Io, source: RolloutSource, extra: BundleHooks["options"]): Promise<void> {
+  if (args["dry-run"]) throw new PimctlError("usage", "--dry-run shows the requests of one tenant: name one with --tenant");
   const parallelism = positive(args["tenant-parallelism"], "--tenant-parallelism") ?? DEFAULT_TENANT_PARALLELISM;
   const maxFailed = positive(args["max-failed-tenants"], "--max-failed-tenants") ?? 1;
   const base = { ...projectOptions(args, io), ...extra, warn: warnLine(io) };
-  const fleet = await planRollout(
-    {
-      ...base,
-      ...(args.target ? { targets: args.target } : {}),
-      ...(args.exclude ? { excludes: args.exclude } : {}),
-      allowDelete: args["allow-delete"] === true,
-      allowEmptyFiles: args["allow-empty-files"] === true,
-    },
-    tenants,
-    parallelism,
-  );
-  if (!args.quiet || !args["auto-approve"]) showPlans(fleet, args, io);
-  if (!args["auto-approve"] && !(await approved(fleet, io))) {
+  const chosen = {
+    ...(args.target ? { targets: args.target } : {}),
+    ...(args.exclude ? { excludes: args.exclude } : {}),
+    allowDelete: args["allow-delete"] === true,
+    allowEmptyFiles: args["allow-empty-files"] === true,
+  };
+  const fleet =
+    "file" in source
+      ? await readRolloutFile(source.file, { ...base, ...chosen })
+      : await planRollout({ ...base, ...chosen, tenantParallelism: parallelism }, source.selection);
+  const asked = !("file" in source) && !args["auto-approve"];
+  if (!args.quiet || asked)
+    io.stderr(renderFleet(fleet, "text", { color: false, ...(args.summary ? { summary: true } : args.compact ? { compact: true } : {}) }));
+  if (asked && !(await approved(fleet, io))) {
     io.stderr("Apply cancelled; nothing was changed.\n");
     throw new ExitWith(EXIT.error);
   }
   const result = await rollout(fleet, {
     ...base,
+    ...("file" in source ? { source: source.file } : {}),
     maxFailedTenants: maxFailed,
     tenantParallelism: parallelism,
-    resumeCommand: resumeCommand(args),
+    resumeCommand: resumeCommand(args, "file" in source ? source.file : undefined),
     failFast: args["fail-fast"] === true,
     ...(args["lock-timeout"] ? { lockTimeoutMs: durationOption(args["lock-timeout"]) } : {}),
     ...(args["if-applied"] ? { ifApplied: args["if-applied"] } : {}),
@@ -78,7 +88,7 @@ export async function applyRollout(args: RolloutArgs, io: Io, tenants: readonly 
     onTenantStart: (tenant, wave) => say(args, io, `${tenant}: applying (wave ${wave})`),
     onTenantEnd: (row) => tenantEnded(row, args, io),
   });
-  io.stderr(renderRolloutTable(result.tenants, result.resume));
+  io.stderr(`\n${renderRolloutTable(result.tenants, result.resume)}`);
   const json = rolloutJson(result);
   if (args.format === "json") io.stdout(json);
   if (args.report) await writeFile(path.resolve(io.cwd, args.report), json);
@@ -91,21 +101,7 @@ function positive(n: number | undefined, option: string): number | undefined {
   return n;
 }
 
-/** Each tenant's plan (or why it could not be planned) in wave order, under its name, on stderr as apply shows its plan. */
-function showPlans(fleet: RolloutFleet, args: RolloutArgs, io: Io): void {
-  const byName = new Map(fleet.tenants.map((t) => [t.tenant, t]));
-  fleet.waves.forEach((wave, i) => {
-    for (const name of wave) {
-      const t = byName.get(name)!;
-      io.stderr(`\n== Tenant ${escapeControls(name)} (wave ${i + 1} of ${fleet.waves.length}) ==\n`);
-      if (!t.plan)
-        io.stderr(`error: ${escapeControls(t.error?.message ?? "not planned")}\n${(t.error?.details ?? []).map((d) => `  ${escapeControls(d)}\n`).join("")}`);
-      else io.stderr(renderPlan(publicPlan(t.plan), "text", { color: false, ...(args.summary ? { summary: true } : args.compact ? { compact: true } : {}) }));
-    }
-  });
-}
-
-async function approved(fleet: RolloutFleet, io: Io): Promise<boolean> {
+async function approved(fleet: FleetPlan, io: Io): Promise<boolean> {
   const changing = fleet.tenants.filter((t) => t.plan && hasChanges(t.plan)).length;
   const failed = fleet.tenants.filter((t) => !t.plan).length;
   const question =
@@ -134,8 +130,8 @@ function tenantEnded(row: RolloutTenant, args: RolloutArgs, io: Io): void {
 }
 
 /** The same command, as a person types it: re-run, it skips the tenants already at their plan. */
-export function resumeCommand(args: RolloutArgs): string {
-  const words = ["pimctl", "apply"];
+export function resumeCommand(args: RolloutArgs, file?: string): string {
+  const words = ["pimctl", "apply", ...(file ? [shellWord(file)] : [])];
   const opt = (name: string, value: string | number | boolean | undefined) => {
     if (value === undefined || value === false) return;
     words.push(`--${name}`, ...(value === true ? [] : [shellWord(String(value))]));
@@ -172,18 +168,31 @@ function rolloutJson(result: RolloutResult): string {
 }
 
 /**
- * The tenants `apply` rolls out: two or more that --tenant selects (names and globs). Undefined: today's
- * apply of one tenant (a glob that matches one is that tenant's name from here on).
+ * What `apply` rolls out: a saved fleet file, or two tenants or more that --tenant selects (names and
+ * globs). Undefined: today's apply of one tenant (a glob that matches one is that tenant's name from here on).
  */
-export async function rolloutSelection(args: RolloutArgs & { plan?: string }, io: Io): Promise<string[] | undefined> {
+export async function rolloutSource(args: RolloutArgs & { plan?: string }, io: Io): Promise<RolloutSource | undefined> {
   const spec = args.tenant;
-  if (!args.plan && spec !== undefined && /[*?[,]/.test(spec)) {
+  if (args.plan && (await isFleetFile(path.resolve(io.cwd, args.plan)))) {
+    if (spec !== undefined) throw new PimctlError("usage", `${args.plan} is a fleet plan: it is applied whole, to the tenants it was made for (drop --tenant)`);
+    return { file: args.plan };
+  }
+  if (!args.plan && spec !== undefined && (spec.includes(",") || isGlob(spec))) {
     const config = await projectConfig({ cwd: io.cwd, ...(args.config ? { configPath: args.config } : {}), ...(args.dir ? { dir: args.dir } : {}) });
-    const names = selectTenants(config, spec);
-    if (names.length >= 2) return names;
-    args.tenant = names[0];
+    const tenants = selectTenants(config, spec);
+    if (tenants.length >= 2) return { selection: { config, tenants } };
+    args.tenant = tenants[0];
   }
   if (args.format === "json")
     throw new PimctlError("usage", "--format json prints a rollout's result (two tenants or more); for one tenant, --report FILE writes its report");
   return undefined;
+}
+
+/** A saved fleet plan (`plan --tenant GLOB --out FILE`), told from a single tenant's plan by its kind; anything else is today's apply's to read and judge. */
+async function isFleetFile(file: string): Promise<boolean> {
+  try {
+    return (JSON.parse(await readFile(file, "utf8")) as { kind?: unknown } | null)?.kind === "fleet";
+  } catch {
+    return false;
+  }
 }

@@ -17,7 +17,7 @@ import { bundled, withBundle, type BundleArgs } from "../bundle.js";
 import { escapeControls, jsonText } from "../../base/controls.js";
 import { publicPlan } from "../../planfile/file.js";
 import { reportStateProblems, stateProblems } from "../apply-report.js";
-import { applyRollout, rolloutSelection, type RolloutArgs } from "./apply-rollout.js";
+import { applyRollout, rolloutSource, type RolloutArgs } from "./apply-rollout.js";
 import { refuseUnwritable } from "../output-files.js";
 
 interface ApplyArgs extends BundleArgs, RolloutArgs {
@@ -82,8 +82,8 @@ export function applyCommand(io: Io): CommandModule<object, ApplyArgs> {
         throw new PimctlError("usage", "refusing to apply without confirmation: no terminal to ask on. Pass --auto-approve, or apply a saved plan file");
       }
       await refuseUnwritable(io.cwd, { report: args.report });
-      const tenants = await rolloutSelection(args, io);
-      if (tenants) return applyRollout(args, io, tenants, bundle.options);
+      const source = await rolloutSource(args, io);
+      if (source) return applyRollout(args, io, source, bundle.options);
       const progress = createProgress({ write: io.stderr, live: io.stderrIsTTY, color, quiet: args.quiet === true });
       // The plan apply shows goes to stderr, always (with or without --report): stdout carries only
       // what a program reads (the requests of --dry-run).
