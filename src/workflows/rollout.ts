@@ -58,10 +58,11 @@ export const DEFAULT_TENANT_PARALLELISM = 4;
 export async function rollout(fleet: RolloutFleet, opts: RolloutRunOptions): Promise<RolloutResult> {
   const byName = new Map(fleet.tenants.map((t) => [t.tenant, t]));
   const rows = new Map<string, RolloutTenant>();
+  const started = new Set<string>();
   const release = hold({
     what: "the rollout",
     onSignal: "starting no more tenants",
-    release: async () => [stoppedLine(fleet, rows, opts.resumeCommand)],
+    release: async () => [stoppedLine(fleet, started, rows, opts.resumeCommand)],
   });
   try {
     const items = await runWaves(
@@ -76,7 +77,10 @@ export async function rollout(fleet: RolloutFleet, opts: RolloutRunOptions): Pro
         maxFailed: opts.maxFailedTenants ?? 1,
         converged: (row) => converged(row.outcome),
         ...(opts.signal ? { signal: opts.signal } : {}),
-        ...(opts.onTenantStart ? { onStart: opts.onTenantStart } : {}),
+        onStart: (tenant: string, wave: number) => {
+          started.add(tenant);
+          opts.onTenantStart?.(tenant, wave);
+        },
         ...(opts.onTenantEnd ? { onEnd: (_t: string, _w: number, row: RolloutTenant) => opts.onTenantEnd!(row) } : {}),
       },
     );
@@ -126,12 +130,14 @@ function notStarted(tenant: string, wave: number, signal: AbortSignal | undefine
 }
 
 /** What a forced end (a second signal) leaves of the rollout, in one line. */
-function stoppedLine(fleet: RolloutFleet, rows: Map<string, RolloutTenant>, resume: string | undefined): string {
+function stoppedLine(fleet: RolloutFleet, started: ReadonlySet<string>, rows: Map<string, RolloutTenant>, resume: string | undefined): string {
   const by = (outcome: RolloutOutcome) => [...rows.values()].filter((r) => r.outcome === outcome).map((r) => r.tenant);
-  const pending = fleet.waves.flat().filter((t) => !rows.has(t));
+  const inFlight = [...started].filter((t) => !rows.has(t));
+  const pending = fleet.waves.flat().filter((t) => !started.has(t));
   const parts = [
     ...(["applied", "already applied", "failed", "stale", "interrupted"] as const).flatMap((o) => (by(o).length ? [`${o}: ${by(o).join(", ")}`] : [])),
-    ...(pending.length ? [`in flight or not started: ${pending.join(", ")}`] : []),
+    ...(inFlight.length ? [`stopped in flight: ${inFlight.join(", ")}`] : []),
+    ...(pending.length ? [`not started: ${pending.join(", ")}`] : []),
   ];
   return `The rollout was stopped (${parts.join("; ")}).${resume ? ` Resume with: ${resume}` : ""}`;
 }

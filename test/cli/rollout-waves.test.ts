@@ -83,7 +83,7 @@ describe("a rollout in waves", () => {
     expect(row(r.stderr, "staging").slice(0, 4)).toEqual(["1", "staging", "failed", "4"]);
     expect(row(r.stderr, "prod-eu").slice(0, 3)).toEqual(["2", "prod-eu", "not started"]);
     expect(row(r.stderr, "prod-us").slice(0, 3)).toEqual(["3", "prod-us", "not started"]);
-    expect(r.stderr).toContain("failed: brand[\"Acme\"]: Brands are frozen on this tenant.");
+    expect(r.stderr).toContain('failed: brand["Acme"]: Brands are frozen on this tenant.');
     expect(brandNames(project, "prod-eu")).toEqual([]);
     expect(brandNames(project, "prod-us")).toEqual([]);
     expect(r.stderr).toContain("Resume with: pimctl apply --tenant '*' --auto-approve\n");
