@@ -11,9 +11,8 @@ import type { FleetPlan } from "../plan/fleet.js";
 import type { ApplyHooks } from "../apply/index.js";
 import { runWaves } from "../base/waves.js";
 import { apply, type ApplyOptions, type ApplyResult } from "./apply.js";
+import { TENANT_PARALLELISM } from "./fleet-plan.js";
 import { converged, endOf, endOfError, type RolloutOutcome, type TenantEnd } from "./rollout-outcome.js";
-
-export type { RolloutOutcome } from "./rollout-outcome.js";
 
 /** What a rollout reads of a fleet plan (contract 3): each tenant's plan or error, and the waves. */
 export type RolloutFleet = Pick<FleetPlan, "tenants" | "waves">;
@@ -21,7 +20,7 @@ export type RolloutFleet = Pick<FleetPlan, "tenants" | "waves">;
 export interface RolloutOptions {
   /** Stop starting tenants once this many did not converge (default 1: at the first). */
   maxFailedTenants?: number;
-  /** Tenants of a wave applied at once (default 4). */
+  /** Tenants of a wave applied at once (default TENANT_PARALLELISM, 4). */
   tenantParallelism?: number;
 }
 
@@ -52,8 +51,6 @@ export interface RolloutRunOptions
   onTenantEnd?: (row: RolloutTenant) => void;
 }
 
-export const DEFAULT_TENANT_PARALLELISM = 4;
-
 /** Apply a fleet plan's tenants in its waves. Never throws for a tenant: each ends as a row of the result. */
 export async function rollout(fleet: RolloutFleet, opts: RolloutRunOptions): Promise<RolloutResult> {
   const byName = new Map(fleet.tenants.map((t) => [t.tenant, t]));
@@ -73,7 +70,7 @@ export async function rollout(fleet: RolloutFleet, opts: RolloutRunOptions): Pro
         return row;
       },
       {
-        parallelism: opts.tenantParallelism ?? DEFAULT_TENANT_PARALLELISM,
+        parallelism: opts.tenantParallelism ?? TENANT_PARALLELISM,
         maxFailed: opts.maxFailedTenants ?? 1,
         converged: (row) => converged(row.outcome),
         ...(opts.signal ? { signal: opts.signal } : {}),

@@ -8,11 +8,11 @@ import path from "node:path";
 import { readFile } from "node:fs/promises";
 import { planRollout, readRolloutFile } from "../../workflows/rollout-plan.js";
 import { projectConfig } from "../../workflows/project.js";
-import type { Selection } from "../../workflows/fleet-plan.js";
 import { selectTenants } from "../../config/select.js";
 import { isGlob } from "../../base/name-globs.js";
 import { renderFleet } from "../../render/fleet/index.js";
-import { rollout, DEFAULT_TENANT_PARALLELISM, type RolloutResult, type RolloutTenant } from "../../workflows/rollout.js";
+import { TENANT_PARALLELISM, type Selection } from "../../workflows/fleet-plan.js";
+import { rollout, type RolloutResult, type RolloutTenant } from "../../workflows/rollout.js";
 import type { FleetPlan } from "../../plan/fleet.js";
 import { renderRolloutTable } from "../../render/rollout.js";
 import { notDoneLines } from "../../render/apply-summary.js";
@@ -55,7 +55,7 @@ export type RolloutSource = { selection: Selection } | { file: string };
  */
 export async function applyRollout(args: RolloutArgs, io: Io, source: RolloutSource, extra: BundleHooks["options"]): Promise<void> {
   if (args["dry-run"]) throw new PimctlError("usage", "--dry-run shows the requests of one tenant: name one with --tenant");
-  const parallelism = positive(args["tenant-parallelism"], "--tenant-parallelism") ?? DEFAULT_TENANT_PARALLELISM;
+  const parallelism = positive(args["tenant-parallelism"], "--tenant-parallelism") ?? TENANT_PARALLELISM;
   const maxFailed = positive(args["max-failed-tenants"], "--max-failed-tenants") ?? 1;
   const base = { ...projectOptions(args, io), ...extra, warn: warnLine(io) };
   const chosen = {
