@@ -136,3 +136,43 @@ describe("apply --tenant GLOB: a rollout", () => {
     expect(byGlob.stdout).toBe(other.stdout);
   });
 });
+
+describe("a rollout's refusals come before any write", () => {
+  it("a tenant's plan that deletes without --allow-delete refuses the whole rollout (exit 3, nothing written); with it, the rollout deletes", async () => {
+    p = await testProject({
+      tenants: TENANTS,
+      files: { "catalogue/brands.yaml": BRANDS },
+      config: (urls) =>
+        [
+          "dir: catalogue",
+          "prune: { brands: true }",
+          "tenants:",
+          ...TENANTS.flatMap((n) => [`  ${n}:`, `    base_url: ${urls[n]}`, `    token_env: PIMCTL_${n.toUpperCase()}_TOKEN`]),
+          "",
+        ].join("\n"),
+    });
+    const project = p;
+    project.emulator.store("prod-us").createBrand({ name: "Gone", desc: "Only here" });
+    const r = await project.cli(["apply", "--tenant", "*", "--auto-approve"]);
+    expect(r.code, r.stderr).toBe(3);
+    expect(r.stderr).toContain('the plan of tenant "prod-us" deletes 1 record without permission; nothing was applied. Pass --allow-delete');
+    expect(r.stderr).toContain('blocked delete: brand["Gone"]');
+    for (const t of ["prod-eu", "staging"]) expect(brandNames(project, t)).toEqual([]);
+    expect(brandNames(project, "prod-us")).toEqual(["Gone"]);
+
+    const allowed = await project.cli(["apply", "--tenant", "*", "--auto-approve", "--allow-delete"]);
+    expect(allowed.code, allowed.stderr).toBe(0);
+    for (const t of TENANTS) expect(brandNames(project, t)).toEqual(["Acme", "Zenith"]);
+  });
+
+  it("--dry-run and --format json with one tenant are usage errors that say why", async () => {
+    const project = await fleet();
+    const dry = await project.cli(["apply", "--tenant", "*", "--dry-run"]);
+    expect(dry.code).toBe(1);
+    expect(dry.stderr).toContain("--dry-run shows the requests of one tenant: name one with --tenant");
+    const one = await project.cli(["apply", "--tenant", "staging", "--auto-approve", "--format", "json"]);
+    expect(one.code).toBe(1);
+    expect(one.stderr).toContain("--format json prints a rollout's result (two tenants or more)");
+    for (const t of TENANTS) expect(brandNames(project, t)).toEqual([]);
+  });
+});
