@@ -72,7 +72,9 @@ export function kindLines(kind: Kind, actions: readonly Action[], opts: RenderOp
   const { listed, collapsed } = collapseUnknown(actions);
   for (const a of listed) out.push(...renderAction(a, opts, c).map((l) => indent + l));
   for (const u of collapsed)
-    out.push(`${indent}  ${c.yellow("~")} ${escapeControls(u.label)} unknown${c.dim("  (write-only: written once, then remembered; --format json lists each)")}`);
+    out.push(
+      `${indent}  ${c.yellow("~")} ${escapeControls(u.label)} unknown${c.dim("  (write-only: written once, then remembered; --format json lists each)")}`,
+    );
   out.push("");
   return out;
 }

@@ -79,7 +79,7 @@ describe("plan --tenant GLOB: one combined review", () => {
     expect(r.stdout).toContain("#### Changes in 2 of 3 tenants: all but staging");
     expect(r.stdout).toContain("| `prod-eu` | 2 | 0 | 0 | 0 | 0 | 0 |  |");
     expect(r.stdout).toContain("| `staging` | 1 | 0 | 0 | 0 | 0 | 0 |  |");
-    expect(r.stdout).toContain("<details><summary>`staging`: Plan: 1 to create.</summary>");
+    expect(r.stdout).toContain("<details><summary><code>staging</code>: Plan: 1 to create.</summary>");
   });
 
   it("prints JSON that the fleet schema accepts, each tenant with its own exit code; the run's is the worst", async () => {

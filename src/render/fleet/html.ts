@@ -31,8 +31,14 @@ const SCRIPT = `
     buttons.forEach(function (b) { b.setAttribute("aria-pressed", String(b.getAttribute("data-show") === id)); });
   }
   buttons.forEach(function (b) { b.addEventListener("click", function () { show(b.getAttribute("data-show")); history.replaceState(null, "", "#" + b.getAttribute("data-show")); }); });
-  var wanted = location.hash.slice(1).split("-").slice(0, 2).join("-");
-  show(sections.some(function (s) { return s.id === wanted; }) ? wanted : sections.length ? sections[0].id : "");
+  // An address #tenant-3 (or an anchor inside it, #tenant-3-c12) shows that tenant: the table's links, a shared link.
+  function fromHash(fallback) {
+    var wanted = location.hash.slice(1).split("-").slice(0, 2).join("-");
+    if (sections.some(function (s) { return s.id === wanted; })) show(wanted);
+    else if (fallback) show(sections.length ? sections[0].id : "");
+  }
+  window.addEventListener("hashchange", function () { fromHash(false); });
+  fromHash(true);
 })();
 `;
 

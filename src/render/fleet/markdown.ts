@@ -7,6 +7,7 @@
 import type { FleetPlan, FleetTenant } from "../../plan/fleet.js";
 import type { Action } from "../../plan/types.js";
 import { escapeControls } from "../../base/controls.js";
+import { esc } from "../html/escape.js";
 import { blockedLine, groupByKind, hintLines, summaryLine, truncate, type RenderOptions } from "../common.js";
 import { MARKDOWN_LIMIT, kindSection } from "../markdown.js";
 import { COLUMN_TITLES, COUNT_COLUMNS, fleetSummaryLine, rowCells } from "./common.js";
@@ -17,7 +18,7 @@ export const FLEET_MARKDOWN_MARKER = "<!-- pimctl-fleet-plan -->";
 
 export function renderFleetMarkdown(fleet: FleetPlan, opts: RenderOptions): string {
   const fold = foldFleet(fleet);
-  const head = [FLEET_MARKDOWN_MARKER, `### pimctl plan for ${fleet.tenants.length} tenants`, "", ...table(fleet), ""].join("\n");
+  const head = `${[FLEET_MARKDOWN_MARKER, `### pimctl plan for ${fleet.tenants.length} tenants`, "", ...table(fleet), ""].join("\n")}\n`;
   const tail = `**${escapeControls(fleetSummaryLine(fleet))}**\n`;
   const full = sections(fleet, fold, opts);
   if (fits(head, full, tail)) return head + full.join("") + tail;
@@ -43,14 +44,14 @@ function sections(fleet: FleetPlan, fold: FleetFold, opts: RenderOptions): strin
 
 /** A tenant's part, folded: its summary in the <summary>, then its own actions, blocked deletes, hints and warnings. */
 function tenantSection(t: FleetTenant, own: readonly Action[], opts: RenderOptions): string {
-  const name = `\`${escapeControls(t.tenant)}\``;
+  const name = `<code>${esc(t.tenant)}</code>`;
   if (!t.plan) {
     const e = t.error!;
     const details = e.details.map((d) => `> ${escapeControls(d)}`);
     return [`> [!CAUTION]`, `> **${name} could not be planned** (\`${e.code}\`): ${escapeControls(e.message)}`, ...details, "", ""].join("\n");
   }
   const plan = t.plan;
-  const lines = [`<details><summary>${name}: ${escapeControls(summaryLine(plan))}</summary>`, ""];
+  const lines = [`<details><summary>${name}: ${esc(summaryLine(plan))}</summary>`, ""];
   if (own.length) lines.push(`_Only in this tenant (${own.length}):_`, "");
   for (const [kind, actions] of groupByKind(own)) lines.push(...kindSection(kind, actions, opts));
   const blocked = blockedLine(plan);
