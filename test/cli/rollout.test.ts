@@ -176,3 +176,29 @@ describe("a rollout's refusals come before any write", () => {
     for (const t of TENANTS) expect(brandNames(project, t)).toEqual([]);
   });
 });
+
+describe("a rollout of tenants that differ", () => {
+  it("applies each tenant's own composed catalogue (base and its overlay), and a re-run finds each at its plan", async () => {
+    p = await testProject({
+      tenants: TENANTS,
+      files: { "catalogue/brands.yaml": BRANDS, "overlays/prod-us/brands.yaml": "brands:\n  - name: Liberty\n    desc: Only in the US\n" },
+      config: (urls) =>
+        [
+          "dir: catalogue",
+          "overlays: overlays",
+          "tenants:",
+          ...TENANTS.flatMap((n) => [`  ${n}:`, `    base_url: ${urls[n]}`, `    token_env: PIMCTL_${n.toUpperCase()}_TOKEN`]),
+          "",
+        ].join("\n"),
+    });
+    const project = p;
+    const r = await project.cli(["apply", "--tenant", "*", "--auto-approve"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(brandNames(project, "prod-us")).toEqual(["Acme", "Liberty", "Zenith"]);
+    for (const t of ["prod-eu", "staging"]) expect(brandNames(project, t)).toEqual(["Acme", "Zenith"]);
+    expect(row(r.stderr, "prod-us")).toEqual(["1", "prod-us", "applied", "0", "3 of 3 actions done"]);
+    const again = await project.cli(["apply", "--tenant", "*", "--auto-approve"]);
+    expect(again.code, again.stderr).toBe(0);
+    for (const t of TENANTS) expect(row(again.stderr, t)[2]).toBe("already applied");
+  });
+});
