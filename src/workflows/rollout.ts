@@ -8,7 +8,6 @@
 import { hold } from "../holdings.js";
 import { hasChanges } from "../plan/types.js";
 import type { FleetPlan } from "../plan/fleet.js";
-import type { ApplyHooks } from "../apply/index.js";
 import { runWaves } from "../base/waves.js";
 import { apply, type ApplyOptions, type ApplyResult } from "./apply.js";
 import { TENANT_PARALLELISM } from "./fleet-plan.js";
@@ -45,8 +44,6 @@ export interface RolloutRunOptions
   source?: string;
   /** The command that resumes the rollout (the same command), given back when a tenant did not converge. */
   resumeCommand?: string;
-  /** Progress hooks for one tenant's apply. */
-  hooksFor?: (tenant: string) => ApplyHooks | undefined;
   onTenantStart?: (tenant: string, wave: number) => void;
   onTenantEnd?: (row: RolloutTenant) => void;
 }
@@ -100,19 +97,17 @@ async function applyTenant(
     return {
       outcome: "failed",
       exit: entry?.exit || 1,
-      detail: error ? error.message.split("\n")[0]! : "no plan for this tenant",
+      detail: error ? `not planned: ${error.message.split("\n")[0]!}` : "no plan for this tenant",
       ...(error ? { error: [error.message, ...error.details.map((d) => `  ${d}`)].join("\n") } : {}),
     };
   }
   if (!hasChanges(entry.plan)) return { outcome: "already applied", exit: 0, detail: "no changes" };
   const label = opts.source ? `${opts.source} (tenant ${tenant})` : `the plan of tenant "${tenant}" made by this run`;
-  const hooks = opts.hooksFor?.(tenant);
   try {
     const result = await apply({
       ...opts,
       tenant,
       savedPlan: { plan: entry.plan, label },
-      ...(hooks ? { hooks } : {}),
       ...(opts.warn ? { warn: (line: string) => opts.warn!(`${tenant}: ${line}`) } : {}),
     });
     return { ...endOf(result), result };

@@ -94,6 +94,19 @@ describe("a rollout in waves", () => {
     for (const t of TENANTS) expect(brandNames(project, t)).toEqual(["Acme", "Zenith"]);
   });
 
+  it("a tenant that cannot be planned (its token refused) fails at its turn: the waves before it are applied, the ones after not started", async () => {
+    const project = await fleet();
+    const r = await project.cli(["apply", "--tenant", "*", "--auto-approve"], { env: { "PIMCTL_PROD-EU_TOKEN": "not-the-token" } });
+    expect(r.code, r.stderr).toBe(4);
+    expect(row(r.stderr, "staging").slice(0, 3)).toEqual(["1", "staging", "applied"]);
+    const failed = row(r.stderr, "prod-eu");
+    expect(failed.slice(0, 4)).toEqual(["2", "prod-eu", "failed", "1"]);
+    expect(failed[4]).toMatch(/^not planned: .*401/);
+    expect(row(r.stderr, "prod-us").slice(0, 3)).toEqual(["3", "prod-us", "not started"]);
+    expect(brandNames(project, "staging")).toEqual(["Acme", "Zenith"]);
+    expect(brandNames(project, "prod-us")).toEqual([]);
+  });
+
   it("a saved fleet file: each tenant applied as reviewed; a tenant changed since is stale (exit 5 for it) and stops the rollout", async () => {
     const project = await fleet();
     const saved = await project.cli(["plan", "--tenant", "*", "--out", "fleet.json"]);
