@@ -106,7 +106,10 @@ describe("apply --tenant GLOB: a rollout", () => {
   it("--format json prints the rollout's result: each tenant's outcome, exit code and report", async () => {
     const project = await fleet();
     refuseBrands(project, "staging");
-    const r = await project.cli(["apply", "--tenant", "*", "--auto-approve", "--tenant-parallelism", "1", "--format", "json"]);
+    const summary = path.join(project.dir, "summary.md");
+    const r = await project.cli(["apply", "--tenant", "*", "--auto-approve", "--tenant-parallelism", "1", "--format", "json"], {
+      env: { GITHUB_STEP_SUMMARY: summary },
+    });
     expect(r.code, r.stderr).toBe(4);
     const json = JSON.parse(r.stdout) as { kind: string; tenants: Array<Record<string, unknown>>; resume?: string };
     expect(json.kind).toBe("rollout");
@@ -117,6 +120,9 @@ describe("apply --tenant GLOB: a rollout", () => {
     ]);
     expect((json.tenants[0]!.report as { counts: { done: number } }).counts.done).toBe(2);
     expect(json.resume).toBe("pimctl apply --tenant '*' --auto-approve --tenant-parallelism 1");
+    // The job summary: the same table as markdown.
+    expect(readFileSync(summary, "utf8")).toContain("| 1 | `staging` | failed | 4 | 0 of 2 actions done: 2 failed |\n");
+    expect(readFileSync(summary, "utf8")).toContain("Resume with: `pimctl apply --tenant '*' --auto-approve --tenant-parallelism 1`");
   });
 
   it("one tenant stays today's apply, byte for byte: a glob that matches one prints what its name prints", async () => {

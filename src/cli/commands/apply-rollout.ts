@@ -14,7 +14,8 @@ import { renderFleet } from "../../render/fleet/index.js";
 import { TENANT_PARALLELISM, type Selection } from "../../workflows/fleet-plan.js";
 import { rollout, type RolloutResult, type RolloutTenant } from "../../workflows/rollout.js";
 import type { FleetPlan } from "../../plan/fleet.js";
-import { renderRolloutTable } from "../../render/rollout.js";
+import { renderRolloutMarkdown, renderRolloutTable } from "../../render/rollout.js";
+import { appendStepSummary } from "../pipeline-output.js";
 import { notDoneLines } from "../../render/apply-summary.js";
 import { hasChanges } from "../../plan/types.js";
 import { PimctlError } from "../../errors.js";
@@ -89,6 +90,7 @@ export async function applyRollout(args: RolloutArgs, io: Io, source: RolloutSou
     onTenantEnd: (row) => tenantEnded(row, args, io),
   });
   io.stderr(`\n${renderRolloutTable(result.tenants, result.resume)}`);
+  appendStepSummary(io, () => renderRolloutMarkdown(result.tenants, result.resume));
   const json = rolloutJson(result);
   if (args.format === "json") io.stdout(json);
   if (args.report) await writeFile(path.resolve(io.cwd, args.report), json);
