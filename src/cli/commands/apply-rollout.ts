@@ -150,6 +150,7 @@ export function resumeCommand(args: RolloutArgs, file?: string): string {
   opt("refresh", args.refresh);
   opt("lock-timeout", args["lock-timeout"]);
   opt("if-applied", args["if-applied"]);
+  opt("backup-profile", args["backup-profile"]);
   return words.join(" ");
 }
 
