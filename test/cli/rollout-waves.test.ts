@@ -134,6 +134,9 @@ describe("a rollout in waves", () => {
   it("a saved fleet file applied twice: every tenant already applied the second time (exit 0)", async () => {
     const project = await fleet();
     expect((await project.cli(["plan", "--tenant", "prod-*,staging", "--out", "fleet.json"])).code).toBe(0);
+    const narrowed = await project.cli(["apply", "fleet.json", "--tenant", "staging"]);
+    expect(narrowed.code).toBe(1);
+    expect(narrowed.stderr).toContain("fleet.json is a fleet plan: it is applied whole, to the tenants it was made for (drop --tenant)");
     const r = await project.cli(["apply", "fleet.json"]);
     expect(r.code, r.stderr).toBe(0);
     for (const t of TENANTS) expect(brandNames(project, t)).toEqual(["Acme", "Zenith"]);
