@@ -31,12 +31,13 @@ export async function printFleetReview(fleet: FleetPlan, args: ReviewArgs, io: I
   await printReview((format, opts) => renderFleet(fleet, format, opts), args, io, page);
 }
 
-/** The same for any review: a fleet's, or one saved plan's shown again. */
+/** The same for any review: a fleet's, or one tenant's plan (`noun` "plan": what --print-to says it wrote). */
 export async function printReview(
   render: (format: Format, opts: RenderOptions) => string,
   args: ReviewArgs,
   io: Io,
   page: PageFacts | undefined,
+  noun = "review",
 ): Promise<void> {
   appendStepSummary(io, () => render("markdown", { color: false }));
   const rendered = render(args.format, {
@@ -52,7 +53,7 @@ export async function printReview(
   }
   if (args["print-to"]) {
     await writeFile(path.resolve(io.cwd, args["print-to"]), rendered);
-    say(args, io, `Wrote the ${args.format} review to ${args["print-to"]}.`);
+    say(args, io, `Wrote the ${args.format} ${noun} to ${args["print-to"]}.`);
   } else {
     io.stdout(rendered);
   }

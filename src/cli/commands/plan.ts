@@ -1,4 +1,3 @@
-import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { CommandModule } from "yargs";
 import { plan, planHmacKey } from "../../workflows/index.js";
@@ -13,9 +12,9 @@ import type { Io } from "../io.js";
 import type { LoadedCount } from "../../workflows/targeted-load.js";
 import { plural } from "../../plural.js";
 import { pageFacts } from "../page-facts.js";
-import { appendStepSummary } from "../pipeline-output.js";
-import { ALLOW_EMPTY_FILES_OPTION, colorFor, projectOptions, say, withFormat, withProjectOptions, withRefresh } from "../options.js";
+import { ALLOW_EMPTY_FILES_OPTION, projectOptions, say, withFormat, withProjectOptions, withRefresh } from "../options.js";
 import { bundled, withBundle, type BundleArgs } from "../bundle.js";
+import { printReview } from "../fleet-review.js";
 import { refuseUnwritable } from "../output-files.js";
 import { selectFleet } from "../../workflows/fleet-plan.js";
 import { planFleetCommand } from "./plan-fleet.js";
@@ -106,26 +105,9 @@ export function planCommand(io: Io): CommandModule<object, PlanArgs> {
           `${how ? `; ${how}` : ""}${loaded ? `; ${loaded}` : ""}).`,
       );
       const shown = publicPlan(p);
-      appendStepSummary(io, () => renderPlan(shown, "markdown", { color: false }));
       const page =
         args.format === "html" || args.html ? await pageFacts(io, "plan", [result.config.dir, ...(result.config.file ? [result.config.file] : [])]) : undefined;
-      const rendered = renderPlan(shown, args.format, {
-        color: args.format === "text" && colorFor(args, io),
-        ...(args.compact ? { compact: true } : {}),
-        ...(args.summary ? { summary: true } : {}),
-        ...(args["show-unmanaged"] ? { showUnmanaged: true } : {}),
-        ...(page ? { page } : {}),
-      });
-      if (args.html) {
-        await writeFile(path.resolve(io.cwd, args.html), renderPlan(shown, "html", { color: false, page: page! }));
-        say(args, io, `Wrote the review page to ${args.html}.`);
-      }
-      if (args["print-to"]) {
-        await writeFile(path.resolve(io.cwd, args["print-to"]), rendered);
-        say(args, io, `Wrote the ${args.format} plan to ${args["print-to"]}.`);
-      } else {
-        io.stdout(rendered);
-      }
+      await printReview((format, opts) => renderPlan(shown, format, opts), args, io, page, "plan");
       if (args.out) {
         const hmacKey = planHmacKey(io.env);
         await writePlanFile(path.resolve(io.cwd, args.out), p, hmacKey ? { hmacKey } : {});
