@@ -1,6 +1,7 @@
 import path from "node:path";
 import type { CommandModule } from "yargs";
-import { plan, planHmacKey } from "../../workflows/index.js";
+import { plan, planHmacKey, type PlanOptions } from "../../workflows/index.js";
+import type { Config } from "../../config/index.js";
 import { renderPlan, type Format } from "../../render/index.js";
 import { describeRefresh } from "../../render/refresh.js";
 import { publicPlan, writePlanFile } from "../../planfile/file.js";
@@ -82,45 +83,48 @@ export function planCommand(io: Io): CommandModule<object, PlanArgs> {
       const options = projectOptions(args, io);
       const selection = await selectFleet(options);
       if (selection && selection.tenants.length > 1) return planFleetCommand(args, io, selection, { ...options, ...bundle.options });
-      const t0 = Date.now();
-      const result = await plan(
-        {
-          ...options,
-          ...(selection ? { tenant: selection.tenants[0]! } : {}),
-          ...bundle.options,
-          ...(args.target ? { targets: args.target } : {}),
-          ...(args.exclude ? { excludes: args.exclude } : {}),
-          allowDelete: args["allow-delete"] === true,
-          allowEmptyFiles: args["allow-empty-files"] === true,
-        },
-        selection ? { config: selection.config } : {},
-      );
-      const p = result.plan;
-      const how = describeRefresh(result.refresh);
-      const loaded = result.loaded ? describeLoaded(result.loaded) : undefined;
-      say(
-        args,
-        io,
-        `Read tenant "${result.connection.name}" in ${((Date.now() - t0) / 1000).toFixed(1)} s (${result.connection.api.stats().requests} requests` +
-          `${how ? `; ${how}` : ""}${loaded ? `; ${loaded}` : ""}).`,
-      );
-      const shown = publicPlan(p);
-      const page =
-        args.format === "html" || args.html ? await pageFacts(io, "plan", [result.config.dir, ...(result.config.file ? [result.config.file] : [])]) : undefined;
-      await printReview((format, opts) => renderPlan(shown, format, opts), args, io, page, "plan");
-      if (args.out) {
-        const hmacKey = planHmacKey(io.env);
-        await writePlanFile(path.resolve(io.cwd, args.out), p, hmacKey ? { hmacKey } : {});
-        say(args, io, `Saved the plan to ${args.out}${hmacKey ? " (signed)" : ""}. Apply it with: pimctl apply ${args.out}`);
-      }
-      const violation = policyViolation(p, args);
-      if (violation) {
-        io.stderr(`error: ${violation}\n`);
-        throw new ExitWith(EXIT.policy);
-      }
-      if (args["detailed-exitcode"] && countsAsChanges(p, args["write-only"], result.ledgerExisted)) throw new ExitWith(EXIT.changes);
+      return planOneTenant(args, io, { ...options, ...(selection ? { tenant: selection.tenants[0]! } : {}), ...bundle.options }, selection?.config);
     }),
   };
+}
+
+/** One tenant, as plan has always been: its review, its saved plan, its exit code. `config`: already read to select the tenant. */
+async function planOneTenant(args: PlanArgs, io: Io, options: PlanOptions, config: Config | undefined): Promise<void> {
+  const t0 = Date.now();
+  const result = await plan(
+    {
+      ...options,
+      ...(args.target ? { targets: args.target } : {}),
+      ...(args.exclude ? { excludes: args.exclude } : {}),
+      allowDelete: args["allow-delete"] === true,
+      allowEmptyFiles: args["allow-empty-files"] === true,
+    },
+    config ? { config } : {},
+  );
+  const p = result.plan;
+  const how = describeRefresh(result.refresh);
+  const loaded = result.loaded ? describeLoaded(result.loaded) : undefined;
+  say(
+    args,
+    io,
+    `Read tenant "${result.connection.name}" in ${((Date.now() - t0) / 1000).toFixed(1)} s (${result.connection.api.stats().requests} requests` +
+      `${how ? `; ${how}` : ""}${loaded ? `; ${loaded}` : ""}).`,
+  );
+  const shown = publicPlan(p);
+  const page =
+    args.format === "html" || args.html ? await pageFacts(io, "plan", [result.config.dir, ...(result.config.file ? [result.config.file] : [])]) : undefined;
+  await printReview((format, opts) => renderPlan(shown, format, opts), args, io, page, "plan");
+  if (args.out) {
+    const hmacKey = planHmacKey(io.env);
+    await writePlanFile(path.resolve(io.cwd, args.out), p, hmacKey ? { hmacKey } : {});
+    say(args, io, `Saved the plan to ${args.out}${hmacKey ? " (signed)" : ""}. Apply it with: pimctl apply ${args.out}`);
+  }
+  const violation = policyViolation(p, args);
+  if (violation) {
+    io.stderr(`error: ${violation}\n`);
+    throw new ExitWith(EXIT.policy);
+  }
+  if (args["detailed-exitcode"] && countsAsChanges(p, args["write-only"], result.ledgerExisted)) throw new ExitWith(EXIT.changes);
 }
 
 /** What a targeted plan loaded of the manifests: "loaded 7 of 41,235 manifest entries for 3 targets". */
