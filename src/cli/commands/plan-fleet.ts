@@ -10,11 +10,23 @@ import { plural } from "../../plural.js";
 import type { Io } from "../io.js";
 import { pageFacts } from "../page-facts.js";
 import { say } from "../options.js";
-import { fleetExit, printFleetReview } from "../fleet-review.js";
-import type { PlanArgs } from "./plan.js";
+import { fleetExit, printFleetReview, type ReviewArgs } from "../fleet-review.js";
+import type { WriteOnlyMode } from "../../plan/write-only.js";
+
+/** What the fleet path reads of plan's options (plan.ts's PlanArgs holds them all). */
+export interface FleetPlanArgs extends ReviewArgs {
+  out?: string;
+  target?: string[];
+  exclude?: string[];
+  "allow-delete"?: boolean;
+  "allow-empty-files"?: boolean;
+  "write-only": WriteOnlyMode;
+  "fail-on-delete"?: boolean;
+  "fail-on-destructive"?: boolean;
+}
 
 /** `options`: the project options the command line gives (read once: reading them says which config is used). */
-export async function planFleetCommand(args: PlanArgs, io: Io, selection: Selection, options: PlanOptions): Promise<void> {
+export async function planFleetCommand(args: FleetPlanArgs, io: Io, selection: Selection, options: PlanOptions): Promise<void> {
   const t0 = Date.now();
   const { fleet, requests } = await planFleet(
     {
