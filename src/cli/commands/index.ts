@@ -11,6 +11,7 @@ import { initCommand } from "./init.js";
 import { pingCommand } from "./ping.js";
 import { planCommand } from "./plan.js";
 import { stateCommand } from "./state.js";
+import { tenantsCommand } from "./tenants.js";
 import { translationsCommand } from "./translations.js";
 import { validateCommand } from "./validate.js";
 
@@ -24,6 +25,7 @@ export function commands(io: Io, opts: { parseOnly?: boolean } = {}): CommandMod
     driftCommand(io),
     stateCommand(io, opts),
     translationsCommand(io, opts),
+    tenantsCommand(io),
     exportCommand(io),
     pingCommand(io),
     doctorCommand(io),
