@@ -4,6 +4,8 @@
  * validate per tenant with errors naming tenant and file:line, state show and translations status
  * over several, and one-tenant commands refusing a glob that selects several.
  */
+import { readFile } from "node:fs/promises";
+import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { testProject, type TestProject } from "../helpers/project.js";
 
@@ -120,5 +122,27 @@ describe("fleets: tenants and overlays", () => {
       ["prod-eu", []],
       ["prod-us", ["French"]],
     ]);
+  });
+});
+
+describe("fleets: export --merge with overlays", () => {
+  it("merges into the base from a tenant without an overlay (overlay folders inside dir: untouched), refuses one with an overlay", async () => {
+    p = await testProject({
+      tenants: TENANTS,
+      config: (urls) => config(urls).replace("overlays: overlays", "overlays: catalogue/overlays"),
+      files: { ...BASE, "catalogue/overlays/prod-us/brands.yaml": US_OVERLAY },
+    });
+    expect((await p.cli(["apply", "--tenant", "prod-us", "--auto-approve"])).code).toBe(0);
+    const refused = await p.cli(["export", "--tenant", "prod-us", "--out", "catalogue", "--merge"]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('tenant "prod-us" has an overlay (catalogue/overlays/prod-us)');
+    const overlayBefore = await readFile(path.join(p.dir, "catalogue/overlays/prod-us/brands.yaml"), "utf8");
+    expect((await p.cli(["apply", "--tenant", "prod-eu", "--auto-approve"])).code).toBe(0);
+    const eu = p.emulator.store("prod-eu");
+    eu.updateBrand(eu.brandByName.get("Acme")!, { desc: "Tools, by hand" });
+    const merged = await p.cli(["export", "--tenant", "prod-eu", "--out", "catalogue", "--merge"]);
+    expect(merged.code).toBe(0);
+    expect(await readFile(path.join(p.dir, "catalogue/brands.yaml"), "utf8")).toContain("desc: Tools, by hand");
+    expect(await readFile(path.join(p.dir, "catalogue/overlays/prod-us/brands.yaml"), "utf8")).toBe(overlayBefore);
   });
 });
