@@ -6,8 +6,7 @@
  * is here, none beside its stage (export.ts, drift.ts, translations.ts, state.ts too).
  */
 export { loadProject, schemaPath, type ProjectOptions } from "./project.js";
-export { plan, planOpen, planHmacKey, type PlanOptions, type PlanResult } from "./plan.js";
-export { apply, restoreCommand, type ApplyOptions, type ApplyResult } from "./apply.js";
+export { plan, planHmacKey, type PlanOptions, type PlanResult } from "./plan.js";
+export { apply, type ApplyOptions, type ApplyResult } from "./apply.js";
 export { diff, readTenantCatalogue, type DiffOptions } from "./diff.js";
-export { openProjectState } from "./state.js";
 export { ping } from "./ping.js";

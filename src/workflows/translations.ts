@@ -66,7 +66,7 @@ export async function translationsExport(opts: TranslationExportOptions): Promis
 }
 
 /** Why export leaves brand and category texts out (the CLI prints it with their number). */
-const UNWRITABLE_EXPORT_REASON = `API v1 cannot write brand and category language versions (README "What API v1 cannot do"); set them in the PIM's UI`;
+const UNWRITABLE_EXPORT_REASON = `API v1 cannot write brand and category language versions (docs/api-v1-limits.md); set them in the PIM's UI`;
 
 /**
  * Record the present translations under the given addresses (a unit id, a

@@ -30,7 +30,11 @@ afterEach(async () => {
 for (const idSequence of ["per-table", "global"] as const) {
   describe(`ids read ${idSequence}`, () => {
     it("a brand created under an id the ledger held for a brand before a restore carries none of that brand's write-only entries", async () => {
-      p = await testProject({ files: { "catalogue/a.yaml": ["brands:", ...zenith, ""].join("\n") }, config: (u) => config(u.demo!), emulator: { switches: { idSequence } } });
+      p = await testProject({
+        files: { "catalogue/a.yaml": ["brands:", ...zenith, ""].join("\n") },
+        config: (u) => config(u.demo!),
+        emulator: { switches: { idSequence } },
+      });
       expect((await p.cli(["apply", "--auto-approve"])).code).toBe(0);
       const before = p.emulator.store("demo").brandByName.get("Zenith")!;
 
