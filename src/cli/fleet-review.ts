@@ -63,11 +63,11 @@ export async function printReview(
  * The run's exit code from its tenants': an error in any tenant is 1, a policy gate or refusal 3;
  * with --detailed-exitcode, changes in any tenant 2. Each failed tenant is named on stderr.
  */
-export function fleetExit(fleet: FleetPlan, args: Pick<ReviewArgs, "detailed-exitcode"> & PolicyGates, io: Io): void {
+export function fleetExit(fleet: FleetPlan, args: Pick<ReviewArgs, "detailed-exitcode">, io: Io, gates: PolicyGates = {}): void {
   for (const t of fleet.tenants) {
     const name = escapeControls(t.tenant);
     if (t.error) io.stderr(`error: tenant "${name}" could not be planned: ${escapeControls(t.error.message)}\n`);
-    else if (t.exit === 3) io.stderr(`error: tenant "${name}": ${(t.plan && policyViolation(t.plan, args)) ?? "its plan was saved failing a policy gate"}\n`);
+    else if (t.exit === 3) io.stderr(`error: tenant "${name}": ${(t.plan && policyViolation(t.plan, gates)) ?? "its plan was saved failing a policy gate"}\n`);
   }
   const worst = worstExit(fleet.tenants.map((t) => t.exit));
   if (worst === 1) throw new ExitWith(EXIT.error);

@@ -8,8 +8,16 @@ import { PimctlError, closeNames } from "../errors.js";
 import { isGlob, nameGlob } from "../base/name-globs.js";
 import type { Config, TenantConfig } from "./index.js";
 
-/** The tenant a command works on: --tenant, or the only one the config names. */
+/**
+ * The tenant a command works on: --tenant, or the only one the config names. A glob or a list
+ * must select exactly one (selectOneTenant): a command that works on one never picks one of
+ * several silently.
+ */
 export function pickTenant(config: Config, name: string | undefined): { name: string; tenant: TenantConfig } {
+  if (name !== undefined && (isGlob(name) || name.includes(","))) {
+    const one = selectOneTenant(config, name);
+    return { name: one, tenant: config.tenants[one]! };
+  }
   const names = Object.keys(config.tenants).sort();
   if (name === undefined) {
     if (names.length === 1) return { name: names[0]!, tenant: config.tenants[names[0]!]! };
@@ -78,7 +86,7 @@ export function selectTenants(config: Config, spec: string | undefined): string[
  * a value that selects several is a usage error naming them, so `--tenant 'prod-*'` never picks
  * one of them silently.
  */
-export function selectOneTenant(config: Config, spec: string | undefined, command: string): string {
+export function selectOneTenant(config: Config, spec: string | undefined, command = "this command"): string {
   const selected = selectTenants(config, spec);
   if (selected.length > 1) {
     throw new PimctlError("usage", `${command} works on one tenant, and --tenant "${spec}" selects ${selected.length}: ${selected.join(", ")}`, {

@@ -131,3 +131,15 @@ describe("pimctl.yaml rollout: and overlays:", () => {
     expect(err).toBeInstanceOf(PimctlErrors);
   });
 });
+
+describe("pickTenant (every command that works on one tenant)", () => {
+  it("takes a glob or a list that selects one, and refuses one that selects several, naming them", async () => {
+    const { pickTenant } = await import("../../src/tenant.js");
+    expect(pickTenant(fleet(), "prod-e*").name).toBe("prod-eu");
+    expect(pickTenant(fleet(), "dev,dev").name).toBe("dev");
+    const e = thrown(() => pickTenant(fleet(), "staging-*"));
+    expect(e.code).toBe("usage");
+    expect(e.message).toBe('this command works on one tenant, and --tenant "staging-*" selects 2: staging-eu, staging-us');
+    expect(thrown(() => pickTenant(fleet(), "qa-*")).message).toBe('--tenant "qa-*" matches no configured tenant in /repo/pimctl.yaml');
+  });
+});

@@ -28,6 +28,7 @@ export interface FleetPlanArgs extends ReviewArgs {
 /** `options`: the project options the command line gives (read once: reading them says which config is used). */
 export async function planFleetCommand(args: FleetPlanArgs, io: Io, selection: Selection, options: PlanOptions): Promise<void> {
   const t0 = Date.now();
+  const gates = { failOnDelete: args["fail-on-delete"] === true, failOnDestructive: args["fail-on-destructive"] === true };
   const { fleet, requests } = await planFleet(
     {
       ...options,
@@ -35,11 +36,8 @@ export async function planFleetCommand(args: FleetPlanArgs, io: Io, selection: S
       ...(args.exclude ? { excludes: args.exclude } : {}),
       allowDelete: args["allow-delete"] === true,
       allowEmptyFiles: args["allow-empty-files"] === true,
-      exitRules: {
-        writeOnly: args["write-only"],
-        "fail-on-delete": args["fail-on-delete"] === true,
-        "fail-on-destructive": args["fail-on-destructive"] === true,
-      },
+      ...gates,
+      exitRules: { writeOnly: args["write-only"], ...gates },
     },
     selection,
   );
@@ -62,5 +60,5 @@ export async function planFleetCommand(args: FleetPlanArgs, io: Io, selection: S
       `Saved the plans of ${plural(fleet.tenants.length, "tenant")} to ${args.out}${hmacKey ? " (signed)" : ""}. Apply them with: pimctl apply ${args.out}`,
     );
   }
-  fleetExit(fleet, args, io);
+  fleetExit(fleet, args, io, gates);
 }

@@ -5,7 +5,6 @@ import type { Config } from "../../config/index.js";
 import { renderPlan, type Format } from "../../render/index.js";
 import { describeRefresh } from "../../render/refresh.js";
 import { publicPlan, writePlanFile } from "../../planfile/file.js";
-import { policyViolation } from "../../plan/policy.js";
 import { countsAsChanges, WRITE_ONLY_MODES, type WriteOnlyMode } from "../../plan/write-only.js";
 import { EXIT, ExitWith } from "../exit-codes.js";
 import { PimctlError } from "../../errors.js";
@@ -98,6 +97,8 @@ async function planOneTenant(args: PlanArgs, io: Io, options: PlanOptions, confi
       ...(args.exclude ? { excludes: args.exclude } : {}),
       allowDelete: args["allow-delete"] === true,
       allowEmptyFiles: args["allow-empty-files"] === true,
+      failOnDelete: args["fail-on-delete"] === true,
+      failOnDestructive: args["fail-on-destructive"] === true,
     },
     config ? { config } : {},
   );
@@ -119,9 +120,8 @@ async function planOneTenant(args: PlanArgs, io: Io, options: PlanOptions, confi
     await writePlanFile(path.resolve(io.cwd, args.out), p, hmacKey ? { hmacKey } : {});
     say(args, io, `Saved the plan to ${args.out}${hmacKey ? " (signed)" : ""}. Apply it with: pimctl apply ${args.out}`);
   }
-  const violation = policyViolation(p, args);
-  if (violation) {
-    io.stderr(`error: ${violation}\n`);
+  if (result.policyViolation) {
+    io.stderr(`error: ${result.policyViolation}\n`);
     throw new ExitWith(EXIT.policy);
   }
   if (args["detailed-exitcode"] && countsAsChanges(p, args["write-only"], result.ledgerExisted)) throw new ExitWith(EXIT.changes);
