@@ -1,6 +1,6 @@
 /**
  * pimctl as a library: the same workflows the CLI runs, and each stage on its
- * own for programs that want to compose them (see README.md "How it works").
+ * own for programs that want to compose them (see src/README.md).
  */
 export { plan, apply, diff, ping, loadProject, readTenantCatalogue } from "./workflows/index.js";
 export { exportTenant, type ExportOptions, type ExportResult } from "./workflows/export.js";
@@ -31,6 +31,7 @@ export { emptyLedger, mergeLedger, parseLedger, serialiseLedger, type Ledger } f
 export { openBackend, readLedger, saveLedger, acquireLock, LocalBackend, GitBackend, type StateBackend, type LockInfo } from "./state/backends/index.js";
 export { buildPlan, fingerprint, type PlanInput, type PlanOutcome } from "./plan/planner.js";
 export { filterPlan } from "./plan/filter.js";
+export { finalisePlan, type FinalOptions, type PlanFacts } from "./plan/finalise.js";
 export { readPlanFile, writePlanFile, parsePlan } from "./planfile/file.js";
 export { PLAN_FORMAT_VERSION, hasChanges, type Plan, type Action, type Op, type FieldChange } from "./plan/types.js";
 export { applyPlan, type ApplyReport, type ActionResult, type ApplyHooks } from "./apply/index.js";

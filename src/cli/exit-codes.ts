@@ -1,4 +1,4 @@
-/** Exit codes: documented in README.md ("Exit codes"); only src/cli/main.ts exits. */
+/** Exit codes: documented in docs/exit-codes.md (summed up in README.md); only src/cli/main.ts exits. */
 export const EXIT = {
   /** Success; with --detailed-exitcode: no changes. */
   ok: 0,

@@ -31,12 +31,13 @@ export async function printFleetReview(fleet: FleetPlan, args: ReviewArgs, io: I
   await printReview((format, opts) => renderFleet(fleet, format, opts), args, io, page);
 }
 
-/** The same for any review: a fleet's, or one saved plan's shown again. */
+/** The same for any review: a fleet's, or one tenant's plan (`noun` "plan": what --print-to says it wrote). */
 export async function printReview(
   render: (format: Format, opts: RenderOptions) => string,
   args: ReviewArgs,
   io: Io,
   page: PageFacts | undefined,
+  noun = "review",
 ): Promise<void> {
   appendStepSummary(io, () => render("markdown", { color: false }));
   const rendered = render(args.format, {
@@ -52,7 +53,7 @@ export async function printReview(
   }
   if (args["print-to"]) {
     await writeFile(path.resolve(io.cwd, args["print-to"]), rendered);
-    say(args, io, `Wrote the ${args.format} review to ${args["print-to"]}.`);
+    say(args, io, `Wrote the ${args.format} ${noun} to ${args["print-to"]}.`);
   } else {
     io.stdout(rendered);
   }
@@ -62,11 +63,11 @@ export async function printReview(
  * The run's exit code from its tenants': an error in any tenant is 1, a policy gate or refusal 3;
  * with --detailed-exitcode, changes in any tenant 2. Each failed tenant is named on stderr.
  */
-export function fleetExit(fleet: FleetPlan, args: Pick<ReviewArgs, "detailed-exitcode"> & PolicyGates, io: Io): void {
+export function fleetExit(fleet: FleetPlan, args: Pick<ReviewArgs, "detailed-exitcode">, io: Io, gates: PolicyGates = {}): void {
   for (const t of fleet.tenants) {
     const name = escapeControls(t.tenant);
     if (t.error) io.stderr(`error: tenant "${name}" could not be planned: ${escapeControls(t.error.message)}\n`);
-    else if (t.exit === 3) io.stderr(`error: tenant "${name}": ${(t.plan && policyViolation(t.plan, args)) ?? "its plan was saved failing a policy gate"}\n`);
+    else if (t.exit === 3) io.stderr(`error: tenant "${name}": ${(t.plan && policyViolation(t.plan, gates)) ?? "its plan was saved failing a policy gate"}\n`);
   }
   const worst = worstExit(fleet.tenants.map((t) => t.exit));
   if (worst === 1) throw new ExitWith(EXIT.error);

@@ -10,9 +10,10 @@ import { commands } from "./commands/index.js";
 
 /**
  * The CLI's option parser. With `parseOnly`, handlers do nothing: used to check
- * that documented command lines (README, pipeline examples) parse.
+ * that documented command lines (docs, pipeline examples) parse. `columns` fixes the
+ * width help is wrapped to (the command reference), else the terminal's.
  */
-export function buildParser(argv: string[], io: Io, opts: { parseOnly?: boolean } = {}): Argv {
+export function buildParser(argv: string[], io: Io, opts: { parseOnly?: boolean; columns?: number } = {}): Argv {
   let parser = yargs(argv)
     .scriptName("pimctl")
     .usage("$0 <command> [options]\n\nCatalogue-as-code for the PIM API: plan and apply YAML manifests to a tenant.")
@@ -22,9 +23,12 @@ export function buildParser(argv: string[], io: Io, opts: { parseOnly?: boolean 
     .help()
     .alias("h", "help")
     .version(packageVersion())
-    .wrap(Math.min(110, process.stdout.columns || 100))
+    .wrap(opts.columns ?? Math.min(110, process.stdout.columns || 100))
     .completion("completion", "Print a shell completion script (bash/zsh)")
-    .epilogue("Docs: README.md. Exit codes: 0 ok / no changes, 1 error, 2 changes (--detailed-exitcode), 3 policy, 4 partial apply, 5 stale plan.")
+    .epilogue(
+      "Docs: README.md, task guides in docs/, every command in docs/reference/. " +
+        "Exit codes: 0 ok / no changes, 1 error, 2 changes (--detailed-exitcode), 3 policy, 4 partial apply, 5 stale plan.",
+    )
     .exitProcess(false)
     .fail((msg, err) => {
       throw err ?? new PimctlError("usage", msg);

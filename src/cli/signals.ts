@@ -6,8 +6,8 @@
  *   nothing to release and nothing was written to the tenant.
  * - Something held: the run is asked to stop through `signal`; it stops
  *   starting actions, lets those in flight end, saves the ledger (or writes a
- *   rescue file), releases the lock and reports, with the exit code the README
- *   gives (1 before the first write, 4 after).
+ *   rescue file), releases the lock and reports, with the exit code the docs
+ *   give (docs/exit-codes.md: 1 before the first write, 4 after).
  * - A second signal ends at once: each holding gets a bounded chance to
  *   release (rescue file first, then the lock), then the process exits.
  *

@@ -1,7 +1,7 @@
 /**
  * The one table: every switch of the emulator (src/emulator/switches.ts) has its detector here,
  * with what pimctl does under each of its readings. The type makes a switch without a detector a
- * compile error, and test/doctor/detectors.test.ts a failing test (it runs every reading of the
+ * compile error, and test/doctor/matrix.test.ts a failing test (it runs every reading of the
  * switches table through doctor against an emulator started with it).
  */
 import type { EmulatorSwitches } from "../emulator/switches.js";

@@ -44,6 +44,8 @@ export interface LoadResult {
   files: string[];
   /** The files that declare nothing (empty-files.ts), as errors name them: each is a warning too. */
   empty: string[];
+  /** A tenant's composed documents by file name (overlay-load.ts): where each value is written, base or overlay. */
+  places?: ReadonlyMap<string, ParsedYaml>;
 }
 
 const validateManifest = await validatorFor("manifest", manifestSchema);

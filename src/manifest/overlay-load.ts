@@ -103,6 +103,7 @@ export async function loadComposed(baseDir: string, overlayDir: string | undefin
     warnings: [...warnings, ...built.warnings],
     files: [...listing.files, ...(overlayListing?.files ?? [])],
     empty,
+    places,
   };
 }
 

@@ -9,7 +9,7 @@ import type { SourceLocation } from "../model/catalogue.js";
 import type { ParsedYaml } from "./yaml.js";
 import { pointer } from "./yaml.js";
 
-interface Origin {
+export interface Origin {
   parsed: ParsedYaml;
   pointer: string;
 }
@@ -32,11 +32,16 @@ export class ComposedPlaces implements ParsedYaml {
   at(ptr: string): SourceLocation {
     const hash = ptr.indexOf("#");
     const bare = hash < 0 ? ptr : ptr.slice(0, hash);
-    const suffix = hash < 0 ? "" : ptr.slice(hash);
-    for (let prefix = bare; ; prefix = prefix.slice(0, prefix.lastIndexOf("/"))) {
+    const origin = this.origin(bare);
+    return origin.parsed.at(`${origin.pointer}${hash < 0 ? "" : ptr.slice(hash)}`);
+  }
+
+  /** The file (as parsed) and the pointer in it that the value at `ptr` (a pointer in this document) was written at. */
+  origin(ptr: string): Origin {
+    for (let prefix = ptr; ; prefix = prefix.slice(0, prefix.lastIndexOf("/"))) {
       const origin = this.origins.get(prefix);
-      if (origin) return origin.parsed.at(`${origin.pointer}${bare.slice(prefix.length)}${suffix}`);
-      if (prefix === "") return this.home.at(ptr);
+      if (origin) return { parsed: origin.parsed, pointer: `${origin.pointer}${ptr.slice(prefix.length)}` };
+      if (prefix === "") return { parsed: this.home, pointer: ptr };
     }
   }
 

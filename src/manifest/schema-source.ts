@@ -59,7 +59,7 @@ export const configSchema: S = {
     state: {
       type: "object",
       additionalProperties: false,
-      description: 'Where the ledger (write-only values pimctl applied) and the apply lock live. See README "State".',
+      description: "Where the ledger (write-only values pimctl applied) and the apply lock live. See docs/state.md.",
       properties: {
         backend: {
           enum: ["local", "git"],
@@ -114,7 +114,7 @@ export const configSchema: S = {
     translations: {
       type: "object",
       additionalProperties: false,
-      description: 'A rule `pimctl validate` enforces so a pipeline refuses a change that leaves a language version behind (README "Translations").',
+      description: "A rule `pimctl validate` enforces so a pipeline refuses a change that leaves a language version behind (docs/translations.md).",
       properties: {
         required: {
           type: "array",

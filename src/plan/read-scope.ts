@@ -131,9 +131,11 @@ export function readScope(
       if (!r) byLedgerIds = false;
       if (r) keep.add(r);
       else {
-        // A record renamed or moved away from this address claims the tenant's record there: without it, that
-        // record would read as undeclared (a delete the full plan does not make).
-        for (const o of all) if (o.kind === kind && o.previous.includes(root)) keep.add(o);
+        // A record renamed or moved away from this address, or for a category from under it (a child moved out of a
+        // category the tenant alone has), claims the tenant's record there: without it, that record would read as
+        // undeclared (a delete the full plan does not make: it moves the child out before the parent's delete).
+        const under = kind === "categories" ? `${root.slice(0, -2)}/` : undefined;
+        for (const o of all) if (o.kind === kind && o.previous.some((p) => p === root || (under && p.startsWith(under)))) keep.add(o);
         if (kind === "brands") alsoBrands.push(JSON.parse(root.slice("brand[".length, -1)) as string);
         else if (kind !== "categories" && kind !== "blocks") return undefined;
       }

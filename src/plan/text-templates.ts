@@ -1,6 +1,6 @@
 /**
  * Texts as templates. Translators work on the manifests' texts with every `${variable}`
- * reference kept (README "Translations", Variables): status, export and the lock file see
+ * reference kept (docs/translations.md, Variables): status, export and the lock file see
  * `Sold by ${shop}`, whatever the tenant. A plan sees what the tenant holds, the template
  * filled in with the tenant's values at the time. Whether a tenant's text is an instance of
  * a template tells the plan's coverage whether a change is the template's (a text changed)

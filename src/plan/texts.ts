@@ -53,7 +53,7 @@ export const isWritable = (t: Pick<TranslatableText, "kind">): boolean => WRITAB
 
 /** Why a text is not a unit, for export, import and status. */
 export const unwritableReason = (t: Pick<TranslatableText, "kind">): string =>
-  `API v1 cannot write ${RECORD_WORD[t.kind]} language versions (README "What API v1 cannot do"); set it in the PIM's UI`;
+  `API v1 cannot write ${RECORD_WORD[t.kind]} language versions (docs/api-v1-limits.md); set it in the PIM's UI`;
 
 export interface TranslatableText {
   kind: TextKind;

@@ -3,7 +3,7 @@
  * checks, in order: JSON, the published schema (schemas/plan.schema.json, the
  * first bad path named), the format's major version, then the integrity
  * digest (and HMAC when a key is configured). What the plan may do is decided
- * later, by re-planning from its basis (src/apply/saved-plan.ts).
+ * later, by re-planning from its basis (src/workflows/saved-plan.ts).
  */
 import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";

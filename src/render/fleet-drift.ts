@@ -5,7 +5,7 @@
 import { driftCounts, type FleetDriftReport, type FleetDriftTenant } from "../drift/fleet.js";
 import { escapeControls, jsonText } from "../base/controls.js";
 import { plural } from "../plural.js";
-import { truncate } from "./common.js";
+import { alignRows, truncate } from "./common.js";
 import { driftMarkdownBody, driftText, type DriftFormat } from "./drift.js";
 
 const HEAD = ["tenant", "drifted", "from the tenant", "from the manifests", "not possible (API v1)", "error"];
@@ -27,13 +27,7 @@ function closing(r: FleetDriftReport): string {
 
 function text(r: FleetDriftReport): string {
   const rows = r.tenants.map((t) => cells(t).map((c) => escapeControls(c)));
-  const widths = HEAD.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
-  const line = (row: string[]) =>
-    row
-      .map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : i === row.length - 1 ? c : c.padStart(widths[i]!)))
-      .join("  ")
-      .trimEnd();
-  const out = [`Drift across ${r.tenants.length} tenants`, "", line(HEAD), ...rows.map(line), ""];
+  const out = [`Drift across ${r.tenants.length} tenants`, "", ...alignRows([HEAD, ...rows]), ""];
   for (const t of r.tenants) {
     if (t.report) out.push(driftText(t.report));
     else out.push(escapeControls(`Tenant "${t.tenant}" could not be read: ${t.error!.message}`), ...t.error!.details.map((d) => escapeControls(`  ${d}`)), "");

@@ -3,7 +3,7 @@
  * record id, a fingerprint of the record's manifest entry when an apply last left the tenant's
  * record as that entry says. drift compares it with the entry today: the same entry means a
  * difference was made in the tenant; another entry means the manifests changed since the last
- * apply (README "Drift"). One fingerprint per record keeps the ledger small (16 hex digits an id,
+ * apply (docs/drift.md). One fingerprint per record keeps the ledger small (16 hex digits an id,
  * like `names`); the price is that a record changed on both sides is named as the manifests'.
  */
 import { createHash } from "node:crypto";

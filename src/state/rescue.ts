@@ -31,3 +31,9 @@ export function writeRescueFile(dir: string, tenant: string, text: string, now =
     }
   }
 }
+
+/** The command that puts a rescue file back: its path as the person would type it from where pimctl ran. */
+export function restoreCommand(file: string, cwd: string, tenantFlag?: string): string {
+  const rel = path.relative(cwd, file);
+  return `pimctl state push ${rel && !rel.startsWith("..") ? rel : file}${tenantFlag ? ` --tenant ${tenantFlag}` : ""}`;
+}

@@ -4,7 +4,7 @@
  * translation was made against, and the master text changed since). A
  * translation the lock file does not know counts as translated: nothing says
  * what it was made from, so no change can be detected until it is imported
- * or marked reviewed (README "Translations"). Only units count: texts API v1
+ * or marked reviewed (docs/translations.md). Only units count: texts API v1
  * cannot write (texts.ts, isWritable) are reported apart, as read-only.
  */
 import { compareText, type Catalogue } from "../model/catalogue.js";

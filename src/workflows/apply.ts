@@ -8,12 +8,13 @@ import path from "node:path";
 import { forgetOwned, recordNames, recordOwned, serialiseLedger } from "../state/ledger.js";
 import { recordApplied } from "../state/applied.js";
 import { acquireLock, openBackend, readLedger, saveLedger, stampLedger, unlockCommand, type HeldLock } from "../state/backends/index.js";
-import { rescueDir, writeRescueFile } from "../state/rescue.js";
+import { rescueDir, restoreCommand, writeRescueFile } from "../state/rescue.js";
 import { hold, interruptedBy } from "../holdings.js";
 import { ALLOW_DELETE_FLAG, refuseBlockedDeletes } from "../plan/delete-permission.js";
 import type { Plan } from "../plan/types.js";
 import { applyPlan, type ApplyHooks, type ApplyReport } from "../apply/index.js";
 import { verifyApplied, type VerificationReport } from "../apply/verify.js";
+import type { ApplyResult } from "../apply/outcome.js";
 import { backupExport } from "../apply/backup.js";
 import { connect } from "../tenant.js";
 import { PimctlError, PimctlErrors } from "../errors.js";
@@ -22,6 +23,8 @@ import { type PlanOptions, planAgainst, planWithState, refuseUnknownKinds } from
 import { connectOpts, errorText, errorsOf, ledgerDir, loadDesiredFor, projectConfig, prunePolicy } from "./project.js";
 import { acceptSavedPlan, checkSavedPlan, readSavedPlan, refuseOtherTenant } from "./saved-plan.js";
 import { readScope } from "../plan/read-scope.js";
+
+export type { ApplyResult } from "../apply/outcome.js";
 
 /** How apply waits for the state lock (plan never takes it). */
 export interface LockOptions {
@@ -50,25 +53,6 @@ export interface ApplyOptions extends PlanOptions, LockOptions {
   backupFile?: string;
   /** Called with the plan before any write; return false to abort (confirmation). */
   confirm?: (plan: Plan) => Promise<boolean>;
-}
-
-export interface ApplyResult {
-  plan: Plan;
-  report?: ApplyReport;
-  verification?: VerificationReport;
-  aborted?: boolean;
-  backupFile?: string;
-  /** A saved plan found already applied (--if-applied=ok): why nothing was done. */
-  alreadyApplied?: string;
-  /**
-   * Why the run stopped starting actions after writes began: a process signal
-   * ("interrupted (SIGINT)") or a lock it could not keep. The tenant was not verified.
-   */
-  stopped?: string;
-  /** The ledger could not be saved to its backend: it is in `rescueFile` (exit 4), or, when even that failed, in `ledger` with `rescueError`. */
-  stateNotSaved?: { error: string; rescueFile?: string; rescueError?: string; ledger?: string };
-  /** The lock could not be released (after the writes): break it with `pimctl state unlock id`. */
-  lockNotReleased?: { error: string; id: string };
 }
 
 /** Throws when the run was asked to stop before its first write: nothing was written. */
@@ -274,10 +258,4 @@ export async function apply(opts: ApplyOptions): Promise<ApplyResult> {
       else opts.warn?.(notReleased.format());
     }
   }
-}
-
-/** The command that puts a rescue file back: its path as the person would type it from where pimctl ran. */
-export function restoreCommand(file: string, cwd: string, tenantFlag?: string): string {
-  const rel = path.relative(cwd, file);
-  return `pimctl state push ${rel && !rel.startsWith("..") ? rel : file}${tenantFlag ? ` --tenant ${tenantFlag}` : ""}`;
 }

@@ -15,7 +15,8 @@ import { remoteToCatalogue } from "../export/index.js";
 import { translateVariables } from "../export/translate.js";
 import { connect, pickTenant, type Connection } from "../tenant.js";
 import { PimctlError, PimctlErrors, closeNames } from "../errors.js";
-import { narrow, planAgainst, refuseUnknownKinds, refuseUnknownVersions } from "./plan.js";
+import { planAgainst, refuseUnknownKinds, refuseUnknownVersions } from "./plan.js";
+import { narrow } from "../plan/finalise.js";
 import { type ProjectOptions, connectOpts, projectConfig, prunePolicy } from "./project.js";
 
 /** Read a whole tenant (or some kinds) and return it as a catalogue, with the ledger's write-only values (and the state and ledger it came from). */

@@ -3,9 +3,10 @@
  * folder and variables. The base is read and parsed once per run (ManifestReader); tenants with the
  * same overlay folder, variables and version names share one composed catalogue (the same object).
  * Part B (the fleet plan) calls loadFleetCatalogues; a single tenant's plan goes through
- * loadTenantCatalogue when the config has overlays.
+ * loadFleetCatalogues too when the config has overlays.
  */
 import { existsSync, readdirSync } from "node:fs";
+import { overlayDir, overlayFolders } from "../config/overlays.js";
 import path from "node:path";
 import { versionMap, type Config, type TenantConfig } from "../config/index.js";
 import { PimctlError, closeNames } from "../errors.js";
@@ -17,25 +18,6 @@ export interface FleetLoadOptions {
   cwd: string;
   /** Shared by calls of one run (one is made when absent). */
   reader?: ManifestReader;
-}
-
-/** Whether the config gives any tenant an overlay (else every command loads the base exactly as before fleets). */
-export function hasOverlays(config: Config): boolean {
-  return config.overlays !== undefined || Object.values(config.tenants).some((t) => t.overlay !== undefined);
-}
-
-/** The tenant's overlay folder: its own overlay:, else overlays:/<tenant> when that folder exists. */
-export function overlayDir(config: Config, name: string): string | undefined {
-  const own = config.tenants[name]?.overlay;
-  if (own) return own;
-  const shared = config.overlays && path.join(config.overlays, name);
-  return shared && existsSync(shared) ? shared : undefined;
-}
-
-/** Overlay folders that lie inside the base directory: never read as part of the base. */
-function overlayFolders(config: Config): string[] {
-  const inside = (d: string) => !path.relative(config.dir, d).startsWith("..") && !path.isAbsolute(path.relative(config.dir, d));
-  return [config.overlays, ...Object.values(config.tenants).map((t) => t.overlay)].filter((d): d is string => d !== undefined && inside(d));
 }
 
 /** Load options for one tenant, as a single tenant's plan makes them (project.ts). */

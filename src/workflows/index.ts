@@ -7,6 +7,6 @@
  */
 export { loadProject, schemaPath, type ProjectOptions } from "./project.js";
 export { plan, planHmacKey, type PlanOptions, type PlanResult } from "./plan.js";
-export { apply, restoreCommand, type ApplyOptions, type ApplyResult } from "./apply.js";
+export { apply, type ApplyOptions, type ApplyResult } from "./apply.js";
 export { diff, readTenantCatalogue, type DiffOptions } from "./diff.js";
 export { ping } from "./ping.js";

@@ -16,14 +16,12 @@ import { describeHolder, openBackend, readLedger, type LedgerState, type LockInf
 import { buildPlan, type PlanOutcome } from "../plan/planner.js";
 import { unknownVersions } from "../plan/context.js";
 import type { PrunePolicy } from "../model/policy.js";
-import { filterPlan } from "../plan/filter.js";
-import { checkSelectors, knownAddresses, parseSelector } from "../plan/selectors.js";
+import { parseSelector } from "../plan/selectors.js";
 import { unknownWriteOnly } from "../plan/write-only.js";
 import { PLAN_HMAC_ENV } from "../planfile/integrity.js";
-import { decideDeletes } from "../plan/delete-permission.js";
 import { emptyFileWarnings, refuseDeletesWhileEmpty } from "../plan/empty-files.js";
-import { moveHints } from "../plan/hints.js";
-import { applyIgnore, checkScope } from "../plan/scope.js";
+import { policyViolation, type PolicyGates } from "../plan/policy.js";
+import { finalisePlan } from "../plan/finalise.js";
 import type { Plan, PlanBasis, TranslationCoverage } from "../plan/types.js";
 import { translationCoverage } from "../plan/coverage.js";
 import { loadTemplates, variableNames } from "../translations/load-templates.js";
@@ -33,7 +31,7 @@ import { PimctlError, PimctlErrors } from "../errors.js";
 import { type DesiredLoad, type ProjectOptions, connectOpts, loadDesiredFor, projectConfig, prunePolicy, prunedKinds } from "./project.js";
 import type { LoadedCount } from "./targeted-load.js";
 
-export interface PlanOptions extends ProjectOptions {
+export interface PlanOptions extends ProjectOptions, PolicyGates {
   targets?: string[];
   excludes?: string[];
   /** The plan-time permission to delete, recorded in the plan (`plan --allow-delete`). */
@@ -69,6 +67,8 @@ export interface PlanResult {
   refresh: RefreshReport;
   /** With --target: how many manifest entries were loaded, of how many (targeted-load.ts). */
   loaded?: LoadedCount;
+  /** The plan breaks the pipeline policy asked for (failOnDelete, failOnDestructive): why, in one line (the CLI exits 3). */
+  policyViolation?: string;
 }
 
 /** How this run reads the tenant (--refresh): in full, or through the changelog snapshot in the backend's cache. */
@@ -149,8 +149,9 @@ async function templateCoverage(config: Config, cwd: string, plan: Plan, desired
 
 /**
  * The one way a plan is made, for `plan`, for `apply` and for re-planning a
- * saved plan from its basis: read, plan, narrow, record the delete permission,
- * add move hints. A saved plan is accepted only if this gives the same actions.
+ * saved plan from its basis: read, plan, then the one pure step to the final plan
+ * (src/plan/finalise.ts: ignore, narrow, deletes, hints, scope). A saved plan is
+ * accepted only if this gives the same actions.
  */
 export async function makePlan(
   connection: Connection,
@@ -179,13 +180,8 @@ export async function makePlan(
     // Not through the changelog snapshot: it keeps single attribute reads, whose type values the feed may not cover.
     ...(scope?.byLedgerIds && (opts.refresh ?? "full") === "full" ? { byLedgerIds: true } : {}),
   });
-  const narrowed = narrow(applyIgnore(full, config.scope), desired, remote, policy.targets, policy.excludes);
-  decideDeletes(narrowed, policy.allowDelete);
-  narrowed.hints = moveHints(narrowed, desired, remote);
-  // A rule can match nothing only in a kind whose every record was read: not a narrowed read, nor brands found by search.
-  const readWhole = new Set(scope ? [] : remote.read.filter((k) => k !== "brands" || prunedKinds(policy.prune).brands));
-  checkScope(narrowed, config.scope, remote, { desired, readWhole, ledger });
-  return { plan: narrowed, remote, declared, names, refresh };
+  const final = finalisePlan(full, { desired, remote, ledger }, { ...policy, scope: config.scope, narrowedRead: scope !== undefined });
+  return { plan: final, remote, declared, names, refresh };
 }
 
 /** --target / --exclude that name no kind: refused before anything is read (what the others match is checked after the read, by narrow). */
@@ -200,28 +196,6 @@ export function refuseUnknownKinds(targets: readonly string[] = [], excludes: re
     }
   }
   if (errors.length) throw new PimctlErrors(errors);
-}
-
-/** --target / --exclude, each checked to match something in the manifests or the tenant first. */
-export function narrow(full: Plan, desired: Catalogue, remote: RemoteCatalogue, targets: readonly string[], excludes: readonly string[]): Plan {
-  if (!targets.length && !excludes.length) return full;
-  const known = knownAddresses(desired, remote);
-  for (const a of full.actions) known.add(a.address);
-  for (const u of full.unmanaged) known.add(u.address);
-  const problems: PimctlError[] = [];
-  for (const [texts, flag] of [
-    [targets, "--target"],
-    [excludes, "--exclude"],
-  ] as const) {
-    try {
-      checkSelectors(texts, known, flag);
-    } catch (e) {
-      if (e instanceof PimctlErrors) problems.push(...e.errors);
-      else throw e;
-    }
-  }
-  if (problems.length) throw new PimctlErrors(problems);
-  return filterPlan(full, { targets: [...targets], excludes: [...excludes] });
 }
 
 export function basisOf(desired: Catalogue, policy: PlanPolicy, baseUrl: string): PlanBasis {
@@ -312,7 +286,8 @@ export async function planOpen(opts: PlanOptions, given: GivenProject = {}): Pro
       result.plan.warnings.push(
         `the state of tenant "${connection.name}" is locked: an apply is running or was killed (${describeHolder(lockHeld)}; lock id ${lockHeld.id})`,
       );
-    return { ...result, ...(lockHeld ? { lockHeld } : {}), ...(loaded ? { loaded } : {}) };
+    const violation = policyViolation(result.plan, opts);
+    return { ...result, ...(lockHeld ? { lockHeld } : {}), ...(loaded ? { loaded } : {}), ...(violation ? { policyViolation: violation } : {}) };
   } catch (e) {
     // A refusal known while the lists are read (an unknown language version) stops them.
     await connection.api.abort();

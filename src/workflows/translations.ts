@@ -23,7 +23,7 @@ import { isWritable, textId } from "../plan/texts.js";
 export { translationsImport, type ImportResult } from "./translations-import.js";
 
 /** The versions to report: those asked for, else the manifests' and the config's required ones. */
-const versionsOf = (desired: Catalogue, config: Config, asked?: readonly string[]): string[] =>
+export const versionsOf = (desired: Catalogue, config: Config, asked?: readonly string[]): string[] =>
   asked?.length ? [...asked] : [...new Set([...desired.versions, ...(config.translations?.required ?? [])])];
 
 export async function translationsStatus(opts: ProjectOptions & { languages?: string[] }): Promise<StatusReport> {
@@ -66,7 +66,7 @@ export async function translationsExport(opts: TranslationExportOptions): Promis
 }
 
 /** Why export leaves brand and category texts out (the CLI prints it with their number). */
-const UNWRITABLE_EXPORT_REASON = `API v1 cannot write brand and category language versions (README "What API v1 cannot do"); set them in the PIM's UI`;
+const UNWRITABLE_EXPORT_REASON = `API v1 cannot write brand and category language versions (docs/api-v1-limits.md); set them in the PIM's UI`;
 
 /**
  * Record the present translations under the given addresses (a unit id, a

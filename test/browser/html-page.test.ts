@@ -10,7 +10,7 @@
  * The browser is found by find-browser.ts: CHROMIUM_PATH, or a system Chromium or
  * Chrome (none comes with npm ci); with none the test is skipped with one line (a
  * failure when PIMCTL_REQUIRE_BROWSER=1, as .ci/run sets).
- * PIMCTL_SCREENSHOT=examples/plan-html.png writes the README's screenshot.
+ * PIMCTL_SCREENSHOT=examples/plan-html.png writes the screenshot docs/plans.md shows.
  */
 import { statSync } from "node:fs";
 import { mkdtemp, writeFile } from "node:fs/promises";

@@ -72,7 +72,7 @@ describe("pimctl init", () => {
     const io = memoryIo({ cwd: path.join(p.dir, "ignored"), env: {} });
     expect(await run(["init"], io)).toBe(0);
     expect(readFileSync(path.join(p.dir, "ignored/.gitignore"), "utf8")).toBe(
-      'node_modules/\ndist\n# pimctl\'s local state (ledger, lock, caches): see README "State"\n.pimctl/\n',
+      "node_modules/\ndist\n# pimctl's local state (ledger, lock, caches): see pimctl's docs/state.md\n.pimctl/\n",
     );
     expect(io.err.join("")).toContain("added .pimctl/ to .gitignore");
     const again = memoryIo({ cwd: path.join(p.dir, "ignored"), env: {} });

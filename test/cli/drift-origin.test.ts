@@ -3,7 +3,7 @@
  * in the tenant since the last apply, or one the manifests introduced since
  * (an imported translation not applied yet, any manifest edit, a record added
  * or removed). The ledger records, at each apply, a fingerprint of every
- * record's manifest entry as applied (README "Drift"): a record whose entry
+ * record's manifest entry as applied (docs/drift.md): a record whose entry
  * still has it differs because the tenant changed; one whose entry changed
  * differs because the manifests did, and is not credited to the tenant's
  * changelog.

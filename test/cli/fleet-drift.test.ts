@@ -10,17 +10,13 @@ import { createClient } from "../../src/api/client.js";
 import { testProject, type TestProject } from "../helpers/project.js";
 
 const TENANTS = ["prod-eu", "prod-us", "staging"];
-const token = (n: string) => `PIMCTL_${n.toUpperCase().replace("-", "_")}_TOKEN`;
 
 let p: TestProject;
 beforeAll(async () => {
   p = await testProject({
     tenants: TENANTS,
-    config: (urls) =>
-      ["dir: catalogue", "tenants:", ...TENANTS.flatMap((n) => [`  ${n}:`, `    base_url: ${urls[n]}`, `    token_env: ${token(n)}`]), ""].join("\n"),
     files: { "catalogue/brands.yaml": "brands:\n  - name: Acme\n    desc: Tools\n  - name: Globex\n    desc: Everywhere\n" },
   });
-  for (const n of TENANTS) p.env[token(n)] = p.tokens[n];
   for (const n of TENANTS) expect((await p.cli(["apply", "--tenant", n, "--auto-approve", "-q"])).code).toBe(0);
   // Someone edits prod-us by hand.
   const api = createClient({ tenant: "prod-us", baseUrl: p.emulator.tenantUrl("prod-us"), token: p.tokens["prod-us"]! });

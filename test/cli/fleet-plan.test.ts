@@ -11,23 +11,6 @@ import { repoRoot, testProject, type TestProject } from "../helpers/project.js";
 
 const TENANTS = ["prod-eu", "prod-us", "staging"];
 
-/** Each tenant with its region as a variable: the brand's text differs per tenant, the display group does not. */
-const fleetConfig =
-  (extra: string[] = []) =>
-  (urls: Record<string, string>) =>
-    [
-      "dir: catalogue",
-      "tenants:",
-      ...TENANTS.flatMap((n) => [
-        `  ${n}:`,
-        `    base_url: ${urls[n]}`,
-        `    token_env: PIMCTL_${n.toUpperCase().replace("-", "_")}_TOKEN`,
-        `    variables: { region: ${n.toUpperCase()} }`,
-      ]),
-      ...extra,
-      "",
-    ].join("\n");
-
 const MANIFESTS = {
   "catalogue/groups.yaml": "display_groups:\n  - name: Shared\n    sort_order: 1\n",
   "catalogue/brands.yaml": "brands:\n  - name: Acme\n    desc: Tools for ${region}\n",
@@ -40,10 +23,9 @@ function fleetValidator() {
   return ajv.compile(load("fleet-plan.schema.json"));
 }
 
-async function fleetProject(extra: string[] = []): Promise<TestProject> {
-  const p = await testProject({ tenants: TENANTS, config: fleetConfig(extra), files: MANIFESTS });
-  for (const n of TENANTS) p.env[`PIMCTL_${n.toUpperCase().replace("-", "_")}_TOKEN`] = p.tokens[n];
-  return p;
+/** Each tenant with its region as a variable: the brand's text differs per tenant, the display group does not. */
+function fleetProject(): Promise<TestProject> {
+  return testProject({ tenants: TENANTS, tenantLines: (n) => [`    variables: { region: ${n.toUpperCase()} }`], files: MANIFESTS });
 }
 
 describe("plan --tenant GLOB: one combined review", () => {
@@ -111,18 +93,23 @@ describe("plan --tenant GLOB: a tenant that cannot be planned", () => {
   let p: TestProject;
   beforeAll(async () => {
     // down: nothing listens there; locked-out: its token is wrong (401).
-    p = await fleetProject([
-      "  down:",
-      "    base_url: http://127.0.0.1:9/api/v1",
-      "    token_env: PIMCTL_DOWN_TOKEN",
-      "    variables: { region: DOWN }",
-      "  locked-out:",
-      "    base_url: URL_STAGING",
-      "    token_env: PIMCTL_LOCKED_TOKEN",
-      "    variables: { region: LOCKED }",
-    ]);
-    const config = readFileSync(path.join(p.dir, "pimctl.yaml"), "utf8").replace("URL_STAGING", p.emulator.tenantUrl("staging"));
-    await p.write("pimctl.yaml", config);
+    p = await fleetProject();
+    const config = readFileSync(path.join(p.dir, "pimctl.yaml"), "utf8");
+    await p.write(
+      "pimctl.yaml",
+      [
+        config.trimEnd(),
+        "  down:",
+        "    base_url: http://127.0.0.1:9/api/v1",
+        "    token_env: PIMCTL_DOWN_TOKEN",
+        "    variables: { region: DOWN }",
+        "  locked-out:",
+        `    base_url: ${p.emulator.tenantUrl("staging")}`,
+        "    token_env: PIMCTL_LOCKED_TOKEN",
+        "    variables: { region: LOCKED }",
+        "",
+      ].join("\n"),
+    );
     p.env.PIMCTL_DOWN_TOKEN = "whatever";
     p.env.PIMCTL_LOCKED_TOKEN = "not-the-token";
   });

@@ -7,7 +7,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testProject, type TestProject } from "../helpers/project.js";
 
 const TENANTS = Array.from({ length: 50 }, (_, i) => `shop-${String(i + 1).padStart(2, "0")}`);
-const token = (n: string) => `PIMCTL_${n.toUpperCase().replace("-", "_")}_TOKEN`;
 
 /** 60 brands whose text names the tenant (a change of its own in every tenant), one display group the same everywhere, a category tree. */
 const BRANDS = Array.from({ length: 60 }, (_, i) => `  - name: Brand ${i + 1}\n    desc: Brand ${i + 1} as sold by \${shop}`).join("\n");
@@ -16,20 +15,13 @@ let p: TestProject;
 beforeAll(async () => {
   p = await testProject({
     tenants: TENANTS,
-    config: (urls) =>
-      [
-        "dir: catalogue",
-        "tenants:",
-        ...TENANTS.flatMap((n) => [`  ${n}:`, `    base_url: ${urls[n]}`, `    token_env: ${token(n)}`, `    variables: { shop: ${n} }`]),
-        "",
-      ].join("\n"),
+    tenantLines: (n) => [`    variables: { shop: ${n} }`],
     files: {
       "catalogue/groups.yaml": "display_groups:\n  - name: Shared\n    sort_order: 1\n",
       "catalogue/brands.yaml": `brands:\n${BRANDS}\n`,
       "catalogue/categories.yaml": "categories:\n  - name: Tools\n    desc: Tools of ${shop}\n    children:\n      - name: Hammers\n",
     },
   });
-  for (const n of TENANTS) p.env[token(n)] = p.tokens[n];
 }, 60_000);
 afterAll(() => p.close());
 

@@ -9,26 +9,18 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testProject, type TestProject } from "../helpers/project.js";
 
 const TENANTS = ["prod-eu", "prod-us", "staging"];
-const token = (n: string) => `PIMCTL_${n.toUpperCase().replace("-", "_")}_TOKEN`;
 
 let p: TestProject;
 beforeAll(async () => {
   p = await testProject({
     tenants: TENANTS,
-    config: (urls) =>
-      [
-        "dir: catalogue",
-        "rollout: [[staging], ['prod-*']]",
-        "tenants:",
-        ...TENANTS.flatMap((n) => [`  ${n}:`, `    base_url: ${urls[n]}`, `    token_env: ${token(n)}`, `    variables: { region: ${n} }`]),
-        "",
-      ].join("\n"),
+    configLines: ["rollout: [[staging], ['prod-*']]"],
+    tenantLines: (n) => [`    variables: { region: ${n} }`],
     files: {
       "catalogue/groups.yaml": "display_groups:\n  - name: Shared\n    sort_order: 1\n",
       "catalogue/brands.yaml": "brands:\n  - name: Acme\n    desc: Tools for ${region}\n  - name: Globex\n    desc: Everywhere\n",
     },
   });
-  for (const n of TENANTS) p.env[token(n)] = p.tokens[n];
   p.env.SOURCE_DATE_EPOCH = "1790000000";
   // prod-us already has Globex with another text: that change is not the others'.
   const seeded = await p.cli(["apply", "--tenant", "prod-us", "--auto-approve", "--target", 'brand["Globex"]']);

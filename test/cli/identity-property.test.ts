@@ -9,7 +9,7 @@ import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { testProject, type TestProject } from "../helpers/project.js";
 import { prng } from "../helpers/random.js";
 import { diff, plan } from "../../src/workflows/index.js";
-import { filterPlan } from "../../src/plan/filter.js";
+import { finalisePlan } from "../../src/plan/finalise.js";
 import { canonicalJson } from "../../src/plan/canonical-json.js";
 import type { Plan } from "../../src/plan/types.js";
 import type { TenantStore } from "../../src/emulator/store.js";
@@ -149,11 +149,19 @@ for (const idSequence of ["per-table", "global"] as const) {
         );
         const why = `seed ${seed}, prune ${prune}: ${done.join("; ") || "nothing by hand"}`;
         const opts = { cwd: t.dir, env: t.env };
-        const full = (await plan(opts)).plan;
+        const whole = await plan(opts);
+        const full = whole.plan;
         for (const a of full.actions) if (a.previous?.via === "ledger") seen.add(a.type === "category" ? "category renamed back" : "record renamed back");
         if (full.warnings.some((w) => w.includes("holds the id the ledger remembers"))) seen.add("another record under a remembered id");
         for (const target of TARGETS) {
-          const narrowed = filterPlan(full, { targets: [target], excludes: [] });
+          // The full plan narrowed by the one pure step every plan goes through (src/plan/finalise.ts).
+          const narrowed = finalisePlan(full, whole, {
+            scope: whole.config.scope,
+            prune: whole.config.prune,
+            targets: [target],
+            excludes: [],
+            allowDelete: false,
+          });
           const targeted = (await plan({ ...opts, targets: [target] })).plan;
           expect(comparable(targeted), `${why}; --target ${target}`).toEqual(comparable(narrowed));
           const diffed = await diff({ ...opts, from: "catalogue", to: "demo", targets: [target] });

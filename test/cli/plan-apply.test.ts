@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Ajv } from "ajv";
 import { testProject, repoRoot, type TestProject } from "../helpers/project.js";
 import type { Plan } from "../../src/plan/types.js";
+import { plan } from "../../src/index.js";
 
 const schema = JSON.parse(readFileSync(path.join(repoRoot, "schemas/plan.schema.json"), "utf8"));
 const validatePlan = new Ajv({ strict: false }).compile(schema);
@@ -69,6 +70,10 @@ describe("plan and apply the examples against an empty tenant (CLI, end to end)"
     expect(r.code).toBe(3);
     expect(r.stdout).toContain('- brand["Saved Plan Brand"]');
     expect(r.stderr).toMatch(/--fail-on-delete/);
+    // The policy is part of the library's result: a program calling plan() gets it without the CLI.
+    const asked = await plan({ cwd: p.dir, env: p.env, failOnDelete: true });
+    expect(asked.policyViolation).toBe("the plan deletes 1 record and --fail-on-delete is set");
+    expect((await plan({ cwd: p.dir, env: p.env, failOnDestructive: false })).policyViolation).toBeUndefined();
   });
 
   it("never shows the token, even with --log-http", async () => {

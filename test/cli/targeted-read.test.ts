@@ -9,8 +9,7 @@ import path from "node:path";
 import { readFile, writeFile } from "node:fs/promises";
 import { testProject, repoRoot, type TestProject } from "../helpers/project.js";
 import { plan } from "../../src/workflows/index.js";
-import { filterPlan } from "../../src/plan/filter.js";
-import { applyIgnore } from "../../src/plan/scope.js";
+import { finalisePlan } from "../../src/plan/finalise.js";
 import { canonicalJson } from "../../src/plan/canonical-json.js";
 import { createClient } from "../../src/api/client.js";
 import { readState, startReads } from "../../src/state/index.js";
@@ -173,14 +172,21 @@ describe("a targeted plan equals the full plan narrowed", () => {
       async () => {
         c.before?.();
         const opts = { cwd: p.dir, env: p.env };
-        const full = (await plan(opts)).plan;
+        const whole = await plan(opts);
         p.emulator.resetStats();
         const logged: string[] = [];
         const targeted = (
           await plan({ ...opts, log: (l) => logged.push(l), ...(c.targets ? { targets: c.targets } : {}), ...(c.excludes ? { excludes: c.excludes } : {}) })
         ).plan;
         if (c.read) expect(logged.join("\n")).toMatch(c.read);
-        const narrowedFull = filterPlan(applyIgnore(full, {}), { targets: c.targets ?? [], excludes: c.excludes ?? [] });
+        // The full plan narrowed by the one pure step every plan goes through (src/plan/finalise.ts).
+        const narrowedFull = finalisePlan(whole.plan, whole, {
+          scope: whole.config.scope,
+          prune: whole.config.prune,
+          targets: c.targets ?? [],
+          excludes: c.excludes ?? [],
+          allowDelete: false,
+        });
         expect(targeted.actions.length).toBeGreaterThan(0);
         expect(comparable(targeted)).toEqual(comparable(narrowedFull));
         // And a saved targeted plan is accepted: its basis re-plans to the same actions.

@@ -63,6 +63,19 @@ describe("a targeted plan equals the full plan narrowed", () => {
     expect(r.got.actions).toEqual([]);
   }, 60_000);
 
+  it("when the target is a category only the tenant has, whose child the manifests move out (previous_paths): moved, never deleted", async () => {
+    // The read scope claimed only records moved away from the target's own address: the child moved out of
+    // Footwear read as undeclared, and the targeted plan deleted it where the full plan moves it (issue 34's pure property).
+    const r = await both(
+      categories("categories:\n  - name: Apparel\n  - name: Footwear\n    children:\n      - name: Shoes\n        desc: Feet\n"),
+      categories("categories:\n  - name: Apparel\n    children:\n      - name: Shoes\n        desc: Feet\n        previous_paths: [Footwear/Shoes]\n"),
+      ['category["Footwear"]'],
+      ["--allow-delete"],
+    );
+    expect(r.got.actions.map((a) => `${a.op} ${a.address}`)).toEqual(['move category["Apparel/Shoes"]', 'delete category["Footwear"]']);
+    expect(r.actions(r.got)).toEqual(r.actions(r.narrowed));
+  }, 60_000);
+
   it("when an entry's versions are a flow mapping on the line below `versions:`", async () => {
     const r = await both(
       brands("brands:\n  - name: Foo\n    desc: old\n  - name: Bar\n"),

@@ -135,7 +135,7 @@ describe("promotion: one set of manifests, tenants whose version ids and channel
     }
   });
 
-  it("the README's recipe: staging exported into a fresh folder writes the variables back and plans clean against prod", async () => {
+  it("the recipe in docs/promotion.md: staging exported into a fresh folder writes the variables back and plans clean against prod", async () => {
     const e = await p.cli(["export", "--tenant", "staging", "--out", "from-staging"]);
     expect(e.code, e.stderr).toBe(0);
     const brands = readFileSync(path.join(p.dir, "from-staging", "brands.yaml"), "utf8");

@@ -1,7 +1,6 @@
 /**
  * Only texts API v1 can write are translation units. Brand and category texts
- * per language version are read-only in API v1 (README "What API v1 cannot
- * do"): export leaves them out and says how many and why, import refuses a
+ * per language version are read-only in API v1 (docs/api-v1-limits.md): export leaves them out and says how many and why, import refuses a
  * unit of one (naming it, the rest is written, exit 4), status reports them
  * apart and does not count them, mark-reviewed records none, and the lock file
  * keeps no line for them.
@@ -88,8 +87,7 @@ describe("translations export", () => {
       for (const id of [BRAND_DESC, BRAND_SEO, CATEGORY_NAME, CATEGORY_DESC]) expect(r.stdout, `${format}: ${id}`).not.toContain(id.slice(0, 20));
       expect(r.stdout).toContain("Couleur");
       expect(r.stderr).toContain(
-        "Left out 4 brand and category texts: API v1 cannot write brand and category language versions " +
-          '(README "What API v1 cannot do"); set them in the PIM\'s UI.',
+        "Left out 4 brand and category texts: API v1 cannot write brand and category language versions " + "(docs/api-v1-limits.md); set them in the PIM's UI.",
       );
     }
     const missing = await cli("translations", "export", "--language", "German", "--format", "po", "--missing", "--out", "de.po");
@@ -113,7 +111,7 @@ describe("translations import", () => {
     const r = await cli("translations", "import", "fr.csv");
     expect(r.code, r.stderr).toBe(4);
     expect(r.stderr).toContain(
-      `refused, not written: ${BRAND_DESC}: API v1 cannot write brand language versions (README "What API v1 cannot do"); set it in the PIM's UI`,
+      `refused, not written: ${BRAND_DESC}: API v1 cannot write brand language versions (docs/api-v1-limits.md); set it in the PIM's UI`,
     );
     expect(r.stderr).toContain(`refused, not written: ${CATEGORY_NAME}: API v1 cannot write category language versions`);
     // An empty target asks for nothing: not refused.

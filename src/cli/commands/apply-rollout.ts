@@ -16,7 +16,6 @@ import { rollout, type RolloutResult, type RolloutTenant } from "../../workflows
 import type { FleetPlan } from "../../plan/fleet.js";
 import { renderRolloutMarkdown, renderRolloutTable } from "../../render/rollout.js";
 import { appendStepSummary } from "../pipeline-output.js";
-import { notDoneLines } from "../../render/apply-summary.js";
 import { hasChanges } from "../../plan/types.js";
 import { PimctlError } from "../../errors.js";
 import { escapeControls, jsonText } from "../../base/controls.js";
@@ -24,7 +23,7 @@ import { plural } from "../../plural.js";
 import { EXIT, ExitWith } from "../exit-codes.js";
 import type { Io } from "../io.js";
 import { durationOption, projectOptions, say, warnLine, type GlobalArgs } from "../options.js";
-import { reportStateProblems, stateProblems } from "../apply-report.js";
+import { applyReportJson, applyResultText } from "../../render/apply-result.js";
 import { shellWord } from "../../base/shell-words.js";
 import type { BundleHooks } from "../bundle.js";
 
@@ -112,7 +111,10 @@ async function approved(fleet: FleetPlan, io: Io): Promise<boolean> {
   return (await io.ask(question)).trim() === "yes";
 }
 
-/** A tenant's end as it happens: its outcome line, then what went wrong (its failed actions, its error, its state). */
+/**
+ * A tenant's end as it happens: its outcome line, then what went wrong, as `apply` says it for one
+ * tenant (its failed actions, verification, state and lock: src/render/apply-result.ts), indented under it.
+ */
 function tenantEnded(row: RolloutTenant, args: RolloutArgs, io: Io): void {
   const line = `${row.tenant}: ${row.outcome}${row.detail ? ` (${row.detail})` : ""}`;
   if (row.outcome === "applied" || row.outcome === "already applied") say(args, io, line);
@@ -124,11 +126,12 @@ function tenantEnded(row: RolloutTenant, args: RolloutArgs, io: Io): void {
         .map((l) => `  ${escapeControls(l)}\n`)
         .join("")}`,
     );
-  const r = row.result;
-  if (!r?.report) return;
-  for (const failed of notDoneLines(r.plan, r.report, { savedPlan: true }).failed) io.stderr(`  ${escapeControls(failed)}\n`);
-  for (const m of r.verification?.mismatches ?? []) io.stderr(`  verification: ${escapeControls(`${m.address}: ${m.fields.join(", ")}`)}\n`);
-  reportStateProblems(r, io, row.tenant);
+  if (!row.result?.report || row.outcome === "applied") return;
+  for (const l of applyResultText(row.result, { dryRun: false, savedPlan: true, cwd: io.cwd, tenantFlag: row.tenant })) {
+    const indented = l.text.replace(/^(?=.)/gm, "  ");
+    if (l.to === "note") say(args, io, indented);
+    else io.stderr(indented);
+  }
 }
 
 /** The same command, as a person types it: re-run, it skips the tenants already at their plan. */
@@ -163,9 +166,7 @@ function rolloutJson(result: RolloutResult): string {
     exit: t.exit,
     ...(t.detail ? { detail: t.detail } : {}),
     ...(t.error ? { error: t.error } : {}),
-    ...(t.result?.report
-      ? { report: { plan_summary: t.result.plan.summary, ...t.result.report, verification: t.result.verification, ...stateProblems(t.result) } }
-      : {}),
+    ...(t.result?.report ? { report: JSON.parse(applyReportJson(t.result)) as unknown } : {}),
   }));
   return `${jsonText({ kind: "rollout", tenants, ...(result.resume ? { resume: result.resume } : {}) }, 2)}\n`;
 }

@@ -2,23 +2,21 @@ import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { CommandModule } from "yargs";
 import { apply } from "../../workflows/index.js";
+import { applyEnding, applyIncomplete, type ApplyEnding, type ApplyResult } from "../../apply/outcome.js";
 import { renderPlan } from "../../render/index.js";
 import { createProgress } from "../../render/progress.js";
 import { hasChanges, type Plan } from "../../plan/types.js";
 import { PimctlError } from "../../errors.js";
-import { EXIT, ExitWith } from "../exit-codes.js";
-import { plural } from "../../plural.js";
+import { EXIT, ExitWith, type ExitCode } from "../exit-codes.js";
 import type { Io } from "../io.js";
 import { appendStepSummary } from "../pipeline-output.js";
-import { notDoneLines, renderApplySummary } from "../../render/apply-summary.js";
-import { BREAKER_THRESHOLD } from "../../apply/index.js";
+import { renderApplySummary } from "../../render/apply-summary.js";
+import { applyReportJson, applyResultText } from "../../render/apply-result.js";
 import { ALLOW_EMPTY_FILES_OPTION, colorFor, durationOption, projectOptions, say, warnLine, withProjectOptions, withRefresh } from "../options.js";
 import { bundled, withBundle, type BundleArgs } from "../bundle.js";
-import { escapeControls, jsonText } from "../../base/controls.js";
 import { publicPlan } from "../../planfile/file.js";
-import { reportStateProblems, stateProblems } from "../apply-report.js";
-import { applyRollout, rolloutSource, type RolloutArgs } from "./apply-rollout.js";
 import { refuseUnwritable } from "../output-files.js";
+import { applyRollout, rolloutSource, type RolloutArgs } from "./apply-rollout.js";
 
 interface ApplyArgs extends BundleArgs, RolloutArgs {
   plan?: string;
@@ -122,80 +120,28 @@ export function applyCommand(io: Io): CommandModule<object, ApplyArgs> {
         confirm,
       });
       progress.finish();
-      if (result.aborted) {
-        io.stderr("Apply cancelled; nothing was changed.\n");
-        throw new ExitWith(EXIT.error);
+      // The views say how it went (src/render/apply-result.ts); this picks them and the exit code.
+      const ending = applyEnding(result, args["dry-run"] === true);
+      const text = applyResultText(result, { dryRun: args["dry-run"] === true, savedPlan: Boolean(args.plan), cwd: io.cwd, ...tenantFlag(args) });
+      for (const line of text)
+        if (line.to === "note") say(args, io, line.text);
+        else io[line.to](line.text);
+      if (ending === "ran") {
+        appendStepSummary(io, () => renderApplySummary(result.plan.tenant, result.report!, result.verification, result.plan));
+        if (args.report) await writeFile(path.resolve(io.cwd, args.report), applyReportJson(result));
       }
-      if (result.alreadyApplied) {
-        say(args, io, `${result.alreadyApplied}. Nothing to do.`);
-        return;
-      }
-      if (!hasChanges(result.plan)) {
-        // The result line, even with --quiet.
-        io.stderr("No changes. The tenant matches the manifests.\n");
-        if (reportStateProblems(result, io, args.tenant)) throw new ExitWith(EXIT.error);
-        return;
-      }
-      const report = result.report!;
-      if (args["dry-run"]) {
-        for (const r of report.results)
-          if (r.request)
-            io.stdout(`${escapeControls(`${r.request.method} ${r.request.path}`)}${r.request.body === undefined ? "" : ` ${jsonText(r.request.body)}`}\n`);
-        io.stderr(`Dry run: ${plural(report.results.filter((r) => r.request).length, "request")} built, none sent.\n`);
-        const blocked = result.plan.actions.filter((a) => a.flags.blocked).length;
-        if (blocked) say(args, io, `Note: the plan has ${plural(blocked, "blocked delete")}; a real apply refuses it (make the plan with --allow-delete).`);
-        return;
-      }
-      if (result.backupFile) say(args, io, `Backup export saved to ${result.backupFile}.`);
-      // Never one line per action not done: failures are listed (up to a cap), the rest counted per kind.
-      // Addresses and the tenant's error messages in them: escaped (src/base/controls.ts).
-      const notDone = notDoneLines(result.plan, report, { savedPlan: Boolean(args.plan) });
-      for (const line of notDone.failed) io.stderr(`${escapeControls(line)}\n`);
-      for (const line of notDone.skipped) say(args, io, escapeControls(line));
-      const v = result.verification;
-      // v.error is PimctlError.format(): its line breaks start its detail lines.
-      if (v?.error)
-        io.stderr(`Verification: the read after the writes failed, so nothing was checked (exit 4): ${escapeControls(v.error, { keepNewlines: true })}\n`);
-      if (v && v.mismatches.length) {
-        io.stderr(`Verification: the tenant did not store ${plural(v.mismatches.length, "change")} as written (exit 4):\n`);
-        for (const m of v.mismatches) io.stderr(`  ${escapeControls(`${m.address}: ${m.fields.join(", ")}`)}\n`);
-      }
-      const stoppedBy = report.stopped_by;
-      if (stoppedBy?.code === "api_unauthorized") {
-        io.stderr(
-          `Stopped: ${escapeControls(stoppedBy.message, { keepNewlines: true })}\nNo action was started after the 401; ${stoppedBy.not_attempted} ` +
-            `action(s) were not attempted and the tenant was not verified. Fix the token first.\n`,
-        );
-      } else if (stoppedBy?.code === "tenant_unreachable") {
-        io.stderr(
-          `Stopped: the tenant stopped answering: ${BREAKER_THRESHOLD} actions in a row failed on the connection or with a server error (the ` +
-            `last: ${escapeControls(stoppedBy.message.split("\n")[0]!)}).\nNo action was started after that; ${stoppedBy.not_attempted} action(s) ` +
-            `were not attempted and the tenant was not verified. Wait until it answers again (pimctl ping).\n`,
-        );
-      }
-      if (result.stopped) {
-        io.stderr(
-          `Stopped: ${result.stopped}${report.counts.skipped ? ". No action was started after it and" : " after every action was done;"} the ` +
-            `tenant was not verified (exit 4).\n`,
-        );
-      }
-      reportStateProblems(result, io, args.tenant);
-      if (notDone.next) say(args, io, notDone.next);
-      const c = report.counts;
-      // The result line, even with --quiet: a log always says how the run ended.
-      io.stderr(
-        `Apply: ${c.done} done, ${c.failed} failed, ${c.skipped} skipped, ${c.unsupported} not possible through API v1 (` +
-          `${(report.duration_ms / 1000).toFixed(1)} s).\n`,
-      );
-      appendStepSummary(io, () => renderApplySummary(result.plan.tenant, report, v, result.plan));
-      if (args.report)
-        await writeFile(
-          path.resolve(io.cwd, args.report),
-          `${JSON.stringify({ plan_summary: result.plan.summary, ...report, verification: v, ...stateProblems(result) }, null, 2)}\n`,
-        );
-      // Failed, skipped, interrupted or not verified: the run did not do all it was asked to.
-      if (c.failed > 0 || c.skipped > 0 || (v && (v.mismatches.length > 0 || v.error !== undefined))) throw new ExitWith(EXIT.partial);
-      if (result.stopped || result.stateNotSaved || result.lockNotReleased) throw new ExitWith(EXIT.partial);
+      const exit = applyExit(ending, result);
+      if (exit !== undefined) throw new ExitWith(exit);
     }),
   };
 }
+
+/** Cancelled: an error. Nothing to change, but the state or the lock left behind: an error. A run that did not do all it was asked: partial. */
+function applyExit(ending: ApplyEnding, result: ApplyResult): ExitCode | undefined {
+  if (ending === "aborted") return EXIT.error;
+  if (ending === "no-changes" && (result.stateNotSaved || result.lockNotReleased)) return EXIT.error;
+  if (ending === "ran" && applyIncomplete(result)) return EXIT.partial;
+  return undefined;
+}
+
+const tenantFlag = (args: ApplyArgs): { tenantFlag?: string } => (args.tenant ? { tenantFlag: args.tenant } : {});

@@ -12,6 +12,7 @@ import { pingCommand } from "./ping.js";
 import { planCommand } from "./plan.js";
 import { showCommand } from "./show.js";
 import { stateCommand } from "./state.js";
+import { tenantsCommand } from "./tenants.js";
 import { translationsCommand } from "./translations.js";
 import { validateCommand } from "./validate.js";
 
@@ -26,6 +27,7 @@ export function commands(io: Io, opts: { parseOnly?: boolean } = {}): CommandMod
     showCommand(io),
     stateCommand(io, opts),
     translationsCommand(io, opts),
+    tenantsCommand(io),
     exportCommand(io),
     pingCommand(io),
     doctorCommand(io),

@@ -104,7 +104,7 @@ async function askTenant(args: InitArgs, io: Io): Promise<{ baseUrl: string; tok
 function configText(c: { configFile: string; dir: string; tenant: string; baseUrl: string; tokenEnv: string }): string {
   return [
     "# yaml-language-server: $schema=" + path.relative(path.dirname(c.configFile), schemaPath().replace("manifest.schema.json", "config.schema.json")),
-    "# pimctl configuration: tenants, language versions, pruning. See README.md.",
+    "# pimctl configuration: tenants, language versions, pruning. See pimctl's docs/configuration.md.",
     `dir: ${path.relative(path.dirname(c.configFile), c.dir) || "."}`,
     "tenants:",
     `  ${c.tenant}:`,
@@ -142,7 +142,7 @@ const IGNORE_LINE = ".pimctl/";
 async function ignoreStateDir(dir: string): Promise<{ file: string; did: "wrote" | "added .pimctl/ to" | "kept"; text?: string }> {
   const file = path.join(dir, ".gitignore");
   const text = await readFile(file, "utf8").catch(() => undefined);
-  const block = `# pimctl's local state (ledger, lock, caches): see README "State"\n${IGNORE_LINE}\n`;
+  const block = `# pimctl's local state (ledger, lock, caches): see pimctl's docs/state.md\n${IGNORE_LINE}\n`;
   if (text === undefined) return { file, did: "wrote", text: block };
   if (text.split(/\r?\n/).some((l) => /^\/?\.pimctl\/?(\*\*?)?$/.test(l.trim()))) return { file, did: "kept" };
   return { file, did: "added .pimctl/ to", text: `${text}${text === "" || text.endsWith("\n") ? "" : "\n"}${block}` };

@@ -10,12 +10,25 @@ import { plural } from "../../plural.js";
 import type { Io } from "../io.js";
 import { pageFacts } from "../page-facts.js";
 import { say } from "../options.js";
-import { fleetExit, printFleetReview } from "../fleet-review.js";
-import type { PlanArgs } from "./plan.js";
+import { fleetExit, printFleetReview, type ReviewArgs } from "../fleet-review.js";
+import type { WriteOnlyMode } from "../../plan/write-only.js";
+
+/** What the fleet path reads of plan's options (plan.ts's PlanArgs holds them all). */
+export interface FleetPlanArgs extends ReviewArgs {
+  out?: string;
+  target?: string[];
+  exclude?: string[];
+  "allow-delete"?: boolean;
+  "allow-empty-files"?: boolean;
+  "write-only": WriteOnlyMode;
+  "fail-on-delete"?: boolean;
+  "fail-on-destructive"?: boolean;
+}
 
 /** `options`: the project options the command line gives (read once: reading them says which config is used). */
-export async function planFleetCommand(args: PlanArgs, io: Io, selection: Selection, options: PlanOptions): Promise<void> {
+export async function planFleetCommand(args: FleetPlanArgs, io: Io, selection: Selection, options: PlanOptions): Promise<void> {
   const t0 = Date.now();
+  const gates = { failOnDelete: args["fail-on-delete"] === true, failOnDestructive: args["fail-on-destructive"] === true };
   const { fleet, requests } = await planFleet(
     {
       ...options,
@@ -23,11 +36,8 @@ export async function planFleetCommand(args: PlanArgs, io: Io, selection: Select
       ...(args.exclude ? { excludes: args.exclude } : {}),
       allowDelete: args["allow-delete"] === true,
       allowEmptyFiles: args["allow-empty-files"] === true,
-      exitRules: {
-        writeOnly: args["write-only"],
-        "fail-on-delete": args["fail-on-delete"] === true,
-        "fail-on-destructive": args["fail-on-destructive"] === true,
-      },
+      ...gates,
+      exitRules: { writeOnly: args["write-only"], ...gates },
     },
     selection,
   );
@@ -50,5 +60,5 @@ export async function planFleetCommand(args: PlanArgs, io: Io, selection: Select
       `Saved the plans of ${plural(fleet.tenants.length, "tenant")} to ${args.out}${hmacKey ? " (signed)" : ""}. Apply them with: pimctl apply ${args.out}`,
     );
   }
-  fleetExit(fleet, args, io);
+  fleetExit(fleet, args, io, gates);
 }

@@ -1,11 +1,10 @@
-import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { CommandModule } from "yargs";
-import { plan, planHmacKey } from "../../workflows/index.js";
+import { plan, planHmacKey, type PlanOptions } from "../../workflows/index.js";
+import type { Config } from "../../config/index.js";
 import { renderPlan, type Format } from "../../render/index.js";
 import { describeRefresh } from "../../render/refresh.js";
 import { publicPlan, writePlanFile } from "../../planfile/file.js";
-import { policyViolation } from "../../plan/policy.js";
 import { countsAsChanges, WRITE_ONLY_MODES, type WriteOnlyMode } from "../../plan/write-only.js";
 import { EXIT, ExitWith } from "../exit-codes.js";
 import { PimctlError } from "../../errors.js";
@@ -13,9 +12,9 @@ import type { Io } from "../io.js";
 import type { LoadedCount } from "../../workflows/targeted-load.js";
 import { plural } from "../../plural.js";
 import { pageFacts } from "../page-facts.js";
-import { appendStepSummary } from "../pipeline-output.js";
-import { ALLOW_EMPTY_FILES_OPTION, colorFor, projectOptions, say, withFormat, withProjectOptions, withRefresh } from "../options.js";
+import { ALLOW_EMPTY_FILES_OPTION, projectOptions, say, withFormat, withProjectOptions, withRefresh } from "../options.js";
 import { bundled, withBundle, type BundleArgs } from "../bundle.js";
+import { printReview } from "../fleet-review.js";
 import { refuseUnwritable } from "../output-files.js";
 import { selectFleet } from "../../workflows/fleet-plan.js";
 import { planFleetCommand } from "./plan-fleet.js";
@@ -83,62 +82,49 @@ export function planCommand(io: Io): CommandModule<object, PlanArgs> {
       const options = projectOptions(args, io);
       const selection = await selectFleet(options);
       if (selection && selection.tenants.length > 1) return planFleetCommand(args, io, selection, { ...options, ...bundle.options });
-      const t0 = Date.now();
-      const result = await plan(
-        {
-          ...options,
-          ...(selection ? { tenant: selection.tenants[0]! } : {}),
-          ...bundle.options,
-          ...(args.target ? { targets: args.target } : {}),
-          ...(args.exclude ? { excludes: args.exclude } : {}),
-          allowDelete: args["allow-delete"] === true,
-          allowEmptyFiles: args["allow-empty-files"] === true,
-        },
-        selection ? { config: selection.config } : {},
-      );
-      const p = result.plan;
-      const how = describeRefresh(result.refresh);
-      const loaded = result.loaded ? describeLoaded(result.loaded) : undefined;
-      say(
-        args,
-        io,
-        `Read tenant "${result.connection.name}" in ${((Date.now() - t0) / 1000).toFixed(1)} s (${result.connection.api.stats().requests} requests` +
-          `${how ? `; ${how}` : ""}${loaded ? `; ${loaded}` : ""}).`,
-      );
-      const shown = publicPlan(p);
-      appendStepSummary(io, () => renderPlan(shown, "markdown", { color: false }));
-      const page =
-        args.format === "html" || args.html ? await pageFacts(io, "plan", [result.config.dir, ...(result.config.file ? [result.config.file] : [])]) : undefined;
-      const rendered = renderPlan(shown, args.format, {
-        color: args.format === "text" && colorFor(args, io),
-        ...(args.compact ? { compact: true } : {}),
-        ...(args.summary ? { summary: true } : {}),
-        ...(args["show-unmanaged"] ? { showUnmanaged: true } : {}),
-        ...(page ? { page } : {}),
-      });
-      if (args.html) {
-        await writeFile(path.resolve(io.cwd, args.html), renderPlan(shown, "html", { color: false, page: page! }));
-        say(args, io, `Wrote the review page to ${args.html}.`);
-      }
-      if (args["print-to"]) {
-        await writeFile(path.resolve(io.cwd, args["print-to"]), rendered);
-        say(args, io, `Wrote the ${args.format} plan to ${args["print-to"]}.`);
-      } else {
-        io.stdout(rendered);
-      }
-      if (args.out) {
-        const hmacKey = planHmacKey(io.env);
-        await writePlanFile(path.resolve(io.cwd, args.out), p, hmacKey ? { hmacKey } : {});
-        say(args, io, `Saved the plan to ${args.out}${hmacKey ? " (signed)" : ""}. Apply it with: pimctl apply ${args.out}`);
-      }
-      const violation = policyViolation(p, args);
-      if (violation) {
-        io.stderr(`error: ${violation}\n`);
-        throw new ExitWith(EXIT.policy);
-      }
-      if (args["detailed-exitcode"] && countsAsChanges(p, args["write-only"], result.ledgerExisted)) throw new ExitWith(EXIT.changes);
+      return planOneTenant(args, io, { ...options, ...(selection ? { tenant: selection.tenants[0]! } : {}), ...bundle.options }, selection?.config);
     }),
   };
+}
+
+/** One tenant, as plan has always been: its review, its saved plan, its exit code. `config`: already read to select the tenant. */
+async function planOneTenant(args: PlanArgs, io: Io, options: PlanOptions, config: Config | undefined): Promise<void> {
+  const t0 = Date.now();
+  const result = await plan(
+    {
+      ...options,
+      ...(args.target ? { targets: args.target } : {}),
+      ...(args.exclude ? { excludes: args.exclude } : {}),
+      allowDelete: args["allow-delete"] === true,
+      allowEmptyFiles: args["allow-empty-files"] === true,
+      failOnDelete: args["fail-on-delete"] === true,
+      failOnDestructive: args["fail-on-destructive"] === true,
+    },
+    config ? { config } : {},
+  );
+  const p = result.plan;
+  const how = describeRefresh(result.refresh);
+  const loaded = result.loaded ? describeLoaded(result.loaded) : undefined;
+  say(
+    args,
+    io,
+    `Read tenant "${result.connection.name}" in ${((Date.now() - t0) / 1000).toFixed(1)} s (${result.connection.api.stats().requests} requests` +
+      `${how ? `; ${how}` : ""}${loaded ? `; ${loaded}` : ""}).`,
+  );
+  const shown = publicPlan(p);
+  const page =
+    args.format === "html" || args.html ? await pageFacts(io, "plan", [result.config.dir, ...(result.config.file ? [result.config.file] : [])]) : undefined;
+  await printReview((format, opts) => renderPlan(shown, format, opts), args, io, page, "plan");
+  if (args.out) {
+    const hmacKey = planHmacKey(io.env);
+    await writePlanFile(path.resolve(io.cwd, args.out), p, hmacKey ? { hmacKey } : {});
+    say(args, io, `Saved the plan to ${args.out}${hmacKey ? " (signed)" : ""}. Apply it with: pimctl apply ${args.out}`);
+  }
+  if (result.policyViolation) {
+    io.stderr(`error: ${result.policyViolation}\n`);
+    throw new ExitWith(EXIT.policy);
+  }
+  if (args["detailed-exitcode"] && countsAsChanges(p, args["write-only"], result.ledgerExisted)) throw new ExitWith(EXIT.changes);
 }
 
 /** What a targeted plan loaded of the manifests: "loaded 7 of 41,235 manifest entries for 3 targets". */

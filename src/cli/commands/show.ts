@@ -45,7 +45,7 @@ export function showCommand(io: Io): CommandModule<object, ShowArgs> {
       }
       // One tenant's file: rendered as `plan` renders that plan (without its basis and seal).
       const { integrity: _integrity, ...plan } = publicPlan(fleet.tenants[0]!.plan!);
-      await printReview((format, opts) => renderPlan(plan, format, opts), args, io, page);
+      await printReview((format, opts) => renderPlan(plan, format, opts), args, io, page, "plan");
       return fleetExit(fleet, args, io);
     },
   };

@@ -30,7 +30,10 @@ const SCRIPT = `
     sections.forEach(function (s) { s.hidden = s.id !== id; });
     buttons.forEach(function (b) { b.setAttribute("aria-pressed", String(b.getAttribute("data-show") === id)); });
   }
-  buttons.forEach(function (b) { b.addEventListener("click", function () { show(b.getAttribute("data-show")); history.replaceState(null, "", "#" + b.getAttribute("data-show")); }); });
+  buttons.forEach(function (b) {
+    var id = b.getAttribute("data-show");
+    b.addEventListener("click", function () { show(id); history.replaceState(null, "", "#" + id); });
+  });
   // An address #tenant-3 (or an anchor inside it, #tenant-3-c12) shows that tenant: the table's links, a shared link.
   function fromHash(fallback) {
     var wanted = location.hash.slice(1).split("-").slice(0, 2).join("-");
@@ -75,7 +78,8 @@ function table(fleet: FleetPlan, ids: ReadonlyMap<string, string>): string {
   const head = `<tr><th>tenant</th>${COUNT_COLUMNS.map((k) => `<th>${esc(COLUMN_TITLES[k])}</th>`).join("")}<th>error</th></tr>`;
   const rows = fleet.tenants.map((t) => {
     const { counts, error } = rowCells(t);
-    return `<tr><th scope="row"><a href="#${ids.get(t.tenant)!}">${esc(t.tenant)}</a></th>${counts.map((n) => `<td>${n}</td>`).join("")}<td class="err">${esc(error)}</td></tr>`;
+    const name = `<th scope="row"><a href="#${ids.get(t.tenant)!}">${esc(t.tenant)}</a></th>`;
+    return `<tr>${name}${counts.map((n) => `<td>${n}</td>`).join("")}<td class="err">${esc(error)}</td></tr>`;
   });
   return `<table class="fleet" aria-label="Tenants"><thead>${head}</thead><tbody>${rows.join("")}</tbody></table>`;
 }

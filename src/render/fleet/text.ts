@@ -3,7 +3,7 @@ import type { ChalkInstance } from "chalk";
 import type { FleetPlan, FleetTenant } from "../../plan/fleet.js";
 import type { Plan } from "../../plan/types.js";
 import { escapeControls } from "../../base/controls.js";
-import { blockedLine, groupByKind, hintLines, palette, summaryLine, type RenderOptions } from "../common.js";
+import { alignRows, blockedLine, groupByKind, hintLines, palette, summaryLine, type RenderOptions } from "../common.js";
 import { kindLines } from "../text.js";
 import { COLUMN_TITLES, COUNT_COLUMNS, fleetSummaryLine, rowCells } from "./common.js";
 import { foldFleet, tenantsLabel } from "./fold.js";
@@ -29,13 +29,8 @@ function table(fleet: FleetPlan, c: ChalkInstance): string[] {
     const { counts, error } = rowCells(t);
     return [escapeControls(t.tenant), ...counts, escapeControls(error)];
   });
-  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (cells: string[]) =>
-    cells
-      .map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : i === cells.length - 1 ? cell : cell.padStart(widths[i]!)))
-      .join("  ")
-      .trimEnd();
-  return [c.bold(line(head)), ...rows.map((r, i) => (fleet.tenants[i]!.error ? c.red(line(r)) : line(r)))];
+  const [top, ...lines] = alignRows([head, ...rows]);
+  return [c.bold(top!), ...lines.map((l, i) => (fleet.tenants[i]!.error ? c.red(l) : l))];
 }
 
 /** A tenant's own part: its summary line, the actions no other tenant has, what a reviewer must see; or why it has no plan. */
