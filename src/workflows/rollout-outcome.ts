@@ -4,7 +4,6 @@
  * and one line that says why.
  */
 import { PimctlError, PimctlErrors, type ErrorCode } from "../errors.js";
-import { plural } from "../plural.js";
 import type { ApplyResult } from "./apply.js";
 
 export type RolloutOutcome = "applied" | "failed" | "stale" | "not started" | "already applied" | "interrupted";
@@ -42,7 +41,7 @@ export function endOf(result: ApplyResult): TenantEnd {
       ? [`stopped: ${report.stopped_by.code === "api_unauthorized" ? "the token was refused (401)" : "the tenant stopped answering"}`]
       : []),
     ...(v?.error ? ["the verification read failed"] : []),
-    ...(v?.mismatches.length ? [`${plural(v.mismatches.length, "change")} not stored as written`] : []),
+    ...(v?.mismatches.length ? [`${v.mismatches.length} change${v.mismatches.length === 1 ? "" : "s"} not stored as written`] : []),
     ...(result.stateNotSaved ? [`the state was not saved${result.stateNotSaved.rescueFile ? ` (rescue file ${result.stateNotSaved.rescueFile})` : ""}`] : []),
     ...(result.lockNotReleased ? [`the lock was not released (id ${result.lockNotReleased.id})`] : []),
   ];
