@@ -34,7 +34,8 @@ export function withProjectOptions<T>(y: Argv<T>): Argv<T & GlobalArgs> {
     .option("tenant", {
       type: "string",
       describe:
-        "Tenant name from the config (optional when it names one); commands that work on several take names and globs, comma-separated ('prod-*'; README \"Fleets\")",
+        "Tenant name from the config (optional when it names one); commands that work on several take names and globs, " +
+        "comma-separated ('prod-*'; docs/fleets.md)",
       group: "Project:",
     })
     .option("dir", { type: "string", describe: "Manifest directory (default: the config's dir:, else .)", group: "Project:" })
