@@ -58,14 +58,21 @@ export class PimctlError extends Error {
   readonly request?: ApiRequestInfo;
   /** Extra lines shown under the message (suggestions, lists of records). */
   readonly details: string[];
+  /** The tenants whose catalogue has this problem, when a command checks several (validate --tenant 'prod-*'). */
+  readonly tenants?: string[];
 
-  constructor(code: ErrorCode, message: string, opts: { location?: SourceLocation; request?: ApiRequestInfo; details?: string[]; cause?: unknown } = {}) {
+  constructor(
+    code: ErrorCode,
+    message: string,
+    opts: { location?: SourceLocation; request?: ApiRequestInfo; details?: string[]; cause?: unknown; tenants?: string[] } = {},
+  ) {
     super(message, opts.cause === undefined ? undefined : { cause: opts.cause });
     this.name = "PimctlError";
     this.code = code;
     if (opts.location) this.location = opts.location;
     if (opts.request) this.request = opts.request;
     this.details = opts.details ?? [];
+    if (opts.tenants) this.tenants = opts.tenants;
   }
 
   /**
@@ -82,6 +89,7 @@ export class PimctlError extends Error {
       const tenant = this.request.tenant ? ` [tenant ${this.request.tenant}]` : "";
       head = `${this.request.method} ${this.request.path}${status}${tenant}: ${this.message}`;
     }
+    if (this.tenants) head = `${this.tenants.join(", ")}: ${head}`;
     return [head, ...this.details.map((d) => `  ${d}`)].map((line) => escapeControls(line)).join("\n");
   }
 
@@ -92,6 +100,7 @@ export class PimctlError extends Error {
       ...(this.location ? { location: this.location } : {}),
       ...(this.request ? { request: this.request } : {}),
       ...(this.details.length ? { details: this.details } : {}),
+      ...(this.tenants ? { tenants: this.tenants } : {}),
     };
   }
 }

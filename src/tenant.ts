@@ -4,8 +4,11 @@
  */
 import { buildBaseUrl, createClient, resolveToken, type PimClient } from "./api/client.js";
 import type { Config, TenantConfig } from "./config/index.js";
-import { PimctlError, closeNames } from "./errors.js";
+import { PimctlError } from "./errors.js";
+import { pickTenant } from "./config/select.js";
 import type { ExchangeHook } from "./api/exchange.js";
+
+export { pickTenant };
 
 export interface ConnectOptions {
   env: NodeJS.ProcessEnv;
@@ -21,28 +24,6 @@ export interface Connection {
   tenant: TenantConfig;
   baseUrl: string;
   api: PimClient;
-}
-
-/** The tenant a command works on: --tenant, or the only one the config names. */
-export function pickTenant(config: Config, name: string | undefined): { name: string; tenant: TenantConfig } {
-  const names = Object.keys(config.tenants).sort();
-  if (name === undefined) {
-    if (names.length === 1) return { name: names[0]!, tenant: config.tenants[names[0]!]! };
-    throw new PimctlError(
-      "usage",
-      names.length === 0
-        ? `no tenants are configured${config.file ? ` in ${config.file}` : " (no pimctl.yaml found)"}; add one under tenants: or run 'pimctl init'`
-        : `name a tenant with --tenant (configured: ${names.join(", ")})`,
-    );
-  }
-  const tenant = config.tenants[name];
-  if (!tenant) {
-    const close = closeNames(name, names);
-    throw new PimctlError("config", `tenant "${name}" is not configured${config.file ? ` in ${config.file}` : ""}`, {
-      details: [close.length ? `did you mean: ${close.join(", ")}?` : `configured tenants: ${names.join(", ") || "(none)"}`],
-    });
-  }
-  return { name, tenant };
 }
 
 /** base_url as given, or url_template (tenant's, else the config's) filled with hash and region. */

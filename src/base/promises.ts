@@ -19,8 +19,11 @@ export function started<T>(p: Promise<T>): Promise<T> {
  */
 export const PMAP_WINDOW = 64;
 
-/** One read per item (every kind's per-record reads), the results in the items' order; after a failure no further item starts. */
-export async function pmap<T, R>(items: readonly T[], fn: (t: T) => Promise<R>): Promise<R[]> {
+/**
+ * One read per item (every kind's per-record reads), the results in the items' order; after a failure no further item starts.
+ * `window`: how many are under way at once (a fleet plans a few tenants at a time, each with its own client).
+ */
+export async function pmap<T, R>(items: readonly T[], fn: (t: T) => Promise<R>, window = PMAP_WINDOW): Promise<R[]> {
   const out = new Array<R>(items.length);
   let next = 0;
   let failed = false;
@@ -35,7 +38,7 @@ export async function pmap<T, R>(items: readonly T[], fn: (t: T) => Promise<R>):
       }
     }
   };
-  await Promise.all(Array.from({ length: Math.min(PMAP_WINDOW, items.length) }, worker));
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(window, items.length)) }, worker));
   return out;
 }
 

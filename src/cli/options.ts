@@ -31,7 +31,13 @@ export function withProjectOptions<T>(y: Argv<T>): Argv<T & GlobalArgs> {
       describe: "Config file (default: pimctl.yaml here, else in the nearest folder above, up to the Git repository's root)",
       group: "Project:",
     })
-    .option("tenant", { type: "string", describe: "Tenant name from the config (optional when it names one)", group: "Project:" })
+    .option("tenant", {
+      type: "string",
+      describe:
+        "Tenant name from the config (optional when it names one); commands that work on several take names and globs, " +
+        "comma-separated ('prod-*'; docs/fleets.md)",
+      group: "Project:",
+    })
     .option("dir", { type: "string", describe: "Manifest directory (default: the config's dir:, else .)", group: "Project:" })
     .option("parallelism", { type: "number", describe: "Concurrent requests to the tenant (default 8)", group: "Output and network:" })
     .option("log-http", { type: "boolean", describe: "Log each HTTP request to stderr (token redacted); also PIMCTL_LOG_HTTP=1", group: "Output and network:" })

@@ -17,6 +17,7 @@ import type { ScopeRules } from "../model/policy.js";
 import type { ExternalRecords } from "../manifest/references.js";
 import type { SourceLocation } from "../model/catalogue.js";
 import { CONFIG_FILE, findConfig, type ConfigSearch } from "./find.js";
+import { isGlob } from "../base/name-globs.js";
 
 const DEFAULT_STATE: StateConfig = { backend: "local", remote: "origin" };
 
@@ -84,6 +85,7 @@ function configErrors(parsed: ParsedYaml, data: Record<string, unknown>): Pimctl
       errors.push(new PimctlError("config", `tenant "${name}" needs token_env (an environment variable) or token_file`, { location: at }));
   }
   errors.push(...credentialErrors(data, parsed));
+  errors.push(...rolloutErrors(data, parsed));
   return errors;
 }
 
@@ -122,6 +124,7 @@ function configOf(file: string, parsed: ParsedYaml, data: Record<string, unknown
       ...(t.versions ? { versions_at: entryLocations(parsed, ["tenants", name, "versions"], t.versions) } : {}),
       ...(t.variables ? { variables: Object.fromEntries(Object.entries(t.variables).map(([k, v]) => [k, String(v)])) } : {}),
       ...(t.token_file ? { token_file: path.resolve(base, t.token_file) } : {}),
+      ...(t.overlay ? { overlay: path.resolve(base, t.overlay) } : {}),
     };
   }
   return {
@@ -137,6 +140,8 @@ function configOf(file: string, parsed: ParsedYaml, data: Record<string, unknown
     external: (data.external ?? {}) as ExternalRecords,
     scope: scopeOf(data),
     ...(data.translations ? { translations: data.translations as TranslationRules } : {}),
+    ...(data.overlays ? { overlays: path.resolve(base, data.overlays as string) } : {}),
+    ...(data.rollout ? { rollout: data.rollout as string[][] } : {}),
   };
 }
 
@@ -180,4 +185,22 @@ export function versionSources(config: Config, tenant: TenantConfig | undefined)
 /** The location of each entry's value in a map of the config (`versions:`). */
 function entryLocations(parsed: ParsedYaml, at: string[], map: object): Record<string, SourceLocation> {
   return Object.fromEntries(Object.keys(map).map((k) => [k, parsed.at(pointer([...at, k]))]));
+}
+
+/** A plain name in `rollout:` that no tenant has is a typo that would leave a tenant to the last wave: refused at its line. */
+function rolloutErrors(data: Record<string, unknown>, parsed: ParsedYaml): PimctlError[] {
+  const names = new Set(Object.keys((data.tenants ?? {}) as object));
+  const rollout = Array.isArray(data.rollout) ? (data.rollout as unknown[]) : [];
+  return rollout.flatMap((wave, w) =>
+    (Array.isArray(wave) ? wave : []).flatMap((entry: unknown, i) =>
+      typeof entry === "string" && !isGlob(entry) && !names.has(entry)
+        ? [
+            new PimctlError("config", `rollout: wave ${w + 1} names "${entry}", which is not a configured tenant`, {
+              location: parsed.at(pointer(["rollout", String(w), String(i)])),
+              details: [`configured tenants: ${[...names].sort().join(", ") || "(none)"}`],
+            }),
+          ]
+        : [],
+    ),
+  );
 }

@@ -21,6 +21,8 @@ export interface TenantConfig {
   allow_insecure_http?: boolean;
   /** A production tenant: pimctl doctor never writes to it (no --write-probes, no --remove-leftovers). */
   production?: boolean;
+  /** Absolute overlay folder of this tenant as configured (`tenants.X.overlay`); see overlayDir. */
+  overlay?: string;
 }
 
 export interface Config {
@@ -44,6 +46,10 @@ export interface Config {
   scope: ScopeRules;
   /** The translation rule validate enforces (src/translations/). */
   translations?: TranslationRules;
+  /** Absolute folder of per-tenant overlay folders (`overlays:`): <overlays>/<tenant>/. */
+  overlays?: string;
+  /** The rollout waves as written (`rollout:`): lists of tenant names and globs (config/select.ts rolloutWaves). */
+  rollout?: string[][];
 }
 
 export interface TranslationRules {

@@ -18,8 +18,11 @@ export interface ManifestListing {
 
 const isManifest = (name: string): boolean => /\.ya?ml$/.test(name) && name !== "pimctl.yaml" && name !== "pimctl.yml" && name !== "translations.lock.yaml";
 
-/** `cwd`: paths in messages are relative to it (as loadManifests names files). */
-export async function manifestFiles(dir: string, cwd = process.cwd()): Promise<ManifestListing> {
+/**
+ * `cwd`: paths in messages are relative to it (as loadManifests names files). `exclude`: absolute
+ * folders that are not part of the directory (tenants' overlay folders kept inside it).
+ */
+export async function manifestFiles(dir: string, cwd = process.cwd(), exclude: readonly string[] = []): Promise<ManifestListing> {
   const files: string[] = [];
   const errors: PimctlError[] = [];
   const show = (p: string) => path.relative(cwd, p) || p;
@@ -52,6 +55,7 @@ export async function manifestFiles(dir: string, cwd = process.cwd()): Promise<M
         }
       }
       if (kind.isDirectory()) {
+        if (exclude.includes(p)) continue;
         const real = await realpath(p);
         const outer = ancestors.get(real);
         if (outer !== undefined) {

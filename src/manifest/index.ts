@@ -33,6 +33,8 @@ export interface LoadOptions {
   cwd?: string;
   /** Tenant-owned records manifests may refer to without declaring (config external:). */
   external?: ExternalRecords;
+  /** Absolute folders under the manifest directory that are not part of it (overlay folders kept inside it). */
+  exclude?: readonly string[];
 }
 
 export interface LoadResult {
@@ -42,6 +44,8 @@ export interface LoadResult {
   files: string[];
   /** The files that declare nothing (empty-files.ts), as errors name them: each is a warning too. */
   empty: string[];
+  /** A tenant's composed documents by file name (overlay-load.ts): where each value is written, base or overlay. */
+  places?: ReadonlyMap<string, ParsedYaml>;
 }
 
 const validateManifest = await validatorFor("manifest", manifestSchema);
@@ -77,8 +81,8 @@ function checkReadOnly(data: unknown, parsed: ParsedYaml, errors: PimctlError[])
   for (const kind of KINDS) checkList((data as Record<string, unknown>)[kind], kind, kind);
 }
 
-/** Parse and validate one file's text (exported for tests and the fuzz test). */
-export function parseManifestText(
+/** Parse one file's text into its mapping of kinds, read-only fields refused; not yet checked against the schema. */
+export function parseManifestData(
   text: string,
   file: string,
   opts: LoadOptions = {},
@@ -96,12 +100,27 @@ export function parseManifestText(
     return { parsed, errors };
   }
   checkReadOnly(data, parsed, errors);
-  errors.push(...schemaErrors(validateManifest, parsed, data));
   return { data: data as Record<string, unknown>, parsed, errors };
 }
 
+/** The schema's errors for one document (a file as parsed, or a tenant's composed document: overlay.ts). */
+export function manifestSchemaErrors(parsed: ParsedYaml, data: Record<string, unknown>): PimctlError[] {
+  return schemaErrors(validateManifest, parsed, data);
+}
+
+/** Parse and validate one file's text (exported for tests and the fuzz test). */
+export function parseManifestText(
+  text: string,
+  file: string,
+  opts: LoadOptions = {},
+): { data?: Record<string, unknown>; parsed: ParsedYaml; errors: PimctlError[] } {
+  const read = parseManifestData(text, file, opts);
+  if (read.data) read.errors.push(...manifestSchemaErrors(read.parsed, read.data));
+  return read;
+}
+
 /** A file's text, or why it cannot be read (not UTF-8, unreadable) as an error naming it. */
-async function readManifest(file: string, rel: string): Promise<{ text: string } | { error: PimctlError }> {
+export async function readManifest(file: string, rel: string): Promise<{ text: string } | { error: PimctlError }> {
   try {
     return decodeManifest(await readFile(file), rel);
   } catch (e) {
@@ -109,43 +128,76 @@ async function readManifest(file: string, rel: string): Promise<{ text: string }
   }
 }
 
+/** One parsed document the builder takes: a file (or a tenant's composed document), valid or not. */
+export interface ManifestDocument {
+  data?: Record<string, unknown>;
+  /** Absent for a file that could not be read (its error is in `errors`). */
+  parsed?: ParsedYaml;
+  errors: PimctlError[];
+}
+
+/** The manifest files of `dir` (files.ts), or why it cannot be read; `exclude`: folders left out (overlays inside the base). */
+export async function listManifests(
+  dir: string,
+  opts: Pick<LoadOptions, "cwd" | "exclude"> = {},
+): Promise<{ files: string[]; errors: PimctlError[]; unreadable?: true }> {
+  try {
+    if (!(await stat(dir)).isDirectory()) throw new Error("not a directory");
+    return await manifestFiles(dir, opts.cwd, opts.exclude);
+  } catch (e) {
+    const why = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
+    return { files: [], errors: [new PimctlError("io", `cannot read the manifest directory ${dir}: ${why}`)], unreadable: true };
+  }
+}
+
 export async function loadManifests(dir: string, opts: LoadOptions = {}): Promise<LoadResult> {
   const errors: PimctlError[] = [];
   const warnings: PimctlError[] = [];
   const empty: string[] = [];
-  let files: string[] = [];
-  try {
-    if (!(await stat(dir)).isDirectory()) throw new Error("not a directory");
-    const listing = await manifestFiles(dir, opts.cwd);
-    files = listing.files;
-    errors.push(...listing.errors);
-  } catch (e) {
-    errors.push(new PimctlError("io", `cannot read the manifest directory ${dir}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`));
-    return { catalogue: emptyCatalogue(), errors, warnings, files, empty };
-  }
+  const listing = await listManifests(dir, opts);
+  const files = listing.files;
+  errors.push(...listing.errors);
+  if (listing.unreadable) return { catalogue: emptyCatalogue(), errors, warnings, files, empty };
   if (!files.length) warnings.push(new PimctlError("io", `no manifest files (*.yaml, *.yml) in ${dir}`));
-  const builder = new CatalogueBuilder(opts);
+  const documents: ManifestDocument[] = [];
   for (const file of files) {
     const rel = shownName(file, opts.cwd);
     const read = await readManifest(file, rel);
     if ("error" in read) {
-      errors.push(read.error);
+      documents.push({ errors: [read.error] });
       continue;
     }
-    const text = read.text;
-    const { data, parsed, errors: fileErrors } = parseManifestText(text, rel, opts);
-    errors.push(...fileErrors);
-    if (data && !fileErrors.length && declaresNothing(data)) {
+    const document = parseManifestText(read.text, rel, opts);
+    if (document.data && !document.errors.length && declaresNothing(document.data)) {
       empty.push(rel);
       warnings.push(emptyFileWarning(rel));
     }
-    if (data && !fileErrors.length) builder.add(data, parsed);
+    documents.push(document);
+  }
+  const built = await buildCatalogue(documents, opts);
+  return { catalogue: built.catalogue, errors: [...errors, ...built.errors], warnings: [...warnings, ...built.warnings], files, empty };
+}
+
+/**
+ * The catalogue of parsed documents and the rules that span them (duplicates, references).
+ * `places`: where a reference error's member is looked up by its entry's file name (composed
+ * documents, held in memory); without it the file is parsed again (reference-places.ts).
+ */
+export async function buildCatalogue(
+  documents: readonly ManifestDocument[],
+  opts: LoadOptions,
+  places?: ReadonlyMap<string, ParsedYaml>,
+): Promise<{ catalogue: Catalogue; errors: PimctlError[]; warnings: PimctlError[] }> {
+  const errors: PimctlError[] = [];
+  const builder = new CatalogueBuilder(opts);
+  for (const { data, parsed, errors: fileErrors } of documents) {
+    errors.push(...fileErrors);
+    if (data && parsed && !fileErrors.length) builder.add(data, parsed);
     // A file with schema errors still declares its names: duplicates and references are reported in the same run.
-    else if (data) builder.register(data, parsed);
+    else if (data && parsed) builder.register(data, parsed);
   }
   const catalogue = builder.build();
   errors.push(...builder.errors);
-  warnings.push(...builder.warnings);
   const external: ExternalRecords = { ...opts.external };
   for (const kind of ["display_groups", "attributes", "attribute_sets"] as const) {
     const partial = builder.registered(kind);
@@ -159,11 +211,11 @@ export async function loadManifests(dir: string, opts: LoadOptions = {}): Promis
     syntax.details.push(
       `${references.length} more check${references.length === 1 ? "" : "s"} (references to what the files declare) skipped until the syntax error is fixed`,
     );
-  else if (references.length) errors.push(...(await atMembers(references, opts)));
-  return { catalogue, errors, warnings, files, empty };
+  else if (references.length) errors.push(...(await atMembers(references, opts, places)));
+  return { catalogue, errors, warnings: builder.warnings };
 }
 
 /** A file's name as errors show it: relative to `cwd` (the process's by default). */
-function shownName(file: string, cwd?: string): string {
+export function shownName(file: string, cwd?: string): string {
   return path.relative(cwd ?? process.cwd(), file) || file;
 }

@@ -16,11 +16,18 @@ import type { MemberPlace, ReferenceProblem } from "./references.js";
 /**
  * The errors, each at its member's line where the file still reads as it did. File names are
  * as errors show them, relative to `opts.cwd` (the process's by default); `opts.variables` as the
- * load had them (keys may use them).
+ * load had them (keys may use them). `held`: documents already in memory by file name (a tenant's
+ * composed documents, whose members may come from an overlay): looked up there, not parsed again.
  */
-export async function atMembers(problems: readonly ReferenceProblem[], opts: { cwd?: string; variables?: Record<string, string> }): Promise<PimctlError[]> {
+export async function atMembers(
+  problems: readonly ReferenceProblem[],
+  opts: { cwd?: string; variables?: Record<string, string> },
+  held?: ReadonlyMap<string, ParsedYaml>,
+): Promise<PimctlError[]> {
   const parsed = new Map<string, Promise<ParsedYaml | undefined>>();
   const parse = (shown: string): Promise<ParsedYaml | undefined> => {
+    const kept = held?.get(shown);
+    if (kept) return Promise.resolve(kept);
     let p = parsed.get(shown);
     if (!p) parsed.set(shown, (p = reparse(path.resolve(opts.cwd ?? process.cwd(), shown), shown, opts.variables)));
     return p;

@@ -28,6 +28,18 @@ export const configSchema: S = {
       propertyNames: { pattern: "^[A-Za-z0-9_.-]+$" },
       additionalProperties: { $ref: "#/definitions/tenant" },
     },
+    overlays: str(
+      "A folder, relative to this file, of per-tenant overlay folders: <folder>/<tenant>/ holds manifest files of the same kinds that patch, add " +
+        'to or remove from the shared catalogue for that tenant only (README "Fleets"). A tenant\'s own overlay: wins. Default: no overlays.',
+    ),
+    rollout: {
+      type: "array",
+      minItems: 1,
+      items: { type: "array", minItems: 1, items: { type: "string", minLength: 1 }, description: "One wave: tenant names and globs (*, ?, [...])." },
+      description:
+        "The waves apply goes in across several tenants, e.g. [[staging-*], [prod-eu], [prod-*]]: each tenant is in the first wave that matches " +
+        "it; selected tenants no wave names go last. Default: one wave of all.",
+    },
     versions: {
       type: "object",
       description: "Language version name -> version id, for versions the channels do not publish (a tenant's own versions win).",
@@ -139,6 +151,10 @@ export const configSchema: S = {
         },
         parallelism: { type: "integer", minimum: 1, maximum: 64, description: "Concurrent requests (default 8)." },
         allow_insecure_http: bool("Allow plain http:// to a non-loopback address (the token travels unencrypted)."),
+        overlay: str(
+          "This tenant's overlay folder, relative to this file (wins over overlays:/<tenant>): manifest files that patch, add to or remove from the " +
+            "shared catalogue for this tenant.",
+        ),
         production: bool("A production tenant: pimctl doctor never writes to it (--write-probes and --remove-leftovers are refused)."),
       },
     },

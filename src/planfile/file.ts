@@ -46,6 +46,11 @@ export function parsePlan(text: string, file: string): Plan {
   } catch (e) {
     throw new PimctlError("plan_format", `${file} is not a pimctl plan: ${(e as Error).message}`);
   }
+  return checkedPlan(data, file);
+}
+
+/** Parsed JSON checked as a plan: format_version and actions, the format's major version, the published schema. */
+export function checkedPlan(data: unknown, file: string): Plan {
   const version = (data as { format_version?: unknown } | null)?.format_version;
   if (typeof version !== "string" || !Array.isArray((data as { actions?: unknown }).actions)) {
     throw new PimctlError("plan_format", `${file} is not a pimctl plan (no format_version or actions)`);

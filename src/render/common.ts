@@ -223,3 +223,14 @@ export function hintLines(plan: Plan): string[] {
     escapeControls(`${h.delete} -> ${h.create}: ${h.reason}; to keep the record (and its id), add to ${h.create}: ${h.add}`),
   );
 }
+
+/** Rows as aligned columns for a terminal: the first left-aligned, the middle ones (counts) right-aligned, the last as it is. */
+export function alignRows(rows: readonly string[][]): string[] {
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
+  return rows.map((cells) =>
+    cells
+      .map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : i === cells.length - 1 ? cell : cell.padStart(widths[i]!)))
+      .join("  ")
+      .trimEnd(),
+  );
+}

@@ -63,7 +63,8 @@ const NOT_COUNTED = "shown, not counted as drift; set them in the PIM's UI";
 /** The items that count as drift, and those API v1 cannot write back. */
 const split = (r: DriftReport) => ({ drift: r.items.filter(countsAsDrift), unwritable: r.items.filter((i) => !countsAsDrift(i)) });
 
-function text(r: DriftReport): string {
+/** A report for people: the headline, then each item (a fleet's report prints each tenant's in turn). */
+export function driftText(r: DriftReport): string {
   const { drift, unwritable } = split(r);
   const lines = [headline(r) + (drift.length ? ":" : ".")];
   for (const i of drift) lines.push(escapeControls(`  ${i.address}: ${what(i)}; ${when(i)}`));
@@ -79,8 +80,13 @@ const TABLE_HEAD = ["| Record | What differs | When (changelog) |", "|---|---|--
 const row = (i: DriftItem) => `| \`${cell(i.address)}\` | ${cell(what(i))} | ${cell(when(i))} |`;
 
 function markdown(r: DriftReport): string {
+  return `# Catalogue drift on \`${escapeControls(r.tenant)}\`\n\n${driftMarkdownBody(r)}`;
+}
+
+/** A report's markdown under its title: the headline, the tables, the feed read (a fleet's report puts each tenant's under its own heading). */
+export function driftMarkdownBody(r: DriftReport): string {
   const { drift, unwritable } = split(r);
-  const lines = [`# Catalogue drift on \`${escapeControls(r.tenant)}\``, "", `${headline(r)}.`];
+  const lines = [`${headline(r)}.`];
   if (drift.length) lines.push("", ...TABLE_HEAD, ...drift.map(row));
   if (unwritable.length) lines.push("", `**${NOT_POSSIBLE}** (${NOT_COUNTED}):`, "", ...TABLE_HEAD, ...unwritable.map(row));
   if (r.items.length) {
@@ -97,5 +103,5 @@ function markdown(r: DriftReport): string {
 
 export function renderDrift(r: DriftReport, format: DriftFormat): string {
   if (format === "json") return `${jsonText(r, 2)}\n`;
-  return format === "markdown" ? markdown(r) : text(r);
+  return format === "markdown" ? markdown(r) : driftText(r);
 }

@@ -26,6 +26,13 @@ export interface Problem {
   hint?: string;
   /** The API request it came from (never the token). */
   request?: { method: string; path: string; status?: number };
+  /** validate over several tenants: the tenants whose catalogue has it. */
+  tenants?: string[];
+}
+
+/** The message with the tenants it is in first, for formats that have no field for them. */
+function withTenants(p: Problem): string {
+  return p.tenants ? `${p.tenants.join(", ")}: ${p.message}` : p.message;
 }
 
 export function toProblem(e: PimctlError, severity: Severity): Problem {
@@ -35,6 +42,7 @@ export function toProblem(e: PimctlError, severity: Severity): Problem {
     message: e.message,
     ...(e.location ? { file: e.location.file, line: e.location.line, column: e.location.column } : {}),
     ...(e.details.length ? { hint: e.details.join("\n") } : {}),
+    ...(e.tenants ? { tenants: e.tenants } : {}),
     ...(e.request
       ? { request: { method: e.request.method, path: e.request.path, ...(e.request.status !== undefined ? { status: e.request.status } : {}) } }
       : {}),
@@ -106,7 +114,7 @@ export function renderGithubAnnotations(problems: readonly Problem[]): string {
         ...(p.column !== undefined ? [`col=${p.column}`] : []),
         `title=${escapeProperty(`pimctl ${p.code}`)}`,
       ];
-      const text = [p.message, ...(p.hint ? p.hint.split("\n") : [])].map((line) => escapeControls(line)).join("\n");
+      const text = [withTenants(p), ...(p.hint ? p.hint.split("\n") : [])].map((line) => escapeControls(line)).join("\n");
       return `::${p.severity} ${props.join(",")}::${escapeData(text)}\n`;
     })
     .join("");
@@ -117,12 +125,12 @@ export function renderCodeClimate(problems: readonly Problem[]): string {
   const issues = problems.map((p) => ({
     type: "issue",
     check_name: `pimctl/${p.code}`,
-    description: p.hint ? `${p.message} (${p.hint.replace(/\n/g, "; ")})` : p.message,
+    description: p.hint ? `${withTenants(p)} (${p.hint.replace(/\n/g, "; ")})` : withTenants(p),
     categories: ["Bug Risk"],
     severity: p.severity === "error" ? "major" : "minor",
     // Stable across runs for the same problem at the same place, as GitLab compares reports by it.
     fingerprint: createHash("sha256")
-      .update(`${p.code}\0${p.file ?? ""}\0${p.line ?? 0}\0${p.message}`)
+      .update(`${p.code}\0${p.file ?? ""}\0${p.line ?? 0}\0${withTenants(p)}`)
       .digest("hex")
       .slice(0, 32),
     location: { path: p.file ?? "pimctl.yaml", lines: { begin: p.line ?? 1 } },

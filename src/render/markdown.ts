@@ -1,6 +1,6 @@
 /** The plan as a pull-request comment: summary table, warning block, one collapsible section per kind. */
-import type { Kind } from "../model/catalogue.js";
 import type { Action, Plan } from "../plan/types.js";
+import type { Kind } from "../model/catalogue.js";
 import { collapseUnknown } from "../plan/write-only.js";
 import {
   coverageLines,
@@ -104,10 +104,24 @@ function alertLines(plan: Plan, detail: "full" | "compact" | "counts"): string[]
   return out;
 }
 
-/** One kind's actions, folded: a diff block of what apply does, a plain block of what API v1 cannot. */
-function kindSection(kind: Kind, actions: Action[], opts: RenderOptions): string[] {
+/** The unmanaged records, counted (and listed with showUnmanaged). */
+function unmanagedLines(plan: Plan, opts: RenderOptions, detail: "full" | "compact" | "counts"): string[] {
   const out: string[] = [];
-  out.push(`<details><summary><b>${KIND_TITLES[kind]}</b> (${actions.length})</summary>`, "");
+  if (plan.unmanaged.length) {
+    out.push(`_Unmanaged, left alone (pruning off): ${unmanagedCounts(plan)}._`, "");
+    if (opts.showUnmanaged && detail !== "counts") {
+      const shown = plan.unmanaged.slice(0, 200);
+      out.push("<details><summary>Unmanaged records</summary>", "", ...shown.map((u) => `- \`${escapeControls(u.address)}\``));
+      if (shown.length < plan.unmanaged.length) out.push(`- ... and ${plan.unmanaged.length - shown.length} more`);
+      out.push("", "</details>", "");
+    }
+  }
+  return out;
+}
+
+/** One kind's actions, folded in a <details> block: what applies in a diff block, what API v1 cannot do apart. */
+export function kindSection(kind: Kind, actions: readonly Action[], opts: RenderOptions, title = `<b>${KIND_TITLES[kind]}</b>`): string[] {
+  const out = [`<details><summary>${title} (${actions.length})</summary>`, ""];
   const { listed, collapsed } = collapseUnknown(actions);
   const applied = listed.filter((a) => a.op !== "unsupported");
   if (applied.length || collapsed.length) {
@@ -124,21 +138,6 @@ function kindSection(kind: Kind, actions: Action[], opts: RenderOptions): string
     out.push("```", "");
   }
   out.push("</details>", "");
-  return out;
-}
-
-/** The unmanaged records, counted (and listed with showUnmanaged). */
-function unmanagedLines(plan: Plan, opts: RenderOptions, detail: "full" | "compact" | "counts"): string[] {
-  const out: string[] = [];
-  if (plan.unmanaged.length) {
-    out.push(`_Unmanaged, left alone (pruning off): ${unmanagedCounts(plan)}._`, "");
-    if (opts.showUnmanaged && detail !== "counts") {
-      const shown = plan.unmanaged.slice(0, 200);
-      out.push("<details><summary>Unmanaged records</summary>", "", ...shown.map((u) => `- \`${escapeControls(u.address)}\``));
-      if (shown.length < plan.unmanaged.length) out.push(`- ... and ${plan.unmanaged.length - shown.length} more`);
-      out.push("", "</details>", "");
-    }
-  }
   return out;
 }
 

@@ -1,4 +1,6 @@
 /** The plan for people at a terminal: grouped by kind, changed fields only, long text as unified diffs. */
+import type { ChalkInstance } from "chalk";
+import type { Kind } from "../model/catalogue.js";
 import { OPS, type Action, type Plan } from "../plan/types.js";
 import { collapseUnknown } from "../plan/write-only.js";
 import {
@@ -29,16 +31,7 @@ export function renderText(plan: Plan, opts: RenderOptions): string {
   const out: string[] = [];
   out.push(c.bold(`Plan for tenant "${escapeControls(plan.tenant)}"`), "");
 
-  for (const [kind, actions] of groupByKind(plan.actions)) {
-    const counts = countOps(actions);
-    out.push(c.bold(`${KIND_TITLES[kind]}`) + c.dim(` (${counts})`));
-    if (opts.summary) continue;
-    const { listed, collapsed } = collapseUnknown(actions);
-    for (const a of listed) out.push(...renderAction(a, opts, c));
-    for (const u of collapsed)
-      out.push(`  ${c.yellow("~")} ${escapeControls(u.label)} unknown${c.dim("  (write-only: written once, then remembered; --format json lists each)")}`);
-    out.push("");
-  }
+  for (const [kind, actions] of groupByKind(plan.actions)) out.push(...kindLines(kind, actions, opts, c));
   if (opts.summary && plan.actions.length) out.push("");
 
   const destructive = plan.actions.filter((a) => a.flags.destructive);
@@ -70,6 +63,20 @@ export function renderText(plan: Plan, opts: RenderOptions): string {
   if (plan.warnings.length) out.push("");
   out.push(c.bold(summaryLine(plan)));
   return `${out.join("\n")}\n`;
+}
+
+/** One kind's title with its counts, then (unless --summary) its actions and a blank line. */
+export function kindLines(kind: Kind, actions: readonly Action[], opts: RenderOptions, c: ChalkInstance, indent = ""): string[] {
+  const out = [indent + c.bold(`${KIND_TITLES[kind]}`) + c.dim(` (${countOps(actions)})`)];
+  if (opts.summary) return out;
+  const { listed, collapsed } = collapseUnknown(actions);
+  for (const a of listed) out.push(...renderAction(a, opts, c).map((l) => indent + l));
+  for (const u of collapsed)
+    out.push(
+      `${indent}  ${c.yellow("~")} ${escapeControls(u.label)} unknown${c.dim("  (write-only: written once, then remembered; --format json lists each)")}`,
+    );
+  out.push("");
+  return out;
 }
 
 function countOps(actions: readonly Action[]): string {

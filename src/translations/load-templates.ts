@@ -3,7 +3,9 @@
  * read as itself, so a text is the same template for every tenant. What translations status,
  * export and import read, and what a plan's coverage counts on (workflows/plan.ts).
  */
+import path from "node:path";
 import { versionMap, type Config } from "../config/index.js";
+import { overlayFolders } from "../config/overlays.js";
 import { PimctlErrors } from "../errors.js";
 import { loadManifests } from "../manifest/index.js";
 import type { Catalogue } from "../model/catalogue.js";
@@ -20,6 +22,8 @@ export async function loadTemplates(config: Config, dir: string, cwd: string, va
     variables: asTemplates(variables),
     listedVersions: Object.keys(versionMap(config, undefined)),
     ...(config.external ? { external: config.external } : {}),
+    // Overlay folders kept inside the manifest directory are tenants' own, not part of the shared texts.
+    ...(overlayFolders(config).length ? { exclude: overlayFolders(config).map((d) => path.join(dir, path.relative(config.dir, d))) } : {}),
   });
   if (result.errors.length) throw new PimctlErrors(result.errors);
   return result.catalogue;

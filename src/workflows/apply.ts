@@ -24,7 +24,7 @@ import { PimctlError, PimctlErrors } from "../errors.js";
 import { appliedIdentities, appliedPrints, createdByKind, deletedByKind, removedWith } from "./ownership.js";
 import { type PlanOptions, type PlanResult, planAgainst, planWithState, refuseUnknownKinds } from "./plan.js";
 import { connectOpts, errorText, errorsOf, ledgerDir, loadDesiredFor, projectConfig, prunePolicy } from "./project.js";
-import { checkSavedPlan, readSavedPlan, refuseOtherTenant } from "./saved-plan.js";
+import { acceptSavedPlan, checkSavedPlan, readSavedPlan, refuseOtherTenant } from "./saved-plan.js";
 import { readScope } from "../plan/read-scope.js";
 
 export type { ApplyResult } from "../apply/outcome.js";
@@ -45,6 +45,8 @@ export interface ApplyOptions extends PlanOptions, LockOptions {
   ifApplied?: "ok" | "fail";
   /** Apply this saved plan (after checking it is not stale) instead of planning now. */
   planFile?: string;
+  /** A saved plan already read (a tenant's plan in a rollout), checked as a file's would be; `label` names it in messages. */
+  savedPlan?: { plan: Plan; label: string };
   allowDelete?: boolean;
   dryRun?: boolean;
   failFast?: boolean;
@@ -94,20 +96,23 @@ export function unlessStopped<T>(work: Promise<T>, signal: AbortSignal, lost: { 
  * the other, and neither loses the report.
  */
 export async function apply(opts: ApplyOptions): Promise<ApplyResult> {
-  if (!opts.planFile) refuseUnknownKinds(opts.targets, opts.excludes);
-  const saved = opts.planFile ? await readSavedPlan({ ...opts, planFile: opts.planFile }) : undefined;
+  if (!opts.planFile && !opts.savedPlan) refuseUnknownKinds(opts.targets, opts.excludes);
+  const saved = opts.planFile
+    ? await readSavedPlan({ ...opts, planFile: opts.planFile })
+    : opts.savedPlan && acceptSavedPlan(opts.savedPlan.plan, opts.savedPlan.label, opts);
+  const savedLabel = opts.planFile ?? opts.savedPlan?.label ?? "";
   const config = await projectConfig(opts);
   // apply --target loads what the targets touch, as plan --target does.
   // A saved plan was checked for files that declare nothing when it was made (plan --allow-empty-files).
   const project = saved ? { desired: saved.basis.desired, empty: [] } : await loadDesiredFor(config, opts, opts);
-  if (saved) refuseOtherTenant(saved, opts.planFile!, config, opts.tenant);
+  if (saved) refuseOtherTenant(saved, savedLabel, config, opts.tenant);
   const connection = await connect(config, opts.tenant ?? saved?.tenant, connectOpts(opts));
   // One stop for both reasons: the caller's signal, and a lock this run cannot keep.
   const stop = new AbortController();
   const forward = () => stop.abort(opts.signal!.reason);
   if (opts.signal?.aborted) forward();
   else opts.signal?.addEventListener("abort", forward, { once: true });
-  const run: ApplySession = { opts, saved, config, project, connection, stop, lost: {}, multiTenant: Object.keys(config.tenants).length > 1 };
+  const run: ApplySession = { opts, saved, savedLabel, config, project, connection, stop, lost: {}, multiTenant: Object.keys(config.tenants).length > 1 };
   let lock: HeldLock | undefined;
   let failure: unknown;
   try {
@@ -128,6 +133,8 @@ export async function apply(opts: ApplyOptions): Promise<ApplyResult> {
 interface ApplySession {
   opts: ApplyOptions;
   saved: Awaited<ReturnType<typeof readSavedPlan>> | undefined;
+  /** The saved plan's file, or the label a rollout gave its plan, for messages. */
+  savedLabel: string;
   config: Config;
   project: { desired: Catalogue; empty: string[] };
   connection: Connection;
@@ -143,7 +150,7 @@ interface ApplySession {
 function takeLock(run: ApplySession, backend: StateBackend): Promise<HeldLock> {
   const { opts, connection, stop, lost } = run;
   return acquireLock(backend, connection.name, {
-    why: run.saved ? `apply ${path.basename(opts.planFile!)}` : "apply",
+    why: opts.planFile ? `apply ${path.basename(opts.planFile)}` : run.saved ? "apply (rollout)" : "apply",
     env: opts.env,
     ...(opts.lockTimeoutMs ? { timeoutMs: opts.lockTimeoutMs } : {}),
     ...(run.multiTenant ? { tenantFlag: connection.name } : {}),
@@ -162,7 +169,7 @@ async function applyUnderLock(run: ApplySession, backend: StateBackend): Promise
   const state = await unlessStopped(readLedger(backend, connection.name, connection.baseUrl), stop.signal, lost);
   const planned = await unlessStopped(
     saved
-      ? checkSavedPlan(saved, opts.planFile!, config, connection, state, opts, opts.ifApplied ?? "ok")
+      ? checkSavedPlan(saved, run.savedLabel, config, connection, state, opts, opts.ifApplied ?? "ok")
       : planWithState(opts, config, run.project.desired, connection, state, undefined, run.project.empty),
     stop.signal,
     lost,

@@ -1,5 +1,5 @@
 /** `pimctl drift` as a library call: plan, tell the manifests' differences from the tenant's, then read the feed for the tenant's. */
-import { planOpen, type PlanOptions } from "./plan.js";
+import { planOpen, type GivenProject, type PlanOptions } from "./plan.js";
 import { DRIFT_FORMAT_VERSION, attribute, countsAsDrift, driftedActions, feedTypesOf, ledgerIds, readDriftFeed, type DriftReport } from "../drift/index.js";
 import { origins } from "../drift/origin.js";
 
@@ -10,9 +10,9 @@ export interface DriftOptions extends PlanOptions {
   now?: () => Date;
 }
 
-export async function drift(opts: DriftOptions): Promise<DriftReport> {
+export async function drift(opts: DriftOptions, given: GivenProject = {}): Promise<DriftReport> {
   // Drift applies nothing: deletes while a manifest file declares nothing are drift to report, with the plan's warning.
-  const result = await planOpen({ ...opts, allowEmptyFiles: true });
+  const result = await planOpen({ ...opts, allowEmptyFiles: true }, given);
   try {
     const fromLedger = ledgerIds(result.plan.actions, result.ledger, result.remote);
     const claims = origins(driftedActions(result.plan), result.desired, result.ledger, fromLedger);

@@ -13,7 +13,8 @@ import { PimctlError, PimctlErrors } from "../errors.js";
 import { readTenantCatalogue } from "./diff.js";
 import { projectConfig, prunePolicy, schemaPath, type ProjectOptions } from "./project.js";
 import { pickTenant } from "../tenant.js";
-import type { TenantConfig } from "../config/index.js";
+import { overlayDir, overlayFolders } from "../config/overlays.js";
+import type { Config, TenantConfig } from "../config/index.js";
 import { exportFiles, exportHeader, type ExportFile } from "../export/index.js";
 import { mergeExport, type MergeInput, type MergeResult } from "../export/merge.js";
 import { isUntouchedSample } from "./init-sample.js";
@@ -44,7 +45,8 @@ export interface ExportResult extends Omit<MergeResult, "files"> {
 
 export async function exportTenant(opts: ExportOptions): Promise<ExportResult> {
   const outDir = path.resolve(opts.cwd, opts.out);
-  const { existing, sample } = await manifestsIn(outDir);
+  // Tenants' overlay folders kept inside the folder are theirs: never part of what a merge edits.
+  const { existing, sample } = await manifestsIn(outDir, overlayFolders(await projectConfig(opts)));
   if (existing.length && !opts.existing) {
     const names = existing.map((f) => path.relative(opts.cwd, f) || f);
     throw new PimctlError(
@@ -128,13 +130,39 @@ async function mergeFolder(
 /** The folder a merge edits, loaded as plan loads it (with the tenant's variables): its errors refuse the merge. */
 async function loadFolder(opts: ExportOptions, outDir: string): Promise<Catalogue> {
   const config = await projectConfig(opts);
+  const picked = pickTenant(config, opts.tenant);
+  refuseOverlaidBase(config, picked.name, outDir, opts.cwd);
+  const exclude = overlayFolders(config);
   const loaded = await loadManifests(outDir, {
     cwd: opts.cwd,
-    variables: variablesOf(pickTenant(config, opts.tenant).tenant),
+    variables: variablesOf(picked.tenant),
     ...(config.external ? { external: config.external } : {}),
+    ...(exclude.length ? { exclude } : {}),
   });
   if (loaded.errors.length) throw new PimctlErrors(loaded.errors);
   return loaded.catalogue;
+}
+
+/**
+ * A merge into the shared base of a tenant that has an overlay would write that tenant's own values
+ * (its overlay's) into every tenant's manifests: refused, before the tenant is read, until a merge
+ * can write each value to the file that declares it for the tenant.
+ */
+function refuseOverlaidBase(config: Config, tenant: string, outDir: string, cwd: string): void {
+  const overlay = overlayDir(config, tenant);
+  if (!overlay || path.resolve(outDir) !== path.resolve(config.dir)) return;
+  const show = (d: string) => path.relative(cwd, d) || ".";
+  throw new PimctlError(
+    "usage",
+    `export --merge into ${show(config.dir)}: tenant "${tenant}" has an overlay (${show(overlay)}), and a merge into the shared manifests would ` +
+      `give every tenant ${tenant}'s own values; nothing was written`,
+    {
+      details: [
+        `export into a folder of its own (pimctl export --tenant ${tenant} --out DIR) and move what differs into ${show(overlay)} by hand`,
+        "or merge from a tenant without an overlay: what it exports is what the shared manifests declare",
+      ],
+    },
+  );
 }
 
 /** A tenant's variables as the text a manifest holds. */
@@ -146,8 +174,8 @@ function variablesOf(tenant: TenantConfig): Record<string, string> {
  * The manifests already in the folder, but init's sample while it is alone there and untouched: it
  * holds nothing of the team's, and the export takes its place (src/workflows/init-sample.ts).
  */
-async function manifestsIn(dir: string): Promise<{ existing: string[]; sample?: string }> {
-  const found = await existingManifests(dir);
+async function manifestsIn(dir: string, exclude: readonly string[]): Promise<{ existing: string[]; sample?: string }> {
+  const found = await existingManifests(dir, exclude);
   const sample = found.length === 1 && isUntouchedSample(await readFile(found[0]!, "utf8")) ? found[0] : undefined;
   return sample ? { existing: [], sample } : { existing: found };
 }
@@ -159,9 +187,9 @@ async function removed(file: string, cwd: string): Promise<string> {
 }
 
 /** The manifest files a folder holds (none when it does not exist); a folder that cannot be listed whole is an error. */
-async function existingManifests(dir: string): Promise<string[]> {
+async function existingManifests(dir: string, exclude: readonly string[]): Promise<string[]> {
   try {
-    const listing = await manifestFiles(dir);
+    const listing = await manifestFiles(dir, undefined, exclude);
     if (listing.errors.length) throw new PimctlErrors(listing.errors);
     return listing.files;
   } catch (e) {

@@ -5,9 +5,11 @@
  */
 import path from "node:path";
 import { KINDS, type Catalogue, type Kind } from "../model/catalogue.js";
-import { loadConfig, versionMap, type Config, type TenantConfig } from "../config/index.js";
+import { loadConfig, type Config, type TenantConfig } from "../config/index.js";
 import { loadManifests, type LoadOptions } from "../manifest/index.js";
 import { loadTargeted, type LoadedCount } from "./targeted-load.js";
+import { loadFleetCatalogues, tenantLoadOptions } from "./fleet-load.js";
+import { hasOverlays } from "../config/overlays.js";
 import type { RefreshMode } from "../state/changelog/index.js";
 import type { PrunePolicy } from "../model/policy.js";
 import { parseScope } from "../plan/scope.js";
@@ -58,7 +60,11 @@ export async function loadProject(opts: ProjectOptions): Promise<{ config: Confi
 
 export async function loadDesired(config: Config, opts: ProjectOptions): Promise<DesiredLoad & { files: string[] }> {
   const { tenant, load } = loadOptions(config, opts);
-  const result = await loadManifests(config.dir, load);
+  // With overlays configured, the tenant's catalogue is the base with its overlay (fleet-load.ts); without, exactly as before.
+  const result =
+    hasOverlays(config) && tenant
+      ? (await loadFleetCatalogues(config, [tenant.name], { cwd: opts.cwd })).get(tenant.name)!
+      : await loadManifests(config.dir, load);
   if (result.errors.length) throw new PimctlErrors(tenantProblemFirst(config, tenant !== undefined, result.errors));
   return { desired: result.catalogue, files: result.files, empty: result.empty };
 }
@@ -73,7 +79,8 @@ export async function loadDesiredFor(
   opts: ProjectOptions,
   selectors: { targets?: readonly string[]; excludes?: readonly string[] },
 ): Promise<DesiredLoad & { loaded?: LoadedCount }> {
-  if (selectors.targets?.length) {
+  // A targeted load reads entries of the base alone: with overlays, the whole composed catalogue is loaded.
+  if (selectors.targets?.length && !hasOverlays(config)) {
     const { tenant, load } = loadOptions(config, opts);
     const targeted = await loadTargeted(config.dir, load, {
       targets: selectors.targets,
@@ -96,13 +103,7 @@ function loadOptions(config: Config, opts: ProjectOptions): { tenant: TenantConf
         : undefined;
   // Version names are checked when planning, against the tenant's channels and the config's versions:
   // (here only a typo of a name versions: lists).
-  const load: LoadOptions = {
-    cwd: opts.cwd,
-    ...(tenant ? { variables: tenant.variables ?? {} } : {}),
-    listedVersions: Object.keys(versionMap(config, tenant)),
-    ...(config.external ? { external: config.external } : {}),
-  };
-  return { tenant, load };
+  return { tenant, load: tenantLoadOptions(config, tenant, opts.cwd) };
 }
 
 export function prunePolicy(config: Config): PrunePolicy {

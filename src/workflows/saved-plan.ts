@@ -19,22 +19,29 @@ import type { ProjectOptions } from "./project.js";
  * digest (and signature), applied whole, its deletes permitted at plan time.
  */
 export async function readSavedPlan(opts: PlanOptions & { planFile: string }): Promise<Plan & { basis: PlanBasis }> {
-  const saved = await readPlanFile(opts.planFile, { hmacKey: planHmacKey(opts.env) });
+  return acceptSavedPlan(await readPlanFile(opts.planFile, { hmacKey: planHmacKey(opts.env) }), opts.planFile, opts);
+}
+
+/**
+ * The checks of a saved plan already read (`label` names it in messages: its file, or a
+ * tenant's plan in a rollout): made with a basis, applied whole, its deletes permitted at plan time.
+ */
+export function acceptSavedPlan(saved: Plan, label: string, opts: Pick<PlanOptions, "targets" | "excludes" | "allowDelete">): Plan & { basis: PlanBasis } {
   const basis = saved.basis;
-  if (!basis) throw new PimctlError("plan_format", `${opts.planFile} has no basis; save plans with 'pimctl plan --out FILE'`);
+  if (!basis) throw new PimctlError("plan_format", `${label} has no basis; save plans with 'pimctl plan --out FILE'`);
   if (opts.targets?.length || opts.excludes?.length) {
     throw new PimctlError("usage", `a saved plan is applied whole: narrow it when planning ('pimctl plan --target ... --out FILE'), not when applying`);
   }
   if (opts.allowDelete && !saved.deletes_allowed) {
     throw new PimctlError(
       "policy_refused",
-      `${opts.planFile} was made without ${ALLOW_DELETE_FLAG}: the permission to delete is decided at plan time, where reviewers see it. Make the ` +
+      `${label} was made without ${ALLOW_DELETE_FLAG}: the permission to delete is decided at plan time, where reviewers see it. Make the ` +
         `plan again with 'pimctl plan ${ALLOW_DELETE_FLAG} --out FILE'`,
     );
   }
   refuseBlockedDeletes(
     saved,
-    opts.planFile,
+    label,
     `Make the plan again with 'pimctl plan ${ALLOW_DELETE_FLAG} --out FILE' so the deletes are reviewed as deletes, or leave them out (prune off, --exclude).`,
   );
   return { ...saved, basis };

@@ -21,7 +21,8 @@ import { readUnits } from "../translations/formats/index.js";
 import { liveLockEntries, planImport, type ImportPlan, type ImportReport } from "../translations/import.js";
 import { onlyTranslationsChange } from "../translations/import-check.js";
 import { serialiseLock } from "../translations/lockfile.js";
-import { openProject } from "./translations-project.js";
+import { loadTenantTemplates, openProject } from "./translations-project.js";
+import { routeToDeclaringFiles } from "../translations/overlay-route.js";
 import { asTemplates, loadTemplates } from "../translations/load-templates.js";
 import { editYaml } from "../manifest/edit/texts.js";
 
@@ -43,7 +44,7 @@ interface EditedFile {
 }
 
 export async function translationsImport(opts: ProjectOptions & { file: string; dryRun?: boolean }): Promise<ImportResult> {
-  const { config, lock, texts, variables, earlier } = await openProject(opts, true);
+  const { config, lock, texts, variables, earlier, overlay, places } = await openProject(opts, true);
   const name = path.relative(opts.cwd, path.resolve(opts.cwd, opts.file)) || opts.file;
   let bytes: Buffer;
   try {
@@ -55,11 +56,13 @@ export async function translationsImport(opts: ProjectOptions & { file: string; 
   const decoded = decodeManifest(bytes, name);
   if ("error" in decoded) throw new PimctlErrors([decoded.error]);
   const planned = planImport(readUnits(decoded.text, name), texts, lock, name);
+  // A tenant with an overlay: each text to the file that declares it for the tenant (overlay-route.ts).
+  if (places) planned.edits = routeToDeclaringFiles(planned.edits, places);
   // Made now, so the texts (a record of every text in the manifests) need not stay in memory while the files are edited.
   const lockText = serialiseLock({ file: lock.file, entries: liveLockEntries(planned.lock, texts) });
   const rel = (f: string) => path.relative(opts.cwd, f) || f;
   const changed = await editFiles(planned, opts.cwd, variables);
-  await checkStillLoads(config, changed, variables);
+  await checkStillLoads(config, changed, variables, overlay);
   const diff = changed.map((c) => spliceDiff(`a/${rel(c.file)}`, `b/${rel(c.file)}`, c.before, c.splices)).join("");
   const result = { ...planned.report, files: changed.map((c) => rel(c.file)), diff, lockFile: rel(lock.file) };
   if (opts.dryRun) return { ...result, earlier };
@@ -103,13 +106,21 @@ async function editFiles(planned: ImportPlan, cwd: string, variables: ReadonlySe
  * file still loads, with the rules across files (a version name the config does not know, say).
  * An edit that would break them is refused with the loader's own message.
  */
-async function checkStillLoads(config: Config, changed: readonly EditedFile[], variables: ReadonlySet<string>): Promise<void> {
+async function checkStillLoads(config: Config, changed: readonly EditedFile[], variables: ReadonlySet<string>, overlay?: string): Promise<void> {
   if (!changed.length) return;
   const copy = await mkdtemp(path.join(tmpdir(), "pimctl-import-"));
   try {
-    await cp(config.dir, copy, { recursive: true, dereference: true });
-    for (const c of changed) await writeFile(path.join(copy, path.relative(config.dir, c.file)), c.after);
-    await loadTemplates(config, copy, copy, variables).catch((e: unknown) => {
+    // The base (and the tenant's overlay folder, wherever it is) copied, each edited file written into its copy: never outside it.
+    const base = path.join(copy, "base");
+    const over = path.join(copy, "overlay");
+    await cp(config.dir, base, { recursive: true, dereference: true });
+    if (overlay) await cp(overlay, over, { recursive: true, dereference: true });
+    for (const c of changed) {
+      const inOverlay = overlay !== undefined && !path.relative(overlay, c.file).startsWith("..");
+      await writeFile(inOverlay ? path.join(over, path.relative(overlay, c.file)) : path.join(base, path.relative(config.dir, c.file)), c.after);
+    }
+    const load = overlay ? loadTenantTemplates(config, base, path.join(over, ""), copy, variables) : loadTemplates(config, base, copy, variables);
+    await load.catch((e: unknown) => {
       const detail = e instanceof PimctlErrors ? e.errors.map((x) => x.format()).join("; ") : String(e);
       throw new PimctlError("internal", `the import would leave the manifests unreadable, so nothing was written: ${detail}`, {
         details: ["please report this with the file you imported"],

@@ -12,7 +12,13 @@ import type { Config } from "../config/index.js";
 import { settleInterruptedCommits } from "../files/atomic-files.js";
 import { lockPath, readLock, type TranslationLock } from "../translations/lockfile.js";
 import { translatableTexts, type TranslatableText } from "../plan/texts.js";
-import { loadTemplates, variableNames } from "../translations/load-templates.js";
+import { asTemplates, loadTemplates, variableNames } from "../translations/load-templates.js";
+import { versionMap } from "../config/index.js";
+import { hasOverlays, overlayDir, overlayFolders } from "../config/overlays.js";
+import { pickTenant } from "../tenant.js";
+import { PimctlErrors } from "../errors.js";
+import { ManifestReader, loadComposed } from "../manifest/overlay-load.js";
+import type { ParsedYaml } from "../manifest/yaml.js";
 
 export interface TranslationProject {
   config: Config;
@@ -22,6 +28,9 @@ export interface TranslationProject {
   variables: Set<string>;
   /** What was done about a killed earlier write (writers only), one line each. */
   earlier: string[];
+  /** --tenant X with an overlay: its folder, and where each composed value is written (base or overlay). */
+  overlay?: string;
+  places?: ReadonlyMap<string, ParsedYaml>;
 }
 
 /**
@@ -34,7 +43,37 @@ export async function openProject(opts: ProjectOptions, writes = false): Promise
   const file = lockPath(config, opts.cwd);
   const earlier = writes ? settleInterruptedCommits(path.dirname(file), (f) => path.relative(opts.cwd, f) || f) : [];
   const variables = variableNames(config);
-  const desired = await loadTemplates(config, config.dir, opts.cwd, variables);
+  const overlay = opts.tenant !== undefined && hasOverlays(config) ? overlayDir(config, pickTenant(config, opts.tenant).name) : undefined;
+  const composed = overlay ? await loadTenantTemplates(config, config.dir, overlay, opts.cwd, variables) : undefined;
+  const desired = composed?.catalogue ?? (await loadTemplates(config, config.dir, opts.cwd, variables));
   const lock = await readLock(file);
-  return { config, desired, lock, texts: translatableTexts(desired), variables, earlier };
+  return { config, desired, lock, texts: translatableTexts(desired), variables, earlier, ...(composed ? { overlay, places: composed.places } : {}) };
+}
+
+/**
+ * A tenant's composed manifests (base and overlay folder) read as templates: what translations
+ * status, export and import see for `--tenant X` when X has an overlay.
+ */
+export async function loadTenantTemplates(
+  config: Config,
+  dir: string,
+  overlay: string,
+  cwd: string,
+  variables: ReadonlySet<string>,
+): Promise<{ catalogue: Catalogue; places: ReadonlyMap<string, ParsedYaml> }> {
+  const exclude = overlayFolders(config).map((d) => path.join(dir, path.relative(config.dir, d)));
+  const result = await loadComposed(
+    dir,
+    overlay,
+    {
+      cwd,
+      variables: asTemplates(variables),
+      listedVersions: Object.keys(versionMap(config, undefined)),
+      ...(config.external ? { external: config.external } : {}),
+      ...(exclude.length ? { exclude } : {}),
+    },
+    new ManifestReader(cwd),
+  );
+  if (result.errors.length) throw new PimctlErrors(result.errors);
+  return { catalogue: result.catalogue, places: result.places ?? new Map() };
 }

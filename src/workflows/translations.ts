@@ -23,7 +23,7 @@ import { isWritable, textId } from "../plan/texts.js";
 export { translationsImport, type ImportResult } from "./translations-import.js";
 
 /** The versions to report: those asked for, else the manifests' and the config's required ones. */
-const versionsOf = (desired: Catalogue, config: Config, asked?: readonly string[]): string[] =>
+export const versionsOf = (desired: Catalogue, config: Config, asked?: readonly string[]): string[] =>
   asked?.length ? [...asked] : [...new Set([...desired.versions, ...(config.translations?.required ?? [])])];
 
 export async function translationsStatus(opts: ProjectOptions & { languages?: string[] }): Promise<StatusReport> {

@@ -30,6 +30,9 @@ export async function testProject(
     tenants?: string[];
     files?: Record<string, string>;
     config?: (urls: Record<string, string>) => string;
+    /** With the default config: lines under each tenant (`    variables: { region: eu }`), and lines at the top (`rollout: ...`). */
+    tenantLines?: (name: string) => string[];
+    configLines?: string[];
     emulator?: Partial<EmulatorOptions>;
   } = {},
 ): Promise<TestProject> {
@@ -41,9 +44,13 @@ export async function testProject(
   const env: NodeJS.ProcessEnv = Object.fromEntries(names.map((n) => [`PIMCTL_${n.toUpperCase()}_TOKEN`, tokens[n]!]));
   const config =
     opts.config?.(urls) ??
-    ["dir: catalogue", "tenants:", ...names.flatMap((n) => [`  ${n}:`, `    base_url: ${urls[n]}`, `    token_env: PIMCTL_${n.toUpperCase()}_TOKEN`]), ""].join(
-      "\n",
-    );
+    [
+      "dir: catalogue",
+      ...(opts.configLines ?? []),
+      "tenants:",
+      ...names.flatMap((n) => [`  ${n}:`, `    base_url: ${urls[n]}`, `    token_env: PIMCTL_${n.toUpperCase()}_TOKEN`, ...(opts.tenantLines?.(n) ?? [])]),
+      "",
+    ].join("\n");
   await writeFile(path.join(dir, "pimctl.yaml"), config);
   await mkdir(path.join(dir, "catalogue"), { recursive: true });
   const project: TestProject = {

@@ -16,22 +16,10 @@ import { ALLOW_EMPTY_FILES_OPTION, colorFor, durationOption, projectOptions, say
 import { bundled, withBundle, type BundleArgs } from "../bundle.js";
 import { publicPlan } from "../../planfile/file.js";
 import { refuseUnwritable } from "../output-files.js";
+import { applyRollout, rolloutSource, type RolloutArgs } from "./apply-rollout.js";
 
-interface ApplyArgs extends BundleArgs {
+interface ApplyArgs extends BundleArgs, RolloutArgs {
   plan?: string;
-  "auto-approve"?: boolean;
-  "allow-delete"?: boolean;
-  "allow-empty-files"?: boolean;
-  "dry-run"?: boolean;
-  "fail-fast"?: boolean;
-  report?: string;
-  "backup-profile"?: number;
-  target?: string[];
-  exclude?: string[];
-  "lock-timeout"?: string;
-  compact?: boolean;
-  summary?: boolean;
-  "if-applied"?: "ok" | "fail";
 }
 
 /** Above this many actions the plan apply shows is the summary unless --compact asks for every line. */
@@ -46,6 +34,7 @@ export function applyCommand(io: Io): CommandModule<object, ApplyArgs> {
         .example("$0 apply --tenant staging", "Plan, show, ask, apply")
         .example("$0 apply plan.json", "Apply a reviewed, saved plan (CI on merge)")
         .example("$0 apply --auto-approve --allow-delete", "Unattended, deletes included")
+        .example("$0 apply --tenant 'prod-*' --auto-approve", "Roll out to every prod tenant, in the config's rollout: waves")
         .example("$0 apply plan.json --lock-timeout 5m", "Wait up to 5 minutes for a running apply to finish") as never,
     handler: bundled(io, "apply", async (args, bundle) => {
       const color = colorFor(args, io);
@@ -53,6 +42,8 @@ export function applyCommand(io: Io): CommandModule<object, ApplyArgs> {
         throw new PimctlError("usage", "refusing to apply without confirmation: no terminal to ask on. Pass --auto-approve, or apply a saved plan file");
       }
       await refuseUnwritable(io.cwd, { report: args.report });
+      const source = await rolloutSource(args, io);
+      if (source) return applyRollout(args, io, source, bundle.options);
       const progress = createProgress({ write: io.stderr, live: io.stderrIsTTY, color, quiet: args.quiet === true });
       // The plan apply shows goes to stderr, always (with or without --report): stdout carries only
       // what a program reads (the requests of --dry-run).
@@ -143,6 +134,16 @@ function applyOptions<T>(y: Argv<T>) {
     .option("lock-timeout", {
       type: "string",
       describe: "Wait this long (30s, 5m, 1h) for another run's state lock instead of failing at once",
+    })
+    .option("max-failed-tenants", {
+      type: "number",
+      describe: "A rollout (--tenant selecting two or more): stop starting tenants once this many did not converge (default 1: at the first)",
+    })
+    .option("tenant-parallelism", { type: "number", describe: "A rollout: tenants of a wave applied at once (default 4)" })
+    .option("format", {
+      alias: "f",
+      choices: ["text", "json"] as const,
+      describe: "A rollout: json prints its result (each tenant's outcome, exit code and report) on stdout; the table goes to stderr either way",
     })
     .option("if-applied", {
       choices: ["ok", "fail"] as const,

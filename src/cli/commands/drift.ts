@@ -8,6 +8,12 @@ import { EXIT, ExitWith } from "../exit-codes.js";
 import type { Io } from "../io.js";
 import { durationOption, projectOptions, say, withProjectOptions, withRefresh, type GlobalArgs } from "../options.js";
 import { refuseUnwritable } from "../output-files.js";
+import { selectFleet, type Selection } from "../../workflows/fleet-plan.js";
+import { driftFleet } from "../../workflows/fleet-drift.js";
+import type { ProjectOptions } from "../../workflows/project.js";
+import { renderFleetDrift } from "../../render/fleet-drift.js";
+import { worstExit } from "../../plan/fleet.js";
+import { escapeControls } from "../../base/controls.js";
 
 export interface DriftArgs extends GlobalArgs {
   format: DriftFormat;
@@ -56,12 +62,19 @@ export function driftCommand(io: Io): CommandModule<object, DriftArgs> {
         .example("$0 drift --since 7d --format json", "Attribute changes from the last week only") as never,
     handler: async (args) => {
       await refuseUnwritable(io.cwd, { "print-to": args["print-to"] });
-      const report = await drift({
-        ...projectOptions(args, io),
-        ...(args.target ? { targets: args.target } : {}),
-        ...(args.exclude ? { excludes: args.exclude } : {}),
-        ...(args.since ? { since: sinceTime(args.since) } : {}),
-      });
+      const options = projectOptions(args, io);
+      const selection = await selectFleet(options);
+      if (selection && selection.tenants.length > 1) return fleetDrift(args, io, selection, options);
+      const report = await drift(
+        {
+          ...options,
+          ...(selection ? { tenant: selection.tenants[0]! } : {}),
+          ...(args.target ? { targets: args.target } : {}),
+          ...(args.exclude ? { excludes: args.exclude } : {}),
+          ...(args.since ? { since: sinceTime(args.since) } : {}),
+        },
+        selection ? { config: selection.config } : {},
+      );
       const rendered = renderDrift(report, args.format);
       if (args["print-to"]) {
         await writeFile(path.resolve(io.cwd, args["print-to"]), rendered);
@@ -73,4 +86,29 @@ export function driftCommand(io: Io): CommandModule<object, DriftArgs> {
       if (args["detailed-exitcode"] && report.drifted) throw new ExitWith(EXIT.changes);
     },
   };
+}
+
+/** drift --tenant GLOB over two or more tenants: one report, a row per tenant; the exit code the worst of theirs. */
+async function fleetDrift(args: DriftArgs, io: Io, selection: Selection, options: ProjectOptions): Promise<void> {
+  const report = await driftFleet(
+    {
+      ...options,
+      ...(args.target ? { targets: args.target } : {}),
+      ...(args.exclude ? { excludes: args.exclude } : {}),
+      ...(args.since ? { since: sinceTime(args.since) } : {}),
+    },
+    selection,
+  );
+  const rendered = renderFleetDrift(report, args.format);
+  const drifted = report.tenants.filter((t) => t.report?.drifted).length;
+  if (args["print-to"]) {
+    await writeFile(path.resolve(io.cwd, args["print-to"]), rendered);
+    say(args, io, `Wrote the drift report of ${report.tenants.length} tenants to ${args["print-to"]} (${drifted ? `${drifted} drifted` : "no drift"}).`);
+  } else {
+    io.stdout(rendered);
+  }
+  for (const t of report.tenants) if (t.error) io.stderr(`error: tenant "${escapeControls(t.tenant)}" could not be read: ${escapeControls(t.error.message)}\n`);
+  const worst = worstExit(report.tenants.map((t) => t.exit));
+  if (worst === 1) throw new ExitWith(EXIT.error);
+  if (worst === 2 && args["detailed-exitcode"]) throw new ExitWith(EXIT.changes);
 }

@@ -10,7 +10,9 @@ import { exportCommand } from "./export.js";
 import { initCommand } from "./init.js";
 import { pingCommand } from "./ping.js";
 import { planCommand } from "./plan.js";
+import { showCommand } from "./show.js";
 import { stateCommand } from "./state.js";
+import { tenantsCommand } from "./tenants.js";
 import { translationsCommand } from "./translations.js";
 import { validateCommand } from "./validate.js";
 
@@ -22,8 +24,10 @@ export function commands(io: Io, opts: { parseOnly?: boolean } = {}): CommandMod
     applyCommand(io),
     diffCommand(io),
     driftCommand(io),
+    showCommand(io),
     stateCommand(io, opts),
     translationsCommand(io, opts),
+    tenantsCommand(io),
     exportCommand(io),
     pingCommand(io),
     doctorCommand(io),

@@ -1,7 +1,7 @@
-import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { Argv, CommandModule } from "yargs";
-import { plan, planHmacKey } from "../../workflows/index.js";
+import { plan, planHmacKey, type PlanOptions } from "../../workflows/index.js";
+import type { Config } from "../../config/index.js";
 import { renderPlan, type Format } from "../../render/index.js";
 import { describeRefresh } from "../../render/refresh.js";
 import { publicPlan, writePlanFile } from "../../planfile/file.js";
@@ -12,10 +12,12 @@ import type { Io } from "../io.js";
 import type { LoadedCount } from "../../workflows/targeted-load.js";
 import { plural } from "../../plural.js";
 import { pageFacts } from "../page-facts.js";
-import { appendStepSummary } from "../pipeline-output.js";
-import { ALLOW_EMPTY_FILES_OPTION, colorFor, projectOptions, say, withFormat, withProjectOptions, withRefresh } from "../options.js";
+import { ALLOW_EMPTY_FILES_OPTION, projectOptions, say, withFormat, withProjectOptions, withRefresh } from "../options.js";
 import { bundled, withBundle, type BundleArgs } from "../bundle.js";
+import { printReview } from "../fleet-review.js";
 import { refuseUnwritable } from "../output-files.js";
+import { selectFleet } from "../../workflows/fleet-plan.js";
+import { planFleetCommand } from "./plan-fleet.js";
 
 export interface PlanArgs extends BundleArgs {
   format: Format;
@@ -50,59 +52,52 @@ export function planCommand(io: Io): CommandModule<object, PlanArgs> {
     handler: bundled(io, "plan", async (args, bundle) => {
       if (args.out) refuseRenderedName(args.out);
       await refuseUnwritable(io.cwd, { out: args.out, html: args.html, "print-to": args["print-to"] });
-      const t0 = Date.now();
-      const result = await plan({
-        ...projectOptions(args, io),
-        ...bundle.options,
-        ...(args.target ? { targets: args.target } : {}),
-        ...(args.exclude ? { excludes: args.exclude } : {}),
-        allowDelete: args["allow-delete"] === true,
-        allowEmptyFiles: args["allow-empty-files"] === true,
-        failOnDelete: args["fail-on-delete"] === true,
-        failOnDestructive: args["fail-on-destructive"] === true,
-      });
-      const p = result.plan;
-      const how = describeRefresh(result.refresh);
-      const loaded = result.loaded ? describeLoaded(result.loaded) : undefined;
-      say(
-        args,
-        io,
-        `Read tenant "${result.connection.name}" in ${((Date.now() - t0) / 1000).toFixed(1)} s (${result.connection.api.stats().requests} requests` +
-          `${how ? `; ${how}` : ""}${loaded ? `; ${loaded}` : ""}).`,
-      );
-      const shown = publicPlan(p);
-      appendStepSummary(io, () => renderPlan(shown, "markdown", { color: false }));
-      const page =
-        args.format === "html" || args.html ? await pageFacts(io, "plan", [result.config.dir, ...(result.config.file ? [result.config.file] : [])]) : undefined;
-      const rendered = renderPlan(shown, args.format, {
-        color: args.format === "text" && colorFor(args, io),
-        ...(args.compact ? { compact: true } : {}),
-        ...(args.summary ? { summary: true } : {}),
-        ...(args["show-unmanaged"] ? { showUnmanaged: true } : {}),
-        ...(page ? { page } : {}),
-      });
-      if (args.html) {
-        await writeFile(path.resolve(io.cwd, args.html), renderPlan(shown, "html", { color: false, page: page! }));
-        say(args, io, `Wrote the review page to ${args.html}.`);
-      }
-      if (args["print-to"]) {
-        await writeFile(path.resolve(io.cwd, args["print-to"]), rendered);
-        say(args, io, `Wrote the ${args.format} plan to ${args["print-to"]}.`);
-      } else {
-        io.stdout(rendered);
-      }
-      if (args.out) {
-        const hmacKey = planHmacKey(io.env);
-        await writePlanFile(path.resolve(io.cwd, args.out), p, hmacKey ? { hmacKey } : {});
-        say(args, io, `Saved the plan to ${args.out}${hmacKey ? " (signed)" : ""}. Apply it with: pimctl apply ${args.out}`);
-      }
-      if (result.policyViolation) {
-        io.stderr(`error: ${result.policyViolation}\n`);
-        throw new ExitWith(EXIT.policy);
-      }
-      if (args["detailed-exitcode"] && countsAsChanges(p, args["write-only"], result.ledgerExisted)) throw new ExitWith(EXIT.changes);
+      const options = projectOptions(args, io);
+      const selection = await selectFleet(options);
+      if (selection && selection.tenants.length > 1) return planFleetCommand(args, io, selection, { ...options, ...bundle.options });
+      return planOneTenant(args, io, { ...options, ...(selection ? { tenant: selection.tenants[0]! } : {}), ...bundle.options }, selection?.config);
     }),
   };
+}
+
+/** One tenant, as plan has always been: its review, its saved plan, its exit code. `config`: already read to select the tenant. */
+async function planOneTenant(args: PlanArgs, io: Io, options: PlanOptions, config: Config | undefined): Promise<void> {
+  const t0 = Date.now();
+  const result = await plan(
+    {
+      ...options,
+      ...(args.target ? { targets: args.target } : {}),
+      ...(args.exclude ? { excludes: args.exclude } : {}),
+      allowDelete: args["allow-delete"] === true,
+      allowEmptyFiles: args["allow-empty-files"] === true,
+      failOnDelete: args["fail-on-delete"] === true,
+      failOnDestructive: args["fail-on-destructive"] === true,
+    },
+    config ? { config } : {},
+  );
+  const p = result.plan;
+  const how = describeRefresh(result.refresh);
+  const loaded = result.loaded ? describeLoaded(result.loaded) : undefined;
+  say(
+    args,
+    io,
+    `Read tenant "${result.connection.name}" in ${((Date.now() - t0) / 1000).toFixed(1)} s (${result.connection.api.stats().requests} requests` +
+      `${how ? `; ${how}` : ""}${loaded ? `; ${loaded}` : ""}).`,
+  );
+  const shown = publicPlan(p);
+  const page =
+    args.format === "html" || args.html ? await pageFacts(io, "plan", [result.config.dir, ...(result.config.file ? [result.config.file] : [])]) : undefined;
+  await printReview((format, opts) => renderPlan(shown, format, opts), args, io, page, "plan");
+  if (args.out) {
+    const hmacKey = planHmacKey(io.env);
+    await writePlanFile(path.resolve(io.cwd, args.out), p, hmacKey ? { hmacKey } : {});
+    say(args, io, `Saved the plan to ${args.out}${hmacKey ? " (signed)" : ""}. Apply it with: pimctl apply ${args.out}`);
+  }
+  if (result.policyViolation) {
+    io.stderr(`error: ${result.policyViolation}\n`);
+    throw new ExitWith(EXIT.policy);
+  }
+  if (args["detailed-exitcode"] && countsAsChanges(p, args["write-only"], result.ledgerExisted)) throw new ExitWith(EXIT.changes);
 }
 
 /** What a targeted plan loaded of the manifests: "loaded 7 of 41,235 manifest entries for 3 targets". */

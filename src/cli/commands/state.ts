@@ -4,6 +4,7 @@ import { PimctlErrors } from "../../errors.js";
 import path from "node:path";
 import type { Argv, CommandModule } from "yargs";
 import { describeHolder } from "../../state/backends/index.js";
+import { severalTenants, showFleetState, type ShownState } from "../../workflows/fleet-commands.js";
 import { migrateState, pullState, pushState, rmState, showState, unlockState, type StateOptions } from "../../workflows/state.js";
 import type { Io } from "../io.js";
 import { durationOption, projectOptions, say, warnLine, withProjectOptions, type GlobalArgs } from "../options.js";
@@ -86,17 +87,16 @@ function showCommand(io: Io, run: Handle): CommandModule<object, StateArgs> {
         .option("json", { type: "boolean", describe: "Print JSON" })
         .example("$0 state show --tenant prod", "Every remembered web id, asset image_url and attribute-set assignment") as never,
     handler: run(async (args: StateArgs) => {
-      const s = await showState({ ...projectOptions(args, io), ...(args.offline ? { offline: true } : {}) });
-      if (args.json) return void io.stdout(`${jsonText(s, 2)}\n`);
-      // Names, values and the lock holder's words come from the ledger: each line escaped (src/base/controls.ts).
-      const line = (text: string) => io.stdout(`${escapeControls(text)}\n`);
-      line(`State of tenant "${s.tenant}" (${s.location}): ${s.existed ? `${s.entries.length} record(s)` : "nothing stored yet"}`);
-      if (s.lock) line(`Locked: ${describeHolder(s.lock)}; lock id ${s.lock.id}`);
-      for (const e of s.entries) {
-        const who = e.address ? `${e.address} (${e.key})` : s.resolved ? `${e.key} (not in the tenant any more)` : e.key;
-        const what = Object.entries(e.value as Record<string, unknown>).map(([k, v]) => (Array.isArray(e.value) ? valueText(v) : `${k}=${valueText(v)}`));
-        line(`  ${who}  ${e.section}: ${what.join(", ")}`);
+      const opts = { ...projectOptions(args, io), ...(args.offline ? { offline: true } : {}) };
+      const several = await severalTenants(opts);
+      if (!several) {
+        const s = await showState(opts);
+        return void io.stdout(args.json ? `${jsonText(s, 2)}\n` : stateText(s));
       }
+      // Several tenants: each in name order; one that cannot be read is an error naming it, after the others.
+      const { shown, errors } = await showFleetState(opts, several);
+      io.stdout(args.json ? `${jsonText({ tenants: shown }, 2)}\n` : shown.map(stateText).join("\n"));
+      if (errors.length) throw new PimctlErrors(errors);
     }),
   };
 }
@@ -188,4 +188,18 @@ function breakLockCommand(io: Io, run: Handle): CommandModule<object, StateArgs>
       io.stdout(`${escapeControls(`Broke the lock ${args["lock-id"]} (${r.location}), ${describeHolder(r.holder)}.`)}\n`);
     }),
   };
+}
+
+/** One tenant's state for people. Names, values and the lock holder's words come from the ledger: each line escaped (src/base/controls.ts). */
+function stateText(s: ShownState): string {
+  const lines: string[] = [];
+  const line = (text: string) => lines.push(`${escapeControls(text)}\n`);
+  line(`State of tenant "${s.tenant}" (${s.location}): ${s.existed ? `${s.entries.length} record(s)` : "nothing stored yet"}`);
+  if (s.lock) line(`Locked: ${describeHolder(s.lock)}; lock id ${s.lock.id}`);
+  for (const e of s.entries) {
+    const who = e.address ? `${e.address} (${e.key})` : s.resolved ? `${e.key} (not in the tenant any more)` : e.key;
+    const what = Object.entries(e.value as Record<string, unknown>).map(([k, v]) => (Array.isArray(e.value) ? valueText(v) : `${k}=${valueText(v)}`));
+    line(`  ${who}  ${e.section}: ${what.join(", ")}`);
+  }
+  return lines.join("");
 }

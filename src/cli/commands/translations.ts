@@ -3,6 +3,7 @@ import { PimctlError } from "../../errors.js";
 import { plural } from "../../plural.js";
 import { EXPORT_FORMATS, type ExportFormat } from "../../translations/formats/units.js";
 import { STATUS_FORMATS, renderStatus, type StatusFormat } from "../../translations/render-status.js";
+import { fleetTranslationsStatus, severalTenants } from "../../workflows/fleet-commands.js";
 import { belowThreshold } from "../../translations/status.js";
 import { translationsExport, translationsImport, translationsMarkReviewed, translationsStatus } from "../../workflows/translations.js";
 import { EXIT, ExitWith } from "../exit-codes.js";
@@ -79,14 +80,18 @@ function statusCommand(io: Io, run: Handle): CommandModule<object, TranslationsA
         .example("$0 translations status --language German", "German's coverage, with every missing and outdated text by address")
         .example("$0 translations status --fail-under 100 --format markdown", "A pipeline step that fails while a version is behind") as never,
     handler: run(async (args: TranslationsArgs) => {
-      const report = await translationsStatus({ ...projectOptions(args, io), ...(args.language ? { languages: args.language } : {}) });
-      io.stdout(renderStatus(report, args.format as StatusFormat));
+      const opts = { ...projectOptions(args, io), ...(args.language ? { languages: args.language } : {}) };
+      const several = await severalTenants(opts);
+      const reports = several ? await fleetTranslationsStatus(opts, several) : [{ tenant: undefined, report: await translationsStatus(opts) }];
+      const format = args.format as StatusFormat;
+      if (!several) io.stdout(renderStatus(reports[0]!.report, format));
+      else if (format === "json") io.stdout(`${JSON.stringify({ tenants: reports.map((r) => ({ tenant: r.tenant, ...statusJson(r.report) })) }, null, 2)}\n`);
+      else io.stdout(reports.map((r) => `${format === "markdown" ? "## " : ""}Tenant ${r.tenant}\n\n${renderStatus(r.report, format)}`).join("\n"));
       const limit = args["fail-under"];
-      if (limit !== undefined) {
-        const below = belowThreshold(report, limit);
-        for (const v of below) say(args, io, `${v.version}: ${v.percent}% translated, under --fail-under ${limit}`);
-        if (below.length) throw new ExitWith(EXIT.policy);
-      }
+      if (limit === undefined) return;
+      const below = reports.flatMap((r) => belowThreshold(r.report, limit).map((v) => ({ ...v, tenant: r.tenant })));
+      for (const v of below) say(args, io, `${v.tenant ? `${v.tenant}: ` : ""}${v.version}: ${v.percent}% translated, under --fail-under ${limit}`);
+      if (below.length) throw new ExitWith(EXIT.policy);
     }),
   };
 }
@@ -190,4 +195,9 @@ function markReviewedCommand(io: Io, run: Handle): CommandModule<object, Transla
       say(args, io, `Marked ${plural(r.marked.length, "translation")} reviewed in ${r.lockFile}.`);
     }),
   };
+}
+
+/** One tenant's report as `--format json` prints it for one tenant (render-status.ts), as an object. */
+function statusJson(report: Parameters<typeof renderStatus>[0]): Record<string, unknown> {
+  return JSON.parse(renderStatus(report, "json")) as Record<string, unknown>;
 }

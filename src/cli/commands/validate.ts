@@ -6,6 +6,7 @@ import { byPlace, problemsOf } from "../../render/errors.js";
 import { plural } from "../../plural.js";
 import { configPathFor, say, withProjectOptions, type GlobalArgs } from "../options.js";
 import { validate } from "../../workflows/validate.js";
+import type { LoadResult } from "../../manifest/index.js";
 import path from "node:path";
 
 interface ValidateArgs extends GlobalArgs {
@@ -42,18 +43,24 @@ export function validateCommand(io: Io): CommandModule<object, ValidateArgs> {
       const config = result.config;
       // In file, line and column order, as the JSON and the error path print them.
       for (const w of [...result.warnings].sort(byPlace)) say(args, io, `warning: ${w.format()}`);
-      const c = result.catalogue;
-      const counts = KINDS.filter((k) => c.managed.includes(k)).map((k) => plural(c[k].length, KIND_NOUN[k]));
-      const values = c.attributes.reduce((n, a) => n + (a.values?.length ?? 0), 0);
       const format = args.format === "text" ? undefined : args.format;
-      reportProblems(io, problemsOf([], result.warnings), format, { files: result.files.map((f) => path.relative(io.cwd, f)) });
-      say(
-        args,
-        io,
-        `OK: ${plural(result.files.length, "file")} in ${path.relative(io.cwd, config.dir) || "."}: ` +
-          `${counts.join(", ") || "nothing declared"}${values ? ` (${plural(values, "attribute value")})` : ""}` +
-          `${c.versions.length ? `; versions: ${c.versions.join(", ")}` : ""}`,
-      );
+      const tenants = result.fleet ? { tenants: result.fleet.map((t) => t.tenant) } : {};
+      reportProblems(io, problemsOf([], result.warnings), format, { files: result.files.map((f) => path.relative(io.cwd, f)), ...tenants });
+      const dir = path.relative(io.cwd, config.dir) || ".";
+      if (!result.fleet) say(args, io, `OK: ${summary(result, dir)}`);
+      else for (const t of result.fleet) say(args, io, `OK: ${t.tenant}: ${summary(t.result, dir)}`);
     },
   };
+}
+
+/** "6 files in catalogue: 2 brands, ...; versions: French": what a load declared. */
+function summary(result: LoadResult, dir: string): string {
+  const c = result.catalogue;
+  const counts = KINDS.filter((k) => c.managed.includes(k)).map((k) => plural(c[k].length, KIND_NOUN[k]));
+  const values = c.attributes.reduce((n, a) => n + (a.values?.length ?? 0), 0);
+  return (
+    `${plural(result.files.length, "file")} in ${dir}: ` +
+    `${counts.join(", ") || "nothing declared"}${values ? ` (${plural(values, "attribute value")})` : ""}` +
+    `${c.versions.length ? `; versions: ${c.versions.join(", ")}` : ""}`
+  );
 }

@@ -1,0 +1,77 @@
+/**
+ * `pimctl drift --tenant '*'` (issue 35, contract 6): one report for the fleet, a row per tenant,
+ * then each tenant's items; a tenant that cannot be read is a row with its error; the exit code is
+ * the worst of the tenants'.
+ */
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createClient } from "../../src/api/client.js";
+import { testProject, type TestProject } from "../helpers/project.js";
+
+const TENANTS = ["prod-eu", "prod-us", "staging"];
+
+let p: TestProject;
+beforeAll(async () => {
+  p = await testProject({
+    tenants: TENANTS,
+    files: { "catalogue/brands.yaml": "brands:\n  - name: Acme\n    desc: Tools\n  - name: Globex\n    desc: Everywhere\n" },
+  });
+  for (const n of TENANTS) expect((await p.cli(["apply", "--tenant", n, "--auto-approve", "-q"])).code).toBe(0);
+  // Someone edits prod-us by hand.
+  const api = createClient({ tenant: "prod-us", baseUrl: p.emulator.tenantUrl("prod-us"), token: p.tokens["prod-us"]! });
+  const acme = (await api.listBrands()).find((b) => b.name === "Acme")!;
+  await api.updateBrand(acme.id, { desc: "Changed by hand" });
+  await api.close();
+});
+afterAll(() => p.close());
+
+describe("drift --tenant GLOB", () => {
+  it("is one report with a row per tenant, then each tenant's items; exit 2 with --detailed-exitcode when one drifted", async () => {
+    const r = await p.cli(["drift", "--tenant", "*", "--detailed-exitcode"]);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stdout).toContain("Drift across 3 tenants");
+    expect(r.stdout).toMatch(/^prod-us\s+1\s+1\s+0\s+0$/m);
+    expect(r.stdout).toMatch(/^prod-eu\s+0\s+0\s+0\s+0$/m);
+    expect(r.stdout).toContain('brand["Acme"]: desc changed');
+    expect(r.stdout).toContain('No drift: tenant "staging" matches the manifests');
+    expect(r.stdout).toContain("Drift across 3 tenants: 1 drifted, 2 without drift.");
+  });
+
+  it("prints JSON of kind fleet-drift with each tenant's report and exit code", async () => {
+    const r = await p.cli(["drift", "--tenant", "prod-*", "--format", "json"]);
+    expect(r.code).toBe(0);
+    const report = JSON.parse(r.stdout) as { kind: string; tenants: Array<{ tenant: string; exit: number; report: { drifted: number; tenant: string } }> };
+    expect(report.kind).toBe("fleet-drift");
+    expect(report.tenants.map((t) => [t.tenant, t.exit, t.report.drifted])).toEqual([
+      ["prod-eu", 0, 0],
+      ["prod-us", 2, 1],
+    ]);
+  });
+
+  it("writes markdown for one issue for the fleet", async () => {
+    const r = await p.cli(["drift", "--tenant", "*", "--format", "markdown"]);
+    expect(r.stdout).toMatch(/^# Catalogue drift across 3 tenants\n/);
+    expect(r.stdout).toContain("| `prod-us` | 1 | 1 | 0 | 0 |  |");
+    expect(r.stdout).toContain("## `prod-us`");
+  });
+
+  it("keeps one tenant's report as today", async () => {
+    const r = await p.cli(["drift", "--tenant", "prod-u*", "--format", "json"]);
+    expect((JSON.parse(r.stdout) as { tenant: string }).tenant).toBe("prod-us");
+  });
+
+  it("makes a tenant that cannot be read a row with its error; the others are read; exit 1", async () => {
+    const config = readFileSync(path.join(p.dir, "pimctl.yaml"), "utf8");
+    await p.write("pimctl.yaml", `${config}  down:\n    base_url: http://127.0.0.1:9/api/v1\n    token_env: PIMCTL_DOWN_TOKEN\n`);
+    try {
+      const r = await p.cli(["drift", "--tenant", "*"], { env: { PIMCTL_DOWN_TOKEN: "x" } });
+      expect(r.code).toBe(1);
+      expect(r.stdout).toMatch(/^down\s+api_connection: /m);
+      expect(r.stdout).toMatch(/^prod-us\s+1\s+1\s+0\s+0$/m);
+      expect(r.stderr).toContain('error: tenant "down" could not be read');
+    } finally {
+      await p.write("pimctl.yaml", config);
+    }
+  }, 60_000);
+});
