@@ -107,6 +107,14 @@ export const E2E: readonly string[] = [
   "test/translations/interop.test.ts",
   "test/translations/taxonomy-roundtrip.test.ts",
   "test/translations/variables-coverage.test.ts",
+  "test/cli/fleet-drift.test.ts",
+  "test/cli/fleet-plan.test.ts",
+  "test/cli/fleet-review-limit.test.ts",
+  "test/cli/fleet-show.test.ts",
+  "test/cli/fleet-tenants.test.ts",
+  "test/cli/rollout-waves.test.ts",
+  "test/cli/rollout.test.ts",
+  "test/state-backend/rollout-git.test.ts",
 ];
 
 /** Test files that take minutes or stop processes on purpose. */
@@ -123,6 +131,7 @@ export const SLOW: readonly string[] = [
   // signals and killed processes
   "test/cli/apply-output.test.ts",
   "test/cli/interrupt.test.ts",
+  "test/cli/rollout-signals.test.ts",
   "test/cli/signals.test.ts",
   "test/doctor/signals.test.ts",
   "test/emulator/persistence.test.ts",
@@ -134,6 +143,7 @@ export const SLOW: readonly string[] = [
   "test/scale/seed-fidelity.test.ts",
   "test/scale/three-times.test.ts",
   // the browser
+  "test/browser/fleet-page.test.ts",
   "test/browser/html-page-10x.test.ts",
   "test/browser/html-page.test.ts",
   // matrices and random runs over HTTP, each longer than 20 s alone

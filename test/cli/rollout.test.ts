@@ -24,10 +24,10 @@ async function fleet(): Promise<TestProject> {
   return p;
 }
 
-/** The tenant refuses to create brands (422, not retried): its apply fails at once. Returns the undo. */
-function refuseBrands(project: TestProject, tenant: string): () => void {
+/** The tenants refuse to create brands (422, not retried): its apply fails at once. Returns the undo. */
+function refuseBrands(project: TestProject, ...tenants: string[]): () => void {
   project.emulator.onRequest(({ tenant: t, method, route }) => {
-    if (t === tenant && method === "POST" && route === "/brands") throw new HttpError(422, { message: "Brands are frozen on this tenant." });
+    if (tenants.includes(t) && method === "POST" && route === "/brands") throw new HttpError(422, { message: "Brands are frozen on this tenant." });
   });
   return () => project.emulator.onRequest(undefined);
 }
@@ -93,8 +93,7 @@ describe("apply --tenant GLOB: a rollout", () => {
 
   it("--max-failed-tenants 2 starts the wave's other tenants after the first failure, and stops at the second", async () => {
     const project = await fleet();
-    refuseBrands(project, "prod-eu");
-    refuseBrands(project, "prod-us");
+    refuseBrands(project, "prod-eu", "prod-us");
     const r = await project.cli(["apply", "--tenant", "*", "--auto-approve", "--tenant-parallelism", "1", "--max-failed-tenants", "2"]);
     expect(r.code, r.stderr).toBe(4);
     expect(row(r.stderr, "prod-eu")[2]).toBe("failed");
