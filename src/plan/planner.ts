@@ -59,6 +59,9 @@ export function buildPlan(input: PlanInput): PlanOutcome {
   };
   const coverage = translationCoverage(ordered, input.desired);
   if (coverage.length) plan.translations = coverage;
-  const names = { byId: () => ctx.ownership.identitiesById(), byAddress: () => ctx.ownership.identitiesByAddress() };
+  // The closures hold the ownership alone, not the context: apply keeps `names` through its writes, and the
+  // context (every index of the desired and remote records, the actions by address) was 12 MB of a full apply's 118 MB live heap.
+  const ownership = ctx.ownership;
+  const names = { byId: () => ownership.identitiesById(), byAddress: () => ownership.identitiesByAddress() };
   return { plan, errors: ctx.errors, declared: ctx.ownership.declaredIds(), names };
 }
