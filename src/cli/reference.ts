@@ -21,6 +21,7 @@ const GUIDES: Record<string, { title: string; page: string }> = {
   apply: { title: "Apply", page: "apply.md" },
   diff: { title: "Promotion and fleets", page: "promotion.md" },
   drift: { title: "Drift", page: "drift.md" },
+  show: { title: "Fleets", page: "fleets.md#pimctl-show-file-the-review-of-saved-plans" },
   state: { title: "State and locking", page: "state.md" },
   translations: { title: "Translations", page: "translations.md" },
   export: { title: "Promotion and fleets", page: "promotion.md#export-into-a-folder-of-manifests" },

@@ -8,10 +8,13 @@
 import type { Config } from "../config/index.js";
 import { rolloutWaves, selectTenants } from "../config/select.js";
 import { pmap } from "../base/promises.js";
-import { PimctlError } from "../errors.js";
+import { PimctlError, PimctlErrors } from "../errors.js";
+import type { LoadResult } from "../manifest/index.js";
+import { tenantProblemFirst } from "../tenant.js";
+import { loadFleetCatalogues } from "./fleet-load.js";
 import { FLEET_FORMAT_VERSION, errorExit, planExit, tenantError, type ExitRules, type FleetPlan, type FleetTenant } from "../plan/fleet.js";
 import { plan, refuseUnknownKinds, type GivenProject, type PlanOptions } from "./plan.js";
-import { projectConfig, type ProjectOptions } from "./project.js";
+import { projectConfig, type DesiredLoad, type ProjectOptions } from "./project.js";
 
 /** How many tenants are planned at once by default: each has its own client and its own parallelism of requests. */
 export const TENANT_PARALLELISM = 4;
@@ -53,12 +56,15 @@ export async function planFleet(opts: FleetPlanOptions, selection: Selection, gi
   const { config } = selection;
   const names = [...selection.tenants].sort();
   let requests = 0;
+  // The base is parsed once; tenants with the same overlay and variables share one catalogue (part A's fleet-load.ts).
+  const catalogues = given.load ? undefined : await loadFleetCatalogues(config, names, { cwd: opts.cwd });
   const tenants = await pmap(
     names,
     async (name): Promise<FleetTenant> => {
       if (opts.signal?.aborted) return { tenant: name, error: tenantError(new PimctlError("interrupted", "not planned: the run was interrupted")), exit: 1 };
       try {
-        const result = await plan({ ...opts, tenant: name }, { config, ...given });
+        const load = given.load ?? (() => tenantCatalogue(config, catalogues!, name));
+        const result = await plan({ ...opts, tenant: name }, { config, load });
         requests += result.connection.api.stats().requests;
         // Only the plan is kept: the result (remote state, ledger) is garbage once this returns.
         return { tenant: name, plan: result.plan, exit: planExit(result.plan, opts.exitRules, result.ledgerExisted) };
@@ -70,4 +76,13 @@ export async function planFleet(opts: FleetPlanOptions, selection: Selection, gi
     opts.tenantParallelism ?? TENANT_PARALLELISM,
   );
   return { fleet: { format_version: FLEET_FORMAT_VERSION, kind: "fleet", tenants, waves: rolloutWaves(config, names) }, requests, config };
+}
+
+/** A tenant's composed catalogue as a single plan would load it: its manifest errors thrown as the single plan throws them. */
+async function tenantCatalogue(config: Config, catalogues: Map<string, LoadResult>, name: string): Promise<DesiredLoad> {
+  const loaded = catalogues.get(name)!;
+  // Handed over once: the map holds no tenant's catalogue longer than its plan needs it.
+  catalogues.delete(name);
+  if (loaded.errors.length) throw new PimctlErrors(tenantProblemFirst(config, true, loaded.errors));
+  return { desired: loaded.catalogue, empty: loaded.empty };
 }

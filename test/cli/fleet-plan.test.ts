@@ -138,3 +138,29 @@ describe("plan --tenant GLOB: a tenant that cannot be planned", () => {
     expect(r.stdout).toContain("Changes in all 3 tenants");
   }, 60_000);
 });
+
+describe("plan --tenant GLOB with overlays", () => {
+  let p: TestProject;
+  beforeAll(async () => {
+    p = await testProject({
+      tenants: TENANTS,
+      configLines: ["overlays: overlays"],
+      files: {
+        "catalogue/brands.yaml": "brands:\n  - name: Acme\n    desc: Tools\n  - name: Globex\n    desc: Everywhere\n",
+        // prod-us sells Globex under another text, and has a brand of its own.
+        "overlays/prod-us/brands.yaml": "brands:\n  - name: Globex\n    desc: Everywhere in the US\n  - name: Initech\n    desc: US only\n",
+      },
+    });
+  });
+  afterAll(() => p.close());
+
+  it("plans each tenant's composed catalogue: what the overlay changes is that tenant's own", async () => {
+    const r = await p.cli(["plan", "--tenant", "*"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain("Changes in all 3 tenants");
+    expect(r.stdout).toContain("Changes in 2 of 3 tenants: all but prod-us");
+    expect(r.stdout).toMatch(/Tenant "prod-us": Plan: 3 to create\.\n {2}only in this tenant \(2\):/);
+    expect(r.stdout).toContain('desc: "Everywhere in the US"');
+    expect(r.stdout.match(/brand\["Initech"\]/g)).toHaveLength(1);
+  });
+});

@@ -10,7 +10,7 @@ import { publicPlan } from "../../planfile/file.js";
 import { renderPlan } from "../../render/index.js";
 import type { Io } from "../io.js";
 import { pageFacts } from "../page-facts.js";
-import { configPathFor, withFormat, withProjectOptions } from "../options.js";
+import { configPathFor, withFormat } from "../options.js";
 import { refuseUnwritable } from "../output-files.js";
 import { fleetExit, printFleetReview, printReview, type ReviewArgs } from "../fleet-review.js";
 
@@ -23,7 +23,10 @@ export function showCommand(io: Io): CommandModule<object, ShowArgs> {
     command: "show <files..>",
     describe: "Render saved plans again: one plan in another format, or many (a CI matrix's plan files, fleet files) as one combined review",
     builder: (y) =>
-      withFormat(withProjectOptions(y))
+      withFormat(y)
+        .option("config", { type: "string", describe: "Config file, for the rollout waves (default: pimctl.yaml here or above, if any)" })
+        .option("color", { type: "boolean", describe: "Colour output (--no-color turns it off; NO_COLOR is honoured)" })
+        .option("quiet", { alias: "q", type: "boolean", describe: "No output but the review" })
         .positional("files", { type: "string", array: true, describe: "Saved plan files (plan --out): single-tenant plans or fleet files" })
         .option("print-to", { type: "string", describe: "Write what --format renders to this file instead of stdout" })
         .option("html", { type: "string", describe: "Also write the HTML review page to this file" })
