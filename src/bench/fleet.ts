@@ -111,7 +111,8 @@ try {
   console.log(`\n${count} tenants, ${LATENCY_MS} ms latency, parallelism ${PAR}; waves of ${waves.map((w) => w.length).join(", ")}\n`);
   console.log("| figure | measured | target |\n|---|---|---|");
   console.log(
-    `| fleet no-op plan vs ${count} sequential single-tenant plans, wall time | ${seconds(fleet.ms)} vs ${seconds(sequential)}: ${ratio(fleet.ms, sequential)} | ≤ 0.5 × |`,
+    `| fleet no-op plan vs ${count} sequential single-tenant plans, wall time | ` +
+      `${seconds(fleet.ms)} vs ${seconds(sequential)}: ${ratio(fleet.ms, sequential)} | ≤ 0.5 × |`,
   );
   console.log(`| fleet no-op plan vs one tenant's no-op plan, peak memory | ${mb(fleet.rss)} vs ${mb(oneRss)}: ${ratio(fleet.rss, oneRss)} | ≤ 1.5 × |`);
   console.log(
@@ -119,7 +120,8 @@ try {
       `${seconds(applied.run.ms)} vs ${seconds(applied.bound)} (${Math.min(...applied.requests)}–${Math.max(...applied.requests)} requests a tenant): ` +
       `${ratio(applied.run.ms, applied.bound)} | ≤ 1.2 × |`,
   );
-  // What the bound leaves out: each tenant is read and planned before it is written (CPU on a shared machine); the same less the fleet plan's time.
+  // What the bound leaves out: each tenant is read and planned before it is written (CPU on a shared
+  // machine); the same less the fleet plan's time.
   const writing = applied.run.ms - fleet.ms;
   console.log(
     `| the same less the fleet no-op plan's wall time (its reads and planning) | ${seconds(writing)}: ${ratio(writing, applied.bound)} the bound | – |`,
