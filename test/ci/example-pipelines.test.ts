@@ -15,7 +15,7 @@ import { parse } from "yaml";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testProject, type TestProject } from "../helpers/project.js";
 import { repoRoot } from "../helpers/paths.js";
-import { githubJob, gitlabJob, runGithubJob, runGitlabJob, type GithubStep } from "./runners.js";
+import { githubJob, githubMatrix, gitlabJob, runGithubJob, runGitlabJob, type GithubStep } from "./runners.js";
 import { updateBrand } from "../../src/emulator/kinds/brands.js";
 
 const ci = (f: string) => path.join(repoRoot, "examples", "ci", f);
@@ -29,6 +29,13 @@ const MANIFESTS: Record<"none" | "changes" | "destructive", string> = {
   changes: `${BASE.replace("categories:", "  - name: New\ncategories:")}`,
   destructive: 'brands:\n  - name: Acme\n    desc: "Tools for ${shop}"\ncategories:\n  - name: Keep\n',
 };
+
+/** The fleet the fan-out examples review ('prod-*'): prod and staging are not in it. */
+const FLEET = ["prod-eu", "prod-us"];
+
+/** The variables pimctl reads for the fleet's tenants (token_env PIMCTL_PROD_EU_TOKEN), or the examples' secrets (`_READONLY`). */
+const fleetTokens = (suffix: "" | "_READONLY"): Record<string, string> =>
+  Object.fromEntries(FLEET.map((t) => [`PIMCTL_${t.toUpperCase().replace(/-/g, "_")}${suffix}_TOKEN`, p.tokens[t]!]));
 
 let p: TestProject;
 /** The GitHub CLI stood in for (runs and artifacts of this workflow, issues), like GitLab's API below: it answers from this folder and logs each call. */
@@ -55,7 +62,7 @@ async function outcome(kind: keyof typeof MANIFESTS): Promise<void> {
 
 beforeAll(async () => {
   p = await testProject({
-    tenants: ["prod", "staging"],
+    tenants: ["prod", "staging", ...FLEET],
     config: (urls) =>
       [
         "dir: catalogue",
@@ -64,7 +71,7 @@ beforeAll(async () => {
         ...Object.entries(urls).flatMap(([n, u]) => [
           `  ${n}:`,
           `    base_url: ${u}`,
-          `    token_env: PIMCTL_${n.toUpperCase()}_TOKEN`,
+          `    token_env: PIMCTL_${n.toUpperCase().replace(/-/g, "_")}_TOKEN`,
           "    variables: { shop: Webshop }",
         ]),
         "",
@@ -72,7 +79,8 @@ beforeAll(async () => {
   });
   token = p.tokens.prod!;
   await p.write("catalogue/catalogue.yaml", BASE);
-  for (const tenant of ["prod", "staging"]) expect((await p.cli(["apply", "--tenant", tenant, "--auto-approve"])).code).toBe(0);
+  for (const tenant of ["prod", "staging", ...FLEET])
+    expect((await p.cli(["apply", "--tenant", tenant, "--auto-approve"], { env: fleetTokens("") })).code).toBe(0);
   // The team's project: a package.json whose install script (a pull request controls it) records the PIMCTL_ variables it sees.
   await p.write(
     "package.json",
@@ -581,3 +589,163 @@ describe("GitHub examples: secrets only on the steps that use them", () => {
     }
   });
 });
+
+describe("the fleet fan-out (github-fleet.yml, gitlab-fleet.yml), run as the runners run it: the matrix jobs' review is the one-run review", () => {
+  const planArgs = ["--allow-delete", "--fail-on-destructive"];
+  /** Every tenant of the fleet gets brand New (shared); prod-us also had Acme changed by hand (its own update). */
+  async function fleetChanges(): Promise<void> {
+    await outcome("changes");
+    const store = p.emulator.store("prod-us");
+    const acme = [...store.brands.values()].find((b) => b.name === "Acme")!;
+    updateBrand(store, acme.id, { desc: "Changed by hand in prod-us" });
+    for (const f of ["review.md", "review.html", "tenants.json", "fleet-plans.yml", "review-exitcode", ...FLEET.map((t) => `plan-${t}.json`)])
+      await rm(path.join(p.dir, f), { force: true });
+    await rm(path.join(p.dir, "plans"), { recursive: true, force: true });
+  }
+  /** The same review from one run of `pimctl plan --tenant 'prod-*'`, markdown and the HTML page. */
+  async function oneRun(): Promise<{ markdown: string; html: string }> {
+    const r = await p.cli(["plan", "--tenant", "prod-*", "--format", "markdown", "--html", "one-run.html", ...planArgs], {
+      env: { ...fleetTokens(""), SOURCE_DATE_EPOCH: "1790000000" },
+    });
+    expect(r.code, r.stderr).toBe(0);
+    return { markdown: r.stdout, html: await readFile(path.join(p.dir, "one-run.html"), "utf8") };
+  }
+  const fixedTime = { ...process.env, SOURCE_DATE_EPOCH: "1790000000" };
+
+  it(
+    "GitHub: tenants feeds the matrix; each plan job saves plan-X.json; the review job's comment and page equal the one-run review",
+    { timeout: 120_000 },
+    async () => {
+      await fleetChanges();
+      const file = ci("github-fleet.yml");
+      const runEnv = { ...env, SOURCE_DATE_EPOCH: fixedTime.SOURCE_DATE_EPOCH };
+      const tenants = await runGithubJob(githubJob(file, "tenants"), { cwd: p.dir, env: runEnv, secrets: {}, github: pr });
+      expect(tenants.ok, tenants.steps.map((x) => x.output).join("\n")).toBe(true);
+      const matrix = githubMatrix(githubJob(file, "plan"), { tenants: { outputs: tenants.jobOutputs } });
+      expect(matrix).toEqual(FLEET.map((name) => ({ tenant: { name, wave: 1 } })));
+      const secrets = fleetTokens("_READONLY");
+      for (const entry of matrix) {
+        const r = await runGithubJob(githubJob(file, "plan"), { cwd: p.dir, env: runEnv, secrets, github: pr, matrix: entry });
+        expect(r.ok, r.steps.map((x) => x.output).join("\n")).toBe(true);
+      }
+      // download-artifact (pattern plan-*, merge-multiple) puts every job's plan-X.json in plans/.
+      await mkdir(path.join(p.dir, "plans"));
+      for (const t of FLEET) await writeFile(path.join(p.dir, "plans", `plan-${t}.json`), await readFile(path.join(p.dir, `plan-${t}.json`)));
+      const review = await runGithubJob(githubJob(file, "review"), { cwd: p.dir, env: runEnv, secrets: {}, github: pr });
+      expect(review.ok, review.steps.map((x) => x.output).join("\n")).toBe(true);
+      expect(review.outputs.review).toEqual({ exitcode: "2" });
+      const expected = await oneRun();
+      const markdown = readFileSync(path.join(p.dir, "review.md"), "utf8");
+      expect(markdown).toBe(expected.markdown);
+      expect(markdown.startsWith("<!-- pimctl-fleet-plan -->")).toBe(true);
+      expect(markdown).toContain("prod-us");
+      expect(readFileSync(path.join(p.dir, "review.html"), "utf8")).toBe(expected.html);
+      expect(count(review.summary, "<!-- pimctl-fleet-plan -->")).toBe(1);
+      expect(review.steps.find((x) => x.name === "Block destructive plans")!.outcome).toBe("skipped");
+      await restoreFleet();
+    },
+  );
+
+  it(
+    "GitLab: fleet:tenants writes the child pipeline's matrix from pimctl tenants; its plan jobs and review post ONE note equal to the one-run review",
+    { timeout: 180_000 },
+    async () => {
+      await fleetChanges();
+      await mkdir(path.join(p.dir, ".gitlab"), { recursive: true });
+      await writeFile(path.join(p.dir, ".gitlab", "fleet-plans.yml"), readFileSync(ci("gitlab-fleet-plans.yml")));
+      const parent = ci("gitlab-fleet.yml");
+      const made = await runGitlabJob(gitlabJob(parent, "fleet:tenants"), { cwd: p.dir, env, projectVariables: {} });
+      expect(made.code, made.output).toBe(0);
+      const trigger = gitlabJob(parent, "fleet:plans") as unknown as { trigger: unknown; variables: Record<string, string> };
+      expect(trigger.trigger).toEqual({ include: [{ artifact: "fleet-plans.yml", job: "fleet:tenants" }], strategy: "depend" });
+      expect(trigger.variables).toEqual({ PIMCTL_MR_IID: "$CI_MERGE_REQUEST_IID" });
+      const child = path.join(p.dir, "fleet-plans.yml");
+      const plan = gitlabJob(child, "plan") as unknown as { parallel: { matrix: Array<{ PIMCTL_TENANT: string[] }> } };
+      expect(plan.parallel.matrix).toEqual([{ PIMCTL_TENANT: FLEET }]);
+      const predefined = {
+        CI_API_V4_URL: gitlab.url,
+        CI_PROJECT_ID: "1",
+        PIMCTL_MR_IID: "7",
+        CI_JOB_URL: "https://gitlab.example/job/1",
+        SOURCE_DATE_EPOCH: fixedTime.SOURCE_DATE_EPOCH,
+      };
+      // A refused token fails that tenant's job (exit 1): no plan file, and the pipeline stops before its review.
+      const refused = await runGitlabJob(gitlabJob(child, "plan"), {
+        cwd: p.dir,
+        env,
+        projectVariables: { ...fleetTokens("_READONLY"), PIMCTL_PROD_US_READONLY_TOKEN: "a-token-the-tenant-refuses" },
+        predefined: { ...predefined, PIMCTL_TENANT: "prod-us" },
+      });
+      expect(refused.code).not.toBe(0);
+      expect(existsSync(path.join(p.dir, "plan-prod-us.json"))).toBe(false);
+      for (const tenant of plan.parallel.matrix[0]!.PIMCTL_TENANT) {
+        const r = await runGitlabJob(gitlabJob(child, "plan"), {
+          cwd: p.dir,
+          env,
+          projectVariables: fleetTokens("_READONLY"),
+          predefined: { ...predefined, PIMCTL_TENANT: tenant },
+        });
+        expect(r.code, r.output).toBe(0);
+        expect(r.output).toContain(`pimctl plan --tenant ${tenant} exited 2`);
+      }
+      gitlab.notes.length = 0;
+      const review = await runGitlabJob(gitlabJob(child, "review"), { cwd: p.dir, env, projectVariables: { GITLAB_API_TOKEN: "gl-token" }, predefined });
+      expect(review.code, review.output).toBe(0);
+      const expected = await oneRun();
+      expect(readFileSync(path.join(p.dir, "review.html"), "utf8")).toBe(expected.html);
+      expect(gitlab.notes).toEqual([`${expected.markdown}\n[Review page (review.html)](https://gitlab.example/job/1/artifacts/file/review.html)\n`]);
+      await restoreFleet();
+    },
+  );
+
+  it(
+    "github-fleet-drift.yml: no drift opens nothing; drift in one tenant opens ONE issue for the fleet; a tenant that cannot be read fails the job after the issue",
+    { timeout: 60_000 },
+    async () => {
+      await outcome("none");
+      const job = githubJob(ci("github-fleet-drift.yml"), "drift");
+      const all = { ...fleetTokens("_READONLY"), PIMCTL_STAGING_READONLY_TOKEN: p.tokens.staging!, PIMCTL_PROD_READONLY_TOKEN: token };
+      // The example names prod-eu, prod-us, prod-apac and staging; this project's '*' is prod, staging, prod-eu, prod-us: prod's token goes where prod-apac's would.
+      const run = (secrets: Record<string, string>) =>
+        runGithubJob(
+          {
+            ...job,
+            steps: job.steps.map((s) => (s.id === "drift" ? { ...s, env: { ...s.env, PIMCTL_PROD_TOKEN: "${{ secrets.PIMCTL_PROD_READONLY_TOKEN }}" } } : s)),
+          },
+          { cwd: p.dir, env, secrets, github: { token: "gh-token" } },
+        );
+      await rm(path.join(ghDir, "calls.log"), { force: true });
+      const none = await run(all);
+      expect(none.ok, none.steps.map((x) => x.output).join("\n")).toBe(true);
+      expect(none.outputs.drift).toEqual({ code: "0" });
+      expect(existsSync(path.join(ghDir, "calls.log"))).toBe(false);
+      // Someone changes prod-us by hand.
+      const store = p.emulator.store("prod-us");
+      const acme = [...store.brands.values()].find((b) => b.name === "Acme")!;
+      updateBrand(store, acme.id, { desc: "Changed by hand in prod-us" });
+      const drifted = await run(all);
+      expect(drifted.ok, drifted.steps.map((x) => x.output).join("\n")).toBe(true);
+      expect(drifted.outputs.drift).toEqual({ code: "2" });
+      const calls = readFileSync(path.join(ghDir, "calls.log"), "utf8").trim().split("\n");
+      expect(calls.filter((c) => c.startsWith("gh issue create"))).toEqual([
+        "gh issue create --title Catalogue drift in the fleet --label catalogue-drift --body-file drift.md",
+      ]);
+      const body = readFileSync(path.join(p.dir, "drift.md"), "utf8");
+      for (const t of ["prod", "staging", ...FLEET]) expect(body).toContain(t);
+      const unreadable = await run({ ...all, PIMCTL_PROD_EU_READONLY_TOKEN: "a-token-the-tenant-refuses" });
+      expect(unreadable.ok).toBe(false);
+      expect(unreadable.outputs.drift).toEqual({ code: "1" });
+      expect(unreadable.steps.find((x) => x.name === "open or update the fleet's drift issue")!.outcome).toBe("success");
+      await restoreFleet();
+    },
+  );
+});
+
+/** Every tenant of the fleet back to BASE (and no plan files left), whatever a test applied or changed by hand. */
+async function restoreFleet(): Promise<void> {
+  await outcome("none");
+  for (const tenant of FLEET) {
+    const r = await p.cli(["apply", "--tenant", tenant, "--auto-approve", "--allow-delete"], { env: fleetTokens("") });
+    expect(r.code, r.stderr).toBe(0);
+  }
+}

@@ -52,6 +52,8 @@ export interface GithubStep {
 }
 interface GithubJob {
   env?: Record<string, string>;
+  outputs?: Record<string, string>;
+  strategy?: { matrix?: Record<string, unknown> };
   defaults?: { run?: { shell?: string } };
   steps: GithubStep[];
 }
@@ -66,6 +68,8 @@ export interface GithubJobResult {
   ok: boolean;
   steps: GithubStepResult[];
   outputs: Record<string, Record<string, string>>;
+  /** The job's own `outputs:`, evaluated after its steps (what `needs.<job>.outputs` gives later jobs). */
+  jobOutputs: Record<string, string>;
   summary: string;
 }
 
@@ -150,7 +154,16 @@ export function githubJob(file: string, job: string): GithubJob {
  */
 export async function runGithubJob(
   job: GithubJob,
-  o: { cwd: string; env: NodeJS.ProcessEnv; secrets: Record<string, string>; github: Record<string, Json>; inputs?: Record<string, string> },
+  o: {
+    cwd: string;
+    env: NodeJS.ProcessEnv;
+    secrets: Record<string, string>;
+    github: Record<string, Json>;
+    inputs?: Record<string, string>;
+    /** This job's matrix entry (the `matrix` context), and the jobs it needs (`needs.<job>.outputs`). */
+    matrix?: Record<string, Json>;
+    needs?: Record<string, { outputs: Record<string, string> }>;
+  },
 ): Promise<GithubJobResult> {
   const tmp = await mkdtemp(path.join(tmpdir(), "pimctl-gha-"));
   const stepsCtx: Record<string, { outputs: Record<string, string>; outcome: string }> = {};
@@ -160,7 +173,14 @@ export async function runGithubJob(
   try {
     for (const [n, step] of job.steps.entries()) {
       const name = step.name ?? step.id ?? step.run?.split("\n")[0] ?? step.uses ?? `step ${n}`;
-      const ctx = (): Record<string, Json> => ({ secrets: o.secrets, github: o.github, inputs: o.inputs ?? {}, steps: stepsCtx as unknown as Json });
+      const ctx = (): Record<string, Json> => ({
+        secrets: o.secrets,
+        github: o.github,
+        inputs: o.inputs ?? {},
+        matrix: o.matrix ?? {},
+        needs: (o.needs ?? {}) as unknown as Json,
+        steps: stepsCtx as unknown as Json,
+      });
       // An if: without a status function implies success(), as GitHub does.
       const condition = step.if ? (/\b(always|success|failure|cancelled)\(\)/.test(step.if) ? step.if : `success() && (${step.if})`) : "success()";
       const runIt = evaluate(condition.replace(/^\$\{\{(.*)\}\}$/s, "$1"), ctx(), status);
@@ -201,7 +221,25 @@ export async function runGithubJob(
   } finally {
     await rm(tmp, { recursive: true, force: true });
   }
-  return { ok: !status.failed, steps: results, outputs: Object.fromEntries(Object.entries(stepsCtx).map(([k, v]) => [k, v.outputs])), summary };
+  const ctx = { secrets: o.secrets, github: o.github, steps: stepsCtx as unknown as Json };
+  const jobOutputs = Object.fromEntries(Object.entries(job.outputs ?? {}).map(([k, v]) => [k, substitute(v, ctx, status)]));
+  return { ok: !status.failed, steps: results, outputs: Object.fromEntries(Object.entries(stepsCtx).map(([k, v]) => [k, v.outputs])), jobOutputs, summary };
+}
+
+/**
+ * A job's matrix entries as GitHub expands `strategy.matrix` of the form the fleet example uses,
+ * `KEY: ${{ fromJSON(needs.JOB.outputs.NAME).FIELD }}` (one entry per element of that list), from
+ * the outputs of the jobs it needs. Any other form is an error here, not a guess.
+ */
+export function githubMatrix(job: GithubJob, needs: Record<string, { outputs: Record<string, string> }>): Array<Record<string, Json>> {
+  const entries = Object.entries(job.strategy?.matrix ?? {});
+  if (entries.length !== 1) throw new Error(`the harness expands a matrix of one key, not ${entries.length}`);
+  const [key, value] = entries[0]!;
+  const m = /^\$\{\{\s*fromJSON\(needs\.([\w-]+)\.outputs\.([\w-]+)\)\.(\w+)\s*\}\}$/.exec(String(value));
+  if (!m) throw new Error(`matrix ${key}: ${String(value)} is not a form the harness expands`);
+  const list = (JSON.parse(needs[m[1]!]?.outputs[m[2]!] ?? "null") as Record<string, Json> | null)?.[m[3]!];
+  if (!Array.isArray(list)) throw new Error(`matrix ${key}: needs.${m[1]}.outputs.${m[2]} has no list ${m[3]}`);
+  return list.map((v) => ({ [key]: v }));
 }
 
 // ---------------------------------------------------------------- GitLab CI

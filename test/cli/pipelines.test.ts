@@ -60,12 +60,30 @@ async function actionValidator(file: string): Promise<{ code: number; output: st
 describe("example pipeline files use only documented options", () => {
   const files = readdirSync(ciDir).filter((f) => f.endsWith(".yml"));
   it("has GitHub Actions (PR and promotion) and GitLab CI examples", () => {
-    expect(files.sort()).toEqual(["github-actions.yml", "github-drift.yml", "github-promotion.yml", "gitlab-ci.yml", "gitlab-pimctl.yml"]);
+    expect(files.sort()).toEqual([
+      "github-actions.yml",
+      "github-drift.yml",
+      "github-fleet-drift.yml",
+      "github-fleet.yml",
+      "github-promotion.yml",
+      "gitlab-ci.yml",
+      "gitlab-fleet-plans.yml",
+      "gitlab-fleet.yml",
+      "gitlab-pimctl.yml",
+    ]);
   });
+  /** How many pimctl commands each file runs at least (3 unless named). */
+  const least: Record<string, number> = {
+    "gitlab-pimctl.yml": 2,
+    "github-drift.yml": 1,
+    "github-fleet-drift.yml": 1,
+    "gitlab-fleet.yml": 1,
+    "gitlab-fleet-plans.yml": 2,
+  };
   for (const file of files) {
     it(`${file}: every pimctl command parses`, async () => {
       const cmds = pimctlCommands(read(file));
-      expect(cmds.length).toBeGreaterThanOrEqual(file === "gitlab-pimctl.yml" ? 2 : file === "github-drift.yml" ? 1 : 3);
+      expect(cmds.length).toBeGreaterThanOrEqual(least[file] ?? 3);
       for (const argv of cmds) expect(await parses(argv), `pimctl ${argv.join(" ")}`).toBeUndefined();
     });
   }
@@ -81,7 +99,7 @@ describe("GitHub workflows pass a real linter (@action-validator/cli)", () => {
   });
   afterAll(async () => rm(tmp, { recursive: true, force: true }));
 
-  for (const file of ["github-actions.yml", "github-promotion.yml", "github-drift.yml"]) {
+  for (const file of ["github-actions.yml", "github-promotion.yml", "github-drift.yml", "github-fleet.yml", "github-fleet-drift.yml"]) {
     it(`${file} is a valid workflow`, async () => {
       const r = await actionValidator(path.join(ciDir, file));
       expect(r.output.replace(/WARNING: Glob validation.*\n/g, "")).toBe("");
@@ -170,6 +188,32 @@ describe("github-actions.yml: what a team needs from it", () => {
     expect(jobs.replan).toMatchObject({ needs: "apply", if: "needs.apply.outputs.stale == 'true'" });
     expect(jobs.replan!.environment).toBeUndefined();
     expect(jobs["apply-replanned"]).toMatchObject({ needs: "replan", environment: "production" });
+  });
+});
+
+describe("github-fleet.yml: the fan-out over a matrix of tenants", () => {
+  const jobs = jobsOf("github-fleet.yml");
+  it("the matrix is pimctl tenants' list; every tenant is planned (fail-fast off) and uploads plan-X; one review job after them all", () => {
+    expect(jobs.tenants!.outputs).toEqual({ matrix: "${{ steps.tenants.outputs.matrix }}" });
+    expect(stepsText(jobs.tenants!)).toContain("npx pimctl tenants --tenant 'prod-*' --format json");
+    expect(jobs.plan).toMatchObject({
+      needs: "tenants",
+      strategy: { "fail-fast": false, matrix: { tenant: "${{ fromJSON(needs.tenants.outputs.matrix).tenants }}" } },
+    });
+    const upload = jobs.plan!.steps!.find((s) => s.uses === "actions/upload-artifact@v4")!;
+    expect(upload.with).toEqual({ name: "plan-${{ matrix.tenant.name }}", path: "plan-${{ matrix.tenant.name }}.json" });
+    expect(jobs.review!.needs).toBe("plan");
+    const download = jobs.review!.steps!.find((s) => s.uses === "actions/download-artifact@v4")!;
+    expect(download.with).toEqual({ pattern: "plan-*", path: "plans", "merge-multiple": true });
+    expect(stepsText(jobs.review!)).toContain("npx pimctl show plans/plan-*.json --format markdown --html review.html");
+  });
+  it("only the review job may comment; nothing writes to the repository; the comment is found by marker and author", () => {
+    for (const [name, job] of Object.entries(jobs)) {
+      expect(job.permissions?.contents, name).toBe("read");
+      expect(job.permissions?.["pull-requests"], name).toBe(name === "review" ? "write" : undefined);
+    }
+    expect(stepsText(jobs.review!)).toContain('const marker = \\"<!-- pimctl-fleet-plan -->\\"');
+    expect(stepsText(jobs.review!)).toContain('c.user?.login === \\"github-actions[bot]\\" && c.body?.startsWith(marker)');
   });
 });
 
@@ -274,6 +318,18 @@ function gitlabProblems(doc: Record<string, Record<string, unknown>>): string[] 
   }
   return problems;
 }
+
+describe("gitlab-fleet.yml and its child gitlab-fleet-plans.yml: GitLab keywords only", () => {
+  it("every keyword is one GitLab knows; the child's matrix is the one placeholder fleet:tenants fills", () => {
+    const parent = parse(read("gitlab-fleet.yml")) as Record<string, Record<string, unknown>>;
+    const child = parse(read("gitlab-fleet-plans.yml")) as Record<string, Record<string, unknown>>;
+    expect(gitlabProblems(parent)).toEqual([]);
+    expect(gitlabProblems(child)).toEqual([]);
+    expect(child.plan!.parallel).toEqual({ matrix: [{ PIMCTL_TENANT: [] }] });
+    expect(read("gitlab-fleet-plans.yml").split("PIMCTL_TENANT: []").length).toBe(2);
+    expect(child.review!.needs).toEqual(["plan"]);
+  });
+});
 
 describe("gitlab-ci.yml: GitLab keywords only, and the same ideas", () => {
   const doc = parse(read("gitlab-ci.yml")) as Record<string, Record<string, unknown>>;
