@@ -100,7 +100,7 @@ describe("the emulator with --data", () => {
 });
 
 describe("large lists", () => {
-  it("a small request made while a large list is produced is answered long before the list", async () => {
+  it("a small request made while a large list is produced is answered before the list", async () => {
     const emu = await startEmulator({ port: 0, tenants: [{ hash: "t", token: "t" }] });
     const s = emu.store("t");
     for (let a = 0; a < 2500; a++) {
@@ -109,21 +109,20 @@ describe("large lists", () => {
     }
     const big = createClient({ tenant: "t", baseUrl: emu.tenantUrl("t"), token: "t" });
     const small = createClient({ tenant: "t", baseUrl: emu.tenantUrl("t"), token: "t" });
-    await small.listChannels(); // connections open before timing
-    const t0 = performance.now();
-    let bigMs = 0;
-    let smallMs = 0;
+    await small.listChannels(); // connections open before the race
+    // The order the answers arrive in, not their times: a ratio of milliseconds failed on a CI
+    // machine busy with the rest of the suite (60 ms against a 144 ms list), while the order holds.
+    const arrived: string[] = [];
     const list = big.listAttributes().then((l) => {
-      bigMs = performance.now() - t0;
+      arrived.push("list");
       return l.length;
     });
     await new Promise((r) => setTimeout(r, 2));
-    const t1 = performance.now();
     await small.listChannels();
-    smallMs = performance.now() - t1;
+    arrived.push("small");
     expect(await list).toBe(2500);
     // Produced in chunks, the list leaves room for others: the small answer does not wait for it.
-    expect(smallMs).toBeLessThan(bigMs / 3);
+    expect(arrived).toEqual(["small", "list"]);
     await Promise.all([big.close(), small.close()]);
     await emu.close();
   }, 60_000);
