@@ -5,11 +5,10 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { testProject, type TestProject } from "../helpers/project.js";
-import { HttpError } from "../../src/emulator/errors.js";
 import { createBrand } from "../../src/emulator/kinds/brands.js";
+import { BRANDS, brandNames, refuseBrands, row } from "./rollout-fixture.js";
 
 const TENANTS = ["prod-eu", "prod-us", "staging"];
-const BRANDS = "brands:\n  - name: Acme\n    desc: Tools\n  - name: Zenith\n    desc: Watches\n";
 
 let p: TestProject | undefined;
 afterEach(async () => {
@@ -35,14 +34,6 @@ async function fleet(): Promise<TestProject> {
       ].join("\n"),
   });
   return p;
-}
-
-const brandNames = (project: TestProject, tenant: string) => [...project.emulator.store(tenant).brands.values()].map((b) => b.name).sort();
-
-function row(stderr: string, tenant: string): string[] {
-  const line = stderr.split("\n").find((l) => new RegExp(`^  \\d+\\s+${tenant}\\s`).test(l));
-  if (!line) throw new Error(`no row for ${tenant} in:\n${stderr}`);
-  return line.trim().split(/\s{2,}/);
 }
 
 /** The tenants in the order their first write reached the emulator, and whether any write came while another tenant's apply was writing. */
@@ -74,9 +65,7 @@ describe("a rollout in waves", () => {
 
   it("a failed wave stops the rollout: the later waves are not started, and the resume command converges", async () => {
     const project = await fleet();
-    project.emulator.onRequest(({ tenant, method, route }) => {
-      if (tenant === "staging" && method === "POST" && route === "/brands") throw new HttpError(422, { message: "Brands are frozen on this tenant." });
-    });
+    const allow = refuseBrands(project, "staging");
     const r = await project.cli(["apply", "--tenant", "*", "--auto-approve"]);
     expect(r.code, r.stderr).toBe(4);
     expect(row(r.stderr, "staging").slice(0, 4)).toEqual(["1", "staging", "failed", "4"]);
@@ -87,7 +76,7 @@ describe("a rollout in waves", () => {
     expect(brandNames(project, "prod-us")).toEqual([]);
     expect(r.stderr).toContain("Resume with: pimctl apply --tenant '*' --auto-approve\n");
 
-    project.emulator.onRequest(undefined);
+    allow();
     const again = await project.cli(["apply", "--tenant", "*", "--auto-approve"]);
     expect(again.code, again.stderr).toBe(0);
     for (const t of TENANTS) expect(brandNames(project, t)).toEqual(["Acme", "Zenith"]);

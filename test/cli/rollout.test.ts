@@ -7,11 +7,10 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { testProject, type TestProject } from "../helpers/project.js";
-import { HttpError } from "../../src/emulator/errors.js";
 import { createBrand } from "../../src/emulator/kinds/brands.js";
+import { BRANDS, brandNames, refuseBrands, row } from "./rollout-fixture.js";
 
 const TENANTS = ["staging", "prod-eu", "prod-us"];
-const BRANDS = "brands:\n  - name: Acme\n    desc: Tools\n  - name: Zenith\n    desc: Watches\n";
 
 let p: TestProject | undefined;
 afterEach(async () => {
@@ -22,23 +21,6 @@ afterEach(async () => {
 async function fleet(): Promise<TestProject> {
   p = await testProject({ tenants: TENANTS, files: { "catalogue/brands.yaml": BRANDS } });
   return p;
-}
-
-/** The tenants refuse to create brands (422, not retried): its apply fails at once. Returns the undo. */
-function refuseBrands(project: TestProject, ...tenants: string[]): () => void {
-  project.emulator.onRequest(({ tenant: t, method, route }) => {
-    if (tenants.includes(t) && method === "POST" && route === "/brands") throw new HttpError(422, { message: "Brands are frozen on this tenant." });
-  });
-  return () => project.emulator.onRequest(undefined);
-}
-
-const brandNames = (project: TestProject, tenant: string) => [...project.emulator.store(tenant).brands.values()].map((b) => b.name).sort();
-
-/** The table's row of a tenant: its cells split on runs of spaces. */
-function row(stderr: string, tenant: string): string[] {
-  const line = stderr.split("\n").find((l) => new RegExp(`^  \\d+\\s+${tenant}\\s`).test(l));
-  if (!line) throw new Error(`no row for ${tenant} in:\n${stderr}`);
-  return line.trim().split(/\s{2,}/);
 }
 
 /** The words of the "Resume with:" line (none of them quoted in these tests but the glob). */
