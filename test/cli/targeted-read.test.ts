@@ -225,7 +225,8 @@ describe("the read overlaps", () => {
   afterAll(() => p.close());
 
   it("gives the same state as a read one request at a time, in at most 3 rounds", async () => {
-    const latency = 150;
+    // Long enough that a loaded machine's delays (timers, a busy event loop) stay small beside it.
+    const latency = 400;
     p.emulator.setFaults({ latencyMs: latency });
     p.emulator.resetStats();
     const answered: number[] = [];
@@ -261,7 +262,8 @@ describe("a large catalogue's attribute lists, one at a time", () => {
       const applied = await p.cli(["apply", "--auto-approve"]);
       expect(applied.code, applied.stderr).toBe(0);
       const { desired } = await plan({ cwd: p.dir, env: p.env });
-      const latency = 150;
+      // Long enough that a loaded machine's delays (timers, a busy event loop) stay small beside it.
+      const latency = 400;
       p.emulator.setFaults({ latencyMs: latency });
       const read = async (oneAtATime: boolean) => {
         const answered = new Map<string, number>();

@@ -114,4 +114,4 @@ it("seeds exactly what apply writes: records, changelog and ledger", async () =>
   const plan = await p.cli(["plan", "--tenant", "seeded", "--detailed-exitcode"]);
   expect(plan.code, plan.stdout + plan.stderr).toBe(0);
   expect(plan.stderr).not.toMatch(/no state/);
-}, 30_000);
+}, 90_000);

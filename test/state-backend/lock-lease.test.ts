@@ -24,7 +24,7 @@ const posts = (world: GitWorld) => world.emulator.stats().requests.byMethod.POST
 
 describe("the lock's lease (git backend)", () => {
   it("a live holder renews its lease: after more than its lease's length another apply is still refused, and nothing is taken over", async () => {
-    w = await gitWorld({ latencyMs: 400, brands: 60 });
+    w = await gitWorld({ latencyMs: 400, brands: 150 });
     const world = w;
     const env = { ...w.env, PIMCTL_LOCK_RENEW: "500ms" };
     const [a, b] = [await w.clone("a"), await w.clone("b")];
