@@ -168,7 +168,7 @@ describe("github-actions.yml, job plan, run as GitHub runs it", () => {
   const run = (secrets: Record<string, string>) => runGithubJob(job, { cwd: p.dir, env, secrets, github: pr });
   const step = (r: Awaited<ReturnType<typeof run>>, name: string) => r.steps.find((s) => s.name === name)!;
 
-  it("exit 0 and 2 pass; the plan is in the job summary once; npm ci's install scripts never run and never see a token", { timeout: 30_000 }, async () => {
+  it("exit 0 and 2 pass; the plan is in the job summary once; npm ci's install scripts never run and never see a token", { timeout: 90_000 }, async () => {
     for (const [kind, code] of [
       ["none", "0"],
       ["changes", "2"],
@@ -186,7 +186,7 @@ describe("github-actions.yml, job plan, run as GitHub runs it", () => {
     expect(readFileSync(path.join(p.dir, "plan.md"), "utf8")).toContain('brand["New"]');
   });
 
-  it("exit 3 (destructive) comments, then fails the job; exit 1 fails at the plan and comments nothing", { timeout: 30_000 }, async () => {
+  it("exit 3 (destructive) comments, then fails the job; exit 1 fails at the plan and comments nothing", { timeout: 90_000 }, async () => {
     await outcome("destructive");
     const destructive = await run({ PIMCTL_PROD_READONLY_TOKEN: token });
     expect(destructive.ok).toBe(false);
@@ -201,7 +201,7 @@ describe("github-actions.yml, job plan, run as GitHub runs it", () => {
     expect(step(failed, "Post or update the plan comment").outcome).toBe("skipped");
   });
 
-  it("a fork or Dependabot pull request (no secrets) validates, plans nothing, says so, and passes", { timeout: 30_000 }, async () => {
+  it("a fork or Dependabot pull request (no secrets) validates, plans nothing, says so, and passes", { timeout: 90_000 }, async () => {
     await outcome("changes");
     const r = await run({});
     expect(r.ok).toBe(true);
@@ -222,7 +222,7 @@ describe("gitlab-pimctl.yml, included and extended, run as GitLab runs it", () =
   const run = (name: "plan" | "apply", t = token) =>
     runGitlabJob(gitlabJob(file, name, project), { cwd: p.dir, env, projectVariables: { PIMCTL_PROD_TOKEN: t } });
 
-  it("the plan job passes on exit 0 and 2 and fails on 1 and 3; validate resolves the tenant's ${variables}", { timeout: 40_000 }, async () => {
+  it("the plan job passes on exit 0 and 2 and fails on 1 and 3; validate resolves the tenant's ${variables}", { timeout: 120_000 }, async () => {
     for (const [kind, ok] of [
       ["none", true],
       ["changes", true],
@@ -239,7 +239,7 @@ describe("gitlab-pimctl.yml, included and extended, run as GitLab runs it", () =
 
   it(
     "the harness reproduces the old template's bug: `code=$?` on the entry after the plan reads GitLab's echo, and a destructive plan passed",
-    { timeout: 20_000 },
+    { timeout: 90_000 },
     async () => {
       await outcome("destructive");
       const old = {
@@ -260,7 +260,7 @@ describe("gitlab-pimctl.yml, included and extended, run as GitLab runs it", () =
     },
   );
 
-  it("the apply job applies the plan job's saved plan (no new plan), and refuses to run without one", { timeout: 40_000 }, async () => {
+  it("the apply job applies the plan job's saved plan (no new plan), and refuses to run without one", { timeout: 120_000 }, async () => {
     await outcome("changes");
     const none = await run("apply");
     expect(none.code).not.toBe(0);
@@ -299,7 +299,7 @@ describe("gitlab-ci.yml, run as GitLab runs it", () => {
 
   it(
     "plan:mr reads with the read-only token, even beside a project variable PIMCTL_PROD_TOKEN; 0 and 2 pass with a note, 3 fails after its note, 1 fails with none",
-    { timeout: 40_000 },
+    { timeout: 120_000 },
     async () => {
       for (const [kind, readonly, ok, notes] of [
         ["none", token, true, 1],
@@ -317,7 +317,7 @@ describe("gitlab-ci.yml, run as GitLab runs it", () => {
     },
   );
 
-  it("validate resolves prod's variables with no token; apply writes with the write token the saved plan:main made", { timeout: 40_000 }, async () => {
+  it("validate resolves prod's variables with no token; apply writes with the write token the saved plan:main made", { timeout: 120_000 }, async () => {
     await outcome("changes");
     expect((await run("validate", "", "")).code).toBe(0);
     expect((await run("plan:main", token, "unused")).code).toBe(0);
@@ -345,7 +345,7 @@ describe("github-actions.yml, job apply: the reviewed plan, or a reason", () => 
     expect((await p.cli(["plan", "--tenant", "prod", "--out", path.join(dir, "plan.json")], { env: { PIMCTL_PROD_TOKEN: token } })).code).toBe(0);
   }
 
-  it("no successful plan run for the PR's last commit: the fetch step says what happened, nothing is applied", { timeout: 30_000 }, async () => {
+  it("no successful plan run for the PR's last commit: the fetch step says what happened, nothing is applied", { timeout: 90_000 }, async () => {
     await rm(path.join(ghDir, "run-id"), { force: true });
     await outcome("changes");
     const r = await run();
@@ -361,7 +361,7 @@ describe("github-actions.yml, job apply: the reviewed plan, or a reason", () => 
 
   it(
     "applies the downloaded plan with the write token on that step; a stale plan (exit 5) passes the job and asks for a replan",
-    { timeout: 40_000 },
+    { timeout: 120_000 },
     async () => {
       await outcome("changes");
       await reviewedPlan();
@@ -397,7 +397,7 @@ describe("github-actions.yml, job apply: the reviewed plan, or a reason", () => 
 describe("github-promotion.yml and github-drift.yml, run as GitHub runs them", () => {
   it(
     "the PR plan job passes on 0 and 2, fails on 1 and 3, validates only without secrets; the staging plan and the prod diff are in the summary once each",
-    { timeout: 60_000 },
+    { timeout: 180_000 },
     async () => {
       const job = githubJob(ci("github-promotion.yml"), "plan");
       const secrets = (t: string) => ({ PIMCTL_STAGING_READONLY_TOKEN: p.tokens.staging!, PIMCTL_PROD_READONLY_TOKEN: t });
@@ -420,7 +420,7 @@ describe("github-promotion.yml and github-drift.yml, run as GitHub runs them", (
     },
   );
 
-  it("prod-plan: the heading and the plan once in the summary; a destructive plan fails the job before anyone approves", { timeout: 40_000 }, async () => {
+  it("prod-plan: the heading and the plan once in the summary; a destructive plan fails the job before anyone approves", { timeout: 120_000 }, async () => {
     const job = githubJob(ci("github-promotion.yml"), "prod-plan");
     const release = { event: { release: { tag_name: "v1.2.0" } } };
     await outcome("changes");
@@ -432,7 +432,7 @@ describe("github-promotion.yml and github-drift.yml, run as GitHub runs them", (
     expect((await runGithubJob(job, { cwd: p.dir, env, secrets: { PIMCTL_PROD_READONLY_TOKEN: token }, github: release })).ok).toBe(false);
   });
 
-  it("drift: none passes with no issue; drift opens the issue; an error fails the job", { timeout: 40_000 }, async () => {
+  it("drift: none passes with no issue; drift opens the issue; an error fails the job", { timeout: 120_000 }, async () => {
     const job = githubJob(ci("github-drift.yml"), "drift");
     const run = (t: string) => runGithubJob(job, { cwd: p.dir, env, secrets: { PIMCTL_PROD_READONLY_TOKEN: t }, github: { token: "gh-token" } });
     await restore();
@@ -465,7 +465,7 @@ describe("prune: on and a brand deleted in the pull request: the pull request's 
   const zenith = () => [...p.emulator.store("prod").brands.values()].some((b) => b.name === "Zenith");
   const step = (r: { steps: Array<{ name: string; outcome: string; output: string }> }, name: string) => r.steps.find((s) => s.name === name)!;
 
-  it("GitHub: the PR plan passes (exit 2) showing the delete, and the merge applies that reviewed plan: Zenith is deleted", { timeout: 60_000 }, async () => {
+  it("GitHub: the PR plan passes (exit 2) showing the delete, and the merge applies that reviewed plan: Zenith is deleted", { timeout: 180_000 }, async () => {
     await zenithDeletedInThePullRequest();
     const plan = await runGithubJob(githubJob(ci("github-actions.yml"), "plan"), {
       cwd: p.dir,
@@ -490,7 +490,7 @@ describe("prune: on and a brand deleted in the pull request: the pull request's 
     await restore();
   });
 
-  it("GitLab (the include template and the example): the plan job passes, and the apply job deletes what it showed", { timeout: 90_000 }, async () => {
+  it("GitLab (the include template and the example): the plan job passes, and the apply job deletes what it showed", { timeout: 180_000 }, async () => {
     const template = {
       plan: { extends: ".pimctl-plan", variables: { PIMCTL_TENANT: "prod" } },
       apply: { extends: ".pimctl-apply", needs: ["plan"], variables: { PIMCTL_TENANT: "prod" } },
@@ -527,7 +527,7 @@ describe("prune: on and a brand deleted in the pull request: the pull request's 
 
   it(
     "a plan pimctl refuses (exit 3: a file that declares nothing) fails the PR check, and the comment says why there is no plan",
-    { timeout: 40_000 },
+    { timeout: 120_000 },
     async () => {
       await zenithDeletedInThePullRequest();
       await p.write("catalogue/moved.yaml", "# the brands moved to brands.yaml\n");
@@ -614,7 +614,7 @@ describe("the fleet fan-out (github-fleet.yml, gitlab-fleet.yml), run as the run
 
   it(
     "GitHub: tenants feeds the matrix; each plan job saves plan-X.json; the review job's comment and page equal the one-run review",
-    { timeout: 120_000 },
+    { timeout: 180_000 },
     async () => {
       await fleetChanges();
       const file = ci("github-fleet.yml");
@@ -700,7 +700,7 @@ describe("the fleet fan-out (github-fleet.yml, gitlab-fleet.yml), run as the run
 
   it(
     "github-fleet-drift.yml: no drift opens nothing; drift in one tenant opens ONE issue for the fleet; a tenant that cannot be read fails the job after the issue",
-    { timeout: 60_000 },
+    { timeout: 180_000 },
     async () => {
       await outcome("none");
       const job = githubJob(ci("github-fleet-drift.yml"), "drift");
