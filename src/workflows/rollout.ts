@@ -7,7 +7,8 @@
  */
 import { hold } from "../holdings.js";
 import { hasChanges } from "../plan/types.js";
-import type { FleetPlan } from "../plan/fleet.js";
+import { wavesProblem, type FleetPlan } from "../plan/fleet.js";
+import { PimctlError } from "../errors.js";
 import { runWaves } from "../base/waves.js";
 import { apply, type ApplyOptions, type ApplyResult } from "./apply.js";
 import { TENANT_PARALLELISM } from "./fleet-plan.js";
@@ -50,6 +51,9 @@ export interface RolloutRunOptions
 
 /** Apply a fleet plan's tenants in its waves. Never throws for a tenant: each ends as a row of the result. */
 export async function rollout(fleet: RolloutFleet, opts: RolloutRunOptions): Promise<RolloutResult> {
+  // Read files are checked when parsed (fleet-file.ts); a fleet handed over by a library caller is checked here.
+  const problem = wavesProblem(fleet);
+  if (problem) throw new PimctlError("plan_integrity", `the fleet cannot be rolled out: ${problem}`);
   const byName = new Map(fleet.tenants.map((t) => [t.tenant, t]));
   const rows = new Map<string, RolloutTenant>();
   const started = new Set<string>();
