@@ -10,6 +10,7 @@ import { rolloutWaves, selectTenants } from "../config/select.js";
 import { pmap } from "../base/promises.js";
 import { PimctlError, PimctlErrors } from "../errors.js";
 import type { LoadResult } from "../manifest/index.js";
+import type { ManifestReader } from "../manifest/overlay-load.js";
 import { tenantProblemFirst } from "../tenant.js";
 import { loadFleetCatalogues } from "./fleet-load.js";
 import { FLEET_FORMAT_VERSION, errorExit, planExit, tenantError, type ExitRules, type FleetPlan, type FleetTenant } from "../plan/fleet.js";
@@ -19,7 +20,13 @@ import { projectConfig, type DesiredLoad, type ProjectOptions } from "./project.
 /** How many tenants are planned at once by default: each has its own client and its own parallelism of requests. */
 export const TENANT_PARALLELISM = 4;
 
-export interface FleetPlanOptions extends PlanOptions {
+/** How a command over several tenants reads the manifests: once for the run. */
+export interface FleetLoadShared {
+  /** The run's manifest reader (one is made when absent): each file parsed once per set of variables it uses. */
+  reader?: ManifestReader;
+}
+
+export interface FleetPlanOptions extends PlanOptions, FleetLoadShared {
   /** Tenants planned at once (default TENANT_PARALLELISM). */
   tenantParallelism?: number;
   /** The gates and --write-only mode each tenant's exit code is computed with. */
@@ -56,14 +63,13 @@ export async function planFleet(opts: FleetPlanOptions, selection: Selection, gi
   const { config } = selection;
   const names = [...selection.tenants].sort();
   let requests = 0;
-  // The base is parsed once; tenants with the same overlay and variables share one catalogue (part A's fleet-load.ts).
-  const catalogues = given.load ? undefined : await loadFleetCatalogues(config, names, { cwd: opts.cwd });
+  const loads = given.load ? undefined : await fleetLoads(config, names, opts);
   const tenants = await pmap(
     names,
     async (name): Promise<FleetTenant> => {
       if (opts.signal?.aborted) return { tenant: name, error: tenantError(new PimctlError("interrupted", "not planned: the run was interrupted")), exit: 1 };
       try {
-        const load = given.load ?? (() => tenantCatalogue(config, catalogues!, name));
+        const load = given.load ?? loads!(name);
         const result = await plan({ ...opts, tenant: name }, { config, load });
         requests += result.connection.api.stats().requests;
         // Only the plan is kept: the result (remote state, ledger) is garbage once this returns.
@@ -78,9 +84,24 @@ export async function planFleet(opts: FleetPlanOptions, selection: Selection, gi
   return { fleet: { format_version: FLEET_FORMAT_VERSION, kind: "fleet", tenants, waves: rolloutWaves(config, names) }, requests, config };
 }
 
+/**
+ * Each tenant's manifests for a run over several (plan, drift): the base parsed once, tenants with
+ * the same overlay and variables sharing one catalogue (fleet-load.ts); then, per tenant, the load
+ * its single-tenant workflow calls (GivenProject.load).
+ */
+export async function fleetLoads(
+  config: Config,
+  names: readonly string[],
+  opts: Pick<ProjectOptions, "cwd"> & FleetLoadShared,
+): Promise<(name: string) => () => Promise<DesiredLoad>> {
+  const catalogues = await loadFleetCatalogues(config, names, { cwd: opts.cwd, ...(opts.reader ? { reader: opts.reader } : {}) });
+  return (name) => () => tenantCatalogue(config, catalogues, name);
+}
+
 /** A tenant's composed catalogue as a single plan would load it: its manifest errors thrown as the single plan throws them. */
 async function tenantCatalogue(config: Config, catalogues: Map<string, LoadResult>, name: string): Promise<DesiredLoad> {
-  const loaded = catalogues.get(name)!;
+  const loaded = catalogues.get(name);
+  if (!loaded) throw new PimctlError("internal", `tenant "${name}": its catalogue was handed over already`);
   // Handed over once: the map holds no tenant's catalogue longer than its plan needs it.
   catalogues.delete(name);
   if (loaded.errors.length) throw new PimctlErrors(tenantProblemFirst(config, true, loaded.errors));

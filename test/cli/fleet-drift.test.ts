@@ -7,6 +7,9 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createClient } from "../../src/api/client.js";
+import { ManifestReader } from "../../src/manifest/overlay-load.js";
+import { driftFleet } from "../../src/workflows/fleet-drift.js";
+import { selectFleet } from "../../src/workflows/fleet-plan.js";
 import { testProject, type TestProject } from "../helpers/project.js";
 
 const TENANTS = ["prod-eu", "prod-us", "staging"];
@@ -74,4 +77,58 @@ describe("drift --tenant GLOB", () => {
       await p.write("pimctl.yaml", config);
     }
   }, 60_000);
+});
+
+describe("drift --tenant GLOB with overlays and variables", () => {
+  let q: TestProject;
+  beforeAll(async () => {
+    q = await testProject({
+      tenants: TENANTS,
+      configLines: ["overlays: overlays"],
+      tenantLines: (n) => [`    variables: { region: ${n === "prod-us" ? "US" : "EU"} }`],
+      files: {
+        "catalogue/groups.yaml": "display_groups:\n  - name: Basics\n",
+        "catalogue/brands.yaml": "brands:\n  - name: Acme\n    desc: Tools for ${region}\n  - name: Globex\n    desc: Everywhere\n",
+        // prod-us sells Globex under another text, and has a brand of its own.
+        "overlays/prod-us/brands.yaml": "brands:\n  - name: Globex\n    desc: Everywhere in the US\n  - name: Initech\n    desc: US only\n",
+      },
+    });
+    for (const n of TENANTS) expect((await q.cli(["apply", "--tenant", n, "--auto-approve", "-q"])).code).toBe(0);
+    // Someone edits the overlay's brand in prod-us by hand, and the shared one in staging.
+    for (const [tenant, brand] of [
+      ["prod-us", "Initech"],
+      ["staging", "Acme"],
+    ] as const) {
+      const api = createClient({ tenant, baseUrl: q.emulator.tenantUrl(tenant), token: q.tokens[tenant]! });
+      await api.updateBrand((await api.listBrands()).find((b) => b.name === brand)!.id, { desc: "Changed by hand" });
+      await api.close();
+    }
+  });
+  afterAll(() => q.close());
+
+  const withoutClock = (report: object) => JSON.stringify(report).replace(/"checked_at":"[^"]+"/, "");
+
+  it("gives each tenant the report drift --tenant NAME gives it", async () => {
+    const r = await q.cli(["drift", "--tenant", "*", "--format", "json"]);
+    expect(r.code, r.stderr).toBe(0);
+    const fleet = JSON.parse(r.stdout) as { tenants: Array<{ tenant: string; report: { drifted: number } }> };
+    expect(fleet.tenants.map((t) => [t.tenant, t.report.drifted])).toEqual([
+      ["prod-eu", 0],
+      ["prod-us", 1],
+      ["staging", 1],
+    ]);
+    for (const t of fleet.tenants) {
+      const one = await q.cli(["drift", "--tenant", t.tenant, "--format", "json"]);
+      expect(withoutClock(t.report), t.tenant).toBe(withoutClock(JSON.parse(one.stdout) as object));
+    }
+  });
+
+  it("parses each manifest file once per run, not once per tenant", async () => {
+    const selection = (await selectFleet({ cwd: q.dir, env: q.env, tenant: "*" }))!;
+    const reader = new ManifestReader(q.dir);
+    const report = await driftFleet({ cwd: q.dir, env: q.env, reader }, selection);
+    expect(report.tenants.map((t) => t.report?.drifted)).toEqual([0, 1, 1]);
+    // groups.yaml once; brands.yaml (it has \${region}) once per value, EU and US; the overlay once.
+    expect(reader.parsed).toBe(1 + 2 + 1);
+  });
 });
