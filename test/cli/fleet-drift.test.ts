@@ -10,9 +10,15 @@ import { createClient } from "../../src/api/client.js";
 import { ManifestReader } from "../../src/manifest/overlay-load.js";
 import { driftFleet } from "../../src/workflows/fleet-drift.js";
 import { selectFleet } from "../../src/workflows/fleet-plan.js";
-import { testProject, type TestProject } from "../helpers/project.js";
+import { schemaValidator, testProject, type TestProject } from "../helpers/project.js";
 
 const TENANTS = ["prod-eu", "prod-us", "staging"];
+
+/** schemas/fleet-drift.schema.json accepts it (its tenants' reports are schemas/drift.schema.json's). */
+function expectFleetDriftSchema(stdout: string): void {
+  const validate = schemaValidator("fleet-drift", ["drift"]);
+  expect(validate(JSON.parse(stdout)), JSON.stringify(validate.errors)).toBe(true);
+}
 
 let p: TestProject;
 beforeAll(async () => {
@@ -41,9 +47,10 @@ describe("drift --tenant GLOB", () => {
     expect(r.stdout).toContain("Drift across 3 tenants: 1 drifted, 2 without drift.");
   });
 
-  it("prints JSON of kind fleet-drift with each tenant's report and exit code", async () => {
+  it("prints JSON of kind fleet-drift, which the fleet drift schema accepts, with each tenant's report and exit code", async () => {
     const r = await p.cli(["drift", "--tenant", "prod-*", "--format", "json"]);
     expect(r.code).toBe(0);
+    expectFleetDriftSchema(r.stdout);
     const report = JSON.parse(r.stdout) as { kind: string; tenants: Array<{ tenant: string; exit: number; report: { drifted: number; tenant: string } }> };
     expect(report.kind).toBe("fleet-drift");
     expect(report.tenants.map((t) => [t.tenant, t.exit, t.report.drifted])).toEqual([
@@ -73,6 +80,14 @@ describe("drift --tenant GLOB", () => {
       expect(r.stdout).toMatch(/^down\s+api_connection: /m);
       expect(r.stdout).toMatch(/^prod-us\s+1\s+1\s+0\s+0$/m);
       expect(r.stderr).toContain('error: tenant "down" could not be read');
+      // The error row is in the schema too.
+      const json = await p.cli(["drift", "--tenant", "*", "--format", "json"], { env: { PIMCTL_DOWN_TOKEN: "x" } });
+      expect(json.code).toBe(1);
+      expectFleetDriftSchema(json.stdout);
+      expect((JSON.parse(json.stdout) as { tenants: Array<{ tenant: string; error?: { code: string } }> }).tenants[0]).toMatchObject({
+        tenant: "down",
+        error: { code: "api_connection" },
+      });
     } finally {
       await p.write("pimctl.yaml", config);
     }
@@ -111,6 +126,7 @@ describe("drift --tenant GLOB with overlays and variables", () => {
   it("gives each tenant the report drift --tenant NAME gives it", async () => {
     const r = await q.cli(["drift", "--tenant", "*", "--format", "json"]);
     expect(r.code, r.stderr).toBe(0);
+    expectFleetDriftSchema(r.stdout);
     const fleet = JSON.parse(r.stdout) as { tenants: Array<{ tenant: string; report: { drifted: number } }> };
     expect(fleet.tenants.map((t) => [t.tenant, t.report.drifted])).toEqual([
       ["prod-eu", 0],
