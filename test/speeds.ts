@@ -112,6 +112,7 @@ export const E2E: readonly string[] = [
   "test/cli/fleet-review-limit.test.ts",
   "test/cli/fleet-show.test.ts",
   "test/cli/fleet-tenants.test.ts",
+  "test/cli/rollout-files.test.ts",
   "test/cli/rollout-waves.test.ts",
   "test/cli/rollout.test.ts",
   "test/state-backend/rollout-git.test.ts",
