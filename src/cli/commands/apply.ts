@@ -13,7 +13,7 @@ import { appendStepSummary } from "../pipeline-output.js";
 import { renderApplySummary } from "../../render/apply-summary.js";
 import { applyReportJson, applyResultText } from "../../render/apply-result.js";
 import { ALLOW_EMPTY_FILES_OPTION, colorFor, durationOption, projectOptions, say, warnLine, withProjectOptions, withRefresh } from "../options.js";
-import { bundled, withBundle, type BundleArgs } from "../bundle.js";
+import { bundled, selectsSeveral, withBundle, type BundleArgs } from "../bundle.js";
 import { publicPlan } from "../../planfile/file.js";
 import { refuseUnwritable } from "../output-files.js";
 import { applyRollout, rolloutSource, type RolloutArgs } from "./apply-rollout.js";
@@ -47,7 +47,14 @@ export function applyCommand(io: Io): CommandModule<object, ApplyArgs> {
       }
       await refuseUnwritable(io.cwd, { report: args.report });
       const source = await rolloutSource(args, io);
-      if (source) return applyRollout(args, io, source, bundle.options);
+      if (source) {
+        bundle.refuseSeveral(
+          "selection" in source
+            ? selectsSeveral(args.tenant, source.selection.tenants)
+            : `${source.files.join(", ")} ${source.files.length > 1 ? "are the saved plans" : "is the saved fleet plan"} of several tenants`,
+        );
+        return applyRollout(args, io, source, bundle.options);
+      }
       const progress = createProgress({ write: io.stderr, live: io.stderrIsTTY, color, quiet: args.quiet === true });
       // The plan apply shows goes to stderr, always (with or without --report): stdout carries only
       // what a program reads (the requests of --dry-run).
