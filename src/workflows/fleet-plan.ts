@@ -50,7 +50,7 @@ export interface Selection {
  * The tenants `--tenant SPEC` selects (names and globs, src/config/select.ts; one plain name is
  * today's rule, with today's errors). Undefined without --tenant: today's rule applies.
  */
-export async function selectFleet(opts: ProjectOptions): Promise<Selection | undefined> {
+export async function selectFleet(opts: Pick<ProjectOptions, "cwd" | "configPath" | "dir" | "tenant">): Promise<Selection | undefined> {
   if (opts.tenant === undefined) return undefined;
   const config = await projectConfig(opts);
   return { config, tenants: selectTenants(config, opts.tenant) };

@@ -140,7 +140,7 @@ describe("drift --tenant GLOB with overlays and variables", () => {
   });
 
   it("parses each manifest file once per run, not once per tenant", async () => {
-    const selection = (await selectFleet({ cwd: q.dir, env: q.env, tenant: "*" }))!;
+    const selection = (await selectFleet({ cwd: q.dir, tenant: "*" }))!;
     const reader = new ManifestReader(q.dir);
     const report = await driftFleet({ cwd: q.dir, env: q.env, reader }, selection);
     expect(report.tenants.map((t) => t.report?.drifted)).toEqual([0, 1, 1]);
