@@ -75,12 +75,7 @@ export function selectsSeveral(spec: string | undefined, tenants: readonly strin
 }
 
 /** The bundle of a run that ended (well or not): its exchanges, the config without secrets, how it ended. */
-async function writeRunBundle(
-  io: Io,
-  args: BundleArgs,
-  file: string,
-  run: Pick<BundleParts, "command" | "recorder" | "outcome" | "doctor">,
-): Promise<void> {
+async function writeRunBundle(io: Io, args: BundleArgs, file: string, run: Pick<BundleParts, "command" | "recorder" | "outcome" | "doctor">): Promise<void> {
   const { command, recorder, outcome, doctor } = run;
   const config = await projectConfig(projectOptions(args, io)).catch((e: unknown) => ({ error: messageOf(e) }));
   const parts: BundleParts = {

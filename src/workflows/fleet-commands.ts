@@ -43,7 +43,10 @@ export function inTenant(e: unknown, tenant: string): PimctlError[] {
 export type ShownState = Awaited<ReturnType<typeof showState>>;
 
 /** `state show` per tenant, in name order; the errors of tenants that could not be read, each naming its tenant. */
-export async function showFleetState(opts: ProjectOptions & { offline?: boolean }, selection: Selection): Promise<{ shown: ShownState[]; errors: PimctlError[] }> {
+export async function showFleetState(
+  opts: ProjectOptions & { offline?: boolean },
+  selection: Selection,
+): Promise<{ shown: ShownState[]; errors: PimctlError[] }> {
   const shown: ShownState[] = [];
   const errors: PimctlError[] = [];
   for (const tenant of selection.tenants) {

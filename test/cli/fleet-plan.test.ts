@@ -15,7 +15,6 @@ const MANIFESTS = {
   "catalogue/brands.yaml": "brands:\n  - name: Acme\n    desc: Tools for ${region}\n",
 };
 
-
 /** Each tenant with its region as a variable: the brand's text differs per tenant, the display group does not. */
 function fleetProject(): Promise<TestProject> {
   return testProject({ tenants: TENANTS, tenantLines: (n) => [`    variables: { region: ${n.toUpperCase()} }`], files: MANIFESTS });

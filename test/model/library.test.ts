@@ -48,7 +48,8 @@ describe("the fleet through the package entry (pimctl)", () => {
     const lib = (await import("pimctl" as string)) as typeof import("../../src/index.js");
     for (const name of ["selectTenants", "rolloutWaves", "loadFleetCatalogues", "planFleet", "selectFleet", "driftFleet", "showPlans", "rollout"] as const)
       expect(typeof lib[name], name).toBe("function");
-    for (const name of ["readPlanFiles", "writeFleetFile", "worstExit", "renderFleet", "renderFleetDrift"] as const) expect(typeof lib[name], name).toBe("function");
+    for (const name of ["readPlanFiles", "writeFleetFile", "worstExit", "renderFleet", "renderFleetDrift"] as const)
+      expect(typeof lib[name], name).toBe("function");
     const p = await testProject({ tenants: ["eu", "us"], files: { "catalogue/brands.yaml": "brands:\n  - name: Acme\n" } });
     try {
       const opts = { cwd: p.dir, env: p.env };

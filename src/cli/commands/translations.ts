@@ -195,4 +195,3 @@ function markReviewedCommand(io: Io, run: Handle): CommandModule<object, Transla
     }),
   };
 }
-
