@@ -15,7 +15,8 @@ import { tenantProblemFirst } from "../tenant.js";
 import { loadFleetCatalogues } from "./fleet-load.js";
 import { FLEET_FORMAT_VERSION, errorExit, planExit, tenantError, type ExitRules, type FleetPlan, type FleetTenant } from "../plan/fleet.js";
 import { plan, refuseUnknownKinds, type GivenProject, type PlanOptions } from "./plan.js";
-import { projectConfig, type DesiredLoad, type ProjectOptions } from "./project.js";
+import { loadDesiredFor, projectConfig, type DesiredLoad, type ProjectOptions } from "./project.js";
+import { hasOverlays } from "../config/overlays.js";
 
 /** How many tenants are planned at once by default: each has its own client and its own parallelism of requests. */
 export const TENANT_PARALLELISM = 4;
@@ -87,13 +88,16 @@ export async function planFleet(opts: FleetPlanOptions, selection: Selection, gi
 /**
  * Each tenant's manifests for a run over several (plan, drift): the base parsed once, tenants with
  * the same overlay and variables sharing one catalogue (fleet-load.ts); then, per tenant, the load
- * its single-tenant workflow calls (GivenProject.load).
+ * its single-tenant workflow calls (GivenProject.load). With --target and no overlays, each tenant
+ * loads only what the targets need, as its single-tenant run does (targeted-load.ts): an error in
+ * an entry no target touches fails no tenant.
  */
 export async function fleetLoads(
   config: Config,
   names: readonly string[],
-  opts: Pick<ProjectOptions, "cwd"> & FleetLoadShared,
+  opts: ProjectOptions & FleetLoadShared & Pick<PlanOptions, "targets" | "excludes">,
 ): Promise<(name: string) => () => Promise<DesiredLoad>> {
+  if (opts.targets?.length && !hasOverlays(config)) return (name) => () => loadDesiredFor(config, { ...opts, tenant: name }, opts);
   const catalogues = await loadFleetCatalogues(config, names, { cwd: opts.cwd, ...(opts.reader ? { reader: opts.reader } : {}) });
   return (name) => () => tenantCatalogue(config, catalogues, name);
 }

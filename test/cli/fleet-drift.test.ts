@@ -4,6 +4,7 @@
  * the worst of the tenants'.
  */
 import { readFileSync } from "node:fs";
+import { rm } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createClient } from "../../src/api/client.js";
@@ -69,6 +70,27 @@ describe("drift --tenant GLOB", () => {
   it("keeps one tenant's report as today", async () => {
     const r = await p.cli(["drift", "--tenant", "prod-u*", "--format", "json"]);
     expect((JSON.parse(r.stdout) as { tenant: string }).tenant).toBe("prod-us");
+  });
+
+  it("with --target, loads only what the targets need, as drift --tenant NAME --target does: an error elsewhere fails no tenant (plan alike)", async () => {
+    await p.write("catalogue/groups.yaml", "display_groups:\n  - name: Basics\n    colour: red\n");
+    try {
+      const one = await p.cli(["drift", "--tenant", "prod-us", "--target", 'brand["Acme"]', "--format", "json"]);
+      expect(one.code, one.stderr).toBe(0);
+      const r = await p.cli(["drift", "--tenant", "*", "--target", 'brand["Acme"]', "--format", "json"]);
+      expect(r.code, r.stdout).toBe(0);
+      const fleet = JSON.parse(r.stdout) as { tenants: Array<{ tenant: string; report: { drifted: number } }> };
+      expect(fleet.tenants.map((t) => [t.tenant, t.report.drifted])).toEqual([
+        ["prod-eu", 0],
+        ["prod-us", 1],
+        ["staging", 0],
+      ]);
+      // The fleet plan loads its tenants' manifests the same way (fleetLoads).
+      const planned = await p.cli(["plan", "--tenant", "*", "--target", 'brand["Acme"]']);
+      expect(planned.code, planned.stdout).toBe(0);
+    } finally {
+      await rm(path.join(p.dir, "catalogue/groups.yaml"));
+    }
   });
 
   it("makes a tenant that cannot be read a row with its error; the others are read; exit 1", async () => {
