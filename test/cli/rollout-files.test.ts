@@ -56,7 +56,7 @@ describe("apply FILE FILE...: several saved plans rolled out", () => {
     ]);
   });
 
-  it("refuses two plans of the same tenant, naming both files, and --tenant beside the files; nothing is written", async () => {
+  it("refuses two plans of the same tenant, naming both files, --tenant beside the files and --dry-run; nothing is written", async () => {
     const project = await matrixPlans();
     expect((await project.cli(["plan", "--tenant", "prod", "--out", "plan-prod-2.json"])).code).toBe(0);
     const twice = await project.cli(["apply", "plan-prod.json", "plan-staging.json", "plan-prod-2.json"]);
@@ -65,6 +65,9 @@ describe("apply FILE FILE...: several saved plans rolled out", () => {
     const narrowed = await project.cli(["apply", "plan-prod.json", "plan-staging.json", "--tenant", "prod"]);
     expect(narrowed.code).toBe(1);
     expect(narrowed.stderr).toContain("the 2 saved plans are applied whole, each to the tenant it was made for (drop --tenant)");
+    const dry = await project.cli(["apply", "plan-prod.json", "plan-staging.json", "--dry-run"]);
+    expect(dry.code).toBe(1);
+    expect(dry.stderr).toContain("--dry-run shows the requests of one tenant: give one tenant's saved plan");
     for (const t of TENANTS) expect(brandNames(project, t)).toEqual([]);
   });
 });

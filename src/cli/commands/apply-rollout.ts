@@ -54,7 +54,11 @@ export type RolloutSource = { selection: Selection } | { files: string[] };
  * file), roll out, print the table; exit 4 unless every tenant converged.
  */
 export async function applyRollout(args: RolloutArgs, io: Io, source: RolloutSource, extra: BundleHooks["options"]): Promise<void> {
-  if (args["dry-run"]) throw new PimctlError("usage", "--dry-run shows the requests of one tenant: name one with --tenant");
+  if (args["dry-run"])
+    throw new PimctlError(
+      "usage",
+      `--dry-run shows the requests of one tenant: ${"files" in source ? "give one tenant's saved plan" : "name one with --tenant"}`,
+    );
   const parallelism = positive(args["tenant-parallelism"], "--tenant-parallelism") ?? TENANT_PARALLELISM;
   const maxFailed = positive(args["max-failed-tenants"], "--max-failed-tenants") ?? 1;
   const base = { ...projectOptions(args, io), ...extra, warn: warnLine(io) };
