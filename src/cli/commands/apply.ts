@@ -30,7 +30,7 @@ const FULL_PLAN_LIMIT = 200;
 export function applyCommand(io: Io): CommandModule<object, ApplyArgs> {
   return {
     command: "apply [plans..]",
-    describe: "Make the tenant match the manifests (or apply a saved plan)",
+    describe: "Make the tenant match the manifests (or apply saved plans: one, or several tenants' as a rollout)",
     builder: (y) =>
       applyOptions(withBundle(withRefresh(withProjectOptions(y))))
         .example("$0 apply --tenant staging", "Plan, show, ask, apply")
