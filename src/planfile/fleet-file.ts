@@ -144,6 +144,11 @@ export interface PlanFilesOptions {
  * naming both. A single-tenant file's exit code is the plan's own under the default rules.
  */
 export async function readPlanFiles(files: readonly string[], opts: PlanFilesOptions = {}): Promise<FleetPlan> {
+  return (await readPlanFilesFrom(files, opts)).fleet;
+}
+
+/** readPlanFiles, with the file each tenant's plan was read from (apply names it when the tenant's plan is refused). */
+export async function readPlanFilesFrom(files: readonly string[], opts: PlanFilesOptions = {}): Promise<{ fleet: FleetPlan; fileOf: Map<string, string> }> {
   const from = new Map<string, string>();
   const tenants: FleetTenant[] = [];
   const fleets: FleetPlan[] = [];
@@ -160,7 +165,7 @@ export async function readPlanFiles(files: readonly string[], opts: PlanFilesOpt
   tenants.sort(byTenant);
   const names = tenants.map((t) => t.tenant);
   const waves = opts.waves?.(names) ?? (fleets.length === 1 && fleets[0]!.tenants.length === tenants.length ? fleets[0]!.waves : [names]);
-  return { format_version: FLEET_FORMAT_VERSION, kind: "fleet", tenants, waves };
+  return { fleet: { format_version: FLEET_FORMAT_VERSION, kind: "fleet", tenants, waves }, fileOf: from };
 }
 
 async function readOne(file: string, { hmacKey, cwd }: PlanFilesOptions): Promise<Plan | FleetPlan> {

@@ -41,8 +41,8 @@ export interface RolloutRunOptions
   extends
     RolloutOptions,
     Omit<ApplyOptions, "planFile" | "savedPlan" | "tenant" | "confirm" | "hooks" | "targets" | "excludes" | "allowDelete" | "dryRun" | "backupFile"> {
-  /** Where the plans come from, for messages: the fleet file, else the plans this run made. */
-  source?: string;
+  /** Where a tenant's plan comes from, for messages: its saved file (a fleet file or its own), else the plans this run made. */
+  sourceOf?: (tenant: string) => string;
   /** The command that resumes the rollout (the same command), given back when a tenant did not converge. */
   resumeCommand?: string;
   onTenantStart?: (tenant: string, wave: number) => void;
@@ -106,7 +106,7 @@ async function applyTenant(
     };
   }
   if (!hasChanges(entry.plan)) return { outcome: "already applied", exit: 0, detail: "no changes" };
-  const label = opts.source ? `${opts.source} (tenant ${tenant})` : `the plan of tenant "${tenant}" made by this run`;
+  const label = opts.sourceOf ? `${opts.sourceOf(tenant)} (tenant ${tenant})` : `the plan of tenant "${tenant}" made by this run`;
   try {
     const result = await apply({
       ...opts,

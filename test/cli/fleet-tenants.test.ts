@@ -123,6 +123,11 @@ describe("fleets: tenants and overlays", () => {
       ["prod-eu", []],
       ["prod-us", ["French"]],
     ]);
+    // Each tenant's entry is its own status document as one tenant's --format json prints it, named.
+    for (const t of reports.tenants) {
+      const one = await p.cli(["translations", "status", "--tenant", t.tenant, "--format", "json"]);
+      expect(JSON.stringify(t)).toBe(JSON.stringify({ tenant: t.tenant, ...(JSON.parse(one.stdout) as object) }));
+    }
   });
 });
 
