@@ -162,4 +162,17 @@ describe("export --merge into the base for a tenant with an overlay", () => {
     expect(await read("catalogue/overlays/prod-us/brands.yaml")).toBe(US_BRANDS);
     expect(r.stderr).toContain("the manifests already match the tenant; nothing written");
   });
+
+  it("refuses, writing nothing, when the result would not read as the tenant: a value the overlay sets, cleared in the tenant, while the base has one", async () => {
+    await fleet();
+    const us = p.emulator.store("prod-us");
+    updateBrand(us, brandOf("prod-us", "Acme").id, { desc: "" });
+    updateBrand(us, brandOf("prod-us", "Hooli").id, { desc: "Search, everywhere" });
+    const r = await merge();
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("export --merge refused: prod-us's catalogue (base and overlay) would not read as the tenant");
+    expect(r.stderr).toContain('prod-us: brand "Acme": desc would not read as the tenant has it');
+    expect(await read("catalogue/brands.yaml")).toBe(BASE_BRANDS);
+    expect(await read("catalogue/overlays/prod-us/brands.yaml")).toBe(US_BRANDS);
+  });
 });
