@@ -51,8 +51,9 @@ export interface OverlayMergeInput extends Omit<MergeInput, "files" | "exported"
 }
 
 export async function mergeOverlaid(o: OverlayMergeInput): Promise<MergeResult & { summary: OverlayMergeSummary }> {
-  const shown = (f: string) => shownName(f, o.cwd);
-  const overlayTexts = await readFolder(o.overlayDir, o.cwd);
+  // The overlay's files are named as the base's are, relative to the folder merged into (overlays/prod-us/brands.yaml).
+  const named = (f: string) => path.relative(o.outDir, f);
+  const overlayTexts = await readFolder(o.overlayDir, o.cwd, o.outDir);
   const parsed = parseOverlay(overlayTexts, o.variables);
   const owned = overlayOwnership(parsed, o.base);
   const split = splitForOverlay(o.exported, o.base, owned, o.tenant);
@@ -63,7 +64,7 @@ export async function mergeOverlaid(o: OverlayMergeInput): Promise<MergeResult &
     files: overlayTexts,
     exported: split.overlay,
     header: (kind) => overlayHeader(kind, o.tenant),
-    overlay: { newFile: (kind) => path.join(shown(o.overlayDir), `${kind}.yaml`) },
+    overlay: { newFile: (kind) => path.join(named(o.overlayDir), `${kind}.yaml`) },
   });
   checkOverlayMerge({
     tenant: o.tenant,
@@ -75,8 +76,7 @@ export async function mergeOverlaid(o: OverlayMergeInput): Promise<MergeResult &
     overlay,
     others: await otherOverlays(o),
   });
-  const files: Record<string, string> = { ...base.report.files };
-  for (const [name, text] of Object.entries(overlay.report.files)) files[path.relative(o.outDir, path.resolve(o.cwd, name))] = text;
+  const files: Record<string, string> = { ...base.report.files, ...overlay.report.files };
   const added = withoutStubs(overlay.report.added, split);
   const b = base.report;
   const v = overlay.report;
@@ -88,20 +88,19 @@ export async function mergeOverlaid(o: OverlayMergeInput): Promise<MergeResult &
     byHand: [...b.byHand, ...v.byHand],
     pendingRenames: [...b.pendingRenames, ...v.pendingRenames, ...notFollowed(o.renamedByHand)],
     renamed: [],
-    summary: { overlay: shown(o.overlayDir), baseValues: b.updated.length, overlayValues: v.updated.length, overlayAdded: added.length, removed: split.removed },
+    summary: { overlay: shownName(o.overlayDir, o.cwd), baseValues: b.updated.length, overlayValues: v.updated.length, overlayAdded: added.length, removed: split.removed },
   };
 }
 
-/** The manifest files of a folder, by the names messages show (relative to cwd). */
-async function readFolder(dir: string, cwd: string): Promise<Record<string, string>> {
+/** The manifest files of a folder, by name relative to `from` (an unreadable one is named relative to cwd). */
+async function readFolder(dir: string, cwd: string, from: string): Promise<Record<string, string>> {
   const listing = await listManifests(dir, { cwd });
   if (listing.errors.length) throw new PimctlErrors(listing.errors);
   const texts: Record<string, string> = {};
   for (const file of listing.files) {
-    const rel = shownName(file, cwd);
-    const read = await readManifest(file, rel);
+    const read = await readManifest(file, shownName(file, cwd));
     if ("error" in read) throw new PimctlErrors([read.error]);
-    texts[rel] = read.text;
+    texts[path.relative(from, file)] = read.text;
   }
   return texts;
 }
@@ -128,7 +127,7 @@ async function otherOverlays(o: OverlayMergeInput) {
   for (const tenant of Object.keys(o.config.tenants).sort()) {
     const dir = overlayDir(o.config, tenant);
     if (tenant === o.tenant || !dir) continue;
-    out.push({ tenant, variables: o.variablesOf(tenant), overlay: await readFolder(dir, o.cwd) });
+    out.push({ tenant, variables: o.variablesOf(tenant), overlay: await readFolder(dir, o.cwd, o.outDir) });
   }
   return out;
 }

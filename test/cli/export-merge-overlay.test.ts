@@ -147,7 +147,9 @@ describe("export --merge into the base for a tenant with an overlay", () => {
     expect(await read("catalogue/brands.yaml")).toBe(BASE_BRANDS);
     expect(await read("catalogue/attributes.yaml")).toBe(BASE_ATTRIBUTES);
     expect(r.stderr).toContain("written to catalogue/overlays/prod-us: 1 value");
-    expect(r.stderr).not.toContain('added: catalogue/overlays/prod-us/categories.yaml: category "Apparel"');
+    expect(r.stderr).toContain('added: overlays/prod-us/categories.yaml: category "Apparel/Hats"');
+    expect(r.stderr).toContain('added: overlays/prod-us/attributes.yaml: value "Green" of attribute "Colour"');
+    expect(r.stderr).not.toContain('category "Apparel"\n');
     expect(await planOf("prod-us")).toEqual([]);
     expect(await planOf("prod-eu")).toEqual([]);
   });
@@ -157,7 +159,7 @@ describe("export --merge into the base for a tenant with an overlay", () => {
     createBrand(p.emulator.store("prod-us"), { name: "Globex", desc: "Back again" });
     const r = await merge();
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toContain('catalogue/overlays/prod-us/brands.yaml:5: brand "Globex" is removed for prod-us here ($remove), but the tenant has it');
+    expect(r.stderr).toContain('overlays/prod-us/brands.yaml:5: brand "Globex" is removed for prod-us here ($remove), but the tenant has it');
     expect(await read("catalogue/brands.yaml")).toBe(BASE_BRANDS);
     expect(await read("catalogue/overlays/prod-us/brands.yaml")).toBe(US_BRANDS);
     expect(r.stderr).toContain("the manifests already match the tenant; nothing written");

@@ -24,7 +24,9 @@ export function exportCommand(io: Io): CommandModule<object, ExportArgs> {
           type: "boolean",
           describe:
             "Into a folder of manifests: change only the values that differ, where each entry lives (comments, ${variables}, previous_names, " +
-            "layout kept; anchors split, records renamed by hand followed); add new entries; remove none; refused if another record would change",
+            "layout kept; anchors split, records renamed by hand followed); add new entries; remove none; refused if another record would change. " +
+            "Into the config's dir: for a tenant with an overlay, each value goes to the file that declares it (the overlay, else the shared base), " +
+            "new records to the overlay",
         })
         .option("force", { type: "boolean", describe: "Into a folder of manifests: overwrite with freshly exported <kind>.yaml files" })
         .conflicts("merge", "force")
