@@ -169,7 +169,8 @@ function withValuesAt(record: object, base: Json, paths: readonly string[][]): J
 /** The record's identity with the tenant's values where the overlay sets them: what the overlay merge should find. */
 function identityWith(kind: Kind | "values", record: object, paths: readonly string[][]): Json {
   const r = record as Json;
-  let out: Json = kind === "categories" ? { name: r.name, path: r.path } : kind === "values" ? { value: r.value } : { [kind === "blocks" ? "slug" : "name"]: idOf(kind, r) };
+  let out: Json =
+    kind === "categories" ? { name: r.name, path: r.path } : kind === "values" ? { value: r.value } : { [kind === "blocks" ? "slug" : "name"]: idOf(kind, r) };
   for (const p of paths) out = setAt(out, p, get(r, p));
   return out;
 }

@@ -62,7 +62,8 @@ export function checkOverlayMerge(c: OverlayCheck): void {
   if (problems.length)
     throw new PimctlError(
       "invalid_value",
-      `export --merge refused: ${c.tenant}'s catalogue (base and overlay) would not read as the tenant, or another tenant's would change in more than the base's changed values; nothing was written`,
+      `export --merge refused: ${c.tenant}'s catalogue (base and overlay) would not read as the tenant, ` +
+        "or another tenant's would change in more than the base's changed values; nothing was written",
       {
         details: [
           ...problems.sort(),
@@ -93,7 +94,10 @@ function compare(was: Composed, now: Composed, m: Meant): string[] {
   });
   return [
     ...found.gone.map((key) => `${label(key)} would be gone`),
-    ...found.changed.map(({ key, changes }) => `${label(key)} would change (${[...new Set(changes.map((x) => String(x.path[0])))].sort().join(", ")}), which merge did not mean to change`),
+    ...found.changed.map(
+      ({ key, changes }) =>
+        `${label(key)} would change (${[...new Set(changes.map((x) => String(x.path[0])))].sort().join(", ")}), which merge did not mean to change`,
+    ),
     ...found.appeared.filter((key) => !m.added(key)).map((key) => `${label(key)} would appear, which merge did not add`),
   ];
 }

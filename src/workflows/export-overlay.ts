@@ -88,7 +88,13 @@ export async function mergeOverlaid(o: OverlayMergeInput): Promise<MergeResult &
     byHand: [...b.byHand, ...v.byHand],
     pendingRenames: [...b.pendingRenames, ...v.pendingRenames, ...notFollowed(o.renamedByHand)],
     renamed: [],
-    summary: { overlay: shownName(o.overlayDir, o.cwd), baseValues: b.updated.length, overlayValues: v.updated.length, overlayAdded: added.length, removed: split.removed },
+    summary: {
+      overlay: shownName(o.overlayDir, o.cwd),
+      baseValues: b.updated.length,
+      overlayValues: v.updated.length,
+      overlayAdded: added.length,
+      removed: split.removed,
+    },
   };
 }
 
@@ -118,7 +124,10 @@ function parseOverlay(texts: Record<string, string>, variables: Record<string, s
 
 /** The first lines of a new overlay file: no schema line (its entries are patches, not whole records). */
 function overlayHeader(kind: Kind, tenant: string): string {
-  return `# ${KIND_NOUN[kind]} entries for ${tenant} only, over the shared manifests: an entry with a base entry's identity changes the fields it sets (docs/fleets.md).\n`;
+  return (
+    `# ${KIND_NOUN[kind]} entries for ${tenant} only, over the shared manifests: ` +
+    "an entry with a base entry's identity changes the fields it sets (docs/fleets.md).\n"
+  );
 }
 
 /** The other tenants with an overlay, whose composed catalogues the check compares. */

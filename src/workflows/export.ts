@@ -137,7 +137,19 @@ async function mergeFolder(
   const renames = renamedByHand({ ...identity, desired });
   if (!folder.overlay) return mergeExport({ ...rest, files: texts, exported: catalogue, renamedByHand: renames });
   const tenantVariables = (name: string) => variablesOf(config.tenants[name]!);
-  return mergeOverlaid({ ...rest, cwd, config, tenant: identity.tenant, overlayDir: folder.overlay, outDir, files: texts, base: folder.base, exported: catalogue, renamedByHand: renames, variablesOf: tenantVariables });
+  return mergeOverlaid({
+    ...rest,
+    cwd,
+    config,
+    tenant: identity.tenant,
+    overlayDir: folder.overlay,
+    outDir,
+    files: texts,
+    base: folder.base,
+    exported: catalogue,
+    renamedByHand: renames,
+    variablesOf: tenantVariables,
+  });
 }
 
 /** The folder a merge edits, as loaded; into the shared base for a tenant with an overlay, the base alone and the tenant's composed catalogue. */

@@ -115,9 +115,7 @@ describe("export --merge into the base for a tenant with an overlay", () => {
     );
     expect(await read("catalogue/overlays/prod-us/attributes.yaml")).toBe(US_ATTRIBUTES.replace("Couleur (US)", "Couleur US"));
     // Hooli's desc in the base, Globex's (which it aliased) kept; Acme's base entry untouched.
-    expect(await read("catalogue/brands.yaml")).toBe(
-      BASE_BRANDS.replace("    desc: *all", "    desc: Search, everywhere"),
-    );
+    expect(await read("catalogue/brands.yaml")).toBe(BASE_BRANDS.replace("    desc: *all", "    desc: Search, everywhere"));
     expect(await read("catalogue/attributes.yaml")).toBe(BASE_ATTRIBUTES);
     expect(await planOf("prod-us")).toEqual([]);
     expect(await planOf("prod-eu")).toEqual(['update brand["Hooli"]']);
