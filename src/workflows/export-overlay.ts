@@ -56,7 +56,8 @@ export async function mergeOverlaid(o: OverlayMergeInput): Promise<MergeResult &
   const overlayTexts = await readFolder(o.overlayDir, o.cwd, o.outDir);
   const parsed = parseOverlay(overlayTexts, o.variables);
   const owned = overlayOwnership(parsed, o.base);
-  const split = splitForOverlay(o.exported, o.base, owned, o.tenant);
+  const exported = withoutRenamed(o.exported, o.renamedByHand);
+  const split = splitForOverlay(exported, o.base, owned, o.tenant);
   const common = { kinds: o.kinds, variables: o.variables };
   const base = mergeTracked({ ...common, files: o.files, exported: split.base, header: o.header });
   const overlay = mergeTracked({
@@ -71,7 +72,7 @@ export async function mergeOverlaid(o: OverlayMergeInput): Promise<MergeResult &
     variables: o.variables,
     before: { base: o.files, overlay: overlayTexts },
     after: { base: { ...o.files, ...base.report.files }, overlay: { ...overlayTexts, ...overlay.report.files } },
-    exported: o.exported,
+    exported,
     base,
     overlay,
     others: await otherOverlays(o),
@@ -174,11 +175,28 @@ function stubLabel(key: string): string {
   return `${KIND_NOUN[kind]} "${id}"`;
 }
 
-/** Renames by hand are not followed into the shared base: the tenant's new name is its own record here, said so. */
+/**
+ * Renames by hand are not followed into a shared base (that would rename the record for every tenant),
+ * nor is the new name added to the overlay (the next apply would then make the old name again): the
+ * record is left out of the merge, said so, and the next plan renames it back on the same id.
+ */
 function notFollowed(renames: readonly HandRename[]): string[] {
   return renames.map(
     (r) =>
-      `${KIND_NOUN[r.kind]} "${r.from}" is "${r.to}" in the tenant (renamed there by hand): not followed into the shared manifests; ` +
-      `to rename it for every tenant, rename the base's entry (previous_names) by hand`,
+      `${KIND_NOUN[r.kind]} "${r.from}" is "${r.to}" in the tenant (renamed there by hand; the plan knows it by its id and renames it back): ` +
+      `not merged into the shared manifests; to keep the new name, rename the base's entry (previous_names) by hand`,
   );
+}
+
+/** The tenant's catalogue without the records renamed by hand (a category's subtree with it). */
+function withoutRenamed(c: Catalogue, renames: readonly HandRename[]): Catalogue {
+  if (!renames.length) return c;
+  const out: Catalogue = { ...c };
+  for (const r of renames) {
+    if (r.kind === "categories") {
+      const to = parsePathKey(r.to);
+      out.categories = out.categories.filter((x) => !to.every((n, i) => x.path[i] === n));
+    } else (out[r.kind] as object[]) = (out[r.kind] as Array<{ name?: string; slug?: string }>).filter((x) => (r.kind === "blocks" ? x.slug : x.name) !== r.to);
+  }
+  return out;
 }

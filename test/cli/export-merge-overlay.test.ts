@@ -175,4 +175,15 @@ describe("export --merge into the base for a tenant with an overlay", () => {
     expect(await read("catalogue/brands.yaml")).toBe(BASE_BRANDS);
     expect(await read("catalogue/overlays/prod-us/brands.yaml")).toBe(US_BRANDS);
   });
+
+  it("leaves a record renamed by hand out of the merge, said so: not renamed in the shared base, not added to the overlay", async () => {
+    await fleet();
+    updateBrand(p.emulator.store("prod-us"), brandOf("prod-us", "Hooli").id, { name: "Hooli Inc" });
+    const r = await merge();
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('not merged: brand "Hooli" is "Hooli Inc" in the tenant (renamed there by hand;');
+    expect(await read("catalogue/brands.yaml")).toBe(BASE_BRANDS);
+    expect(await read("catalogue/overlays/prod-us/brands.yaml")).toBe(US_BRANDS);
+    expect(await planOf("prod-us")).toEqual(['rename brand["Hooli"]']);
+  });
 });

@@ -95,7 +95,9 @@ describe("the tenant's catalogue split between the base and the overlay", () => 
     const tenant = structuredClone(base);
     const split = splitForOverlay(tenant, base, owned(base), "prod-us");
     expect(split.removed).toEqual([
-      expect.stringMatching(/^overlays\/prod-us\/all\.yaml:7: value "Blue" of attribute "Colour" is removed for prod-us here \(\$remove\), but the tenant has it/),
+      expect.stringMatching(
+        /^overlays\/prod-us\/all\.yaml:7: value "Blue" of attribute "Colour" is removed for prod-us here \(\$remove\), but the tenant has it/,
+      ),
       expect.stringMatching(/^overlays\/prod-us\/all\.yaml:14: category "Apparel" is removed for prod-us here/),
     ]);
     expect(split.base.attributes[0]!.values!.map((v) => v.value)).toEqual(["Red", "Blue"]);
