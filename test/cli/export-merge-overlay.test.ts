@@ -19,12 +19,12 @@ const TENANTS = ["prod-eu", "prod-us"];
 let p: TestProject;
 afterEach(async () => p?.close());
 
-const config = (urls: Record<string, string>) =>
+const config = (urls: Record<string, string>, tenants = TENANTS) =>
   [
     "dir: catalogue",
     "overlays: catalogue/overlays",
     "tenants:",
-    ...TENANTS.flatMap((n) => [`  ${n}:`, `    base_url: ${urls[n]}`, `    token_env: PIMCTL_${n.toUpperCase()}_TOKEN`]),
+    ...tenants.flatMap((n) => [`  ${n}:`, `    base_url: ${urls[n]}`, `    token_env: PIMCTL_${n.toUpperCase()}_TOKEN`]),
     "",
   ].join("\n");
 
@@ -77,9 +77,13 @@ const files = {
   "catalogue/overlays/prod-us/attributes.yaml": US_ATTRIBUTES,
 };
 
-async function fleet(): Promise<TestProject> {
-  p = await testProject({ tenants: TENANTS, config, files });
-  for (const t of TENANTS) {
+/** `tenants`, `overlays` and extra files: another layout (the overlays beside the base, a third tenant with an overlay). */
+async function fleet(o: { tenants?: string[]; overlays?: string; files?: Record<string, string> } = {}): Promise<TestProject> {
+  const tenants = o.tenants ?? TENANTS;
+  const layout = (urls: Record<string, string>) =>
+    config(urls, tenants).replace("overlays: catalogue/overlays", `overlays: ${o.overlays ?? "catalogue/overlays"}`);
+  p = await testProject({ tenants, config: layout, files: o.files ?? files });
+  for (const t of tenants) {
     const r = await p.cli(["apply", "--tenant", t, "--auto-approve"]);
     expect(r.code, r.stderr).toBe(0);
   }
@@ -185,5 +189,30 @@ describe("export --merge into the base for a tenant with an overlay", () => {
     expect(await read("catalogue/brands.yaml")).toBe(BASE_BRANDS);
     expect(await read("catalogue/overlays/prod-us/brands.yaml")).toBe(US_BRANDS);
     expect(await planOf("prod-us")).toEqual(['rename brand["Hooli"]']);
+  });
+
+  it("with the overlays beside the base and a third tenant's overlay setting the value: only the tenants that inherit the base value see it", async () => {
+    await fleet({
+      tenants: ["prod-ca", ...TENANTS],
+      overlays: "overlays",
+      files: {
+        "catalogue/attributes.yaml": BASE_ATTRIBUTES,
+        "catalogue/brands.yaml": BASE_BRANDS,
+        "overlays/prod-us/brands.yaml": US_BRANDS,
+        "overlays/prod-ca/brands.yaml": "brands:\n  - name: Hooli\n    desc: Recherche\n",
+      },
+    });
+    const us = p.emulator.store("prod-us");
+    updateBrand(us, brandOf("prod-us", "Acme").id, { desc: "Tools for America" });
+    updateBrand(us, brandOf("prod-us", "Hooli").id, { desc: "Search, everywhere" });
+    const r = await merge();
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('updated: ../overlays/prod-us/brands.yaml:3: brand "Acme": desc');
+    expect(r.stderr).toContain("written to overlays/prod-us: 1 value");
+    expect(await read("overlays/prod-us/brands.yaml")).toContain("desc: Tools for America");
+    expect(await read("catalogue/brands.yaml")).toContain("desc: Search, everywhere");
+    expect(await planOf("prod-us")).toEqual([]);
+    expect(await planOf("prod-eu")).toEqual(['update brand["Hooli"]']);
+    expect(await planOf("prod-ca")).toEqual([]);
   });
 });
