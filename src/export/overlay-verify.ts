@@ -42,23 +42,16 @@ type Records = ReturnType<typeof records>;
 
 export function checkOverlayMerge(c: OverlayCheck): void {
   const merges = [c.base, c.overlay];
+  const parses: Parses = new Map();
   const meant = (key: string, field: string) => merges.some((m) => m.changed.get(key)?.has(field) === true);
-  const after = composed(c.after, c.variables);
-  const problems = compare(composed(c.before, c.variables), after, {
+  const after = composed(c.after, c.variables, parses);
+  const problems = compare(composed(c.before, c.variables, parses), after, {
     keyAfter: c.base.keyAfter,
     meant,
     added: (key) => merges.some((m) => m.added.has(key)),
   }).map((p) => `${c.tenant}: ${p}`);
   if (after.ok) problems.push(...notReached(c, merges, after.records));
-  for (const o of c.others) {
-    const texts = (base: Record<string, string>) => composed({ base, overlay: o.overlay }, o.variables);
-    const found = compare(texts(c.before.base), texts(c.after.base), {
-      keyAfter: c.base.keyAfter,
-      meant: (key, field) => c.base.changed.get(key)?.has(field) === true,
-      added: (key) => c.base.added.has(key),
-    });
-    problems.push(...found.map((p) => `${o.tenant}: ${p}`));
-  }
+  problems.push(...othersChanged(c, parses));
   if (problems.length)
     throw new PimctlError(
       "invalid_value",
@@ -71,6 +64,29 @@ export function checkOverlayMerge(c: OverlayCheck): void {
         ],
       },
     );
+}
+
+/**
+ * The other tenants with an overlay: their overlays are as they were, so only what the base merge
+ * edited can change their catalogues. Each is composed from the edited base files alone (a fleet may
+ * be large, and so may the base), before and after; an overlay entry that patches or removes a record
+ * of a file left out reads the same before and after, so compose's word on it is not taken.
+ */
+function othersChanged(c: OverlayCheck, parses: Parses): string[] {
+  const edited = Object.keys(c.after.base).filter((name) => c.after.base[name] !== c.before.base[name]);
+  if (!edited.length) return [];
+  const only = (texts: Record<string, string>) => Object.fromEntries(edited.flatMap((name) => (name in texts ? [[name, texts[name]!]] : [])));
+  const problems: string[] = [];
+  for (const o of c.others) {
+    const of = (base: Record<string, string>) => composed({ base: only(base), overlay: o.overlay }, o.variables, parses, { partialBase: true });
+    const found = compare(of(c.before.base), of(c.after.base), {
+      keyAfter: c.base.keyAfter,
+      meant: (key, field) => c.base.changed.get(key)?.has(field) === true,
+      added: (key) => c.base.added.has(key),
+    });
+    problems.push(...found.map((p) => `${o.tenant}: ${p}`));
+  }
+  return problems;
 }
 
 interface Meant {
@@ -127,22 +143,32 @@ interface Composed {
   records: Records;
 }
 
-function composed(texts: ComposedTexts, variables: Record<string, string>): Composed {
+/** Files as parsed, by text, then by schema, name and variables: a file that reads the same before and after is parsed once. */
+type Parses = Map<string, Map<string, ReturnType<typeof parseManifestData>>>;
+
+function composed(texts: ComposedTexts, variables: Record<string, string>, parses: Parses, opts: { partialBase?: boolean } = {}): Composed {
   const errors: PimctlError[] = [];
+  const vars = JSON.stringify(Object.entries(variables).sort());
   const parse = (files: Record<string, string>, schema: boolean): ParsedManifest[] =>
     Object.keys(files)
       .sort()
       .flatMap((file) => {
-        const read = (schema ? parseManifestText : parseManifestData)(files[file]!, file, { variables });
+        const text = files[file]!;
+        const byText = parses.get(text) ?? parses.set(text, new Map()).get(text)!;
+        const key = `${schema}\0${file}\0${vars}`;
+        const read = byText.get(key) ?? byText.set(key, (schema ? parseManifestText : parseManifestData)(text, file, { variables })).get(key)!;
         errors.push(...read.errors);
         return read.data && !read.errors.length ? [{ file, data: read.data, parsed: read.parsed }] : [];
       });
   const base = parse(texts.base, true);
   const { documents, errors: composeErrors } = composeDocuments(base, { files: parse(texts.overlay, false) });
-  errors.push(...composeErrors);
+  if (!opts.partialBase) errors.push(...composeErrors);
   const builder = new CatalogueBuilder({});
   for (const doc of documents) {
-    const own = base.includes(doc) ? [] : manifestSchemaErrors(doc.parsed, doc.data);
+    // A base file as parsed was checked; a patched one is checked again; an overlay's own entries, but
+    // not over a partial base (they may patch records of files left out, and read as partial records).
+    const checked = base.includes(doc) || (opts.partialBase && !(doc.file in texts.base));
+    const own = checked ? [] : manifestSchemaErrors(doc.parsed, doc.data);
     errors.push(...own);
     if (!own.length) builder.add(doc.data, doc.parsed);
   }

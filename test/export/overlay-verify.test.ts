@@ -21,14 +21,19 @@ const tracked = (changed: Record<string, string[]> = {}): TrackedMerge => ({
 const BASE = "brands:\n  - name: Acme\n    desc: Tools\n  - name: Hooli\n    desc: Search\n";
 // The merged tenant's overlay sets Hooli's desc: a change of the base's Hooli desc never shows in its catalogue.
 const US = { "overlays/prod-us/brands.yaml": "brands:\n  - name: Hooli\n    desc: Search (US)\n" };
-const CA = { "overlays/prod-ca/brands.yaml": "brands:\n  - name: Acme\n    desc: Tools (CA)\n" };
+// prod-ca's overlay patches a record of a file the merge did not edit too: the check still sees its Hooli.
+const CA = {
+  "overlays/prod-ca/brands.yaml": "brands:\n  - name: Acme\n    desc: Tools (CA)\n",
+  "overlays/prod-ca/attributes.yaml": "attributes:\n  - name: Colour\n    sort_order: 3\n",
+};
+const ATTRIBUTES = "attributes:\n  - name: Colour\n    type: text\n";
 
 function check(after: string, base: TrackedMerge): OverlayCheck {
   return {
     tenant: "prod-us",
     variables: {},
-    before: { base: { "brands.yaml": BASE }, overlay: US },
-    after: { base: { "brands.yaml": after }, overlay: US },
+    before: { base: { "brands.yaml": BASE, "attributes.yaml": ATTRIBUTES }, overlay: US },
+    after: { base: { "brands.yaml": after, "attributes.yaml": ATTRIBUTES }, overlay: US },
     exported: emptyCatalogue(),
     base,
     overlay: tracked(),
