@@ -13,7 +13,7 @@ import { testProject, type TestProject } from "../helpers/project.js";
 import { createBrand, updateBrand } from "../../src/emulator/kinds/brands.js";
 import { attributeByName, setAttributeVersion } from "../../src/emulator/kinds/attributes.js";
 import { createTypeValue, typeValuesOf } from "../../src/emulator/kinds/type-values.js";
-import { createCategory } from "../../src/emulator/kinds/categories.js";
+import { createCategory, updateCategory } from "../../src/emulator/kinds/categories.js";
 
 const TENANTS = ["prod-eu", "prod-us"];
 let p: TestProject;
@@ -214,5 +214,20 @@ describe("export --merge into the base for a tenant with an overlay", () => {
     expect(await planOf("prod-us")).toEqual([]);
     expect(await planOf("prod-eu")).toEqual(['update brand["Hooli"]']);
     expect(await planOf("prod-ca")).toEqual([]);
+  });
+
+  it("edits a child category the overlay patches in the overlay's nested entry, its parent's value in the base", async () => {
+    const usCategories = "categories:\n  - name: Apparel\n    children:\n      - name: Shirts\n        desc: Shirts (US)\n";
+    await fleet({ files: { ...files, "catalogue/overlays/prod-us/categories.yaml": usCategories } });
+    const us = p.emulator.store("prod-us");
+    const category = (name: string) => [...us.categories.values()].find((c) => c.name === name)!;
+    updateCategory(us, category("Shirts").id, { desc: "Shirts for America" });
+    updateCategory(us, category("Apparel").id, { desc: "Clothes and more" });
+    const r = await merge();
+    expect(r.code, r.stderr).toBe(0);
+    expect(await read("catalogue/overlays/prod-us/categories.yaml")).toBe(usCategories.replace("Shirts (US)", "Shirts for America"));
+    expect(await read("catalogue/attributes.yaml")).toBe(BASE_ATTRIBUTES.replace("desc: Clothes", "desc: Clothes and more"));
+    expect(await planOf("prod-us")).toEqual([]);
+    expect(await planOf("prod-eu")).toEqual(['update category["Apparel"]']);
   });
 });
