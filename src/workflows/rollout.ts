@@ -35,6 +35,11 @@ export interface RolloutResult {
   tenants: RolloutTenant[];
   /** The command that resumes (the same command): set when a tenant did not converge. */
   resume?: string;
+  /**
+   * Saved plans only: the tenants whose saved plan can never converge (stale, or holding an error
+   * instead of a plan), and the command that plans them again into their files, to run before `resume`.
+   */
+  replan?: { tenants: string[]; command: string };
 }
 
 export interface RolloutRunOptions
@@ -45,6 +50,8 @@ export interface RolloutRunOptions
   sourceOf?: (tenant: string) => string;
   /** The command that resumes the rollout (the same command), given back when a tenant did not converge. */
   resumeCommand?: string;
+  /** Saved plans: the command that plans these tenants again into their files, given back when a saved plan cannot converge. */
+  replanCommand?: (tenants: readonly string[]) => string;
   onTenantStart?: (tenant: string, wave: number) => void;
   onTenantEnd?: (row: RolloutTenant) => void;
 }
@@ -83,8 +90,7 @@ export async function rollout(fleet: RolloutFleet, opts: RolloutRunOptions): Pro
       },
     );
     const tenants = items.map((i) => i.result ?? notStarted(i.item, i.wave, opts.signal));
-    const resume = tenants.some((t) => !converged(t.outcome)) ? opts.resumeCommand : undefined;
-    return { tenants, ...(resume ? { resume } : {}) };
+    return { tenants, ...nextStep(tenants, byName, opts) };
   } finally {
     release();
   }
@@ -111,13 +117,29 @@ async function applyTenant(
     const result = await apply({
       ...opts,
       tenant,
-      savedPlan: { plan: entry.plan, label },
+      savedPlan: { plan: entry.plan, label, madeByThisRun: !opts.sourceOf },
       ...(opts.warn ? { warn: (line: string) => opts.warn!(`${tenant}: ${line}`) } : {}),
     });
     return { ...endOf(result), result };
   } catch (e) {
     return endOfError(e);
   }
+}
+
+/**
+ * What to run next when a tenant did not converge: the same command, which skips the tenants at their
+ * plan; but a saved plan that is stale, or holds an error instead of a plan, fails the same way every
+ * time it is run: those tenants are planned again instead.
+ */
+function nextStep(
+  tenants: readonly RolloutTenant[],
+  byName: ReadonlyMap<string, RolloutFleet["tenants"][number]>,
+  opts: RolloutRunOptions,
+): Pick<RolloutResult, "resume" | "replan"> {
+  if (tenants.every((t) => converged(t.outcome))) return {};
+  const deadEnds = opts.replanCommand ? tenants.filter((t) => t.outcome === "stale" || !byName.get(t.tenant)?.plan).map((t) => t.tenant) : [];
+  const resume = opts.resumeCommand ? { resume: opts.resumeCommand } : {};
+  return deadEnds.length ? { ...resume, replan: { tenants: deadEnds, command: opts.replanCommand!(deadEnds) } } : resume;
 }
 
 function notStarted(tenant: string, wave: number, signal: AbortSignal | undefined): RolloutTenant {

@@ -38,7 +38,7 @@ describe("apply FILE FILE...: several saved plans rolled out", () => {
     for (const t of TENANTS) expect(row(again.stderr, t)[2]).toBe("already applied");
   });
 
-  it("refuses a tenant changed since its review as stale (exit 5 for it, named by its file), stops the rollout, and says how to resume", async () => {
+  it("refuses a tenant changed since its review as stale (exit 5 for it, named by its file), stops the rollout, and says to plan that file again before the same apply", async () => {
     const project = await matrixPlans();
     createBrand(project.emulator.store("staging"), { name: "Acme", desc: "Hand-made" });
     const r = await project.cli(["apply", "plan-staging.json", "plan-prod.json", "--format", "json"]);
@@ -48,7 +48,8 @@ describe("apply FILE FILE...: several saved plans rolled out", () => {
     expect(stale[4]).toContain("plan-staging.json (tenant staging) is not what a plan made now from its own basis gives");
     expect(row(r.stderr, "prod").slice(0, 3)).toEqual(["2", "prod", "not started"]);
     expect(brandNames(project, "prod")).toEqual([]);
-    expect(r.stderr).toContain("Resume with: pimctl apply plan-staging.json plan-prod.json\n");
+    // Only staging's file is planned again (the other file still holds prod's reviewed plan), then the same apply.
+    expect(r.stderr).toContain("Plan again: pimctl plan --tenant staging --out plan-staging.json, then run: pimctl apply plan-staging.json plan-prod.json\n");
     const json = JSON.parse(r.stdout) as { kind: string; tenants: Array<{ tenant: string; outcome: string; exit: number }> };
     expect(json.tenants.map((t) => [t.tenant, t.outcome, t.exit])).toEqual([
       ["staging", "stale", 5],

@@ -83,6 +83,7 @@ export async function applyRollout(args: RolloutArgs, io: Io, source: RolloutSou
     maxFailedTenants: maxFailed,
     tenantParallelism: parallelism,
     resumeCommand: resumeCommand(args, "files" in source ? source.files : []),
+    ...(saved ? { replanCommand: (tenants: readonly string[]) => replanCommand(args, fleet, saved.sourceOf, tenants) } : {}),
     failFast: args["fail-fast"] === true,
     ...(args["lock-timeout"] ? { lockTimeoutMs: durationOption(args["lock-timeout"]) } : {}),
     ...(args["if-applied"] ? { ifApplied: args["if-applied"] } : {}),
@@ -90,8 +91,8 @@ export async function applyRollout(args: RolloutArgs, io: Io, source: RolloutSou
     onTenantStart: (tenant, wave) => say(args, io, `${tenant}: applying (wave ${wave})`),
     onTenantEnd: (row) => tenantEnded(row, args, io),
   });
-  io.stderr(`\n${renderRolloutTable(result.tenants, result.resume)}`);
-  appendStepSummary(io, () => renderRolloutMarkdown(result.tenants, result.resume));
+  io.stderr(`\n${renderRolloutTable(result.tenants, result)}`);
+  appendStepSummary(io, () => renderRolloutMarkdown(result.tenants, result));
   const json = rolloutJson(result);
   if (args.format === "json") io.stdout(json);
   if (args.report) await writeFile(path.resolve(io.cwd, args.report), json);
@@ -129,7 +130,7 @@ function tenantEnded(row: RolloutTenant, args: RolloutArgs, io: Io): void {
         .join("")}`,
     );
   if (!row.result?.report || row.outcome === "applied") return;
-  for (const l of applyResultText(row.result, { dryRun: false, savedPlan: true, cwd: io.cwd, tenantFlag: row.tenant })) {
+  for (const l of applyResultText(row.result, { dryRun: false, savedPlan: true, inRollout: true, cwd: io.cwd, tenantFlag: row.tenant })) {
     const indented = l.text.replace(/^(?=.)/gm, "  ");
     if (l.to === "note") say(args, io, indented);
     else io.stderr(indented);
@@ -159,6 +160,26 @@ export function resumeCommand(args: RolloutArgs, files: readonly string[] = []):
   return words.join(" ");
 }
 
+/**
+ * New plans for the files that hold the tenants whose saved plan cannot converge: each such file
+ * planned again whole (every tenant it holds, into the same name), so the same apply runs after.
+ */
+function replanCommand(args: RolloutArgs, fleet: FleetPlan, sourceOf: (tenant: string) => string, deadEnds: readonly string[]): string {
+  const files = [...new Set(deadEnds.map(sourceOf))];
+  return files
+    .map((file) => {
+      const tenants = fleet.tenants.map((t) => t.tenant).filter((t) => sourceOf(t) === file);
+      const words = ["pimctl", "plan", "--tenant", shellWord(tenants.join(","))];
+      if (args.config) words.push("--config", shellWord(args.config));
+      if (args.dir) words.push("--dir", shellWord(args.dir));
+      for (const t of args.target ?? []) words.push("--target", shellWord(t));
+      for (const e of args.exclude ?? []) words.push("--exclude", shellWord(e));
+      if (args["allow-delete"]) words.push("--allow-delete");
+      return [...words, "--out", shellWord(file)].join(" ");
+    })
+    .join(" && ");
+}
+
 /** The rollout for programs: each tenant's row, and its apply's report as `--report` writes it for one tenant. */
 function rolloutJson(result: RolloutResult): string {
   const tenants = result.tenants.map((t) => ({
@@ -170,7 +191,8 @@ function rolloutJson(result: RolloutResult): string {
     ...(t.error ? { error: t.error } : {}),
     ...(t.result?.report ? { report: JSON.parse(applyReportJson(t.result)) as unknown } : {}),
   }));
-  return `${jsonText({ kind: "rollout", tenants, ...(result.resume ? { resume: result.resume } : {}) }, 2)}\n`;
+  const next = { ...(result.resume ? { resume: result.resume } : {}), ...(result.replan ? { replan: result.replan } : {}) };
+  return `${jsonText({ kind: "rollout", tenants, ...next }, 2)}\n`;
 }
 
 /**
