@@ -37,9 +37,8 @@ function nextLine(next: RolloutNext, name: (s: string) => string, code: (s: stri
   if (next.replan) {
     const names = next.replan.tenants.map(name).join(", ");
     const then = next.resume ? `, then run: ${code(next.resume)}` : "";
-    return [
-      `The saved plans of ${names} cannot converge (stale, or not planned): running them again fails the same way. Plan again: ${code(next.replan.command)}${then}`,
-    ];
+    const why = "cannot converge (stale, or not planned): running them again fails the same way";
+    return [`The saved plans of ${names} ${why}. Plan again: ${code(next.replan.command)}${then}`];
   }
   return next.resume ? [`Resume with: ${code(next.resume)}`] : [];
 }

@@ -122,7 +122,7 @@ export async function checkSavedPlan(
     const done = partlyApplied(saved, current.plan);
     throw new PimctlError(
       "plan_stale",
-      `${file} is not what a plan made now from its own basis gives (${madeByThisRun ? "the tenant changed since" : "the tenant changed, or the file was edited"}); ` +
+      `${file} is not what a plan made now from its own basis gives (the tenant changed${madeByThisRun ? " since" : ", or the file was edited"}); ` +
         `nothing was applied. Plan again`,
       {
         details: [
