@@ -1,7 +1,8 @@
 /**
  * The fold of a fleet's plans for the combined review: a change the same in several tenants is
  * shown once, with the tenants it applies to; what is left is each tenant's own. Two actions are
- * the same when their address, op, resource type and changes (field, before, after) are equal:
+ * the same when everything a review shows of them is equal: address, op, resource type, changes
+ * (field, before, after, unknown, long text), notes, flags and where a rename or move comes from.
  * ids and refs differ from tenant to tenant and are left out of the comparison.
  */
 import { canonicalJson } from "../../plan/canonical-json.js";
@@ -23,10 +24,19 @@ export interface FleetFold {
   own: Map<string, Action[]>;
 }
 
-/** What makes two tenants' actions the same change. */
+/**
+ * What makes two tenants' actions the same change: what the review prints of it. A delete's notes
+ * ("deletes its 5 type values") and its flags (destructive, blocked) differ from tenant to tenant
+ * with the tenant's data, and a fold that left them out would show one tenant's words for all.
+ */
 export function sameChangeKey(a: Action): string {
-  const changes = a.changes.map((c) => ({ field: c.field, before: c.before, after: c.after, unknown: c.before_unknown === true }));
-  return canonicalJson([a.address, a.op, a.type, changes]);
+  const changes = a.changes.map((c) => ({ field: c.field, before: c.before, after: c.after, unknown: c.before_unknown === true, long: c.long_text === true }));
+  // A flag set false and a flag left out read the same.
+  const flags = Object.entries(a.flags)
+    .filter(([, on]) => on === true)
+    .map(([name]) => name)
+    .sort();
+  return canonicalJson([a.address, a.op, a.type, changes, a.notes ?? [], flags, a.previous ?? null]);
 }
 
 export function foldFleet(fleet: FleetPlan): FleetFold {
