@@ -99,6 +99,29 @@ describe("the fold of a fleet's plans", () => {
   });
 });
 
+describe("the headings of shared changes when some tenants could not be planned (bug 8 of the review)", () => {
+  const failed = (tenant: string) => ({ tenant, error: { code: "api_unauthorized" as const, message: "401", details: [] }, exit: 1 });
+  const withFailures = (...plans: Plan[]): FleetPlan => {
+    const fleet = fleetOf(...plans);
+    return { ...fleet, tenants: [...fleet.tenants, failed("c"), failed("d")] };
+  };
+
+  it("says the count is among the tenants that could be planned, and how many could not, in every format", () => {
+    const fleet = withFailures(base, renumbered(base, "b"));
+    const heading = "Changes in all 2 tenants that could be planned (2 of 4 could not be planned)";
+    expect(renderFleet(fleet, "text", { color: false })).toContain(`\n${heading}\n`);
+    expect(renderFleet(fleet, "markdown", { color: false })).toContain(`\n#### ${heading}\n`);
+    expect(renderFleet(fleet, "html", { color: false })).toContain(`<h2>${heading}</h2>`);
+    for (const format of ["text", "markdown", "html"] as const) expect(renderFleet(fleet, format, { color: false })).not.toContain("in all 2 tenants\n");
+  });
+
+  it("names the planned tenants a change is not in, and still counts those that could not be planned", () => {
+    expect(tenantsLabel(["a", "b"], ["a", "b", "e"], 5)).toBe("in 2 of 3 tenants that could be planned: all but e (2 of 5 could not be planned)");
+    expect(tenantsLabel(["a", "b"], ["a", "b"], 3)).toBe("in all 2 tenants that could be planned (1 of 3 could not be planned)");
+    expect(tenantsLabel(["a", "b"], ["a", "b"], 2)).toBe("in all 2 tenants");
+  });
+});
+
 describe("the fleet's exit code", () => {
   it("is the worst of the tenants': 1 over 3 over 2 over 0", () => {
     expect(worstExit([])).toBe(0);

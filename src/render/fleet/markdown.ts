@@ -34,7 +34,7 @@ const fits = (head: string, parts: readonly string[], tail: string) => head.leng
 function sections(fleet: FleetPlan, fold: FleetFold, opts: RenderOptions): string[] {
   const out: string[] = [];
   for (const group of fold.shared) {
-    const lines = [`#### Changes ${escapeControls(tenantsLabel(group.tenants, fold.planned))}`, ""];
+    const lines = [`#### Changes ${escapeControls(tenantsLabel(group.tenants, fold.planned, fold.total))}`, ""];
     for (const [kind, actions] of groupByKind(group.actions)) lines.push(...kindSection(kind, actions, opts));
     out.push(`${lines.join("\n")}\n`);
   }
