@@ -115,4 +115,21 @@ describe("the fleet's markdown comment under GitHub's limit", () => {
     expect(md).toMatch(/^\| _\.\.\. and \d+ more tenants: every tenant's row is in the HTML review page and in the JSON_ \|/m);
     expect(md.trimEnd().endsWith("**Fleet of 3000 tenants: 3000 with changes.**")).toBe(true);
   });
+
+  it("says 'one line per action below' only when an action is below (the review's cosmetic finding)", () => {
+    const failedOnly = renderFleet(fleetOf(names(200).map(unauthorized)), "markdown", { color: false });
+    expect(failedOnly).not.toContain("one line per action");
+    // Changes in every tenant, but the failed tenants come first and fill the comment: no action is left below.
+    const crowded: FleetTenant[] = [...names(400).map(unauthorized), ...names(50, "shop-").map((t) => ({ tenant: t, plan: planWith(t, 300), exit: 2 }))];
+    for (const [i, t] of crowded.entries())
+      if (t.error) t.error = { ...t.error, code: i % 2 ? "api_unauthorized" : "api_connection", details: Array<string>(20).fill("x".repeat(2000)) };
+    const md = renderFleet(fleetOf(crowded), "markdown", { color: false });
+    expectWholeComment(md);
+    expect(md).not.toMatch(/^[+~-] brand\[/m);
+    expect(md).not.toContain("one line per action");
+    // With changes below, it is said.
+    const changed = renderFleet(fleetOf(names(50, "shop-").map((t) => ({ tenant: t, plan: planWith(t, 300), exit: 2 }))), "markdown", { color: false });
+    expect(changed).toMatch(/^\+ brand\["Brand 1"\]$/m);
+    expect(changed).toContain("one line per action below");
+  });
 });

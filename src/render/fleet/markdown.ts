@@ -28,27 +28,39 @@ export function renderFleetMarkdown(fleet: FleetPlan, opts: RenderOptions): stri
   const tail = `**${escapeControls(fleetSummaryLine(fleet))}**\n`;
   const head = headOf(fullTable(fleet));
   const full = sections(fleet, fold, opts, false);
-  if (fits(head, full, tail)) return head + full.join("") + tail;
+  if (fits(head, full, tail)) return head + texts(full) + tail;
   const compactOpts = { ...opts, compact: true };
-  const note = "_The review is long for a comment: one line per action below; the HTML page and the JSON have every field._\n\n";
   const compact = sections(fleet, fold, compactOpts, false);
-  if (fits(head + note, compact, tail)) return head + note + compact.join("") + tail;
+  if (fits(head + COMPACT_NOTE, compact, tail)) return head + noteFor(compact) + texts(compact) + tail;
   // Past that, tenants that failed alike fold into one row and one section, the table is cut to its room, and then whole sections.
-  return cut(headOf(foldedTable(fleet, TABLE_ROOM)) + note, sections(fleet, fold, compactOpts, true), tail);
+  return cut(headOf(foldedTable(fleet, TABLE_ROOM)), sections(fleet, fold, compactOpts, true), tail);
 }
 
-const fits = (head: string, parts: readonly string[], tail: string) => head.length + parts.reduce((n, p) => n + p.length, 0) + tail.length <= MARKDOWN_LIMIT;
+/** A part of the review after the table, and how many actions it shows (the note on one line per action is said only above some). */
+interface Section {
+  text: string;
+  actions: number;
+}
+
+const COMPACT_NOTE = "_The review is long for a comment: one line per action below; the HTML page and the JSON have every field._\n\n";
+const noteFor = (shown: readonly Section[]) => (shown.some((s) => s.actions > 0) ? COMPACT_NOTE : "");
+const texts = (parts: readonly Section[]) => parts.map((p) => p.text).join("");
+const fits = (head: string, parts: readonly Section[], tail: string) =>
+  head.length + parts.reduce((n, p) => n + p.text.length, 0) + tail.length <= MARKDOWN_LIMIT;
 
 /** The sections in order, each whole (its <details> and code blocks closed): a cut falls between two of them. */
-function sections(fleet: FleetPlan, fold: FleetFold, opts: RenderOptions, foldFailed: boolean): string[] {
-  const out: string[] = [];
+function sections(fleet: FleetPlan, fold: FleetFold, opts: RenderOptions, foldFailed: boolean): Section[] {
+  const out: Section[] = [];
   for (const group of fold.shared) {
     const lines = [`#### Changes ${escapeControls(tenantsLabel(group.tenants, fold.planned, fold.total))}`, ""];
     for (const [kind, actions] of groupByKind(group.actions)) lines.push(...kindSection(kind, actions, opts));
-    out.push(`${lines.join("\n")}\n`);
+    out.push({ text: `${lines.join("\n")}\n`, actions: group.actions.length });
   }
   const entries = foldFailed ? foldFailedAlike(fleet.tenants) : fleet.tenants.map((one) => ({ one }));
-  for (const e of entries) out.push("one" in e ? tenantSection(e.one, fold.own.get(e.one.tenant) ?? [], opts) : failedAlikeSection(e.alike));
+  for (const e of entries) {
+    const own = "one" in e ? (fold.own.get(e.one.tenant) ?? []) : [];
+    out.push({ text: "one" in e ? tenantSection(e.one, own, opts) : failedAlikeSection(e.alike), actions: own.length });
+  }
   return out;
 }
 
@@ -92,12 +104,16 @@ function detailLines(details: readonly string[]): string[] {
   return details.length > shown.length ? [...shown, `> ... and ${details.length - shown.length} more (the HTML page and the JSON have every one)`] : shown;
 }
 
-/** As many whole sections as fit, then the pointer to where the rest is. */
-function cut(head: string, parts: readonly string[], tail: string): string {
-  if (fits(head, parts, tail)) return head + parts.join("") + tail;
+/** As many whole sections as fit (with the note on one line per action when one is left to show), then the pointer to where the rest is. */
+function cut(head: string, parts: readonly Section[], tail: string): string {
+  if (fits(head + COMPACT_NOTE, parts, tail)) return head + noteFor(parts) + texts(parts) + tail;
   const pointer = (left: number) =>
     `_The review is cut here: ${left} more ${left === 1 ? "section" : "sections"} did not fit a comment (GitHub takes 65,536 characters). ` +
     `Every tenant's plan is in the HTML review page (\`--html FILE\`, or \`pimctl show FILE... --format html\`) and in the JSON (\`--format json\`)._\n\n`;
-  const { kept, left } = wholeParts(parts, MARKDOWN_LIMIT - head.length - tail.length - pointer(parts.length).length);
-  return head + kept.join("") + pointer(left) + tail;
+  const room = MARKDOWN_LIMIT - head.length - COMPACT_NOTE.length - tail.length - pointer(parts.length).length;
+  const { kept, left } = wholeParts(
+    parts.map((p) => p.text),
+    room,
+  );
+  return head + noteFor(parts.slice(0, kept.length)) + kept.join("") + pointer(left) + tail;
 }
