@@ -5,6 +5,11 @@
  * and the entry shows the first tenant's message for all.
  */
 
+import { someNames } from "./markdown-fit.js";
+
+/** How many tenants a folded entry names before "and N more". */
+const NAMES_SHOWN = 10;
+
 interface WithError {
   tenant: string;
   error?: { code: string; message: string; details: string[] };
@@ -29,4 +34,19 @@ export function foldFailedAlike<T extends WithError>(tenants: readonly T[]): Arr
     else if (group[0] === t) out.push({ alike: { code: t.error!.code, tenants: group } });
   }
   return out;
+}
+
+/** "`prod-001`, `prod-002`, ... and 190 more": the first names of the group, each quoted by `quote` (escaped for where it goes). */
+export function alikeNames<T extends WithError>(g: FailedAlike<T>, quote: (name: string) => string): string {
+  return someNames(
+    g.tenants.map((t) => t.tenant),
+    NAMES_SHOWN,
+    quote,
+  );
+}
+
+/** "api_unauthorized (as prod-001): GET /channels (401) ...": the code they share, and the first one's message for all. */
+export function alikeError<T extends WithError>(g: FailedAlike<T>): string {
+  const first = g.tenants[0]!;
+  return `${g.code} (as ${first.tenant}): ${first.error!.message}`;
 }

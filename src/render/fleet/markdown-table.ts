@@ -6,12 +6,9 @@
 import type { FleetPlan, FleetTenant } from "../../plan/fleet.js";
 import { escapeControls } from "../../base/controls.js";
 import { truncate } from "../common.js";
-import { foldFailedAlike, type FailedAlike } from "../fold-errors.js";
-import { cutLines, someNames } from "../markdown-fit.js";
+import { alikeError, alikeNames, foldFailedAlike } from "../fold-errors.js";
+import { cutLines } from "../markdown-fit.js";
 import { COLUMN_TITLES, COUNT_COLUMNS, rowCells } from "./common.js";
-
-/** How many tenants a folded row names before "and N more". */
-export const NAMES_SHOWN = 10;
 
 const cell = (s: string) => escapeControls(s.replace(/\|/g, "\\|").replace(/\n/g, " "));
 const name = (tenant: string) => `\`${cell(truncate(tenant, 100))}\``;
@@ -24,7 +21,12 @@ export function fullTable(fleet: FleetPlan): string[] {
 
 /** The table folded and cut to `room` characters: it fits whatever the fleet. */
 export function foldedTable(fleet: FleetPlan, room: number): string[] {
-  const rows = foldFailedAlike(fleet.tenants).map((e) => ("one" in e ? tenantRow(e.one) : alikeRow(e.alike)));
+  // "| 200 tenants: `prod-001`, ... and 190 more | | ... | api_unauthorized (as prod-001): GET /channels (401) ... |"
+  const rows = foldFailedAlike(fleet.tenants).map((e) =>
+    "one" in e
+      ? tenantRow(e.one)
+      : `| ${e.alike.tenants.length} tenants: ${alikeNames(e.alike, name)} |${emptyCounts}| ${cell(truncate(alikeError(e.alike), 300))} |`,
+  );
   return [...TABLE_HEAD, ...cutLines(rows, room - TABLE_HEAD.join("\n").length - 1, moreRow)];
 }
 
@@ -33,17 +35,6 @@ const TABLE_HEAD = [`| tenant | ${COUNT_COLUMNS.map((k) => COLUMN_TITLES[k]).joi
 function tenantRow(t: FleetTenant): string {
   const { counts, error } = rowCells(t);
   return `| ${name(t.tenant)} | ${counts.join(" | ")} | ${error ? cell(truncate(error, 300)) : ""} |`;
-}
-
-/** "| 200 tenants: `prod-001`, ... and 190 more | | ... | api_unauthorized (as prod-001): GET /channels (401) ... |" */
-function alikeRow(g: FailedAlike<FleetTenant>): string {
-  const first = g.tenants[0]!;
-  const error = `${g.code} (as ${first.tenant}): ${first.error!.message}`;
-  return `| ${g.tenants.length} tenants: ${someNames(
-    g.tenants.map((t) => t.tenant),
-    NAMES_SHOWN,
-    name,
-  )} |${emptyCounts}| ${cell(truncate(error, 300))} |`;
 }
 
 /** A row, not a line under the table: GitHub reads a line right after a table as one more row. */

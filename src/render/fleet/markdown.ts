@@ -9,12 +9,12 @@ import type { Action } from "../../plan/types.js";
 import { escapeControls } from "../../base/controls.js";
 import { esc } from "../html/escape.js";
 import { blockedLine, groupByKind, hintLines, summaryLine, type RenderOptions } from "../common.js";
-import { foldFailedAlike, type FailedAlike } from "../fold-errors.js";
+import { alikeNames, foldFailedAlike, type FailedAlike } from "../fold-errors.js";
 import { MARKDOWN_LIMIT, kindSection } from "../markdown.js";
-import { someNames, wholeParts } from "../markdown-fit.js";
+import { wholeParts } from "../markdown-fit.js";
 import { fleetSummaryLine } from "./common.js";
 import { foldFleet, tenantsLabel, type FleetFold } from "./fold.js";
-import { NAMES_SHOWN, foldedTable, fullTable } from "./markdown-table.js";
+import { foldedTable, fullTable } from "./markdown-table.js";
 
 /** Marks the comment so a pipeline can find and update it (the fleet's own: a single tenant's comment keeps `<!-- pimctl-plan -->`). */
 export const FLEET_MARKDOWN_MARKER = "<!-- pimctl-fleet-plan -->";
@@ -87,15 +87,12 @@ function tenantSection(t: FleetTenant, own: readonly Action[], opts: RenderOptio
 /** Tenants that could not be planned with the same code: one caution naming them, with the first one's message and details. */
 function failedAlikeSection(g: FailedAlike<FleetTenant>): string {
   const first = g.tenants[0]!;
-  const e = first.error!;
-  const names = someNames(
-    g.tenants.map((t) => t.tenant),
-    NAMES_SHOWN,
-    (n) => `<code>${esc(n)}</code>`,
-  );
-  const head = `> **${g.tenants.length} tenants could not be planned** (\`${escapeControls(g.code)}\`): ${names}. As <code>${esc(first.tenant)}</code> words it: ${escapeControls(e.message)}`;
+  const names = alikeNames(g, (n) => `<code>${esc(n)}</code>`);
+  const head =
+    `> **${g.tenants.length} tenants could not be planned** (\`${escapeControls(g.code)}\`): ${names}. ` +
+    `As <code>${esc(first.tenant)}</code> words it: ${escapeControls(first.error!.message)}`;
   const pointer = "> _Each tenant's own error is in the HTML review page and in the JSON._";
-  return [`> [!CAUTION]`, head, ...detailLines(e.details), pointer, "", ""].join("\n");
+  return [`> [!CAUTION]`, head, ...detailLines(first.error!.details), pointer, "", ""].join("\n");
 }
 
 /** An error's details as quoted lines, the first 20 (a manifest error can have hundreds): the HTML page and the JSON have every one. */
