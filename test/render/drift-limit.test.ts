@@ -86,6 +86,26 @@ describe("the fleet's drift markdown under GitHub's limit", () => {
   });
 });
 
+describe("any fleet's drift markdown", () => {
+  it("fits: 20 random fleets (a seeded generator) of tenants drifted, clean and unreadable, long names and messages", () => {
+    let seed = 5;
+    const rnd = (n: number) => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+      return seed % n;
+    };
+    for (let run = 0; run < 20; run++) {
+      const tenants = names(1 + rnd(400), "y".repeat(rnd(3) * 60)).map((t): FleetDriftTenant => {
+        if (rnd(4)) return { tenant: t, report: reportOf(t, rnd(3) ? rnd(40) : rnd(2000), rnd(20)), exit: 2 };
+        const code = rnd(2) ? "api_unauthorized" : "api_connection";
+        return { tenant: t, error: { code, message: "m".repeat(rnd(3000)), details: [] }, exit: 1 };
+      });
+      const md = renderFleetDrift(fleetOf(tenants), "markdown");
+      expectIssueBody(md);
+      expect(md.trimEnd(), `run ${run}`).toMatch(/\*\*Drift across \d+ tenants?: .*\.\*\*$/);
+    }
+  });
+});
+
 describe("a single tenant's drift markdown under GitHub's limit", () => {
   it("is as today when it fits", () => {
     const md = renderDrift(reportOf("eu", 30, 2), "markdown");

@@ -132,4 +132,23 @@ describe("the fleet's markdown comment under GitHub's limit", () => {
     expect(changed).toMatch(/^\+ brand\["Brand 1"\]$/m);
     expect(changed).toContain("one line per action below");
   });
+
+  it("fits any fleet: 20 random ones (a seeded generator) of tenants planned and failed, long names, many details", () => {
+    let seed = 35;
+    const rnd = (n: number) => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+      return seed % n;
+    };
+    const codes = ["api_unauthorized", "api_connection", "ledger_locked"] as const;
+    for (let run = 0; run < 20; run++) {
+      const tenants: FleetTenant[] = names(1 + rnd(500), "x".repeat(rnd(3) * 60)).map((t) => {
+        if (rnd(3)) return { tenant: t, plan: planWith(t, rnd(60)), exit: 2 };
+        const details = Array.from({ length: rnd(40) }, (_, i) => `${"d".repeat(rnd(500))} ${i}`);
+        return { tenant: t, error: { code: codes[rnd(3)]!, message: "m".repeat(rnd(2000)), details }, exit: 1 };
+      });
+      const md = renderFleet(fleetOf(tenants), "markdown", { color: false });
+      expectWholeComment(md);
+      expect(md.trimEnd()).toMatch(/\*\*Fleet of \d+ tenants?: .*\.\*\*$/);
+    }
+  });
 });
