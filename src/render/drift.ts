@@ -2,6 +2,8 @@
 import { countsAsDrift, type DriftItem, type DriftReport } from "../drift/index.js";
 import { plural } from "../plural.js";
 import { escapeControls, jsonText } from "../base/controls.js";
+import { MARKDOWN_LIMIT } from "./markdown.js";
+import { cutLines } from "./markdown-fit.js";
 
 export const DRIFT_FORMATS = ["text", "markdown", "json"] as const;
 export type DriftFormat = (typeof DRIFT_FORMATS)[number];
@@ -79,26 +81,43 @@ const cell = (s: string) => escapeControls(s.replace(/\|/g, "\\|").replace(/\n/g
 const TABLE_HEAD = ["| Record | What differs | When (changelog) |", "|---|---|---|"];
 const row = (i: DriftItem) => `| \`${cell(i.address)}\` | ${cell(what(i))} | ${cell(when(i))} |`;
 
+/** The title and the report; a report too long for an issue has its rows cut (GitHub refuses a body over 65,536 characters). */
 function markdown(r: DriftReport): string {
-  return `# Catalogue drift on \`${escapeControls(r.tenant)}\`\n\n${driftMarkdownBody(r)}`;
+  const title = `# Catalogue drift on \`${escapeControls(r.tenant)}\`\n\n`;
+  return title + driftMarkdownBody(r, MARKDOWN_LIMIT - title.length);
 }
 
-/** A report's markdown under its title: the headline, the tables, the feed read (a fleet's report puts each tenant's under its own heading). */
-export function driftMarkdownBody(r: DriftReport): string {
+/** The row that ends a cut table: a row, since GitHub reads a line right after a table as one. */
+const moreRow = (left: number) => `| _... and ${left} more: every item is in \`pimctl drift --format json\`_ | | |`;
+
+/**
+ * A report's markdown under its title: the headline, the tables, the feed read (a fleet's report puts
+ * each tenant's under its own heading). Longer than `room`, its tables' rows are cut to fit, the drift
+ * given three quarters of the rows' room when there are rows API v1 cannot write back too.
+ */
+export function driftMarkdownBody(r: DriftReport, room = Infinity): string {
   const { drift, unwritable } = split(r);
-  const lines = [`${headline(r)}.`];
-  if (drift.length) lines.push("", ...TABLE_HEAD, ...drift.map(row));
-  if (unwritable.length) lines.push("", `**${NOT_POSSIBLE}** (${NOT_COUNTED}):`, "", ...TABLE_HEAD, ...unwritable.map(row));
-  if (r.items.length) {
-    lines.push(
-      "",
-      escapeControls(
-        `Feed read: ${r.feed.entity_types.join(", ") || "none needed"}${r.feed.since ? ` since ${r.feed.since}` : " (every entry)"}. Run \`pimctl ` +
-          `plan\` to review what apply would change back.`,
-      ),
-    );
-  }
-  return `${lines.join("\n")}\n`;
+  const body = (driftRows: string[], unwritableRows: string[]) => {
+    const lines = [`${headline(r)}.`];
+    if (drift.length) lines.push("", ...TABLE_HEAD, ...driftRows);
+    if (unwritable.length) lines.push("", `**${NOT_POSSIBLE}** (${NOT_COUNTED}):`, "", ...TABLE_HEAD, ...unwritableRows);
+    if (r.items.length) lines.push("", feedLine(r));
+    return `${lines.join("\n")}\n`;
+  };
+  const full = body(drift.map(row), unwritable.map(row));
+  if (full.length <= room) return full;
+  const rowsRoom = room - body([], []).length;
+  const driftRows = cutLines(drift.map(row), unwritable.length ? Math.floor((rowsRoom * 3) / 4) : rowsRoom, moreRow);
+  const used = driftRows.reduce((n, l) => n + l.length + 1, 0);
+  return body(driftRows, cutLines(unwritable.map(row), rowsRoom - used, moreRow));
+}
+
+/** Which feed was read, and what to run next. */
+function feedLine(r: DriftReport): string {
+  return escapeControls(
+    `Feed read: ${r.feed.entity_types.join(", ") || "none needed"}${r.feed.since ? ` since ${r.feed.since}` : " (every entry)"}. Run \`pimctl ` +
+      `plan\` to review what apply would change back.`,
+  );
 }
 
 export function renderDrift(r: DriftReport, format: DriftFormat): string {

@@ -7,6 +7,9 @@ import { escapeControls, jsonText } from "../base/controls.js";
 import { plural } from "../plural.js";
 import { alignRows, truncate } from "./common.js";
 import { driftMarkdownBody, driftText, type DriftFormat } from "./drift.js";
+import { alikeError, alikeNames, foldFailedAlike, type FailedAlike } from "./fold-errors.js";
+import { MARKDOWN_LIMIT } from "./markdown.js";
+import { cutLines, wholeParts } from "./markdown-fit.js";
 
 const HEAD = ["tenant", "drifted", "from the tenant", "from the manifests", "not possible (API v1)", "error"];
 
@@ -36,28 +39,82 @@ function text(r: FleetDriftReport): string {
   return `${out.join("\n")}\n`;
 }
 
+const cell = (s: string) => escapeControls(truncate(s, 300).replace(/\|/g, "\\|").replace(/\n/g, " "));
+const TABLE_HEAD = [
+  `| ${HEAD.join(" | ")} |`,
+  `|---|${HEAD.slice(1, -1)
+    .map(() => "---:|")
+    .join("")}---|`,
+];
+const emptyCounts = HEAD.slice(1, -1)
+  .map(() => " ")
+  .join("|");
+const WHOLE_FLEET = "`pimctl drift --tenant GLOB --format json`";
+
+/** The most of the issue the table may take once the report no longer fits whole: the rest is the tenants' reports. */
+const TABLE_ROOM = MARKDOWN_LIMIT / 2;
+
+/**
+ * The fleet's drift as one issue body: the table, then each tenant's report. Too long for an issue
+ * (GitHub takes 65,536 characters), tenants that could not be read alike fold into one row and one
+ * caution, the table is cut to its room, and the reports that do not fit are cut, the last one shown
+ * by its rows, with a line that says how many more and where the whole report is.
+ */
 function markdown(r: FleetDriftReport): string {
-  const cell = (s: string) => escapeControls(truncate(s, 300).replace(/\|/g, "\\|").replace(/\n/g, " "));
-  const out = [
-    `# Catalogue drift across ${r.tenants.length} tenants`,
+  const title = `# Catalogue drift across ${r.tenants.length} tenants\n\n`;
+  const tail = `**${closing(r)}**\n`;
+  const full = title + tableText(r.tenants.map(tenantRow)) + r.tenants.map((t) => tenantPart(t)).join("") + tail;
+  if (full.length <= MARKDOWN_LIMIT) return full;
+  const entries = foldFailedAlike(r.tenants);
+  const rows = entries.map((e) =>
+    "one" in e ? tenantRow(e.one) : `| ${e.alike.tenants.length} tenants: ${alikeNames(e.alike, name)} |${emptyCounts}| ${cell(alikeError(e.alike))} |`,
+  );
+  const head = title + tableText(cutLines(rows, TABLE_ROOM, moreTenantsRow));
+  const parts = entries.map((e) => ("one" in e ? tenantPart(e.one) : alikePart(e.alike)));
+  const room = MARKDOWN_LIMIT - head.length - tail.length - pointer(parts.length).length;
+  const { kept, left } = wholeParts(parts, room);
+  if (!left) return head + kept.join("") + tail;
+  // The first report that does not fit is shown by as many of its rows as fit, when a few do.
+  const next = entries[kept.length]!;
+  const roomLeft = room - kept.reduce((n, p) => n + p.length, 0);
+  const partial = "one" in next && next.one.report && roomLeft > 2_000 ? tenantPart(next.one, roomLeft) : "";
+  const after = left - (partial ? 1 : 0);
+  return head + kept.join("") + partial + (after ? pointer(after) : "") + tail;
+}
+
+const name = (tenant: string) => `\`${cell(truncate(tenant, 100))}\``;
+
+function tenantRow(t: FleetDriftTenant): string {
+  const [tenant, ...rest] = cells(t);
+  return `| ${name(tenant!)} | ${rest.map(cell).join(" | ")} |`;
+}
+
+const tableText = (rows: readonly string[]) => `${[...TABLE_HEAD, ...rows].join("\n")}\n\n`;
+const moreTenantsRow = (left: number) => `| _... and ${left} more tenants: every tenant's row is in ${WHOLE_FLEET}_ |${emptyCounts}| |`;
+const pointer = (left: number) =>
+  `_The report is cut here: the reports of ${left} more ${left === 1 ? "tenant" : "tenants"} did not fit an issue (GitHub takes 65,536 characters). ` +
+  `Every tenant's report is in ${WHOLE_FLEET} (and in the text \`pimctl drift --tenant GLOB\` prints)._\n\n`;
+
+/** A tenant's report under its heading (its rows cut to `room`), or the error that kept it from being read. */
+function tenantPart(t: FleetDriftTenant, room = Infinity): string {
+  const heading = `## \`${escapeControls(t.tenant)}\`\n\n`;
+  if (t.report) return `${heading}${driftMarkdownBody(t.report, room - heading.length - 1)}\n`;
+  return `${heading}> [!CAUTION]\n> Could not be read (\`${t.error!.code}\`): ${cell(t.error!.message)}\n\n`;
+}
+
+/** Tenants that could not be read with the same code: one caution naming them, with the first one's message. */
+function alikePart(g: FailedAlike<FleetDriftTenant>): string {
+  const first = g.tenants[0]!;
+  return [
+    `## ${g.tenants.length} tenants that could not be read`,
     "",
-    `| ${HEAD.join(" | ")} |`,
-    `|---|${HEAD.slice(1, -1)
-      .map(() => "---:|")
-      .join("")}---|`,
-  ];
-  for (const t of r.tenants) {
-    const [name, ...rest] = cells(t);
-    out.push(`| \`${cell(name!)}\` | ${rest.map(cell).join(" | ")} |`);
-  }
-  out.push("");
-  for (const t of r.tenants) {
-    out.push(`## \`${escapeControls(t.tenant)}\``, "");
-    if (t.report) out.push(driftMarkdownBody(t.report));
-    else out.push(`> [!CAUTION]`, `> Could not be read (\`${t.error!.code}\`): ${cell(t.error!.message)}`, "");
-  }
-  out.push(`**${closing(r)}**`);
-  return `${out.join("\n")}\n`;
+    "> [!CAUTION]",
+    `> **${g.tenants.length} tenants could not be read** (\`${escapeControls(g.code)}\`): ${alikeNames(g, name)}. ` +
+      `As ${name(first.tenant)} words it: ${cell(first.error!.message)}`,
+    `> _Each tenant's own error is in ${WHOLE_FLEET}._`,
+    "",
+    "",
+  ].join("\n");
 }
 
 export function renderFleetDrift(r: FleetDriftReport, format: DriftFormat): string {

@@ -170,3 +170,24 @@ describe("drift --tenant GLOB with overlays and variables", () => {
     expect(reader.parsed).toBe(1 + 2 + 1);
   });
 });
+
+describe("drift --tenant GLOB --format markdown for an issue body", () => {
+  // The review's case (bug 5): 20 tenants, 30 brands missing from each, made 83,761 characters, which GitHub refuses.
+  const many = Array.from({ length: 20 }, (_, i) => `t${String(i + 1).padStart(2, "0")}`);
+  const brands = Array.from({ length: 30 }, (_, i) => `  - name: Brand ${i}\n    desc: d`).join("\n");
+  let fleet: TestProject;
+  beforeAll(async () => {
+    fleet = await testProject({ tenants: many, files: { "catalogue/brands.yaml": `brands:\n${brands}\n` } });
+  });
+  afterAll(() => fleet.close());
+
+  it("stays under GitHub's 65,536 characters: every tenant's row, the reports that fit, a line for the rest", async () => {
+    const r = await fleet.cli(["drift", "--tenant", "*", "--format", "markdown", "--out", "drift.md", "--detailed-exitcode"]);
+    expect(r.code, r.stderr).toBe(2);
+    const md = readFileSync(path.join(fleet.dir, "drift.md"), "utf8");
+    expect(md.length).toBeLessThan(65_536);
+    for (const n of many) expect(md).toContain(`| \`${n}\` | 30 | `);
+    expect(md).toMatch(/_The report is cut here: the reports of \d+ more tenants did not fit an issue/);
+    expect(md.trimEnd().endsWith("**Drift across 20 tenants: 20 drifted.**")).toBe(true);
+  }, 60_000);
+});

@@ -127,7 +127,7 @@ describe("plan --tenant GLOB: a tenant that cannot be planned", () => {
     expect(r.stdout).toMatch(/^down\s+api_connection: /m);
     expect(r.stdout).toMatch(/^locked-out\s+api_unauthorized: /m);
     expect(r.stdout).toContain("Fleet of 5 tenants: 3 with changes, 2 could not be planned.");
-    expect(r.stdout).toContain("Changes in all 3 tenants");
+    expect(r.stdout).toContain("\nChanges in all 3 tenants that could be planned (2 of 5 could not be planned)\n");
   }, 60_000);
 });
 

@@ -3,6 +3,8 @@
  * characters by folding, then cutting whole sections with a line that points at the HTML page and
  * the JSON; the HTML page holds every tenant's review and category tree behind a tenant switcher.
  */
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testProject, type TestProject } from "../helpers/project.js";
 
@@ -64,4 +66,25 @@ describe("the combined review of 50 tenants", () => {
     for (const [, target] of html.matchAll(/ href="#([^"]+)"/g)) expect(ids, target).toContain(target);
     expect(html).toContain("<h2>Changes in all 50 tenants</h2>");
   }, 60_000);
+
+  it("stays under the limit with 200 tenants whose token was revoked: those that failed alike fold into one row and one caution", async () => {
+    // GitLab's parallel:matrix maximum, every tenant refusing the shared token (bug 4 of the review: 67,787 characters).
+    const config = readFileSync(path.join(p.dir, "pimctl.yaml"), "utf8");
+    const revoked = Array.from({ length: 200 }, (_, i) => `prod-${String(i + 1).padStart(3, "0")}`);
+    const url = p.emulator.tenantUrl(TENANTS[0]!);
+    await p.write(
+      "pimctl.yaml",
+      `${config.trimEnd()}\n${revoked.map((n) => `  ${n}:\n    base_url: ${url}\n    token_env: PIMCTL_REVOKED\n    variables: { shop: ${n} }`).join("\n")}\n`,
+    );
+    try {
+      const r = await p.cli(["plan", "--tenant", "prod-*", "--format", "markdown"], { env: { PIMCTL_REVOKED: "old-token" } });
+      expect(r.code).toBe(1);
+      expect(r.stdout.length).toBeLessThan(65_536);
+      expect(r.stdout).toMatch(/^\| 200 tenants: `prod-001`, .* and 190 more \|.*\| api_unauthorized \(as prod-001\): /m);
+      expect(r.stdout).toContain("**200 tenants could not be planned** (`api_unauthorized`)");
+      expect(r.stdout.trimEnd().endsWith("**Fleet of 200 tenants: 200 could not be planned.**")).toBe(true);
+    } finally {
+      await p.write("pimctl.yaml", config);
+    }
+  }, 120_000);
 });

@@ -52,11 +52,73 @@ describe("the fold of a fleet's plans", () => {
     expect(renderFleet(fleetOf(base, other, renumbered(base, "c")), "text", { color: false })).toContain("Changes in 2 of 3 tenants: all but b");
   });
 
+  it("keeps a change whose notes or flags differ with its tenant, in every format that folds (bug 3 of the review)", () => {
+    // The same delete in both tenants, but b's attribute has 5 type values and a's 1: the notes say so.
+    const deleted = base.actions.find((a) => a.op === "delete" && a.notes?.length)!;
+    const a = structuredClone(base);
+    const b = renumbered(base, "b");
+    a.actions.find((x) => x.address === deleted.address)!.notes = ["deletes its 1 type value"];
+    b.actions.find((x) => x.address === deleted.address)!.notes = ["deletes its 5 type values"];
+    const fold = foldFleet(fleetOf(a, b));
+    expect(fold.own.get("a")!.map((x) => x.address)).toEqual([deleted.address]);
+    expect(fold.own.get("b")!.map((x) => x.address)).toEqual([deleted.address]);
+    expect(fold.shared[0]!.actions.map((x) => x.address)).not.toContain(deleted.address);
+    for (const format of ["text", "markdown", "html"] as const) {
+      const out = renderFleet(fleetOf(a, b), format, { color: false });
+      expect(out, format).toContain("deletes its 1 type value");
+      expect(out, format).toContain("deletes its 5 type values");
+    }
+    // A flag alone (destructive in one tenant only) is a difference too, and so is where a rename comes from.
+    const flagged = renumbered(base, "b");
+    const target = flagged.actions.find((x) => x.address === deleted.address)!;
+    target.flags = { ...target.flags, destructive: !target.flags.destructive };
+    expect(
+      foldFleet(fleetOf(base, flagged))
+        .own.get("b")!
+        .map((x) => x.address),
+    ).toEqual([deleted.address]);
+    const renamed = base.actions.find((x) => x.previous)!;
+    const moved = renumbered(base, "b");
+    moved.actions.find((x) => x.address === renamed.address)!.previous = { address: "elsewhere", via: "ledger" };
+    expect(
+      foldFleet(fleetOf(base, moved))
+        .own.get("b")!
+        .map((x) => x.address),
+    ).toEqual([renamed.address]);
+    // Flags written as false or left out are the same.
+    const falsy = renumbered(base, "b");
+    for (const x of falsy.actions) for (const k of ["destructive", "write_only", "blocked", "unsupported"] as const) x.flags[k] ??= false;
+    expect(foldFleet(fleetOf(base, falsy)).own.get("b")).toEqual([]);
+  });
+
   it("names the tenants a change is in, or the few it is not", () => {
     const all = ["a", "b", "c", "d", "e"];
     expect(tenantsLabel(all, all)).toBe("in all 5 tenants");
     expect(tenantsLabel(["a", "b", "c", "d"], all)).toBe("in 4 of 5 tenants: all but e");
     expect(tenantsLabel(["a", "c"], all)).toBe("in 2 of 5 tenants: a, c");
+  });
+});
+
+describe("the headings of shared changes when some tenants could not be planned (bug 8 of the review)", () => {
+  const failed = (tenant: string) => ({ tenant, error: { code: "api_unauthorized" as const, message: "401", details: [] }, exit: 1 });
+  const withFailures = (...plans: Plan[]): FleetPlan => {
+    const fleet = fleetOf(...plans);
+    return { ...fleet, tenants: [...fleet.tenants, failed("c"), failed("d")] };
+  };
+
+  it("says the count is among the tenants that could be planned, and how many could not, in every format", () => {
+    const fleet = withFailures(base, renumbered(base, "b"));
+    const heading = "Changes in all 2 tenants that could be planned (2 of 4 could not be planned)";
+    expect(renderFleet(fleet, "text", { color: false })).toContain(`\n${heading}\n`);
+    expect(renderFleet(fleet, "markdown", { color: false })).toContain(`\n#### ${heading}\n`);
+    expect(renderFleet(fleet, "html", { color: false })).toContain(`<h2>${heading}</h2>`);
+    for (const format of ["text", "markdown", "html"] as const) expect(renderFleet(fleet, format, { color: false })).not.toContain("in all 2 tenants\n");
+  });
+
+  it("names the planned tenants a change is not in, and still counts those that could not be planned", () => {
+    expect(tenantsLabel(["a", "b"], ["a", "b", "e"], 5)).toBe("in 2 of 3 tenants that could be planned: all but e (2 of 5 could not be planned)");
+    expect(tenantsLabel(["a", "b"], ["a", "b"], 3)).toBe("in all 2 tenants that could be planned (1 of 3 could not be planned)");
+    expect(tenantsLabel(["a", "b"], ["a", "b"], 2)).toBe("in all 2 tenants");
   });
 });
 

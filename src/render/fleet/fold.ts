@@ -1,7 +1,8 @@
 /**
  * The fold of a fleet's plans for the combined review: a change the same in several tenants is
  * shown once, with the tenants it applies to; what is left is each tenant's own. Two actions are
- * the same when their address, op, resource type and changes (field, before, after) are equal:
+ * the same when everything a review shows of them is equal: address, op, resource type, changes
+ * (field, before, after, unknown, long text), notes, flags and where a rename or move comes from.
  * ids and refs differ from tenant to tenant and are left out of the comparison.
  */
 import { canonicalJson } from "../../plan/canonical-json.js";
@@ -17,16 +18,27 @@ export interface SharedGroup {
 export interface FleetFold {
   /** The tenants with a plan (sorted); a change's "N of M" counts among these. */
   planned: string[];
+  /** Every tenant of the fleet, planned or not: the heading says how many of them could not be planned. */
+  total: number;
   /** Groups of changes found in two or more tenants: the most tenants first, then by the tenants' names. */
   shared: SharedGroup[];
   /** Each planned tenant's actions found in no other tenant, in its plan's order. */
   own: Map<string, Action[]>;
 }
 
-/** What makes two tenants' actions the same change. */
+/**
+ * What makes two tenants' actions the same change: what the review prints of it. A delete's notes
+ * ("deletes its 5 type values") and its flags (destructive, blocked) differ from tenant to tenant
+ * with the tenant's data, and a fold that left them out would show one tenant's words for all.
+ */
 export function sameChangeKey(a: Action): string {
-  const changes = a.changes.map((c) => ({ field: c.field, before: c.before, after: c.after, unknown: c.before_unknown === true }));
-  return canonicalJson([a.address, a.op, a.type, changes]);
+  const changes = a.changes.map((c) => ({ field: c.field, before: c.before, after: c.after, unknown: c.before_unknown === true, long: c.long_text === true }));
+  // A flag set false and a flag left out read the same.
+  const flags = Object.entries(a.flags)
+    .filter(([, on]) => on === true)
+    .map(([name]) => name)
+    .sort();
+  return canonicalJson([a.address, a.op, a.type, changes, a.notes ?? [], flags, a.previous ?? null]);
 }
 
 export function foldFleet(fleet: FleetPlan): FleetFold {
@@ -60,7 +72,7 @@ export function foldFleet(fleet: FleetPlan): FleetFold {
       plan.actions.filter((a) => !sharedKeys.has(keys.get(a)!)),
     );
   const shared = [...groups.values()].sort((x, y) => y.tenants.length - x.tenants.length || compareLists(x.tenants, y.tenants));
-  return { planned: plans.map((p) => p.tenant), shared, own };
+  return { planned: plans.map((p) => p.tenant), total: fleet.tenants.length, shared, own };
 }
 
 function compareLists(x: readonly string[], y: readonly string[]): number {
@@ -68,12 +80,20 @@ function compareLists(x: readonly string[], y: readonly string[]): number {
   return x.length - y.length;
 }
 
-/** "in all 20 tenants", "in 18 of 20 tenants: all but prod-apac, prod-us", "in 2 of 20 tenants: prod-eu, prod-us". */
-export function tenantsLabel(tenants: readonly string[], planned: readonly string[]): string {
+/**
+ * "in all 20 tenants", "in 18 of 20 tenants: all but prod-apac, prod-us", "in 2 of 20 tenants: prod-eu, prod-us".
+ * When some of the `total` tenants could not be planned, the count is said to be among those that
+ * could, and how many could not: "in all 2 tenants that could be planned (2 of 4 could not be
+ * planned)"; a bare "all 2 tenants" under a plan for 4 would read as all of the fleet.
+ */
+export function tenantsLabel(tenants: readonly string[], planned: readonly string[], total = planned.length): string {
   const n = tenants.length;
   const m = planned.length;
-  if (n === m) return `in all ${m} tenants`;
+  const unplanned = total - m;
+  const among = unplanned ? " that could be planned" : "";
+  const after = unplanned ? ` (${unplanned} of ${total} could not be planned)` : "";
+  if (n === m) return `in all ${m} tenants${among}${after}`;
   const having = new Set(tenants);
   const without = planned.filter((t) => !having.has(t));
-  return `in ${n} of ${m} tenants: ${without.length < n ? `all but ${without.join(", ")}` : tenants.join(", ")}`;
+  return `in ${n} of ${m} tenants${among}: ${without.length < n ? `all but ${without.join(", ")}` : tenants.join(", ")}${after}`;
 }

@@ -56,7 +56,7 @@ export function renderFleetHtml(fleet: FleetPlan, opts: RenderOptions): string {
     findBar(),
     `<nav class="tenants" aria-label="Tenants">${fleet.tenants.map((t) => switchButton(t, ids.get(t.tenant)!)).join("")}</nav>`,
   ].join("");
-  const shared = fold.shared.map((g) => sharedSection(`Changes ${tenantsLabel(g.tenants, fold.planned)}`, g.actions)).join("");
+  const shared = fold.shared.map((g) => sharedSection(`Changes ${tenantsLabel(g.tenants, fold.planned, fold.total)}`, g.actions)).join("");
   const tenants = fleet.tenants.map((t) => tenantSection(t, ids.get(t.tenant)!, facts)).join("");
   return pageDocument(`pimctl ${facts.source ?? "plan"}: ${fleet.tenants.length} tenants`, top, shared + tenants, { style: STYLE, script: SCRIPT });
 }

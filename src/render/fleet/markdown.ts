@@ -8,37 +8,59 @@ import type { FleetPlan, FleetTenant } from "../../plan/fleet.js";
 import type { Action } from "../../plan/types.js";
 import { escapeControls } from "../../base/controls.js";
 import { esc } from "../html/escape.js";
-import { blockedLine, groupByKind, hintLines, summaryLine, truncate, type RenderOptions } from "../common.js";
+import { blockedLine, groupByKind, hintLines, summaryLine, type RenderOptions } from "../common.js";
+import { alikeNames, foldFailedAlike, type FailedAlike } from "../fold-errors.js";
 import { MARKDOWN_LIMIT, kindSection } from "../markdown.js";
-import { COLUMN_TITLES, COUNT_COLUMNS, fleetSummaryLine, rowCells } from "./common.js";
+import { wholeParts } from "../markdown-fit.js";
+import { fleetSummaryLine } from "./common.js";
 import { foldFleet, tenantsLabel, type FleetFold } from "./fold.js";
+import { foldedTable, fullTable } from "./markdown-table.js";
 
 /** Marks the comment so a pipeline can find and update it (the fleet's own: a single tenant's comment keeps `<!-- pimctl-plan -->`). */
 export const FLEET_MARKDOWN_MARKER = "<!-- pimctl-fleet-plan -->";
 
+/** The most of the comment the table may take once it no longer fits whole: the rest is the changes'. */
+const TABLE_ROOM = MARKDOWN_LIMIT / 2;
+
 export function renderFleetMarkdown(fleet: FleetPlan, opts: RenderOptions): string {
   const fold = foldFleet(fleet);
-  const head = `${[FLEET_MARKDOWN_MARKER, `### pimctl plan for ${fleet.tenants.length} tenants`, "", ...table(fleet), ""].join("\n")}\n`;
+  const headOf = (table: string[]) => `${[FLEET_MARKDOWN_MARKER, `### pimctl plan for ${fleet.tenants.length} tenants`, "", ...table, ""].join("\n")}\n`;
   const tail = `**${escapeControls(fleetSummaryLine(fleet))}**\n`;
-  const full = sections(fleet, fold, opts);
-  if (fits(head, full, tail)) return head + full.join("") + tail;
-  const compact = sections(fleet, fold, { ...opts, compact: true });
-  const note = "_The review is long for a comment: one line per action below; the HTML page and the JSON have every field._\n\n";
-  if (fits(head + note, compact, tail)) return head + note + compact.join("") + tail;
-  return cut(head + note, compact, tail);
+  const head = headOf(fullTable(fleet));
+  const full = sections(fleet, fold, opts, false);
+  if (fits(head, full, tail)) return head + texts(full) + tail;
+  const compactOpts = { ...opts, compact: true };
+  const compact = sections(fleet, fold, compactOpts, false);
+  if (fits(head + COMPACT_NOTE, compact, tail)) return head + noteFor(compact) + texts(compact) + tail;
+  // Past that, tenants that failed alike fold into one row and one section, the table is cut to its room, and then whole sections.
+  return cut(headOf(foldedTable(fleet, TABLE_ROOM)), sections(fleet, fold, compactOpts, true), tail);
 }
 
-const fits = (head: string, parts: readonly string[], tail: string) => head.length + parts.reduce((n, p) => n + p.length, 0) + tail.length <= MARKDOWN_LIMIT;
+/** A part of the review after the table, and how many actions it shows (the note on one line per action is said only above some). */
+interface Section {
+  text: string;
+  actions: number;
+}
+
+const COMPACT_NOTE = "_The review is long for a comment: one line per action below; the HTML page and the JSON have every field._\n\n";
+const noteFor = (shown: readonly Section[]) => (shown.some((s) => s.actions > 0) ? COMPACT_NOTE : "");
+const texts = (parts: readonly Section[]) => parts.map((p) => p.text).join("");
+const fits = (head: string, parts: readonly Section[], tail: string) =>
+  head.length + parts.reduce((n, p) => n + p.text.length, 0) + tail.length <= MARKDOWN_LIMIT;
 
 /** The sections in order, each whole (its <details> and code blocks closed): a cut falls between two of them. */
-function sections(fleet: FleetPlan, fold: FleetFold, opts: RenderOptions): string[] {
-  const out: string[] = [];
+function sections(fleet: FleetPlan, fold: FleetFold, opts: RenderOptions, foldFailed: boolean): Section[] {
+  const out: Section[] = [];
   for (const group of fold.shared) {
-    const lines = [`#### Changes ${escapeControls(tenantsLabel(group.tenants, fold.planned))}`, ""];
+    const lines = [`#### Changes ${escapeControls(tenantsLabel(group.tenants, fold.planned, fold.total))}`, ""];
     for (const [kind, actions] of groupByKind(group.actions)) lines.push(...kindSection(kind, actions, opts));
-    out.push(`${lines.join("\n")}\n`);
+    out.push({ text: `${lines.join("\n")}\n`, actions: group.actions.length });
   }
-  for (const t of fleet.tenants) out.push(tenantSection(t, fold.own.get(t.tenant) ?? [], opts));
+  const entries = foldFailed ? foldFailedAlike(fleet.tenants) : fleet.tenants.map((one) => ({ one }));
+  for (const e of entries) {
+    const own = "one" in e ? (fold.own.get(e.one.tenant) ?? []) : [];
+    out.push({ text: "one" in e ? tenantSection(e.one, own, opts) : failedAlikeSection(e.alike), actions: own.length });
+  }
   return out;
 }
 
@@ -47,7 +69,7 @@ function tenantSection(t: FleetTenant, own: readonly Action[], opts: RenderOptio
   const name = `<code>${esc(t.tenant)}</code>`;
   if (!t.plan) {
     const e = t.error!;
-    const details = e.details.map((d) => `> ${escapeControls(d)}`);
+    const details = detailLines(e.details);
     return [`> [!CAUTION]`, `> **${name} could not be planned** (\`${e.code}\`): ${escapeControls(e.message)}`, ...details, "", ""].join("\n");
   }
   const plan = t.plan;
@@ -62,23 +84,33 @@ function tenantSection(t: FleetTenant, own: readonly Action[], opts: RenderOptio
   return lines.join("\n");
 }
 
-function table(fleet: FleetPlan): string[] {
-  const cell = (s: string) => escapeControls(s.replace(/\|/g, "\\|").replace(/\n/g, " "));
-  const rows = fleet.tenants.map((t) => {
-    const { counts, error } = rowCells(t);
-    return `| \`${cell(t.tenant)}\` | ${counts.join(" | ")} | ${error ? cell(truncate(error, 300)) : ""} |`;
-  });
-  return [`| tenant | ${COUNT_COLUMNS.map((k) => COLUMN_TITLES[k]).join(" | ")} | error |`, `|---|${COUNT_COLUMNS.map(() => "---:|").join("")}---|`, ...rows];
+/** Tenants that could not be planned with the same code: one caution naming them, with the first one's message and details. */
+function failedAlikeSection(g: FailedAlike<FleetTenant>): string {
+  const first = g.tenants[0]!;
+  const names = alikeNames(g, (n) => `<code>${esc(n)}</code>`);
+  const head =
+    `> **${g.tenants.length} tenants could not be planned** (\`${escapeControls(g.code)}\`): ${names}. ` +
+    `As <code>${esc(first.tenant)}</code> words it: ${escapeControls(first.error!.message)}`;
+  const pointer = "> _Each tenant's own error is in the HTML review page and in the JSON._";
+  return [`> [!CAUTION]`, head, ...detailLines(first.error!.details), pointer, "", ""].join("\n");
 }
 
-/** As many whole sections as fit, then the pointer to where the rest is. */
-function cut(head: string, parts: readonly string[], tail: string): string {
+/** An error's details as quoted lines, the first 20 (a manifest error can have hundreds): the HTML page and the JSON have every one. */
+function detailLines(details: readonly string[]): string[] {
+  const shown = details.slice(0, 20).map((d) => `> ${escapeControls(d)}`);
+  return details.length > shown.length ? [...shown, `> ... and ${details.length - shown.length} more (the HTML page and the JSON have every one)`] : shown;
+}
+
+/** As many whole sections as fit (with the note on one line per action when one is left to show), then the pointer to where the rest is. */
+function cut(head: string, parts: readonly Section[], tail: string): string {
+  if (fits(head + COMPACT_NOTE, parts, tail)) return head + noteFor(parts) + texts(parts) + tail;
   const pointer = (left: number) =>
     `_The review is cut here: ${left} more ${left === 1 ? "section" : "sections"} did not fit a comment (GitHub takes 65,536 characters). ` +
     `Every tenant's plan is in the HTML review page (\`--html FILE\`, or \`pimctl show FILE... --format html\`) and in the JSON (\`--format json\`)._\n\n`;
-  let text = head;
-  let i = 0;
-  const room = MARKDOWN_LIMIT - tail.length - pointer(parts.length).length;
-  while (i < parts.length && text.length + parts[i]!.length <= room) text += parts[i++];
-  return text + pointer(parts.length - i) + tail;
+  const room = MARKDOWN_LIMIT - head.length - COMPACT_NOTE.length - tail.length - pointer(parts.length).length;
+  const { kept, left } = wholeParts(
+    parts.map((p) => p.text),
+    room,
+  );
+  return head + noteFor(parts.slice(0, kept.length)) + kept.join("") + pointer(left) + tail;
 }

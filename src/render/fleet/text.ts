@@ -13,7 +13,7 @@ export function renderFleetText(fleet: FleetPlan, opts: RenderOptions): string {
   const fold = foldFleet(fleet);
   const out: string[] = [c.bold(`Plan for ${fleet.tenants.length} tenants`), "", ...table(fleet, c), ""];
   for (const group of fold.shared) {
-    out.push(c.bold(`Changes ${tenantsLabel(group.tenants, fold.planned)}`), "");
+    out.push(c.bold(`Changes ${tenantsLabel(group.tenants, fold.planned, fold.total)}`), "");
     for (const [kind, actions] of groupByKind(group.actions)) out.push(...kindLines(kind, actions, opts, c, "  "));
   }
   for (const t of fleet.tenants) out.push(...tenantLines(t, fold.own.get(t.tenant) ?? [], opts, c), "");
