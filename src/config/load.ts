@@ -18,6 +18,7 @@ import type { ExternalRecords } from "../manifest/references.js";
 import type { SourceLocation } from "../model/catalogue.js";
 import { CONFIG_FILE, findConfig, type ConfigSearch } from "./find.js";
 import { isGlob } from "../base/name-globs.js";
+import { overlayLayoutErrors } from "./overlays.js";
 
 const DEFAULT_STATE: StateConfig = { backend: "local", remote: "origin" };
 
@@ -53,7 +54,11 @@ export async function loadConfig(opts: { configPath?: string; cwd: string; dir?:
   const data = (parsed.data ?? {}) as Record<string, unknown>;
   const errors = parsed.errors.length ? [...parsed.errors] : configErrors(parsed, data);
   if (errors.length) throw new PimctlErrors(errors);
-  return configOf(file, parsed, data, opts);
+  const config = configOf(file, parsed, data, opts);
+  // Checked once the paths are resolved, before any command reads a manifest or a tenant.
+  const layout = overlayLayoutErrors(config, opts.cwd, (keys) => parsed.at(pointer(keys)));
+  if (layout.length) throw new PimctlErrors(layout);
+  return config;
 }
 
 /** The config file's bytes; undefined when the file searched for (not named with --config) does not exist. */

@@ -101,7 +101,7 @@ describe("fleets: tenants and overlays", () => {
   });
 
   it("a one-tenant command refuses a glob that selects several, naming them", async () => {
-    await fleet();
+    await fleet({ "overlays/prod-us/brands.yaml": US_OVERLAY });
     const r = await p.cli(["export", "--tenant", "prod-*", "--out", "exported"]);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('works on one tenant, and --tenant "prod-*" selects 2: prod-eu, prod-us');

@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -101,16 +101,17 @@ describe("rolloutWaves", () => {
 describe("pimctl.yaml rollout: and overlays:", () => {
   let dir: string;
   afterEach(async () => rm(dir, { recursive: true, force: true }));
-  async function withConfig(text: string) {
+  async function withConfig(text: string, folders: string[] = []) {
     dir = await mkdtemp(path.join(tmpdir(), "pimctl-select-"));
     await writeFile(path.join(dir, "pimctl.yaml"), text);
+    for (const f of folders) await mkdir(path.join(dir, f), { recursive: true });
     return loadConfig({ cwd: dir });
   }
   const tenants =
     "tenants:\n  prod-eu: { base_url: 'https://a/api/v1', token_env: T, overlay: special/eu }\n  prod-us: { base_url: 'https://b/api/v1', token_env: T }\n";
 
   it("reads rollout as written and resolves overlay folders relative to the file", async () => {
-    const c = await withConfig(`${tenants}overlays: overlays\nrollout:\n  - [prod-eu]\n  - ['prod-*']\n`);
+    const c = await withConfig(`${tenants}overlays: overlays\nrollout:\n  - [prod-eu]\n  - ['prod-*']\n`, ["overlays", "special/eu"]);
     expect(c.rollout).toEqual([["prod-eu"], ["prod-*"]]);
     expect(c.overlays).toBe(path.join(dir, "overlays"));
     expect(c.tenants["prod-eu"]!.overlay).toBe(path.join(dir, "special/eu"));

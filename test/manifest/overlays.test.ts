@@ -11,6 +11,7 @@ import { loadConfig } from "../../src/config/index.js";
 import { ManifestReader } from "../../src/manifest/overlay-load.js";
 import { loadFleetCatalogues } from "../../src/workflows/fleet-load.js";
 import { loadManifests } from "../../src/manifest/index.js";
+import { PimctlErrors } from "../../src/errors.js";
 
 let dir: string;
 afterEach(async () => rm(dir, { recursive: true, force: true }));
@@ -232,11 +233,18 @@ describe("overlays", () => {
     expect(fleet.get("prod-us")!.catalogue.brands[0]!.desc).toBe("inside");
     expect(fleet.get("prod-eu")!.catalogue.brands[0]!.desc).toBe("own");
     expect(fleet.get("staging-eu")!.catalogue.brands[0]!.desc).toBe("Tools");
-    const gone = await project({}, CONFIG.replace("variables: { shop: Webshop US } }", "variables: { shop: Webshop US }, overlay: nowhere }"));
-    const errors = fmt((await loadFleetCatalogues(gone, ["prod-us"], { cwd: dir })).get("prod-us")!.errors);
-    expect(errors).toContain('tenant "prod-us": its overlay folder nowhere does not exist');
-    await mkdir(path.join(dir, "overlays", "prod-uss"), { recursive: true });
-    const typo = fmt((await loadFleetCatalogues(gone, ["prod-eu"], { cwd: dir })).get("prod-eu")!.errors);
-    expect(typo).toContain("the overlay folder overlays/prod-uss names no configured tenant\n  did you mean: prod-us?");
+    // A missing folder is refused when the config is loaded (src/config/overlays.ts), before any manifest is read.
+    const gone = await project({}, CONFIG.replace("variables: { shop: Webshop US } }", "variables: { shop: Webshop US }, overlay: nowhere }")).catch(
+      (e: unknown) => e,
+    );
+    expect(gone).toBeInstanceOf(PimctlErrors);
+    expect(fmt((gone as PimctlErrors).errors)).toEqual([
+      "pimctl.yaml:2:11: overlays: the folder overlays does not exist, so no tenant would get its overlay; create it, or correct the path",
+      'pimctl.yaml:5:101: tenant "prod-us": its overlay folder nowhere does not exist',
+    ]);
+    const typo = await project({ "overlays/prod-uss/brands.yaml": "brands: []\n" }).catch((e: unknown) => e);
+    expect(fmt((typo as PimctlErrors).errors)).toEqual([
+      "pimctl.yaml:2:11: the overlay folder overlays/prod-uss names no configured tenant\n  did you mean: prod-us?",
+    ]);
   });
 });

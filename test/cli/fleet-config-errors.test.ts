@@ -1,0 +1,84 @@
+/**
+ * What a hostile review of fleets found in the config, the tenant selection and the overlays (issue 35,
+ * review of part A): an `overlays:` folder that does not exist, --tenant values and rollout globs that
+ * crashed, a bare validate that skipped the overlays, an overlay's error blamed on the base alone.
+ * Over HTTP against several emulator tenants; the emulator counts that a refused run read nothing.
+ */
+import { mkdir } from "node:fs/promises";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { testProject, type TestProject } from "../helpers/project.js";
+
+const TENANTS = ["prod-eu", "prod-us"];
+let p: TestProject;
+afterEach(async () => p?.close());
+
+const config =
+  (top: string[], own: (n: string) => string[] = () => []) =>
+  (urls: Record<string, string>) =>
+    [
+      "dir: catalogue",
+      ...top,
+      "tenants:",
+      ...TENANTS.flatMap((n) => [`  ${n}:`, `    base_url: ${urls[n]}`, `    token_env: PIMCTL_${n.toUpperCase()}_TOKEN`, ...own(n)]),
+      "",
+    ].join("\n");
+
+const BRANDS = "brands:\n  - name: Acme\n    desc: Tools\n  - name: Globex\n    desc: Everything\n";
+const US_OVERLAY = "brands:\n  - name: Globex\n    $remove: true\n  - name: Initech\n    desc: US only\n";
+
+async function fleet(top: string[], files: Record<string, string> = {}, own?: (n: string) => string[]): Promise<TestProject> {
+  p = await testProject({ tenants: TENANTS, config: config(top, own), files: { "catalogue/brands.yaml": BRANDS, ...files } });
+  return p;
+}
+
+const COMMANDS: string[][] = [
+  ["validate"],
+  ["validate", "--tenant", "*"],
+  ["validate", "--tenant", "prod-us"],
+  ["plan", "--tenant", "prod-us"],
+  ["plan", "--tenant", "*"],
+  ["apply", "--tenant", "prod-us", "--auto-approve"],
+  ["apply", "--tenant", "prod-*", "--auto-approve"],
+  ["drift", "--tenant", "prod-eu"],
+  ["tenants"],
+];
+
+describe("fleet config: overlay folders", () => {
+  it("an overlays: folder that does not exist refuses every command, single tenant too, once, at its line, before any request", async () => {
+    await fleet(["overlays: overlay", "prune:", "  brands: owned"], { "overlays/prod-us/brands.yaml": US_OVERLAY });
+    p.emulator.resetStats();
+    for (const args of COMMANDS) {
+      const r = await p.cli(args);
+      expect(r.code, args.join(" ")).toBe(1);
+      expect(r.stderr, args.join(" ")).toBe(
+        "error: pimctl.yaml:2:11: overlays: the folder overlay does not exist, so no tenant would get its overlay; create it, or correct the path\n1 error\n",
+      );
+    }
+    expect(p.emulator.stats().requests.total).toBe(0);
+  });
+
+  it("a tenants.X.overlay folder that does not exist, and a folder under overlays: that names no tenant: config errors, once, no tenant prefix", async () => {
+    await fleet(["overlays: overlays"], { "overlays/prod-uss/brands.yaml": US_OVERLAY }, (n) => (n === "prod-eu" ? ["    overlay: eu-overlay"] : []));
+    p.emulator.resetStats();
+    for (const args of [["validate", "--tenant", "*"], ["plan", "--tenant", "prod-us"], ["tenants"]]) {
+      const r = await p.cli(args);
+      expect(r.code, args.join(" ")).toBe(1);
+      expect(r.stderr.split("\n"), args.join(" ")).toEqual([
+        "error: pimctl.yaml:2:11: the overlay folder overlays/prod-uss names no configured tenant",
+        "  did you mean: prod-us?",
+        'error: pimctl.yaml:7:14: tenant "prod-eu": its overlay folder eu-overlay does not exist',
+        "2 errors",
+        "",
+      ]);
+    }
+    expect(p.emulator.stats().requests.total).toBe(0);
+  });
+
+  it("an overlays: folder that exists with no folder for a tenant gives that tenant the base alone", async () => {
+    await fleet(["overlays: overlays"]);
+    await mkdir(path.join(p.dir, "overlays"));
+    const r = await p.cli(["validate", "--tenant", "*"]);
+    expect(r.code, r.stderr).toBe(0);
+  });
+});
