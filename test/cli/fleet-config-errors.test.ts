@@ -82,3 +82,52 @@ describe("fleet config: overlay folders", () => {
     expect(r.code, r.stderr).toBe(0);
   });
 });
+
+describe("fleet config: --tenant given more than once", () => {
+  const twice = ["--tenant", "prod-eu", "--tenant", "prod-us"];
+  const listed = ["--tenant", "prod-eu,prod-us"];
+
+  it("is the comma-separated list on every command that takes several tenants: the same output as --tenant a,b", async () => {
+    await fleet([]);
+    const several = [["validate"], ["plan"], ["drift"], ["state", "show", "--offline"], ["translations", "status"], ["tenants", "--format", "json"]];
+    for (const command of several) {
+      const a = await p.cli([...command, ...twice]);
+      const b = await p.cli([...command, ...listed]);
+      expect(a.stderr, command.join(" ")).not.toContain("internal error");
+      expect([a.code, a.stdout], command.join(" ")).toEqual([b.code, b.stdout]);
+      expect(a.code, `${command.join(" ")}: ${a.stderr}`).toBe(0);
+    }
+    const applied = await p.cli(["apply", ...twice, "--auto-approve"]);
+    expect(applied.code, applied.stderr).toBe(0);
+    expect(applied.stderr).toMatch(/Rollout: 2 applied/);
+  });
+
+  it("is refused on every command that works on one tenant, naming the tenants it selects", async () => {
+    // With overlays, the translations commands read the tenant's composed manifests: one tenant.
+    await fleet(["overlays: overlays"], { "overlays/prod-us/brands.yaml": US_OVERLAY });
+    await p.write("ledger.json", "{}\n");
+    await p.write("fr.po", 'msgid ""\nmsgstr ""\n');
+    const single = [
+      ["export", "--out", "exported"],
+      ["doctor"],
+      ["ping"],
+      ["state", "pull"],
+      ["state", "push", "ledger.json"],
+      ["state", "migrate", "--to", "git"],
+      ["state", "rm", 'brand["Acme"]'],
+      ["state", "unlock", "6f1c2a9e"],
+      ["translations", "export", "--language", "French"],
+      ["translations", "import", "fr.po"],
+      ["translations", "mark-reviewed", "--all"],
+    ];
+    for (const command of single) {
+      const r = await p.cli([...command, ...twice]);
+      expect(r.code, command.join(" ")).toBe(1);
+      expect(r.stderr, command.join(" ")).toMatch(/works on one tenant, and --tenant "prod-eu,prod-us" selects 2: prod-eu, prod-us\n/);
+    }
+    const init = await p.cli(["init", "--config", "other.yaml", "--dir", "other", ...twice, "--base-url", "http://127.0.0.1:1/api/v1"]);
+    expect(init.code).toBe(1);
+    expect(init.stderr).toContain("error: --tenant is given 2 times: init writes one tenant, so name it once\n");
+    expect(p.emulator.stats().requests.total).toBe(0);
+  });
+});
