@@ -2,7 +2,8 @@
  * `pimctl validate`: the config and the manifests checked offline, with a tenant's variables and
  * version names when one is named (or the config has only one), and the config's translations rule.
  * `--tenant` selecting several (issue 35) checks each tenant's composed catalogue (fleet-load.ts);
- * a problem found in several tenants is reported once, naming them.
+ * a problem found in several tenants is reported once, naming them. With overlays configured and no
+ * --tenant, every tenant is checked so (the base alone would pass an overlay that does not parse).
  */
 import { type Config } from "../config/index.js";
 import { selectTenants } from "../config/select.js";
@@ -25,7 +26,7 @@ export async function validate(
   opts: Pick<ProjectOptions, "cwd" | "configPath" | "dir" | "tenant">,
 ): Promise<LoadResult & { config: Config; fleet?: TenantValidation[] }> {
   const config = await projectConfig(opts);
-  const selected = opts.tenant !== undefined ? selectTenants(config, opts.tenant) : undefined;
+  const selected = opts.tenant !== undefined ? selectTenants(config, opts.tenant) : everyTenantWithOverlays(config);
   if (selected && selected.length > 1) return validateFleet(config, selected, opts.cwd);
   const name = selected?.[0] ?? (Object.keys(config.tenants).length === 1 ? Object.keys(config.tenants)[0] : undefined);
   const tenant = name === undefined ? undefined : config.tenants[name];
@@ -38,6 +39,15 @@ export async function validate(
   if (result.errors.length) throw new PimctlErrors(tenantProblemFirst(config, tenant !== undefined, result.errors), result.warnings);
   await translationRule(config, opts.cwd, result.warnings);
   return { ...result, config };
+}
+
+/**
+ * Without --tenant: with overlays configured, every tenant (an overlay that does not parse is an error
+ * however validate is run); without overlays, none named, and the base is checked as it always was.
+ */
+function everyTenantWithOverlays(config: Config): string[] | undefined {
+  const names = Object.keys(config.tenants).sort();
+  return hasOverlays(config) && names.length > 1 ? names : undefined;
 }
 
 /** The config's translations rule (required versions, fail_under): a policy, exit 3. */

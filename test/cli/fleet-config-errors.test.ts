@@ -131,3 +131,23 @@ describe("fleet config: --tenant given more than once", () => {
     expect(p.emulator.stats().requests.total).toBe(0);
   });
 });
+
+describe("fleet config: validate without --tenant", () => {
+  it("with overlays configured checks every tenant's composed catalogue, as --tenant '*' does", async () => {
+    await fleet(["overlays: overlays"], { "overlays/prod-us/brands.yaml": "brands:\n  - name: [broken\n" });
+    const bare = await p.cli(["validate"]);
+    expect(bare.code).toBe(1);
+    expect(bare.stderr).toMatch(/^error: prod-us: overlays\/prod-us\/brands\.yaml:3:1: YAML syntax: /);
+    expect(bare.stderr).toBe((await p.cli(["validate", "--tenant", "*"])).stderr);
+    await p.write("overlays/prod-us/brands.yaml", US_OVERLAY);
+    const ok = await p.cli(["validate"]);
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(ok.stderr).toBe("OK: prod-eu: 1 file in catalogue: 2 brands\nOK: prod-us: 2 files in catalogue: 2 brands\n");
+  });
+
+  it("without overlays is what it always was: the base, once", async () => {
+    await fleet([]);
+    const r = await p.cli(["validate"]);
+    expect([r.code, r.stderr]).toEqual([0, "OK: 1 file in catalogue: 2 brands\n"]);
+  });
+});
