@@ -158,6 +158,26 @@ describe("overlays", () => {
     expect(reader.parsed).toBe(3 + 2 + 1);
   });
 
+  it("an error two fields make, one set by the overlay, names both places (review: Colour's type set by the overlay, blamed on the base)", async () => {
+    const config = await project({
+      "overlays/prod-us/attributes.yaml": "attributes:\n  - name: Colour\n    type: text\n",
+      "overlays/prod-eu/attributes.yaml": "attributes:\n  - name: Voltage\n    values:\n      - value: High\n",
+    });
+    const fleet = await loadFleetCatalogues(config, ["prod-eu", "prod-us", "staging-eu"], { cwd: dir });
+    const why = "which has no selectable values; remove values: or use selectbox or multiselect";
+    expect(fmt(fleet.get("prod-us")!.errors)).toEqual([
+      `catalogue/attributes.yaml:7:5: attribute "Colour" has type text, ${why} (its type is set at overlays/prod-us/attributes.yaml:3:11)`,
+    ]);
+    expect(fmt(fleet.get("prod-eu")!.errors)).toEqual([
+      `overlays/prod-eu/attributes.yaml:3:5: attribute "Voltage" has type text, ${why} (its type is set at catalogue/attributes.yaml:12:11)`,
+    ]);
+    expect(fmt(fleet.get("staging-eu")!.errors)).toEqual([]);
+    // In one file, the message is what it always was.
+    await writeFile(path.join(dir, "catalogue/attributes.yaml"), "attributes:\n  - name: Size\n    type: text\n    values: [{ value: S }]\n");
+    const plain = await loadManifests(path.join(dir, "catalogue"), { cwd: dir, variables: { shop: "Webshop EU" } });
+    expect(fmt(plain.errors)).toEqual([`catalogue/attributes.yaml:4:5: attribute "Size" has type text, ${why}`]);
+  });
+
   it("errors name the overlay's file:line for what the overlay set, the base's for the rest", async () => {
     const config = await project({
       "overlays/prod-us/attributes.yaml": [
