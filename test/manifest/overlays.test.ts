@@ -178,6 +178,15 @@ describe("overlays", () => {
     expect(fmt(plain.errors)).toEqual([`catalogue/attributes.yaml:4:5: attribute "Size" has type text, ${why}`]);
   });
 
+  it("$remove: false is one error that says what to write, not a second about what a removal holds", async () => {
+    const config = await project({ "overlays/prod-us/brands.yaml": "brands:\n  - name: Acme\n    $remove: false\n    desc: Tools (US)\n" });
+    const us = (await loadFleetCatalogues(config, ["prod-us"], { cwd: dir })).get("prod-us")!;
+    expect(fmt(us.errors)).toEqual([
+      "overlays/prod-us/brands.yaml:3:5: $remove takes true (remove this brand for this tenant)\n" +
+        "  to change fields for this tenant, write the entry without $remove",
+    ]);
+  });
+
   it("errors name the overlay's file:line for what the overlay set, the base's for the rest", async () => {
     const config = await project({
       "overlays/prod-us/attributes.yaml": [
