@@ -13,18 +13,20 @@ import { tenantProblemFirst } from "../tenant.js";
 import { projectConfig, type ProjectOptions } from "./project.js";
 import { translationRuleProblems } from "./translations.js";
 import { loadFleetCatalogues, tenantLoadOptions } from "./fleet-load.js";
-import { hasOverlays } from "../config/overlays.js";
+import { hasOverlays, overlayDir } from "../config/overlays.js";
 
 /** One tenant's catalogue as validate checked it. */
 export interface TenantValidation {
   tenant: string;
   result: LoadResult;
+  /** The tenant's overlay folder, when it has one (its files are among result.files). */
+  overlay?: string;
 }
 
 /** The manifests as loaded, with the config they were loaded under; problems are thrown, warnings kept. */
 export async function validate(
   opts: Pick<ProjectOptions, "cwd" | "configPath" | "dir" | "tenant">,
-): Promise<LoadResult & { config: Config; fleet?: TenantValidation[] }> {
+): Promise<LoadResult & { config: Config; fleet?: TenantValidation[]; overlay?: string }> {
   const config = await projectConfig(opts);
   const selected = opts.tenant !== undefined ? selectTenants(config, opts.tenant) : everyTenantWithOverlays(config);
   if (selected && selected.length > 1) return validateFleet(config, selected, opts.cwd);
@@ -38,7 +40,13 @@ export async function validate(
   // Errors and the warnings of the same run are reported together, sorted, by the CLI's one error path.
   if (result.errors.length) throw new PimctlErrors(tenantProblemFirst(config, tenant !== undefined, result.errors), result.warnings);
   await translationRule(config, opts.cwd, result.warnings);
-  return { ...result, config };
+  return { ...result, config, ...overlayOf(config, name) };
+}
+
+/** The tenant's overlay folder, as validate's summary counts its files apart. */
+function overlayOf(config: Config, name: string | undefined): { overlay?: string } {
+  const overlay = name !== undefined && hasOverlays(config) ? overlayDir(config, name) : undefined;
+  return overlay ? { overlay } : {};
 }
 
 /**
@@ -58,7 +66,7 @@ async function translationRule(config: Config, cwd: string, warnings: PimctlErro
 
 async function validateFleet(config: Config, tenants: string[], cwd: string): Promise<LoadResult & { config: Config; fleet: TenantValidation[] }> {
   const loaded = await loadFleetCatalogues(config, tenants, { cwd });
-  const fleet = tenants.map((tenant) => ({ tenant, result: loaded.get(tenant)! }));
+  const fleet = tenants.map((tenant) => ({ tenant, result: loaded.get(tenant)!, ...overlayOf(config, tenant) }));
   const errors = byTenants(fleet.map((t) => [t.tenant, t.result.errors]));
   const warnings = byTenants(fleet.map((t) => [t.tenant, t.result.warnings]));
   if (errors.length) throw new PimctlErrors(errors, warnings);

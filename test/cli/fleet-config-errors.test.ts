@@ -142,7 +142,10 @@ describe("fleet config: validate without --tenant", () => {
     await p.write("overlays/prod-us/brands.yaml", US_OVERLAY);
     const ok = await p.cli(["validate"]);
     expect(ok.code, ok.stderr).toBe(0);
-    expect(ok.stderr).toBe("OK: prod-eu: 1 file in catalogue: 2 brands\nOK: prod-us: 2 files in catalogue: 2 brands\n");
+    expect(ok.stderr).toBe("OK: prod-eu: 1 file in catalogue: 2 brands\nOK: prod-us: 1 file in catalogue, 1 in overlays/prod-us: 2 brands\n");
+    // One tenant: the overlay's files counted apart from the base's (they were counted "in catalogue").
+    const one = await p.cli(["validate", "--tenant", "prod-us"]);
+    expect(one.stderr).toBe("OK: 1 file in catalogue, 1 in overlays/prod-us: 2 brands\n");
   });
 
   it("without overlays is what it always was: the base, once", async () => {
