@@ -43,11 +43,12 @@ describe("fleets: tenants and overlays", () => {
     await fleet({ "overlays/prod-us/brands.yaml": US_OVERLAY });
     const json = await p.cli(["tenants", "--format", "json"]);
     expect(json.code).toBe(0);
+    // In rollout order, as the text lists them (a matrix's jobs start in that order).
     expect(JSON.parse(json.stdout)).toEqual({
       tenants: [
+        { name: "staging-eu", wave: 1 },
         { name: "prod-eu", wave: 2 },
         { name: "prod-us", wave: 3 },
-        { name: "staging-eu", wave: 1 },
       ],
       waves: [["staging-eu"], ["prod-eu"], ["prod-us"]],
     });
