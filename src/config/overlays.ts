@@ -29,6 +29,26 @@ export function overlayFolders(config: Config): string[] {
   return [config.overlays, ...Object.values(config.tenants).map((t) => t.overlay)].filter((d): d is string => d !== undefined && inside(d));
 }
 
+/**
+ * The overlay folder `dir` is in (or is): a tenant's, named, else the `overlays:` folder itself;
+ * undefined otherwise.
+ */
+export function overlayFolderHolding(config: Config, dir: string): { folder: string; tenant?: string } | undefined {
+  const within = (folder: string) => {
+    const rel = path.relative(folder, dir);
+    return !rel.startsWith("..") && !path.isAbsolute(rel);
+  };
+  const tenant = Object.keys(config.tenants)
+    .sort()
+    .find((name) => {
+      const folder = overlayDir(config, name) ?? (config.overlays && path.join(config.overlays, name));
+      return folder !== undefined && within(folder);
+    });
+  if (tenant) return { folder: overlayDir(config, tenant) ?? path.join(config.overlays!, tenant), tenant };
+  // The overlays: folder itself (a folder under it that names no tenant is a config error already).
+  return config.overlays && path.resolve(dir) === path.resolve(config.overlays) ? { folder: config.overlays } : undefined;
+}
+
 function isFolder(dir: string): boolean {
   try {
     return statSync(dir).isDirectory();

@@ -4,7 +4,7 @@
  * crashed, a bare validate that skipped the overlays, an overlay's error blamed on the base alone.
  * Over HTTP against several emulator tenants; the emulator counts that a refused run read nothing.
  */
-import { mkdir } from "node:fs/promises";
+import { mkdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { testProject, type TestProject } from "../helpers/project.js";
@@ -152,5 +152,27 @@ describe("fleet config: validate without --tenant", () => {
     await fleet([]);
     const r = await p.cli(["validate"]);
     expect([r.code, r.stderr]).toEqual([0, "OK: 1 file in catalogue: 2 brands\n"]);
+  });
+});
+
+describe("fleet config: export into an overlay folder", () => {
+  it("is refused before anything is read, naming whose folder it is, in every mode", async () => {
+    await fleet(["overlays: overlays"], { "overlays/prod-us/brands.yaml": US_OVERLAY });
+    p.emulator.resetStats();
+    for (const [out, mode] of [
+      ["overlays/prod-us", "--merge"],
+      ["overlays/prod-us", "--force"],
+      ["overlays/prod-us/more", "--merge"],
+      ["overlays", "--merge"],
+    ] as const) {
+      const r = await p.cli(["export", "--tenant", "prod-us", "--out", out, mode]);
+      expect(r.code, `${out} ${mode}`).toBe(1);
+      const whose = out === "overlays" ? "the folder of the tenants' overlay folders (overlays:)" : 'in tenant "prod-us"\'s overlay folder (overlays/prod-us)';
+      expect(r.stderr, `${out} ${mode}`).toContain(`error: export --out ${out}: this is ${whose}, and an export into an overlay folder is not supported`);
+      expect(r.stderr).toContain("merge into the base: pimctl export --tenant prod-us --out catalogue --merge");
+      expect(r.stderr).not.toContain("$remove");
+    }
+    expect(p.emulator.stats().requests.total).toBe(0);
+    expect(await readFile(path.join(p.dir, "overlays/prod-us/brands.yaml"), "utf8")).toBe(US_OVERLAY);
   });
 });
