@@ -53,7 +53,7 @@ export function withProjectOptions<T>(y: Argv<T>): Argv<T & GlobalArgs> {
  * as kubectl takes a repeated selector): every command then reads one string, a command that works on
  * several tenants takes them all, and one that works on one refuses them, naming them (config/select.ts).
  */
-export function tenantList(value: string | string[]): string {
+function tenantList(value: string | string[]): string {
   return Array.isArray(value) ? value.join(",") : value;
 }
 
