@@ -7,6 +7,7 @@
 import { readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { PimctlError, closeNames } from "../errors.js";
+import { isWithin } from "../base/folders.js";
 import type { SourceLocation } from "../model/catalogue.js";
 import type { Config } from "./types.js";
 
@@ -25,8 +26,7 @@ export function overlayDir(config: Config, name: string): string | undefined {
 
 /** Overlay folders that lie inside the base directory: never read as part of the base. */
 export function overlayFolders(config: Config): string[] {
-  const inside = (d: string) => !path.relative(config.dir, d).startsWith("..") && !path.isAbsolute(path.relative(config.dir, d));
-  return [config.overlays, ...Object.values(config.tenants).map((t) => t.overlay)].filter((d): d is string => d !== undefined && inside(d));
+  return [config.overlays, ...Object.values(config.tenants).map((t) => t.overlay)].filter((d): d is string => d !== undefined && isWithin(config.dir, d));
 }
 
 /**
@@ -34,15 +34,11 @@ export function overlayFolders(config: Config): string[] {
  * undefined otherwise.
  */
 export function overlayFolderHolding(config: Config, dir: string): { folder: string; tenant?: string } | undefined {
-  const within = (folder: string) => {
-    const rel = path.relative(folder, dir);
-    return !rel.startsWith("..") && !path.isAbsolute(rel);
-  };
   const tenant = Object.keys(config.tenants)
     .sort()
     .find((name) => {
       const folder = overlayDir(config, name) ?? (config.overlays && path.join(config.overlays, name));
-      return folder !== undefined && within(folder);
+      return folder !== undefined && isWithin(folder, dir);
     });
   if (tenant) return { folder: overlayDir(config, tenant) ?? path.join(config.overlays!, tenant), tenant };
   // The overlays: folder itself (a folder under it that names no tenant is a config error already).

@@ -215,7 +215,8 @@ function refuseOverlayOut(config: Config, opts: ExportOptions, outDir: string): 
     : "the folder of the tenants' overlay folders (overlays:)";
   throw new PimctlError("usage", `export --out ${opts.out}: this is ${whose}, and an export into an overlay folder is not supported; nothing was written`, {
     details: [
-      `to bring a tenant's values into the manifests, merge into the base: pimctl export --tenant ${holder.tenant ?? opts.tenant ?? "NAME"} --out ${show(config.dir)} --merge`,
+      `to bring a tenant's values into the manifests, merge into the base: ` +
+        `pimctl export --tenant ${holder.tenant ?? opts.tenant ?? "NAME"} --out ${show(config.dir)} --merge`,
       "or export into a folder of its own and move what differs into the overlay by hand",
     ],
   });

@@ -8,6 +8,7 @@ import { configPathFor, say, withProjectOptions, type GlobalArgs } from "../opti
 import { validate } from "../../workflows/validate.js";
 import type { LoadResult } from "../../manifest/index.js";
 import path from "node:path";
+import { isWithin } from "../../base/folders.js";
 
 interface ValidateArgs extends GlobalArgs {
   directory?: string;
@@ -72,5 +73,5 @@ function summary(result: LoadResult, dir: string, overlay?: { files: number; sho
 /** How many of a load's files are in the tenant's overlay folder, and the folder as shown. */
 function overlayFiles(files: readonly string[], overlay: string | undefined, cwd: string): { files: number; shown: string } | undefined {
   if (!overlay) return undefined;
-  return { files: files.filter((f) => !path.relative(overlay, f).startsWith("..")).length, shown: path.relative(cwd, overlay) || "." };
+  return { files: files.filter((f) => isWithin(overlay, f)).length, shown: path.relative(cwd, overlay) || "." };
 }
