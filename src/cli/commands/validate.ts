@@ -30,7 +30,7 @@ export function validateCommand(io: Io): CommandModule<object, ValidateArgs> {
           group: "Output and network:",
         })
         .example("$0 validate --format codeclimate > gl-code-quality-report.json", "GitLab's merge-request widget")
-        .example("$0 validate", "Validate the configured manifest directory (and the config's translations: rule)")
+        .example("$0 validate", "Validate the configured manifest directory (and the config's translations: rule); with overlays, every tenant's")
         .example("$0 validate catalogue/ --tenant prod", "With prod's variables and version names") as never,
     handler: async (args) => {
       const configPath = configPathFor(args, io);
