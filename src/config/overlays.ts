@@ -46,10 +46,15 @@ export function overlayFolderHolding(config: Config, dir: string): { folder: str
 }
 
 function isFolder(dir: string): boolean {
+  return folderProblem(dir) === undefined;
+}
+
+/** Why `dir` cannot be an overlay folder: it does not exist, or is a file; undefined for a folder. */
+function folderProblem(dir: string): string | undefined {
   try {
-    return statSync(dir).isDirectory();
+    return statSync(dir).isDirectory() ? undefined : "is a file, not a folder";
   } catch {
-    return false;
+    return "does not exist";
   }
 }
 
@@ -69,34 +74,53 @@ export function overlayLayoutErrors(config: Config, cwd: string, place: ConfigPl
     return location ? { location } : {};
   };
   const errors: PimctlError[] = [];
-  if (config.overlays && !isFolder(config.overlays))
+  const shared = config.overlays && folderProblem(config.overlays);
+  if (shared)
     errors.push(
       new PimctlError(
         "config",
-        `overlays: the folder ${show(config.overlays)} does not exist, so no tenant would get its overlay; create it, or correct the path`,
+        `overlays: the folder ${show(config.overlays!)} ${shared}, so no tenant would get its overlay; create it, or correct the path`,
         at(["overlays"]),
       ),
     );
   for (const [name, t] of Object.entries(config.tenants).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-    if (t.overlay && !isFolder(t.overlay))
-      errors.push(new PimctlError("config", `tenant "${name}": its overlay folder ${show(t.overlay)} does not exist`, at(["tenants", name, "overlay"])));
+    const own = t.overlay && folderProblem(t.overlay);
+    if (own) errors.push(new PimctlError("config", `tenant "${name}": its overlay folder ${show(t.overlay!)} ${own}`, at(["tenants", name, "overlay"])));
   }
-  return [...errors, ...strayFolders(config, show, at(["overlays"]))];
+  return [...errors, ...strayEntries(config, show, at(["overlays"]))];
 }
 
-/** Folders under overlays: that name no configured tenant, with a did-you-mean. */
-function strayFolders(config: Config, show: (d: string) => string, at: { location?: SourceLocation }): PimctlError[] {
-  const folders = config.overlays && isFolder(config.overlays) ? readdirSync(config.overlays, { withFileTypes: true }) : [];
+/**
+ * What lies under overlays: and is never read: a folder that names no configured tenant (with a
+ * did-you-mean), and a manifest written directly there instead of in a tenant's folder.
+ */
+function strayEntries(config: Config, show: (d: string) => string, at: { location?: SourceLocation }): PimctlError[] {
+  const entries = config.overlays && isFolder(config.overlays) ? readdirSync(config.overlays, { withFileTypes: true }) : [];
   const names = Object.keys(config.tenants);
-  return folders
-    .filter((e) => e.isDirectory() && !e.name.startsWith(".") && !config.tenants[e.name])
-    .map((e) => e.name)
-    .sort()
-    .map((folder) => {
-      const close = closeNames(folder, names);
-      return new PimctlError("config", `the overlay folder ${show(path.join(config.overlays!, folder))} names no configured tenant`, {
+  const configured = `configured tenants: ${[...names].sort().join(", ")}`;
+  const visible = entries.filter((e) => !e.name.startsWith(".")).sort((a, b) => (a.name < b.name ? -1 : 1));
+  const folders = visible
+    .filter((e) => e.isDirectory() && !config.tenants[e.name])
+    .map((e) => {
+      const close = closeNames(e.name, names);
+      return new PimctlError("config", `the overlay folder ${show(path.join(config.overlays!, e.name))} names no configured tenant`, {
         ...at,
-        details: [close.length ? `did you mean: ${close.join(", ")}?` : `configured tenants: ${[...names].sort().join(", ")}`],
+        details: [close.length ? `did you mean: ${close.join(", ")}?` : configured],
       });
     });
+  const files = visible
+    .filter((e) => !e.isDirectory() && /\.ya?ml$/i.test(e.name))
+    .map((e) => {
+      const tenant = e.name.replace(/\.ya?ml$/i, "");
+      const file = show(path.join(config.overlays!, e.name));
+      return new PimctlError("config", `${file} is a manifest directly under overlays:, which holds one folder per tenant: it is not read`, {
+        ...at,
+        details: [
+          config.tenants[tenant]
+            ? `did you mean: ${show(path.join(config.overlays!, tenant, e.name))} (a file of tenant ${tenant}'s overlay)?`
+            : `move it into the folder of the tenant it is for (${show(config.overlays!)}/<tenant>/${e.name}); ${configured}`,
+        ],
+      });
+    });
+  return [...folders, ...files];
 }
