@@ -22,6 +22,19 @@ export {
 } from "./workflows/translations.js";
 export type { StatusReport, VersionCoverage } from "./translations/status.js";
 
+// Fleets (issue 35, docs/fleets.md): several tenants in one run, their saved plans, the combined review, the rollout.
+export { selectTenants, rolloutWaves } from "./config/select.js";
+export { loadFleetCatalogues } from "./workflows/fleet-load.js";
+export { planFleet, selectFleet, type FleetPlanOptions, type FleetPlanResult, type Selection } from "./workflows/fleet-plan.js";
+export { driftFleet } from "./workflows/fleet-drift.js";
+export { showPlans } from "./workflows/show.js";
+export { rollout, type RolloutResult, type RolloutRunOptions, type RolloutTenant } from "./workflows/rollout.js";
+export { readPlanFiles, writeFleetFile, type PlanFilesOptions } from "./planfile/fleet-file.js";
+export { FLEET_FORMAT_VERSION, worstExit, type FleetPlan, type FleetTenant, type FleetTenantError } from "./plan/fleet.js";
+export { FLEET_DRIFT_FORMAT_VERSION, type FleetDriftReport, type FleetDriftTenant } from "./drift/fleet.js";
+export { renderFleet } from "./render/fleet/index.js";
+export { renderFleetDrift } from "./render/fleet-drift.js";
+
 export { loadConfig, type Config, type TenantConfig, type PruneKind } from "./config/index.js";
 export { loadManifests, parseManifestText, type LoadResult } from "./manifest/index.js";
 export { createClient, resolveToken, type ClientOptions, type PimClient } from "./api/client.js";

@@ -23,7 +23,7 @@ export function withBundle<T>(y: Argv<T>): Argv<T & BundleArgs> {
     type: "string",
     describe:
       "Also write a support bundle to FILE for a bug report: versions, the config without tokens, the HTTP exchanges (no authorization, no " +
-      "cookies; bodies cut), doctor's readings",
+      "cookies; bodies cut), doctor's readings. One tenant's: refused when the command runs for several",
     group: "Output and network:",
   }) as Argv<T & BundleArgs>;
 }
@@ -32,40 +32,66 @@ export function withBundle<T>(y: Argv<T>): Argv<T & BundleArgs> {
 export interface BundleHooks {
   options: { onExchange?: ExchangeHook };
   report(r: DoctorReport): void;
+  /**
+   * The command is about to run for several tenants (`what` says which, or from which files): with
+   * --bundle, refused before anything is sent, and no bundle is written. A bundle is one tenant's
+   * exchanges: they name no tenant, and `doctor --replay` sends them all to one.
+   */
+  refuseSeveral(what: string): void;
 }
 
 /** Runs a command's handler with a recorder when --bundle is given, and writes the bundle after it, also on failure. */
 export function bundled<A extends BundleArgs>(io: Io, command: string, handler: (args: A, hooks: BundleHooks) => Promise<void>): (args: A) => Promise<void> {
   return async (args) => {
-    if (!args.bundle) return handler(args, { options: {}, report: () => undefined });
+    if (!args.bundle) return handler(args, { options: {}, report: () => undefined, refuseSeveral: () => undefined });
     const file = args.bundle;
     await refuseUnwritable(io.cwd, { bundle: file });
     const recorder = new BundleRecorder();
     let doctor: DoctorReport | undefined;
     let outcome: BundleParts["outcome"] = { exit_code: 0 };
+    let refused = false;
+    const refuseSeveral = (what: string) => {
+      refused = true;
+      throw new PimctlError(
+        "usage",
+        `--bundle ${file} records the HTTP exchanges of one tenant (they name no tenant; pimctl doctor --replay sends them all to one), ` +
+          `and ${what}: run the ${command} for one tenant at a time with --bundle. Nothing was run; no bundle was written`,
+      );
+    };
     try {
-      await handler(args, { options: { onExchange: recorder.record }, report: (r) => (doctor = r) });
+      await handler(args, { options: { onExchange: recorder.record }, report: (r) => (doctor = r), refuseSeveral });
     } catch (e) {
       outcome = outcomeOf(e);
       throw e;
     } finally {
-      const config = await projectConfig(projectOptions(args, io)).catch((e: unknown) => ({ error: messageOf(e) }));
-      const parts: BundleParts = {
-        command,
-        options: optionsOf(args),
-        config,
-        ...(args.tenant ? { tenant: args.tenant } : {}),
-        ...(doctor ? { doctor } : {}),
-        outcome,
-        recorder,
-        env: io.env,
-      };
-      await writeBundle(path.resolve(io.cwd, file), parts).then(
-        () => say(args, io, `Wrote the support bundle to ${file} (${recorder.exchanges.length} HTTP exchanges; no tokens or cookies).`),
-        (e: unknown) => warnLine(io)(`the support bundle could not be written to ${file}: ${messageOf(e)}`),
-      );
+      if (!refused) await writeRunBundle(io, args, file, { command, recorder, outcome, ...(doctor ? { doctor } : {}) });
     }
   };
+}
+
+/** What refuseSeveral says of a --tenant value that selects several. */
+export function selectsSeveral(spec: string | undefined, tenants: readonly string[]): string {
+  return `--tenant ${JSON.stringify(spec ?? "")} selects ${tenants.length} tenants (${tenants.join(", ")})`;
+}
+
+/** The bundle of a run that ended (well or not): its exchanges, the config without secrets, how it ended. */
+async function writeRunBundle(io: Io, args: BundleArgs, file: string, run: Pick<BundleParts, "command" | "recorder" | "outcome" | "doctor">): Promise<void> {
+  const { command, recorder, outcome, doctor } = run;
+  const config = await projectConfig(projectOptions(args, io)).catch((e: unknown) => ({ error: messageOf(e) }));
+  const parts: BundleParts = {
+    command,
+    options: optionsOf(args),
+    config,
+    ...(args.tenant ? { tenant: args.tenant } : {}),
+    ...(doctor ? { doctor } : {}),
+    outcome,
+    recorder,
+    env: io.env,
+  };
+  await writeBundle(path.resolve(io.cwd, file), parts).then(
+    () => say(args, io, `Wrote the support bundle to ${file} (${recorder.exchanges.length} HTTP exchanges; no tokens or cookies).`),
+    (e: unknown) => warnLine(io)(`the support bundle could not be written to ${file}: ${messageOf(e)}`),
+  );
 }
 
 /** The options the command ran with, as given (yargs' camelCase copies and its own keys left out). */

@@ -1,6 +1,7 @@
 /**
  * Drift across a fleet (`pimctl drift --tenant '*'`): one report, each tenant's drift report or
- * the error that kept it from being read. Plain data, printed as JSON with `kind: "fleet-drift"`.
+ * the error that kept it from being read. Plain data, printed as JSON with `kind: "fleet-drift"`
+ * (schemas/fleet-drift.schema.json).
  */
 import type { FleetTenantError } from "../plan/fleet.js";
 import { countsAsDrift, type DriftReport } from "./index.js";

@@ -11,6 +11,7 @@ import { mergeMap } from "./merge-map.js";
 import { keepFields, SKIP, VALUE_SKIP, asExported, type Json } from "./merge-rules.js";
 import { recordKey, type MergeState } from "./merge-state.js";
 import type { MergeFile } from "./merge-file.js";
+import { REMOVE } from "../manifest/overlay-rules.js";
 
 /** A category's path in the tenant where it differs from the folder's (moved by hand, left in place): folder path key -> tenant path. */
 export type CategoryFollow = (folderKey: string) => string[] | undefined;
@@ -49,6 +50,8 @@ function pendingRename(
 
 function mergeNamed(s: MergeState, f: MergeFile, kind: Exclude<Kind, "categories">, item: YAMLMap): void {
   const current = f.js(item) as Json;
+  // An overlay's removal is no record: nothing of the tenant's is merged into it (overlay-split.ts reports it).
+  if (REMOVE in current) return;
   const id = String(kind === "blocks" ? current.slug : current.name);
   const label = `${KIND_NOUN[kind]} "${id}"`;
   const wanted = s.wanted.get(kind)!;
@@ -86,6 +89,7 @@ function mergeValues(s: MergeState, f: MergeFile, item: YAMLMap, attribute: stri
   for (const v of seq?.items ?? []) {
     if (!isMap(v)) continue;
     const current = f.js(v) as Json;
+    if (REMOVE in current) continue;
     const id = String(current.value);
     have.add(id);
     const d = want.find((x) => x.value === id);
@@ -119,7 +123,7 @@ function mergeValues(s: MergeState, f: MergeFile, item: YAMLMap, attribute: stri
 function visitCategories(s: MergeState, f: MergeFile, seq: YAMLSeq, parent: { folder: string[]; tenant: string[] }, follow: CategoryFollow): void {
   const tenant = s.wanted.get("categories")!;
   for (const item of seq.items) {
-    if (!isMap(item)) continue;
+    if (!isMap(item) || item.has(REMOVE)) continue;
     const name = s.text.resolve(String(item.get("name")));
     const folderPath = [...parent.folder, name];
     const folderKey = pathKey(folderPath);

@@ -46,7 +46,7 @@ function appendToKind(s: MergeState, created: Map<string, MergeFile>, kind: Kind
     const seq = f.doc && isMap(f.doc.contents) ? f.doc.contents.get(kind) : undefined;
     if (isSeq(seq) && f.appendItems(seq, items)) return added(f.name);
   }
-  const name = `${kind}.yaml`;
+  const name = s.input.overlay?.newFile(kind) ?? `${kind}.yaml`;
   const existing = s.files.find((f) => f.name === name);
   const body = renderYaml({ [kind]: items }, s.text);
   if (existing) existing.insertLines(existing.text.length, `\n${body}`);

@@ -35,6 +35,12 @@ export interface MergeInput {
   header(kind: Kind): string;
   /** Records renamed or moved by hand that the plan would take back (hand-renames.ts): their entries follow. */
   renamedByHand?: readonly HandRename[];
+  /**
+   * The files are a tenant's overlay (issue 35): its entries patch the base's, so the merge does not
+   * load them as whole records to check itself (the caller checks the composed catalogues:
+   * overlay-verify.ts), entries with `$remove` are passed over, and a kind's new file is `newFile(kind)`.
+   */
+  overlay?: { newFile(kind: Kind): string };
 }
 
 export interface MergeResult {

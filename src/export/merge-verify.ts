@@ -35,7 +35,7 @@ export interface MergeCheck {
 }
 
 /** What a rename changes besides the fields merge reports: the identity and its history. */
-const IDENTITY = ["name", "previous_names", "previous_paths"];
+export const RENAME_FIELDS = ["name", "previous_names", "previous_paths"];
 
 /** Throws when the merged folder differs from the folder in anything merge did not mean to change. */
 export function checkMerge(c: MergeCheck): void {
@@ -53,7 +53,7 @@ export function checkMerge(c: MergeCheck): void {
     keyAfter: c.keyAfter,
     // The fields merge changed, and a renamed record's identity and history.
     meant: (change, key) =>
-      c.changed.get(key.after)?.has(String(change.path[0])) === true || (key.after !== key.before && IDENTITY.includes(String(change.path[0]))),
+      c.changed.get(key.after)?.has(String(change.path[0])) === true || (key.after !== key.before && RENAME_FIELDS.includes(String(change.path[0]))),
   });
   const problems = [
     ...found.gone.map((key) => `${label(key)} would be gone`),
@@ -72,7 +72,7 @@ export function checkMerge(c: MergeCheck): void {
  * A record as merge compares it: as its canonical JSON reads (a number JSON cannot hold reads
  * null), and a field that is null the same as one that is absent (an empty field is none).
  */
-function comparable(record: Json): Json {
+export function comparable(record: Json): Json {
   return Object.fromEntries(Object.entries(JSON.parse(canonicalJson(record)) as Json).filter(([, v]) => v !== null));
 }
 
@@ -90,7 +90,7 @@ function refused(details: string[]): PimctlError {
   );
 }
 
-function label(key: string): string {
+export function label(key: string): string {
   const [kind, ...id] = key.split("\0");
   if (kind === "values") return `value "${id[1]}" of attribute "${id[0]}"`;
   return `${KIND_NOUN[kind as Kind]} "${id.join("/")}"`;
@@ -111,7 +111,7 @@ function load(files: Record<string, string>, variables: Record<string, string>) 
 }
 
 /** recordKey -> the record (no source location) and the file that declares it. */
-function records(c: Catalogue): Map<string, { record: Json; file: string }> {
+export function records(c: Catalogue): Map<string, { record: Json; file: string }> {
   const out = new Map<string, { record: Json; file: string }>();
   for (const kind of KINDS) {
     for (const r of c[kind] as Json[]) {

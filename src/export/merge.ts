@@ -32,6 +32,22 @@ export type { HandRename, MergeInput, MergeResult } from "./merge-state.js";
 const VARIABLE = /\$\$\{|\$\{([^}]*)\}/g;
 
 export function mergeExport(input: MergeInput): MergeResult {
+  return mergeTracked(input).report;
+}
+
+/** What a merge changed, for a caller that checks more than its own files (overlay-verify.ts). */
+export interface TrackedMerge {
+  report: MergeResult;
+  /** recordKey (after) -> the fields the merge changed. */
+  changed: ReadonlyMap<string, ReadonlySet<string>>;
+  /** recordKey of every entry the merge added. */
+  added: ReadonlySet<string>;
+  /** A record's key after the merge (it differs for an entry that followed a rename by hand). */
+  keyAfter(key: string): string;
+}
+
+/** mergeExport, with what it changed. */
+export function mergeTracked(input: MergeInput): TrackedMerge {
   const { variables } = input;
   const text: VariableText = {
     resolve: (s) =>
@@ -46,7 +62,8 @@ export function mergeExport(input: MergeInput): MergeResult {
 
   const after: Record<string, string> = {};
   for (const f of [...s.files, ...created.values()]) after[f.name] = f.result();
-  checkMerge({ before: input.files, after, variables, keyAfter: followed.keyAfter, changed: s.changed, added: s.added });
+  // An overlay's entries are patches, not records: the caller checks the composed catalogues instead.
+  if (!input.overlay) checkMerge({ before: input.files, after, variables, keyAfter: followed.keyAfter, changed: s.changed, added: s.added });
   for (const [name, t] of Object.entries(after)) if (t !== input.files[name]) s.report.files[name] = t;
-  return s.report;
+  return { report: s.report, changed: s.changed, added: s.added, keyAfter: followed.keyAfter };
 }

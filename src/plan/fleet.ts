@@ -19,8 +19,8 @@ export interface FleetPlan {
   tenants: FleetTenant[];
   /** The rollout waves of these tenants (config `rollout:`), for apply and for the review. */
   waves: string[][];
-  /** Saved fleet files only: a digest over each tenant's name, plan digest and error (src/planfile/fleet-file.ts). */
-  integrity?: { digest: string };
+  /** Saved fleet files only: a digest over each tenant's name, plan digest and error, and its HMAC with a key (src/planfile/fleet-file.ts). */
+  integrity?: { digest: string; hmac?: string };
 }
 
 export interface FleetTenantError {
@@ -81,4 +81,23 @@ export function tenantError(e: unknown): FleetTenantError {
 /** The fleet's tenants sorted by name (code-point order, as selection sorts them). */
 export function byTenant(a: { tenant: string }, b: { tenant: string }): number {
   return a.tenant < b.tenant ? -1 : a.tenant > b.tenant ? 1 : 0;
+}
+
+/**
+ * What is wrong with a fleet's waves, if anything: the rollout applies what the waves list, so a
+ * tenant they leave out would be skipped without a word, and one they name twice applied twice.
+ */
+export function wavesProblem(fleet: Pick<FleetPlan, "tenants" | "waves">): string | undefined {
+  const held = new Set(fleet.tenants.map((t) => t.tenant));
+  const seen = new Set<string>();
+  for (const name of fleet.waves.flat()) {
+    if (!held.has(name)) return `its waves name tenant "${name}", which it holds no plan or error for`;
+    if (seen.has(name)) return `its waves name tenant "${name}" twice`;
+    seen.add(name);
+  }
+  const left = [...held].filter((t) => !seen.has(t));
+  if (left.length)
+    return `its waves leave out ${left.map((t) => `"${t}"`).join(", ")}: a rollout would never apply ${left.length === 1 ? "that tenant" : "them"}`;
+  if (fleet.waves.some((w) => w.length === 0)) return "it has an empty wave";
+  return undefined;
 }

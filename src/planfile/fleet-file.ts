@@ -15,25 +15,30 @@ import { commitFiles } from "../files/atomic-files.js";
 import { describeSchemaError, loadAjv } from "../manifest/validate.js";
 import { PimctlError } from "../errors.js";
 import { canonicalJson } from "../plan/canonical-json.js";
-import { FLEET_FORMAT_VERSION, byTenant, planExit, type FleetPlan, type FleetTenant } from "../plan/fleet.js";
+import { FLEET_FORMAT_VERSION, byTenant, planExit, wavesProblem, type FleetPlan, type FleetTenant } from "../plan/fleet.js";
 import { shareAddresses } from "../plan/order.js";
 import type { Plan } from "../plan/types.js";
 import { jsonText } from "../base/controls.js";
-import { checkIntegrity, sealPlan } from "./integrity.js";
+import { PLAN_HMAC_ENV, checkIntegrity, hmacOf, sameText, sealPlan } from "./integrity.js";
 import { checkedPlan } from "./file.js";
 
-/** The wrapper's digest: what the fleet holds, each plan by its own digest (which covers the plan's body). */
-export function fleetDigest(fleet: FleetPlan): string {
+/** The wrapper's canonical body: what the fleet holds, each plan by its own digest (which covers the plan's body). */
+function fleetBody(fleet: FleetPlan): string {
   const list = fleet.tenants.map((t) => ({ tenant: t.tenant, plan: t.plan?.integrity?.digest ?? null, error: t.error ?? null, exit: t.exit }));
-  const body = canonicalJson({ format_version: fleet.format_version, kind: fleet.kind, tenants: list, waves: fleet.waves });
-  return `sha256:${createHash("sha256").update(body).digest("hex")}`;
+  return canonicalJson({ format_version: fleet.format_version, kind: fleet.kind, tenants: list, waves: fleet.waves });
+}
+
+/** The wrapper's digest. */
+export function fleetDigest(fleet: FleetPlan): string {
+  return `sha256:${createHash("sha256").update(fleetBody(fleet)).digest("hex")}`;
 }
 
 /** Every tenant's plan sealed as `plan --out` seals it, then the wrapper over the sealed plans. */
 export function sealFleet(fleet: FleetPlan, hmacKey: string | undefined): FleetPlan {
   const tenants = fleet.tenants.map((t) => (t.plan ? { ...t, plan: sealPlan(t.plan, hmacKey) } : t));
   const sealed: FleetPlan = { format_version: fleet.format_version, kind: "fleet", tenants, waves: fleet.waves };
-  return { ...sealed, integrity: { digest: fleetDigest(sealed) } };
+  // The wrapper is signed too: without it, whoever lacks the key could still drop a tenant from the waves or reorder them.
+  return { ...sealed, integrity: { digest: fleetDigest(sealed), ...(hmacKey ? { hmac: hmacOf(fleetBody(sealed), hmacKey) } : {}) } };
 }
 
 /** Atomic, as a single plan file is; DEL, C1 and bidi characters as `\u` escapes (the parsed body is the same). */
@@ -73,6 +78,9 @@ export function parseFleet(data: { format_version?: unknown }, file: string, hma
   }
   const fleet = data as FleetPlan;
   checkFleetDigest(fleet, file);
+  checkFleetHmac(fleet, file, hmacKey);
+  const waves = wavesProblem(fleet);
+  if (waves) throw new PimctlError("plan_integrity", `${file}: ${waves}. Plan the fleet again; never edit a saved plan`);
   for (const t of fleet.tenants) {
     if (!t.plan) continue;
     if (t.plan.tenant !== t.tenant) throw new PimctlError("plan_integrity", `${file}: the plan under tenant "${t.tenant}" was made for "${t.plan.tenant}"`);
@@ -100,6 +108,28 @@ function checkFleetDigest(fleet: FleetPlan, file: string): void {
   }
 }
 
+/** As a single plan's signature (integrity.ts): a key makes it mandatory, and a signed file wants the key to be checked. */
+function checkFleetHmac(fleet: FleetPlan, file: string, key: string | undefined): void {
+  const hmac = fleet.integrity?.hmac;
+  if (!key) {
+    if (hmac) {
+      throw new PimctlError("plan_integrity", `${file} is signed, but ${PLAN_HMAC_ENV} is not set: set it to the key the fleet plan was signed with`);
+    }
+    return;
+  }
+  if (!hmac)
+    throw new PimctlError(
+      "plan_integrity",
+      `${file} is not signed, but ${PLAN_HMAC_ENV} is set: only signed plans are applied. Plan the fleet with the key set`,
+    );
+  if (!sameText(hmac, hmacOf(fleetBody(fleet), key))) {
+    throw new PimctlError(
+      "plan_integrity",
+      `${file}: the fleet's signature does not verify with the key in ${PLAN_HMAC_ENV} (its tenants or waves were edited, or it was signed with another key)`,
+    );
+  }
+}
+
 export interface PlanFilesOptions {
   hmacKey?: string;
   /** Where relative names are read from (messages name the files as given). */
@@ -114,6 +144,11 @@ export interface PlanFilesOptions {
  * naming both. A single-tenant file's exit code is the plan's own under the default rules.
  */
 export async function readPlanFiles(files: readonly string[], opts: PlanFilesOptions = {}): Promise<FleetPlan> {
+  return (await readPlanFilesFrom(files, opts)).fleet;
+}
+
+/** readPlanFiles, with the file each tenant's plan was read from (apply names it when the tenant's plan is refused). */
+export async function readPlanFilesFrom(files: readonly string[], opts: PlanFilesOptions = {}): Promise<{ fleet: FleetPlan; fileOf: Map<string, string> }> {
   const from = new Map<string, string>();
   const tenants: FleetTenant[] = [];
   const fleets: FleetPlan[] = [];
@@ -130,7 +165,7 @@ export async function readPlanFiles(files: readonly string[], opts: PlanFilesOpt
   tenants.sort(byTenant);
   const names = tenants.map((t) => t.tenant);
   const waves = opts.waves?.(names) ?? (fleets.length === 1 && fleets[0]!.tenants.length === tenants.length ? fleets[0]!.waves : [names]);
-  return { format_version: FLEET_FORMAT_VERSION, kind: "fleet", tenants, waves };
+  return { fleet: { format_version: FLEET_FORMAT_VERSION, kind: "fleet", tenants, waves }, fileOf: from };
 }
 
 async function readOne(file: string, { hmacKey, cwd }: PlanFilesOptions): Promise<Plan | FleetPlan> {

@@ -23,8 +23,13 @@ export function planDigest(plan: Plan): string {
   return `sha256:${createHash("sha256").update(body(plan)).digest("hex")}`;
 }
 
+/** The HMAC of a saved file's canonical body (a plan's, or a fleet file's wrapper). */
+export function hmacOf(text: string, key: string): string {
+  return `hmac-sha256:${createHmac("sha256", key).update(text).digest("hex")}`;
+}
+
 function planHmac(plan: Plan, key: string): string {
-  return `hmac-sha256:${createHmac("sha256", key).update(body(plan)).digest("hex")}`;
+  return hmacOf(body(plan), key);
 }
 
 /** The plan with its integrity block: a digest always, an HMAC when a key is given. */
@@ -70,7 +75,8 @@ export function checkIntegrity(plan: Plan, file: string, key: string | undefined
   }
 }
 
-function sameText(a: string, b: string): boolean {
+/** Equal texts, compared in constant time (a signature check must not tell how much of it matched). */
+export function sameText(a: string, b: string): boolean {
   const x = Buffer.from(a);
   const y = Buffer.from(b);
   return x.length === y.length && timingSafeEqual(x, y);

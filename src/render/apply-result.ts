@@ -25,6 +25,8 @@ export interface ApplyTextOptions {
   dryRun: boolean;
   /** The run applied a saved plan (`apply FILE`): finishing it is said differently. */
   savedPlan: boolean;
+  /** One tenant of a rollout: how to finish is the rollout's next step, printed below its table. */
+  inRollout?: boolean;
   /** --tenant as given: the commands the text suggests name it. */
   tenantFlag?: string;
   /** Where pimctl runs: a rescue file's path is shown relative to it. */
@@ -53,7 +55,7 @@ export function applyResultText(result: ApplyResult, opts: ApplyTextOptions): Ap
   if (result.backupFile) note(`Backup export saved to ${result.backupFile}.`);
   // Never one line per action not done: failures are listed (up to a cap), the rest counted per kind.
   // Addresses and the tenant's error messages in them: escaped (src/base/controls.ts).
-  const notDone = notDoneLines(result.plan, report, { savedPlan: opts.savedPlan });
+  const notDone = notDoneLines(result.plan, report, { savedPlan: opts.savedPlan, ...(opts.inRollout ? { inRollout: true } : {}) });
   for (const line of notDone.failed) stderr(`${escapeControls(line)}\n`);
   for (const line of notDone.skipped) note(escapeControls(line));
   out.push(...stoppedLines(result));

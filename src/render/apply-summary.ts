@@ -51,7 +51,11 @@ function skippedGroups(report: ApplyReport): Array<{ cause: SkipCause; results: 
  * The lines after an apply that did not do everything: failed actions (each, up
  * to FAILED_LIST_CAP), then the rest counted per cause and kind, then how to finish.
  */
-export function notDoneLines(plan: Plan, report: ApplyReport, opts: { savedPlan?: boolean } = {}): { failed: string[]; skipped: string[]; next?: string } {
+export function notDoneLines(
+  plan: Plan,
+  report: ApplyReport,
+  opts: { savedPlan?: boolean; inRollout?: boolean } = {},
+): { failed: string[]; skipped: string[]; next?: string } {
   const failedResults = report.results.filter((r) => r.status === "failed");
   const failed = failedResults.slice(0, FAILED_LIST_CAP).map((r) => `failed: ${r.address}: ${r.error?.message ?? "unknown error"}`);
   if (failedResults.length > FAILED_LIST_CAP) {
@@ -62,10 +66,13 @@ export function notDoneLines(plan: Plan, report: ApplyReport, opts: { savedPlan?
   const groups = skippedGroups(report);
   const skipped = groups.map((g) => `${plural(g.results.length, "action")} ${SKIP_TEXT[g.cause]} (${countsByKind(plan, g.results)})`);
   const rerun = groups.some((g) => RERUN_FINISHES.has(g.cause));
-  const next = rerun
-    ? `Run \`pimctl apply\` again to finish: it plans only what is left and creates nothing ` +
-      `twice${opts.savedPlan ? " (the saved plan is now stale: apply without it, or plan and save again)" : ""}.`
-    : undefined;
+  // In a rollout the next step is the rollout's (below its table): a bare `pimctl apply` would name no tenant.
+  const next = !rerun
+    ? undefined
+    : opts.inRollout
+      ? "The rollout's next step, below its table, finishes it."
+      : `Run \`pimctl apply\` again to finish: it plans only what is left and creates nothing ` +
+        `twice${opts.savedPlan ? " (the saved plan is now stale: apply without it, or plan and save again)" : ""}.`;
   return { failed, skipped, ...(next ? { next } : {}) };
 }
 

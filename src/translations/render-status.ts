@@ -17,8 +17,17 @@ const listed = (ids: string[], prefix: string, code = false): string[] =>
 /** Read-only texts (brand and category versions) in one line: "categories: 1 of 2 translated; brand texts: ...". */
 const readOnlyLine = (r: ReadOnlyCoverage): string => r.kinds.map((k) => `${TEXT_KIND_TITLES[k.kind]}: ${k.translated} of ${k.total} translated`).join("; ");
 
+/** One tenant's status as `--format json` prints it: the report under its format's version. */
+const statusDocument = (report: StatusReport) => ({ format_version: "1.1", ...report });
+
+/** Several tenants' statuses (`--tenant` selecting several): JSON `{"tenants": [{"tenant", ...}]}`, else each under a heading naming its tenant. */
+export function renderFleetStatus(reports: ReadonlyArray<{ tenant: string; report: StatusReport }>, format: StatusFormat): string {
+  if (format === "json") return `${JSON.stringify({ tenants: reports.map((r) => ({ tenant: r.tenant, ...statusDocument(r.report) })) }, null, 2)}\n`;
+  return reports.map((r) => `${format === "markdown" ? "## " : ""}Tenant ${r.tenant}\n\n${renderStatus(r.report, format)}`).join("\n");
+}
+
 export function renderStatus(report: StatusReport, format: StatusFormat): string {
-  if (format === "json") return `${JSON.stringify({ format_version: "1.1", ...report }, null, 2)}\n`;
+  if (format === "json") return `${JSON.stringify(statusDocument(report), null, 2)}\n`;
   const out: string[] = [];
   if (!report.versions.length) return "No language versions in the manifests (name one with --language).\n";
   if (format === "markdown") {

@@ -46,7 +46,8 @@ export interface ApplyOptions extends PlanOptions, LockOptions {
   /** Apply this saved plan (after checking it is not stale) instead of planning now. */
   planFile?: string;
   /** A saved plan already read (a tenant's plan in a rollout), checked as a file's would be; `label` names it in messages. */
-  savedPlan?: { plan: Plan; label: string };
+  /** A plan already read and checked (a rollout's tenant); `madeByThisRun`: planned by this same run, not read from a file. */
+  savedPlan?: { plan: Plan; label: string; madeByThisRun?: boolean };
   allowDelete?: boolean;
   dryRun?: boolean;
   failFast?: boolean;
@@ -169,7 +170,7 @@ async function applyUnderLock(run: ApplySession, backend: StateBackend): Promise
   const state = await unlessStopped(readLedger(backend, connection.name, connection.baseUrl), stop.signal, lost);
   const planned = await unlessStopped(
     saved
-      ? checkSavedPlan(saved, run.savedLabel, config, connection, state, opts, opts.ifApplied ?? "ok")
+      ? checkSavedPlan(saved, run.savedLabel, config, connection, state, opts, opts.ifApplied ?? "ok", opts.savedPlan?.madeByThisRun === true)
       : planWithState(opts, config, run.project.desired, connection, state, undefined, run.project.empty),
     stop.signal,
     lost,

@@ -21,6 +21,8 @@ import { isUntouchedSample } from "./init-sample.js";
 import type { PlanInput } from "../plan/planner.js";
 import { renamedByHand } from "../export/hand-renames.js";
 import { commitFiles } from "../files/atomic-files.js";
+import { ManifestReader, loadComposed } from "../manifest/overlay-load.js";
+import { mergeOverlaid, type OverlayMergeSummary } from "./export-overlay.js";
 
 export interface ExportOptions extends ProjectOptions {
   out: string;
@@ -41,6 +43,8 @@ export interface ExportResult extends Omit<MergeResult, "files"> {
   clashes: string[];
   /** init's sample manifest, untouched, that the export replaced (src/workflows/init-sample.ts). */
   replacedSample?: string;
+  /** --merge into the base for a tenant with an overlay: what went to the shared base and what to the overlay (export-overlay.ts). */
+  overlay?: OverlayMergeSummary;
 }
 
 export async function exportTenant(opts: ExportOptions): Promise<ExportResult> {
@@ -88,9 +92,12 @@ export async function exportTenant(opts: ExportOptions): Promise<ExportResult> {
       header: (kind) => exportHeader(kind, schemaRef),
       // The plan's own decision on which tenant records are the folder's entries under another name (renamed by hand).
       identity: { tenant: connection.name, remote, ledger, prune: prunePolicy(config) },
+      cwd: opts.cwd,
+      config,
     });
     files = merged;
-    Object.assign(result, report);
+    const { summary, ...lines } = report;
+    Object.assign(result, lines, summary ? { overlay: summary } : {});
   } else {
     files = exportFiles(catalogue, { tenant: connection.name, ...(opts.kinds ? { kinds: opts.kinds } : {}), schemaRef, variables });
     // Other files declaring an exported kind would now declare its entries twice.
@@ -114,56 +121,65 @@ export async function exportTenant(opts: ExportOptions): Promise<ExportResult> {
   return result;
 }
 
-/** The folder's files merged with the tenant (merge.ts), its entries following what the plan takes for renames by hand. */
+/**
+ * The folder's files merged with the tenant (merge.ts), its entries following what the plan takes for renames by hand;
+ * into the shared base for a tenant with an overlay, each value to the file that declares it for the tenant (export-overlay.ts).
+ */
 async function mergeFolder(
   existing: string[],
   outDir: string,
-  folder: Catalogue,
-  o: Omit<MergeInput, "files" | "exported" | "renamedByHand"> & { catalogue: Catalogue; identity: Omit<PlanInput, "desired"> },
-): Promise<MergeResult> {
+  folder: Folder,
+  o: Omit<MergeInput, "files" | "exported" | "renamedByHand"> & { catalogue: Catalogue; identity: Omit<PlanInput, "desired">; cwd: string; config: Config },
+): Promise<MergeResult & { summary?: OverlayMergeSummary }> {
   const texts: Record<string, string> = {};
   for (const f of existing) texts[path.relative(outDir, f)] = await readFile(f, "utf8");
-  const desired = { ...folder, managed: folder.managed.filter((k) => o.kinds.includes(k)) };
-  const { catalogue, identity, ...rest } = o;
-  return mergeExport({ ...rest, files: texts, exported: catalogue, renamedByHand: renamedByHand({ ...identity, desired }) });
+  const desired = { ...folder.desired, managed: folder.desired.managed.filter((k) => o.kinds.includes(k)) };
+  const { catalogue, identity, cwd, config, ...rest } = o;
+  const renames = renamedByHand({ ...identity, desired });
+  if (!folder.overlay) return mergeExport({ ...rest, files: texts, exported: catalogue, renamedByHand: renames });
+  const tenantVariables = (name: string) => variablesOf(config.tenants[name]!);
+  return mergeOverlaid({
+    ...rest,
+    cwd,
+    config,
+    tenant: identity.tenant,
+    overlayDir: folder.overlay,
+    outDir,
+    files: texts,
+    base: folder.base,
+    exported: catalogue,
+    renamedByHand: renames,
+    variablesOf: tenantVariables,
+  });
+}
+
+/** The folder a merge edits, as loaded; into the shared base for a tenant with an overlay, the base alone and the tenant's composed catalogue. */
+interface Folder {
+  base: Catalogue;
+  /** What plan compares with the tenant: the base, or the base with the overlay. */
+  desired: Catalogue;
+  overlay?: string;
 }
 
 /** The folder a merge edits, loaded as plan loads it (with the tenant's variables): its errors refuse the merge. */
-async function loadFolder(opts: ExportOptions, outDir: string): Promise<Catalogue> {
+async function loadFolder(opts: ExportOptions, outDir: string): Promise<Folder> {
   const config = await projectConfig(opts);
   const picked = pickTenant(config, opts.tenant);
-  refuseOverlaidBase(config, picked.name, outDir, opts.cwd);
   const exclude = overlayFolders(config);
-  const loaded = await loadManifests(outDir, {
+  const load = {
     cwd: opts.cwd,
     variables: variablesOf(picked.tenant),
     ...(config.external ? { external: config.external } : {}),
     ...(exclude.length ? { exclude } : {}),
-  });
+  };
+  const loaded = await loadManifests(outDir, load);
   if (loaded.errors.length) throw new PimctlErrors(loaded.errors);
-  return loaded.catalogue;
-}
-
-/**
- * A merge into the shared base of a tenant that has an overlay would write that tenant's own values
- * (its overlay's) into every tenant's manifests: refused, before the tenant is read, until a merge
- * can write each value to the file that declares it for the tenant.
- */
-function refuseOverlaidBase(config: Config, tenant: string, outDir: string, cwd: string): void {
-  const overlay = overlayDir(config, tenant);
-  if (!overlay || path.resolve(outDir) !== path.resolve(config.dir)) return;
-  const show = (d: string) => path.relative(cwd, d) || ".";
-  throw new PimctlError(
-    "usage",
-    `export --merge into ${show(config.dir)}: tenant "${tenant}" has an overlay (${show(overlay)}), and a merge into the shared manifests would ` +
-      `give every tenant ${tenant}'s own values; nothing was written`,
-    {
-      details: [
-        `export into a folder of its own (pimctl export --tenant ${tenant} --out DIR) and move what differs into ${show(overlay)} by hand`,
-        "or merge from a tenant without an overlay: what it exports is what the shared manifests declare",
-      ],
-    },
-  );
+  const overlay = path.resolve(outDir) === path.resolve(config.dir) ? overlayDir(config, picked.name) : undefined;
+  if (!overlay) return { base: loaded.catalogue, desired: loaded.catalogue };
+  // The overlay must compose cleanly over the base too: the merge edits both.
+  const composed = await loadComposed(outDir, overlay, load, new ManifestReader(opts.cwd));
+  if (composed.errors.length) throw new PimctlErrors(composed.errors);
+  return { base: loaded.catalogue, desired: composed.catalogue, overlay: path.resolve(overlay) };
 }
 
 /** A tenant's variables as the text a manifest holds. */

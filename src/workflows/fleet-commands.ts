@@ -5,7 +5,6 @@
  * and its errors come back naming it.
  */
 import { versionMap } from "../config/index.js";
-import { selectTenants } from "../config/select.js";
 import { overlayDir, overlayFolders } from "../config/overlays.js";
 import { PimctlError, PimctlErrors } from "../errors.js";
 import { ManifestReader, loadComposed } from "../manifest/overlay-load.js";
@@ -13,15 +12,18 @@ import { asTemplates, variableNames } from "../translations/load-templates.js";
 import { lockPath, readLock } from "../translations/lockfile.js";
 import { translationStatus, type StatusReport } from "../translations/status.js";
 import { translatableTexts } from "../plan/texts.js";
-import { projectConfig, type ProjectOptions } from "./project.js";
+import type { ProjectOptions } from "./project.js";
+import { selectFleet, type Selection } from "./fleet-plan.js";
 import { showState } from "./state.js";
 import { versionsOf } from "./translations.js";
 
-/** The tenants --tenant selects when it selects several; undefined for one (or none): the single-tenant path. */
-export async function severalTenants(opts: Pick<ProjectOptions, "cwd" | "configPath" | "dir" | "tenant">): Promise<string[] | undefined> {
-  if (opts.tenant === undefined) return undefined;
-  const selected = selectTenants(await projectConfig(opts), opts.tenant);
-  return selected.length > 1 ? selected : undefined;
+/**
+ * The tenants --tenant selects when it selects several, with the config read to select them (each
+ * tenant's run reuses it); undefined for one (or none): the single-tenant path.
+ */
+export async function severalTenants(opts: Pick<ProjectOptions, "cwd" | "configPath" | "dir" | "tenant">): Promise<Selection | undefined> {
+  const selection = await selectFleet(opts);
+  return selection && selection.tenants.length > 1 ? selection : undefined;
 }
 
 /** An error of one tenant's run, naming the tenant. */
@@ -43,13 +45,13 @@ export type ShownState = Awaited<ReturnType<typeof showState>>;
 /** `state show` per tenant, in name order; the errors of tenants that could not be read, each naming its tenant. */
 export async function showFleetState(
   opts: ProjectOptions & { offline?: boolean },
-  tenants: readonly string[],
+  selection: Selection,
 ): Promise<{ shown: ShownState[]; errors: PimctlError[] }> {
   const shown: ShownState[] = [];
   const errors: PimctlError[] = [];
-  for (const tenant of tenants) {
+  for (const tenant of selection.tenants) {
     try {
-      shown.push(await showState({ ...opts, tenant }));
+      shown.push(await showState({ ...opts, tenant }, selection.config));
     } catch (e) {
       errors.push(...inTenant(e, tenant));
     }
@@ -63,9 +65,8 @@ export async function showFleetState(
  */
 export async function fleetTranslationsStatus(
   opts: ProjectOptions & { languages?: string[] },
-  tenants: readonly string[],
+  { config, tenants }: Selection,
 ): Promise<Array<{ tenant: string; report: StatusReport }>> {
-  const config = await projectConfig(opts);
   const lock = await readLock(lockPath(config, opts.cwd));
   const reader = new ManifestReader(opts.cwd);
   const exclude = overlayFolders(config);

@@ -7,7 +7,8 @@
  */
 import { hold } from "../holdings.js";
 import { hasChanges } from "../plan/types.js";
-import type { FleetPlan } from "../plan/fleet.js";
+import { wavesProblem, type FleetPlan } from "../plan/fleet.js";
+import { PimctlError } from "../errors.js";
 import { runWaves } from "../base/waves.js";
 import { apply, type ApplyOptions, type ApplyResult } from "./apply.js";
 import { TENANT_PARALLELISM } from "./fleet-plan.js";
@@ -34,22 +35,32 @@ export interface RolloutResult {
   tenants: RolloutTenant[];
   /** The command that resumes (the same command): set when a tenant did not converge. */
   resume?: string;
+  /**
+   * Saved plans only: the tenants whose saved plan can never converge (stale, or holding an error
+   * instead of a plan), and the command that plans them again into their files, to run before `resume`.
+   */
+  replan?: { tenants: string[]; command: string };
 }
 
 export interface RolloutRunOptions
   extends
     RolloutOptions,
     Omit<ApplyOptions, "planFile" | "savedPlan" | "tenant" | "confirm" | "hooks" | "targets" | "excludes" | "allowDelete" | "dryRun" | "backupFile"> {
-  /** Where the plans come from, for messages: the fleet file, else the plans this run made. */
-  source?: string;
+  /** Where a tenant's plan comes from, for messages: its saved file (a fleet file or its own), else the plans this run made. */
+  sourceOf?: (tenant: string) => string;
   /** The command that resumes the rollout (the same command), given back when a tenant did not converge. */
   resumeCommand?: string;
+  /** Saved plans: the command that plans these tenants again into their files, given back when a saved plan cannot converge. */
+  replanCommand?: (tenants: readonly string[]) => string;
   onTenantStart?: (tenant: string, wave: number) => void;
   onTenantEnd?: (row: RolloutTenant) => void;
 }
 
 /** Apply a fleet plan's tenants in its waves. Never throws for a tenant: each ends as a row of the result. */
 export async function rollout(fleet: RolloutFleet, opts: RolloutRunOptions): Promise<RolloutResult> {
+  // Read files are checked when parsed (fleet-file.ts); a fleet handed over by a library caller is checked here.
+  const problem = wavesProblem(fleet);
+  if (problem) throw new PimctlError("plan_integrity", `the fleet cannot be rolled out: ${problem}`);
   const byName = new Map(fleet.tenants.map((t) => [t.tenant, t]));
   const rows = new Map<string, RolloutTenant>();
   const started = new Set<string>();
@@ -79,8 +90,7 @@ export async function rollout(fleet: RolloutFleet, opts: RolloutRunOptions): Pro
       },
     );
     const tenants = items.map((i) => i.result ?? notStarted(i.item, i.wave, opts.signal));
-    const resume = tenants.some((t) => !converged(t.outcome)) ? opts.resumeCommand : undefined;
-    return { tenants, ...(resume ? { resume } : {}) };
+    return { tenants, ...nextStep(tenants, byName, opts) };
   } finally {
     release();
   }
@@ -102,18 +112,34 @@ async function applyTenant(
     };
   }
   if (!hasChanges(entry.plan)) return { outcome: "already applied", exit: 0, detail: "no changes" };
-  const label = opts.source ? `${opts.source} (tenant ${tenant})` : `the plan of tenant "${tenant}" made by this run`;
+  const label = opts.sourceOf ? `${opts.sourceOf(tenant)} (tenant ${tenant})` : `the plan of tenant "${tenant}" made by this run`;
   try {
     const result = await apply({
       ...opts,
       tenant,
-      savedPlan: { plan: entry.plan, label },
+      savedPlan: { plan: entry.plan, label, madeByThisRun: !opts.sourceOf },
       ...(opts.warn ? { warn: (line: string) => opts.warn!(`${tenant}: ${line}`) } : {}),
     });
     return { ...endOf(result), result };
   } catch (e) {
     return endOfError(e);
   }
+}
+
+/**
+ * What to run next when a tenant did not converge: the same command, which skips the tenants at their
+ * plan; but a saved plan that is stale, or holds an error instead of a plan, fails the same way every
+ * time it is run: those tenants are planned again instead.
+ */
+function nextStep(
+  tenants: readonly RolloutTenant[],
+  byName: ReadonlyMap<string, RolloutFleet["tenants"][number]>,
+  opts: RolloutRunOptions,
+): Pick<RolloutResult, "resume" | "replan"> {
+  if (tenants.every((t) => converged(t.outcome))) return {};
+  const deadEnds = opts.replanCommand ? tenants.filter((t) => t.outcome === "stale" || !byName.get(t.tenant)?.plan).map((t) => t.tenant) : [];
+  const resume = opts.resumeCommand ? { resume: opts.resumeCommand } : {};
+  return deadEnds.length ? { ...resume, replan: { tenants: deadEnds, command: opts.replanCommand!(deadEnds) } } : resume;
 }
 
 function notStarted(tenant: string, wave: number, signal: AbortSignal | undefined): RolloutTenant {

@@ -82,6 +82,7 @@ export async function checkSavedPlan(
   state: LedgerState,
   opts: ProjectOptions,
   ifApplied: "ok" | "fail",
+  madeByThisRun = false,
 ): Promise<PlanResult & { alreadyApplied?: string }> {
   const basis = saved.basis;
   const policy: PlanPolicy = {
@@ -121,7 +122,8 @@ export async function checkSavedPlan(
     const done = partlyApplied(saved, current.plan);
     throw new PimctlError(
       "plan_stale",
-      `${file} is not what a plan made now from its own basis gives (the tenant changed, or the file was edited); nothing was applied. Plan again`,
+      `${file} is not what a plan made now from its own basis gives (the tenant changed${madeByThisRun ? " since" : ", or the file was edited"}); ` +
+        `nothing was applied. Plan again`,
       {
         details: [
           ...(done

@@ -26,8 +26,10 @@ import { addressOf, parseRecordRef, recordNames, resolveRef, type RecordKind, ty
 /** The state backend a project's config names, for `pimctl state`. */
 export async function openProjectState(
   opts: ProjectOptions & { backend?: "local" | "git" },
+  given?: Config,
 ): Promise<{ config: Config; backend: StateBackend; tenant: string; baseUrl: string }> {
-  const config = await projectConfig(opts);
+  // A command over several tenants read the config once to select them: each tenant's state reuses it.
+  const config = given ?? (await projectConfig(opts));
   const { name, tenant } = pickTenant(config, opts.tenant);
   return { config, backend: openBackend(config, name, opts.env, opts.backend), tenant: name, baseUrl: tenantBaseUrl(config, name, tenant) };
 }
@@ -112,9 +114,8 @@ async function withLock<T>(opts: StateOptions, backend: StateBackend, tenant: st
 }
 
 /** Names for the records the entries refer to; undefined when the tenant cannot be reached (no token). */
-async function namesFor(opts: ProjectOptions, kinds: Set<RecordKind>): Promise<RecordNames | undefined> {
+async function namesFor(opts: ProjectOptions, kinds: Set<RecordKind>, config: Config): Promise<RecordNames | undefined> {
   if (!kinds.size) return { brands: new Map(), categories: new Map() };
-  const { config } = await openProjectState(opts);
   let connection;
   try {
     connection = await connect(config, opts.tenant, { env: opts.env, ...(opts.logHttp ? { logHttp: opts.logHttp } : {}) });
@@ -135,12 +136,13 @@ export interface ShownEntry extends LedgerEntry {
 
 export async function showState(
   opts: ProjectOptions & { offline?: boolean },
+  given?: Config,
 ): Promise<{ tenant: string; location: string; existed: boolean; lock?: LockInfo; entries: ShownEntry[]; resolved: boolean }> {
-  const { backend, tenant, baseUrl } = await openProjectState(opts);
+  const { config, backend, tenant, baseUrl } = await openProjectState(opts, given);
   const state = await readLedger(backend, tenant, baseUrl);
   const lock = await backend.readLock();
   const entries = ledgerEntries(state.ledger);
-  const names = opts.offline ? undefined : await namesFor(opts, new Set(entries.map((e) => e.kind)));
+  const names = opts.offline ? undefined : await namesFor(opts, new Set(entries.map((e) => e.kind)), config);
   return {
     tenant,
     location: backend.location,
@@ -236,7 +238,7 @@ export async function rmState(opts: StateOptions, refs: string[]): Promise<{ rem
   const { config, backend, tenant, baseUrl } = await openProjectState(opts);
   const parsed = refs.map((r) => ({ text: r, ref: parseRecordRef(r) }));
   const needNames = new Set(parsed.filter((p) => !("id" in p.ref)).map((p) => p.ref.kind));
-  const names = await namesFor(opts, needNames);
+  const names = await namesFor(opts, needNames, config);
   if (!names)
     throw new PimctlError(
       "usage",

@@ -5,10 +5,8 @@
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { Ajv } from "ajv";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { testProject, type TestProject } from "../helpers/project.js";
-import { repoRoot } from "../helpers/paths.js";
+import { schemaValidator, testProject, type TestProject } from "../helpers/project.js";
 
 const TENANTS = ["prod-eu", "prod-us", "staging"];
 
@@ -16,13 +14,6 @@ const MANIFESTS = {
   "catalogue/groups.yaml": "display_groups:\n  - name: Shared\n    sort_order: 1\n",
   "catalogue/brands.yaml": "brands:\n  - name: Acme\n    desc: Tools for ${region}\n",
 };
-
-function fleetValidator() {
-  const load = (n: string) => JSON.parse(readFileSync(path.join(repoRoot, "schemas", n), "utf8")) as object;
-  const ajv = new Ajv({ allErrors: true, strict: false });
-  ajv.addSchema(load("plan.schema.json"));
-  return ajv.compile(load("fleet-plan.schema.json"));
-}
 
 /** Each tenant with its region as a variable: the brand's text differs per tenant, the display group does not. */
 function fleetProject(): Promise<TestProject> {
@@ -69,7 +60,7 @@ describe("plan --tenant GLOB: one combined review", () => {
     const r = await p.cli(["plan", "--tenant", "*", "--format", "json", "--detailed-exitcode"]);
     expect(r.code).toBe(2);
     const fleet = JSON.parse(r.stdout) as { kind: string; tenants: Array<{ tenant: string; exit: number; plan?: { basis?: unknown } }>; waves: string[][] };
-    const validate = fleetValidator();
+    const validate = schemaValidator("fleet-plan", ["plan"]);
     expect(validate(fleet), JSON.stringify(validate.errors)).toBe(true);
     expect(fleet.kind).toBe("fleet");
     expect(fleet.tenants.map((t) => [t.tenant, t.exit])).toEqual([

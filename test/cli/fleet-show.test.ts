@@ -7,6 +7,8 @@ import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testProject, type TestProject } from "../helpers/project.js";
+import { fleetDigest } from "../../src/planfile/fleet-file.js";
+import type { FleetPlan } from "../../src/plan/fleet.js";
 
 const TENANTS = ["prod-eu", "prod-us", "staging"];
 
@@ -128,6 +130,48 @@ describe("the saved fleet file", () => {
     expect((await p.cli(["show", "signed.json"], { env })).code).toBe(0);
     const wrong = await p.cli(["show", "signed.json"], { env: { PIMCTL_PLAN_HMAC_KEY: "k2" } });
     expect(wrong.code).toBe(1);
-    expect(wrong.stderr).toContain("signed.json (tenant prod-eu): the signature does not verify");
+    expect(wrong.stderr).toContain("signed.json: the fleet's signature does not verify");
+  });
+
+  /** The file edited by someone who recomputes its digest (which needs no key). */
+  const reDigested = (from: string, edit: (f: FleetPlan) => void) => {
+    const f = JSON.parse(readFileSync(file(from), "utf8")) as FleetPlan;
+    edit(f);
+    delete f.integrity!.hmac;
+    f.integrity = { ...f.integrity, digest: fleetDigest(f) };
+    writeFileSync(file("tampered.json"), JSON.stringify(f, null, 2));
+  };
+
+  it("refuses waves that leave a tenant out, or name one twice, even with the digest recomputed: a rollout applies what the waves list", async () => {
+    reDigested("fleet.json", (f) => (f.waves = [["staging"], ["prod-eu"]]));
+    const left = await p.cli(["apply", "tampered.json", "--auto-approve"]);
+    expect(left.code).toBe(1);
+    expect(left.stderr).toContain('tampered.json: its waves leave out "prod-us": a rollout would never apply that tenant');
+    reDigested(
+      "fleet.json",
+      (f) =>
+        (f.waves = [
+          ["staging", "prod-eu"],
+          ["prod-eu", "prod-us"],
+        ]),
+    );
+    expect((await p.cli(["show", "tampered.json"])).stderr).toContain('its waves name tenant "prod-eu" twice');
+  });
+
+  it("with the key, signs the fleet file itself: waves reordered and the digest recomputed without the key are refused", async () => {
+    const env = { PIMCTL_PLAN_HMAC_KEY: "k1" };
+    const signed = JSON.parse(readFileSync(file("signed.json"), "utf8")) as FleetPlan;
+    expect(signed.integrity!.hmac).toMatch(/^hmac-sha256:[0-9a-f]{64}$/);
+    // Production first, the canary skipped: every tenant still listed once, each plan's own signature intact.
+    reDigested("signed.json", (f) => (f.waves = [["prod-eu", "prod-us"], ["staging"]]));
+    const r = await p.cli(["apply", "tampered.json", "--auto-approve"], { env });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("tampered.json is not signed, but PIMCTL_PLAN_HMAC_KEY is set");
+    const forged = JSON.parse(readFileSync(file("tampered.json"), "utf8")) as FleetPlan;
+    forged.integrity!.hmac = signed.integrity!.hmac!;
+    writeFileSync(file("tampered.json"), JSON.stringify(forged, null, 2));
+    const again = await p.cli(["apply", "tampered.json", "--auto-approve"], { env });
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain("tampered.json: the fleet's signature does not verify with the key in PIMCTL_PLAN_HMAC_KEY");
   });
 });

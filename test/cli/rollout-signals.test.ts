@@ -43,6 +43,10 @@ describe("signals in a rollout", () => {
     expect(err).toContain("  1     prod-us  not started  4     the rollout was interrupted before it started\n");
     expect(err).toContain("  1     staging  not started  4     the rollout was interrupted before it started\n");
     expect(err).toContain("Resume with: pimctl apply --tenant '*' --auto-approve --tenant-parallelism 1 --parallelism 1\n");
+    // The tenant's own lines point at the rollout's next step: a bare `pimctl apply` names no tenant, and no saved plan went stale.
+    expect(err).toContain("The rollout's next step, below its table, finishes it.");
+    expect(err).not.toContain("Run `pimctl apply` again");
+    expect(err).not.toContain("the saved plan is now stale");
     const written = writesTo(project, "prod-eu");
     expect(written).toBeGreaterThanOrEqual(2);
     expect(written).toBeLessThan(12);

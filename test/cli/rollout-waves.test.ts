@@ -110,13 +110,41 @@ describe("a rollout in waves", () => {
     expect(row(r.stderr, "prod-us").slice(0, 3)).toEqual(["3", "prod-us", "not started"]);
     expect(brandNames(project, "prod-eu")).toEqual(["Acme"]);
     expect(brandNames(project, "prod-us")).toEqual([]);
-    expect(r.stderr).toContain("Resume with: pimctl apply fleet.json\n");
+    // Running the same file again cannot converge: the next step plans the file again first.
+    const next =
+      "The saved plans of prod-eu cannot converge (stale, or not planned): running them again fails the same way. " +
+      "Plan again: pimctl plan --tenant prod-eu,prod-us,staging --out fleet.json, then run: pimctl apply fleet.json\n";
+    expect(r.stderr).toContain(next);
+    expect(r.stderr).not.toContain("Resume with:");
 
-    // The same file again: staging is already at its plan, prod-eu still stale (plan it again), prod-us still waits.
+    // The same file again: staging is already at its plan, prod-eu still stale, prod-us still waits.
     const again = await project.cli(["apply", "fleet.json"]);
     expect(again.code, again.stderr).toBe(4);
     expect(row(again.stderr, "staging")[2]).toBe("already applied");
     expect(row(again.stderr, "prod-eu")[2]).toBe("stale");
+    // The printed next step converges.
+    expect((await project.cli(["plan", "--tenant", "prod-eu,prod-us,staging", "--out", "fleet.json"])).code).toBe(0);
+    const done = await project.cli(["apply", "fleet.json"]);
+    expect(done.code, done.stderr).toBe(0);
+    for (const t of TENANTS) expect(brandNames(project, t)).toEqual(["Acme", "Zenith"]);
+  });
+
+  it("a saved fleet file holding a tenant that could not be planned: the rest go, and the next step plans the file again (not a resume that fails forever)", async () => {
+    const project = await fleet();
+    const saved = await project.cli(["plan", "--tenant", "*", "--out", "fleet.json"], { env: { "PIMCTL_PROD-US_TOKEN": "not-the-token" } });
+    expect(saved.code).toBe(1);
+    expect(saved.stderr).toContain("Saved the plans of 2 tenants and the 1 error of the rest to fleet.json.");
+    const r = await project.cli(["apply", "fleet.json", "--format", "json"]);
+    expect(r.code, r.stderr).toBe(4);
+    expect(row(r.stderr, "prod-us").slice(0, 3)).toEqual(["3", "prod-us", "failed"]);
+    expect(r.stderr).toContain("The saved plans of prod-us cannot converge");
+    const json = JSON.parse(r.stdout) as { resume?: string; replan?: { tenants: string[]; command: string } };
+    expect(json.replan).toEqual({ tenants: ["prod-us"], command: "pimctl plan --tenant prod-eu,prod-us,staging --out fleet.json" });
+    expect(json.resume).toBe("pimctl apply fleet.json");
+    expect((await project.cli(["plan", "--tenant", "prod-eu,prod-us,staging", "--out", "fleet.json"])).code).toBe(0);
+    const done = await project.cli(["apply", "fleet.json"]);
+    expect(done.code, done.stderr).toBe(0);
+    for (const t of TENANTS) expect(brandNames(project, t)).toEqual(["Acme", "Zenith"]);
   });
 
   it("a saved fleet file applied twice: every tenant already applied the second time (exit 0)", async () => {

@@ -6,18 +6,17 @@
  * of the emulator; the token has the characters those encodings change.
  */
 import { readFile } from "node:fs/promises";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { afterEach, expect, it } from "vitest";
 import type { Bundle } from "../../src/bundle/bundle.js";
 import { testProject, type TestProject } from "../helpers/project.js";
+import { forwardingProxy, type ForwardingProxy } from "../helpers/forwarding-proxy.js";
 import { seedTenant } from "./fixture.js";
 
 let p: TestProject | undefined;
-let proxy: Server | undefined;
+let proxy: ForwardingProxy | undefined;
 afterEach(async () => {
-  await new Promise<void>((r) => (proxy ? proxy.close(() => r()) : r()));
+  await proxy?.close();
   await p?.close();
   p = proxy = undefined;
 });
@@ -27,39 +26,29 @@ const SESSION = "sess-7f3a9c1e2b5d";
 
 /** Echoes the token in every form a service might, and sets a session cookie it echoes too. */
 async function echoingProxy(upstream: string): Promise<string> {
-  proxy = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      const auth = req.headers.authorization ?? "";
+  proxy = await forwardingProxy(upstream, {
+    rewrite: ({ route, authorization: auth }, up) => {
       const token = auth.replace(/^Bearer /, "");
-      const body = chunks.length ? Buffer.concat(chunks) : undefined;
-      const headers = { authorization: auth, "content-type": "application/json" };
-      void fetch(`${upstream}${req.url}`, { method: req.method!, headers, ...(body ? { body } : {}), redirect: "manual" }).then(async (up) => {
-        let text = await up.text();
-        const route = (req.url ?? "").split("?")[0]!;
-        const out: Record<string, string> = { "content-type": "application/json", "set-cookie": `pim_session=${SESSION}; HttpOnly` };
-        // PHP's json_encode writes "/" as "\/".
-        if (route.endsWith("/ping")) text = JSON.stringify({ ...(JSON.parse(text) as object), debug: { auth } }).replace(/\//g, "\\/");
-        // A link with the token percent-encoded, in a body and a header.
-        if (route.endsWith("/channels")) {
-          const link = `https://pim.example.com/help?q=${encodeURIComponent(token)}`;
-          text = JSON.stringify({ ...(JSON.parse(text) as object), help: link });
-          out.link = `<${link}>; rel="help"`;
-        }
-        // A debug page naming the session cookie.
-        if (route.endsWith("/attributes")) text = JSON.stringify({ ...(JSON.parse(text) as object), debug: `cookie pim_session=${SESSION}` });
-        // The token straddles the place where the bundle cuts a body (8192 characters).
-        if (route.endsWith("/blocks")) text = `${"p".repeat(8180)}${token}`;
-        // A search miss quoting the token where doctor's evidence cuts a quoted answer (80 characters).
-        if (route.endsWith("/brands/search") && up.status === 200 && !text.trim()) text = `${"x".repeat(68)}${token}`;
-        res.writeHead(up.status, { ...out, "content-length": String(Buffer.byteLength(text)) });
-        res.end(text);
-      });
-    });
+      let text = up.text;
+      const headers: Record<string, string> = { "content-type": "application/json", "set-cookie": `pim_session=${SESSION}; HttpOnly` };
+      // PHP's json_encode writes "/" as "\/".
+      if (route.endsWith("/ping")) text = JSON.stringify({ ...(JSON.parse(text) as object), debug: { auth } }).replace(/\//g, "\\/");
+      // A link with the token percent-encoded, in a body and a header.
+      if (route.endsWith("/channels")) {
+        const link = `https://pim.example.com/help?q=${encodeURIComponent(token)}`;
+        text = JSON.stringify({ ...(JSON.parse(text) as object), help: link });
+        headers.link = `<${link}>; rel="help"`;
+      }
+      // A debug page naming the session cookie.
+      if (route.endsWith("/attributes")) text = JSON.stringify({ ...(JSON.parse(text) as object), debug: `cookie pim_session=${SESSION}` });
+      // The token straddles the place where the bundle cuts a body (8192 characters).
+      if (route.endsWith("/blocks")) text = `${"p".repeat(8180)}${token}`;
+      // A search miss quoting the token where doctor's evidence cuts a quoted answer (80 characters).
+      if (route.endsWith("/brands/search") && up.status === 200 && !text.trim()) text = `${"x".repeat(68)}${token}`;
+      return { text, headers };
+    },
   });
-  await new Promise<void>((r) => proxy!.listen(0, "127.0.0.1", () => r()));
-  return `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+  return proxy.origin;
 }
 
 /** Every string of a value, keys too. */

@@ -6,8 +6,6 @@
  * run fails on a refused token: no token, token file content or credential is in any bundle.
  */
 import { readFile, writeFile } from "node:fs/promises";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { afterEach, expect, it } from "vitest";
 import type { Bundle } from "../../src/bundle/bundle.js";
@@ -15,43 +13,26 @@ import { startEmulator } from "../../src/emulator/index.js";
 import { SWITCHES } from "../../src/emulator/switches.js";
 import { parseSwitches } from "../../src/doctor/vocabulary.js";
 import { testProject, type TestProject } from "../helpers/project.js";
+import { forwardingProxy, type ForwardingProxy } from "../helpers/forwarding-proxy.js";
 import { seedTenant } from "./fixture.js";
 
 let p: TestProject | undefined;
-let proxy: Server | undefined;
+let proxy: ForwardingProxy | undefined;
 afterEach(async () => {
-  await new Promise<void>((r) => (proxy ? proxy.close(() => r()) : r()));
+  await proxy?.close();
   await p?.close();
   p = proxy = undefined;
 });
 
 /** Forwards to the emulator and echoes the Authorization header back: in a header, a cookie, and the body of /ping. */
 async function echoingProxy(upstream: string): Promise<string> {
-  proxy = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      const auth = req.headers.authorization ?? "";
-      const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => k === "authorization" || k === "content-type")) as Record<string, string>;
-      const body = chunks.length ? Buffer.concat(chunks) : undefined;
-      void fetch(`${upstream}${req.url}`, { method: req.method!, headers, ...(body ? { body } : {}), redirect: "manual" }).then(async (up) => {
-        let text = await up.text();
-        if (req.url?.endsWith("/ping")) text = JSON.stringify({ ...(JSON.parse(text) as object), echo: `you sent ${auth}` });
-        const out: Record<string, string | string[]> = {
-          "content-type": up.headers.get("content-type") ?? "application/json",
-          "content-length": String(Buffer.byteLength(text)),
-          "x-echo-authorization": auth,
-          "set-cookie": `session=${auth.replace("Bearer ", "")}; HttpOnly`,
-        };
-        const location = up.headers.get("location");
-        if (location) out.location = location;
-        res.writeHead(up.status, out);
-        res.end(text);
-      });
-    });
+  proxy = await forwardingProxy(upstream, {
+    rewrite: ({ url, authorization }, up) => ({
+      ...(url.endsWith("/ping") ? { text: JSON.stringify({ ...(JSON.parse(up.text) as object), echo: `you sent ${authorization}` }) } : {}),
+      headers: { "x-echo-authorization": authorization, "set-cookie": `session=${authorization.replace("Bearer ", "")}; HttpOnly` },
+    }),
   });
-  await new Promise<void>((r) => proxy!.listen(0, "127.0.0.1", () => r()));
-  return `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+  return proxy.origin;
 }
 
 it("holds versions, config, readings and exchanges, and no token, token file content or credential", { timeout: 90_000 }, async () => {

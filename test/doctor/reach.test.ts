@@ -3,46 +3,30 @@
  * is what "reach" is for: doctor reports each list's answer and every reading it can still make,
  * and says it could not look for records of earlier runs, instead of stopping at the first list.
  */
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterEach, expect, it } from "vitest";
 import { testProject, type TestProject } from "../helpers/project.js";
+import { forwardingProxy, type ForwardingProxy } from "../helpers/forwarding-proxy.js";
 import { findingOf, runDoctor, seedTenant } from "./fixture.js";
 
 let p: TestProject | undefined;
-let proxy: Server | undefined;
+let proxy: ForwardingProxy | undefined;
 afterEach(async () => {
-  await new Promise<void>((r) => (proxy ? proxy.close(() => r()) : r()));
+  await proxy?.close();
   await p?.close();
   p = proxy = undefined;
 });
 
 /** Forwards to the emulator, but GET /brands answers 403 and GET /categories a proxy's HTML page. */
 async function blockingProxy(upstream: string): Promise<string> {
-  proxy = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      const route = (req.url ?? "").split("?")[0]!;
-      if (req.method === "GET" && route.endsWith("/brands")) {
-        res.writeHead(403, { "content-type": "application/json" });
-        return res.end(JSON.stringify({ message: "This action is unauthorized." }));
-      }
-      if (req.method === "GET" && route.endsWith("/categories")) {
-        res.writeHead(200, { "content-type": "text/html" });
-        return res.end("<!DOCTYPE html><html><body><h1>Access denied by the corporate proxy</h1></body></html>");
-      }
-      const body = chunks.length ? Buffer.concat(chunks) : undefined;
-      const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => k === "authorization" || k === "content-type")) as Record<string, string>;
-      void fetch(`${upstream}${req.url}`, { method: req.method!, headers, ...(body ? { body } : {}) }).then(async (up) => {
-        const text = await up.text();
-        res.writeHead(up.status, { "content-type": up.headers.get("content-type") ?? "application/json" });
-        res.end(text);
-      });
-    });
+  proxy = await forwardingProxy(upstream, {
+    intercept: ({ method, route }) => {
+      if (method === "GET" && route.endsWith("/brands")) return { status: 403, text: JSON.stringify({ message: "This action is unauthorized." }) };
+      if (method === "GET" && route.endsWith("/categories"))
+        return { headers: { "content-type": "text/html" }, text: "<!DOCTYPE html><html><body><h1>Access denied by the corporate proxy</h1></body></html>" };
+      return undefined;
+    },
   });
-  await new Promise<void>((r) => proxy!.listen(0, "127.0.0.1", () => r()));
-  return `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+  return proxy.origin;
 }
 
 it("reports a list the token cannot read, and one a proxy answers in HTML, and goes on with the readings", { timeout: 60_000 }, async () => {

@@ -5,16 +5,15 @@
  * above what any reading counts). Doctor names each as
  * unknown, with the request, and says what pimctl does there; never a known reading; exit 1.
  */
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterEach, expect, it } from "vitest";
 import { testProject, type TestProject } from "../helpers/project.js";
+import { forwardingProxy, type ForwardingProxy } from "../helpers/forwarding-proxy.js";
 import { findingOf, runDoctor, seedTenant } from "./fixture.js";
 
 let p: TestProject | undefined;
-let proxy: Server | undefined;
+let proxy: ForwardingProxy | undefined;
 afterEach(async () => {
-  await new Promise<void>((r) => (proxy ? proxy.close(() => r()) : r()));
+  await proxy?.close();
   await p?.close();
   p = proxy = undefined;
 });
@@ -37,31 +36,23 @@ function rewrite(v: unknown): unknown {
   );
 }
 
+/** Forwards to the emulator and rewrites its answers into forms no reading covers. */
 async function startProxy(upstream: string): Promise<string> {
-  proxy = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      const body = chunks.length ? Buffer.concat(chunks) : undefined;
-      const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => k === "authorization" || k === "content-type")) as Record<string, string>;
-      void fetch(`${upstream}${req.url}`, { method: req.method!, headers, ...(body ? { body } : {}) }).then(async (up) => {
-        let text = await up.text();
-        const path = (req.url ?? "").split("?")[0]!;
-        if (req.method === "POST" && path.endsWith("/search") && up.status === 200 && !text.trim()) text = '{"data":null}';
-        else if (text.trim().startsWith("{") || text.trim().startsWith("[")) {
-          let json = rewrite(JSON.parse(text));
-          if (path.endsWith("/display-groups")) json = { data: (json as { display_groups: unknown }).display_groups };
-          const meta = (json as { meta?: { total?: unknown } }).meta;
-          if (path.endsWith("/changelogs") && typeof meta?.total === "number") meta.total += 7;
-          text = JSON.stringify(json);
-        }
-        res.writeHead(up.status, { "content-type": "application/json", "content-length": Buffer.byteLength(text) });
-        res.end(text);
-      });
-    });
+  proxy = await forwardingProxy(upstream, {
+    rewrite: ({ method, route: path }, up) => {
+      let text = up.text;
+      if (method === "POST" && path.endsWith("/search") && up.status === 200 && !text.trim()) text = '{"data":null}';
+      else if (text.trim().startsWith("{") || text.trim().startsWith("[")) {
+        let json = rewrite(JSON.parse(text));
+        if (path.endsWith("/display-groups")) json = { data: (json as { display_groups: unknown }).display_groups };
+        const meta = (json as { meta?: { total?: unknown } }).meta;
+        if (path.endsWith("/changelogs") && typeof meta?.total === "number") meta.total += 7;
+        text = JSON.stringify(json);
+      }
+      return { text, headers: { "content-type": "application/json" } };
+    },
   });
-  await new Promise<void>((r) => proxy!.listen(0, "127.0.0.1", () => r()));
-  return `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+  return proxy.origin;
 }
 
 it("names what no reading covers as unknown, with the request and what pimctl does there, and exits 1", { timeout: 60_000 }, async () => {

@@ -120,7 +120,10 @@ export const demoConfig =
   (urls: Record<string, string>): string =>
     ["dir: catalogue", "tenants:", "  demo:", `    base_url: ${urls.demo}`, "    token_env: PIMCTL_DEMO_TOKEN", ...tenantLines, ...lines, ""].join("\n");
 
-/** A validator of one of the published JSON Schemas (schemas/NAME.schema.json). */
-export function schemaValidator(name: string): ValidateFunction {
-  return new Ajv({ allErrors: true, strict: false }).compile(JSON.parse(readFileSync(path.join(repoRoot, "schemas", `${name}.schema.json`), "utf8")) as object);
+/** A validator of one of the published JSON Schemas (schemas/NAME.schema.json), with the ones it refers to by $ref (`refs`: their names). */
+export function schemaValidator(name: string, refs: readonly string[] = []): ValidateFunction {
+  const load = (n: string) => JSON.parse(readFileSync(path.join(repoRoot, "schemas", `${n}.schema.json`), "utf8")) as object;
+  const ajv = new Ajv({ allErrors: true, strict: false });
+  for (const ref of refs) ajv.addSchema(load(ref));
+  return ajv.compile(load(name));
 }

@@ -6,7 +6,7 @@
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { readFile } from "node:fs/promises";
-import { planRollout, readRolloutFile } from "../../workflows/rollout-plan.js";
+import { planRollout, readRolloutFiles } from "../../workflows/rollout-plan.js";
 import { projectConfig } from "../../workflows/project.js";
 import { selectTenants } from "../../config/select.js";
 import { isGlob } from "../../base/name-globs.js";
@@ -46,15 +46,19 @@ export interface RolloutArgs extends GlobalArgs {
   format?: "text" | "json";
 }
 
-/** Where a rollout's plans come from: the tenants --tenant selects (planned now), or a saved fleet file. */
-export type RolloutSource = { selection: Selection } | { file: string };
+/** Where a rollout's plans come from: the tenants --tenant selects (planned now), or saved files (a fleet file, or several tenants' plan files). */
+export type RolloutSource = { selection: Selection } | { files: string[] };
 
 /**
  * Plan every tenant (or read the fleet file), show the review, ask once (unless --auto-approve or a
  * file), roll out, print the table; exit 4 unless every tenant converged.
  */
 export async function applyRollout(args: RolloutArgs, io: Io, source: RolloutSource, extra: BundleHooks["options"]): Promise<void> {
-  if (args["dry-run"]) throw new PimctlError("usage", "--dry-run shows the requests of one tenant: name one with --tenant");
+  if (args["dry-run"])
+    throw new PimctlError(
+      "usage",
+      `--dry-run shows the requests of one tenant: ${"files" in source ? "give one tenant's saved plan" : "name one with --tenant"}`,
+    );
   const parallelism = positive(args["tenant-parallelism"], "--tenant-parallelism") ?? TENANT_PARALLELISM;
   const maxFailed = positive(args["max-failed-tenants"], "--max-failed-tenants") ?? 1;
   const base = { ...projectOptions(args, io), ...extra, warn: warnLine(io) };
@@ -64,11 +68,9 @@ export async function applyRollout(args: RolloutArgs, io: Io, source: RolloutSou
     allowDelete: args["allow-delete"] === true,
     allowEmptyFiles: args["allow-empty-files"] === true,
   };
-  const fleet =
-    "file" in source
-      ? await readRolloutFile(source.file, { ...base, ...chosen })
-      : await planRollout({ ...base, ...chosen, tenantParallelism: parallelism }, source.selection);
-  const asked = !("file" in source) && !args["auto-approve"];
+  const saved = "files" in source ? await readRolloutFiles(source.files, { ...base, ...chosen }) : undefined;
+  const fleet = "selection" in source ? await planRollout({ ...base, ...chosen, tenantParallelism: parallelism }, source.selection) : saved!.fleet;
+  const asked = !saved && !args["auto-approve"];
   if (!args.quiet || asked)
     io.stderr(renderFleet(fleet, "text", { color: false, ...(args.summary ? { summary: true } : args.compact ? { compact: true } : {}) }));
   if (asked && !(await approved(fleet, io))) {
@@ -77,10 +79,11 @@ export async function applyRollout(args: RolloutArgs, io: Io, source: RolloutSou
   }
   const result = await rollout(fleet, {
     ...base,
-    ...("file" in source ? { source: source.file } : {}),
+    ...(saved ? { sourceOf: saved.sourceOf } : {}),
     maxFailedTenants: maxFailed,
     tenantParallelism: parallelism,
-    resumeCommand: resumeCommand(args, "file" in source ? source.file : undefined),
+    resumeCommand: resumeCommand(args, "files" in source ? source.files : []),
+    ...(saved ? { replanCommand: (tenants: readonly string[]) => replanCommand(args, fleet, saved.sourceOf, tenants) } : {}),
     failFast: args["fail-fast"] === true,
     ...(args["lock-timeout"] ? { lockTimeoutMs: durationOption(args["lock-timeout"]) } : {}),
     ...(args["if-applied"] ? { ifApplied: args["if-applied"] } : {}),
@@ -88,8 +91,8 @@ export async function applyRollout(args: RolloutArgs, io: Io, source: RolloutSou
     onTenantStart: (tenant, wave) => say(args, io, `${tenant}: applying (wave ${wave})`),
     onTenantEnd: (row) => tenantEnded(row, args, io),
   });
-  io.stderr(`\n${renderRolloutTable(result.tenants, result.resume)}`);
-  appendStepSummary(io, () => renderRolloutMarkdown(result.tenants, result.resume));
+  io.stderr(`\n${renderRolloutTable(result.tenants, result)}`);
+  appendStepSummary(io, () => renderRolloutMarkdown(result.tenants, result));
   const json = rolloutJson(result);
   if (args.format === "json") io.stdout(json);
   if (args.report) await writeFile(path.resolve(io.cwd, args.report), json);
@@ -127,7 +130,7 @@ function tenantEnded(row: RolloutTenant, args: RolloutArgs, io: Io): void {
         .join("")}`,
     );
   if (!row.result?.report || row.outcome === "applied") return;
-  for (const l of applyResultText(row.result, { dryRun: false, savedPlan: true, cwd: io.cwd, tenantFlag: row.tenant })) {
+  for (const l of applyResultText(row.result, { dryRun: false, savedPlan: true, inRollout: true, cwd: io.cwd, tenantFlag: row.tenant })) {
     const indented = l.text.replace(/^(?=.)/gm, "  ");
     if (l.to === "note") say(args, io, indented);
     else io.stderr(indented);
@@ -135,8 +138,8 @@ function tenantEnded(row: RolloutTenant, args: RolloutArgs, io: Io): void {
 }
 
 /** The same command, as a person types it: re-run, it skips the tenants already at their plan. */
-export function resumeCommand(args: RolloutArgs, file?: string): string {
-  const words = ["pimctl", "apply", ...(file ? [shellWord(file)] : [])];
+export function resumeCommand(args: RolloutArgs, files: readonly string[] = []): string {
+  const words = ["pimctl", "apply", ...files.map(shellWord)];
   const opt = (name: string, value: string | number | boolean | undefined) => {
     if (value === undefined || value === false) return;
     words.push(`--${name}`, ...(value === true ? [] : [shellWord(String(value))]));
@@ -157,6 +160,26 @@ export function resumeCommand(args: RolloutArgs, file?: string): string {
   return words.join(" ");
 }
 
+/**
+ * New plans for the files that hold the tenants whose saved plan cannot converge: each such file
+ * planned again whole (every tenant it holds, into the same name), so the same apply runs after.
+ */
+function replanCommand(args: RolloutArgs, fleet: FleetPlan, sourceOf: (tenant: string) => string, deadEnds: readonly string[]): string {
+  const files = [...new Set(deadEnds.map(sourceOf))];
+  return files
+    .map((file) => {
+      const tenants = fleet.tenants.map((t) => t.tenant).filter((t) => sourceOf(t) === file);
+      const words = ["pimctl", "plan", "--tenant", shellWord(tenants.join(","))];
+      if (args.config) words.push("--config", shellWord(args.config));
+      if (args.dir) words.push("--dir", shellWord(args.dir));
+      for (const t of args.target ?? []) words.push("--target", shellWord(t));
+      for (const e of args.exclude ?? []) words.push("--exclude", shellWord(e));
+      if (args["allow-delete"]) words.push("--allow-delete");
+      return [...words, "--out", shellWord(file)].join(" ");
+    })
+    .join(" && ");
+}
+
 /** The rollout for programs: each tenant's row, and its apply's report as `--report` writes it for one tenant. */
 function rolloutJson(result: RolloutResult): string {
   const tenants = result.tenants.map((t) => ({
@@ -168,20 +191,27 @@ function rolloutJson(result: RolloutResult): string {
     ...(t.error ? { error: t.error } : {}),
     ...(t.result?.report ? { report: JSON.parse(applyReportJson(t.result)) as unknown } : {}),
   }));
-  return `${jsonText({ kind: "rollout", tenants, ...(result.resume ? { resume: result.resume } : {}) }, 2)}\n`;
+  const next = { ...(result.resume ? { resume: result.resume } : {}), ...(result.replan ? { replan: result.replan } : {}) };
+  return `${jsonText({ kind: "rollout", tenants, ...next }, 2)}\n`;
 }
 
 /**
- * What `apply` rolls out: a saved fleet file, or two tenants or more that --tenant selects (names and
- * globs). Undefined: today's apply of one tenant (a glob that matches one is that tenant's name from here on).
+ * What `apply` rolls out: a saved fleet file, several saved plan files (a CI matrix's, one per tenant,
+ * or fleet files), or two tenants or more that --tenant selects (names and globs). Undefined: today's
+ * apply of one tenant (a glob that matches one is that tenant's name from here on).
  */
-export async function rolloutSource(args: RolloutArgs & { plan?: string }, io: Io): Promise<RolloutSource | undefined> {
+export async function rolloutSource(args: RolloutArgs & { plans?: string[] }, io: Io): Promise<RolloutSource | undefined> {
   const spec = args.tenant;
-  if (args.plan && (await isFleetFile(path.resolve(io.cwd, args.plan)))) {
-    if (spec !== undefined) throw new PimctlError("usage", `${args.plan} is a fleet plan: it is applied whole, to the tenants it was made for (drop --tenant)`);
-    return { file: args.plan };
+  const files = args.plans ?? [];
+  if (files.length > 1 || (files.length === 1 && (await isFleetFile(path.resolve(io.cwd, files[0]!))))) {
+    const whole =
+      files.length > 1
+        ? `the ${files.length} saved plans are applied whole, each to the tenant it was made for (drop --tenant)`
+        : `${files[0]!} is a fleet plan: it is applied whole, to the tenants it was made for (drop --tenant)`;
+    if (spec !== undefined) throw new PimctlError("usage", whole);
+    return { files };
   }
-  if (!args.plan && spec !== undefined && (spec.includes(",") || isGlob(spec))) {
+  if (!files.length && spec !== undefined && (spec.includes(",") || isGlob(spec))) {
     const config = await projectConfig({ cwd: io.cwd, ...(args.config ? { configPath: args.config } : {}), ...(args.dir ? { dir: args.dir } : {}) });
     const tenants = selectTenants(config, spec);
     if (tenants.length >= 2) return { selection: { config, tenants } };

@@ -13,12 +13,14 @@ import { appendStepSummary } from "../pipeline-output.js";
 import { renderApplySummary } from "../../render/apply-summary.js";
 import { applyReportJson, applyResultText } from "../../render/apply-result.js";
 import { ALLOW_EMPTY_FILES_OPTION, colorFor, durationOption, projectOptions, say, warnLine, withProjectOptions, withRefresh } from "../options.js";
-import { bundled, withBundle, type BundleArgs } from "../bundle.js";
+import { bundled, selectsSeveral, withBundle, type BundleArgs } from "../bundle.js";
 import { publicPlan } from "../../planfile/file.js";
 import { refuseUnwritable } from "../output-files.js";
 import { applyRollout, rolloutSource, type RolloutArgs } from "./apply-rollout.js";
 
 interface ApplyArgs extends BundleArgs, RolloutArgs {
+  /** The saved plan files given: one is today's saved plan (`plan`); several, or a fleet file, a rollout. */
+  plans?: string[];
   plan?: string;
 }
 
@@ -27,23 +29,32 @@ const FULL_PLAN_LIMIT = 200;
 
 export function applyCommand(io: Io): CommandModule<object, ApplyArgs> {
   return {
-    command: "apply [plan]",
-    describe: "Make the tenant match the manifests (or apply a saved plan)",
+    command: "apply [plans..]",
+    describe: "Make the tenant match the manifests (or apply saved plans: one, or several tenants' as a rollout)",
     builder: (y) =>
       applyOptions(withBundle(withRefresh(withProjectOptions(y))))
         .example("$0 apply --tenant staging", "Plan, show, ask, apply")
         .example("$0 apply plan.json", "Apply a reviewed, saved plan (CI on merge)")
+        .example("$0 apply plan-*.json", "Roll out a CI matrix's saved plans, one per tenant, in the config's rollout: waves")
         .example("$0 apply --auto-approve --allow-delete", "Unattended, deletes included")
         .example("$0 apply --tenant 'prod-*' --auto-approve", "Roll out to every prod tenant, in the config's rollout: waves")
         .example("$0 apply plan.json --lock-timeout 5m", "Wait up to 5 minutes for a running apply to finish") as never,
     handler: bundled(io, "apply", async (args, bundle) => {
       const color = colorFor(args, io);
-      if (!args.plan && !args["auto-approve"] && !args["dry-run"] && !io.interactive) {
+      if (args.plans?.length === 1) args.plan = args.plans[0];
+      if (!args.plans?.length && !args["auto-approve"] && !args["dry-run"] && !io.interactive) {
         throw new PimctlError("usage", "refusing to apply without confirmation: no terminal to ask on. Pass --auto-approve, or apply a saved plan file");
       }
       await refuseUnwritable(io.cwd, { report: args.report });
       const source = await rolloutSource(args, io);
-      if (source) return applyRollout(args, io, source, bundle.options);
+      if (source) {
+        bundle.refuseSeveral(
+          "selection" in source
+            ? selectsSeveral(args.tenant, source.selection.tenants)
+            : `${source.files.join(", ")} ${source.files.length > 1 ? "are the saved plans" : "is the saved fleet plan"} of several tenants`,
+        );
+        return applyRollout(args, io, source, bundle.options);
+      }
       const progress = createProgress({ write: io.stderr, live: io.stderrIsTTY, color, quiet: args.quiet === true });
       // The plan apply shows goes to stderr, always (with or without --report): stdout carries only
       // what a program reads (the requests of --dry-run).
@@ -111,7 +122,13 @@ const tenantFlag = (args: ApplyArgs): { tenantFlag?: string } => (args.tenant ? 
 /** apply's own options: the plan it applies, what it may do, how it reports. */
 function applyOptions<T>(y: Argv<T>) {
   return y
-    .positional("plan", { type: "string", describe: "A plan saved with 'pimctl plan --out FILE'; refused when the tenant changed since" })
+    .positional("plans", {
+      type: "string",
+      array: true,
+      describe:
+        "A plan saved with 'pimctl plan --out FILE' (refused when the tenant changed since); a fleet file, or several tenants' plan files: " +
+        "rolled out, each tenant as reviewed",
+    })
     .option("auto-approve", { type: "boolean", describe: "Apply without asking (needed without a terminal, unless a saved plan is given)" })
     .option("allow-delete", {
       type: "boolean",

@@ -45,7 +45,7 @@ export function driftCommand(io: Io): CommandModule<object, DriftArgs> {
           alias: "f",
           choices: DRIFT_FORMATS,
           default: "text" as DriftFormat,
-          describe: "text for logs, markdown for an issue, json for programs (schemas/drift.schema.json)",
+          describe: "text for logs, markdown for an issue, json for programs (schemas/drift.schema.json; several tenants: schemas/fleet-drift.schema.json)",
           group: "Output and network:",
         })
         // Drift makes no plan to apply: --out (its older name) writes the same report.

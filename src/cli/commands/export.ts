@@ -24,7 +24,9 @@ export function exportCommand(io: Io): CommandModule<object, ExportArgs> {
           type: "boolean",
           describe:
             "Into a folder of manifests: change only the values that differ, where each entry lives (comments, ${variables}, previous_names, " +
-            "layout kept; anchors split, records renamed by hand followed); add new entries; remove none; refused if another record would change",
+            "layout kept; anchors split, records renamed by hand followed); add new entries; remove none; refused if another record would change. " +
+            "Into the config's dir: for a tenant with an overlay, each value goes to the file that declares it (the overlay, else the shared base), " +
+            "new records to the overlay",
         })
         .option("force", { type: "boolean", describe: "Into a folder of manifests: overwrite with freshly exported <kind>.yaml files" })
         .conflicts("merge", "force")
@@ -58,6 +60,16 @@ export function exportCommand(io: Io): CommandModule<object, ExportArgs> {
               `${plural(result.files.length, "file")}: ${result.files.join(", ")}`
           : `Merged into ${args.out}: the manifests already match the tenant; nothing written.`,
       );
+      if (result.overlay) {
+        // Into the shared base for a tenant with an overlay: what every tenant now reads, and what only this one does.
+        say(args, io, `  written to the shared base (every tenant that inherits it reads it): ${plural(result.overlay.baseValues, "value")}`);
+        say(
+          args,
+          io,
+          `  written to ${result.overlay.overlay}: ${plural(result.overlay.overlayValues, "value")}, ${plural(result.overlay.overlayAdded, "entry")} added`,
+        );
+        for (const line of result.overlay.removed) io.stderr(`warning: ${line}\n`);
+      }
       for (const line of result.byHand) io.stderr(`warning: ${line}\n`);
       for (const line of result.pendingRenames) say(args, io, `  not merged: ${line}`);
       if (result.onlyInFolder.length) {

@@ -57,7 +57,8 @@ export async function planFleetCommand(args: FleetPlanArgs, io: Io, selection: S
     say(
       args,
       io,
-      `Saved the plans of ${plural(fleet.tenants.length, "tenant")} to ${args.out}${hmacKey ? " (signed)" : ""}. Apply them with: pimctl apply ${args.out}`,
+      `Saved the plans of ${plural(fleet.tenants.length - failed, "tenant")}${failed ? ` and the ${plural(failed, "error")} of the rest` : ""} ` +
+        `to ${args.out}${hmacKey ? " (signed)" : ""}. Apply them with: pimctl apply ${args.out}`,
     );
   }
   fleetExit(fleet, args, io, gates);

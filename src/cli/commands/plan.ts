@@ -13,7 +13,7 @@ import type { LoadedCount } from "../../workflows/targeted-load.js";
 import { plural } from "../../plural.js";
 import { pageFacts } from "../page-facts.js";
 import { ALLOW_EMPTY_FILES_OPTION, projectOptions, say, withFormat, withProjectOptions, withRefresh } from "../options.js";
-import { bundled, withBundle, type BundleArgs } from "../bundle.js";
+import { bundled, selectsSeveral, withBundle, type BundleArgs } from "../bundle.js";
 import { printReview } from "../fleet-review.js";
 import { refuseUnwritable } from "../output-files.js";
 import { selectFleet } from "../../workflows/fleet-plan.js";
@@ -54,7 +54,10 @@ export function planCommand(io: Io): CommandModule<object, PlanArgs> {
       await refuseUnwritable(io.cwd, { out: args.out, html: args.html, "print-to": args["print-to"] });
       const options = projectOptions(args, io);
       const selection = await selectFleet(options);
-      if (selection && selection.tenants.length > 1) return planFleetCommand(args, io, selection, { ...options, ...bundle.options });
+      if (selection && selection.tenants.length > 1) {
+        bundle.refuseSeveral(selectsSeveral(args.tenant, selection.tenants));
+        return planFleetCommand(args, io, selection, { ...options, ...bundle.options });
+      }
       return planOneTenant(args, io, { ...options, ...(selection ? { tenant: selection.tenants[0]! } : {}), ...bundle.options }, selection?.config);
     }),
   };

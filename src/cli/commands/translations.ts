@@ -2,9 +2,9 @@ import type { CommandModule } from "yargs";
 import { PimctlError } from "../../errors.js";
 import { plural } from "../../plural.js";
 import { EXPORT_FORMATS, type ExportFormat } from "../../translations/formats/units.js";
-import { STATUS_FORMATS, renderStatus, type StatusFormat } from "../../translations/render-status.js";
+import { STATUS_FORMATS, renderFleetStatus, renderStatus, type StatusFormat } from "../../translations/render-status.js";
 import { fleetTranslationsStatus, severalTenants } from "../../workflows/fleet-commands.js";
-import { belowThreshold } from "../../translations/status.js";
+import { belowThreshold, type StatusReport } from "../../translations/status.js";
 import { translationsExport, translationsImport, translationsMarkReviewed, translationsStatus } from "../../workflows/translations.js";
 import { EXIT, ExitWith } from "../exit-codes.js";
 import type { Io } from "../io.js";
@@ -82,11 +82,10 @@ function statusCommand(io: Io, run: Handle): CommandModule<object, TranslationsA
     handler: run(async (args: TranslationsArgs) => {
       const opts = { ...projectOptions(args, io), ...(args.language ? { languages: args.language } : {}) };
       const several = await severalTenants(opts);
-      const reports = several ? await fleetTranslationsStatus(opts, several) : [{ tenant: undefined, report: await translationsStatus(opts) }];
       const format = args.format as StatusFormat;
-      if (!several) io.stdout(renderStatus(reports[0]!.report, format));
-      else if (format === "json") io.stdout(`${JSON.stringify({ tenants: reports.map((r) => ({ tenant: r.tenant, ...statusJson(r.report) })) }, null, 2)}\n`);
-      else io.stdout(reports.map((r) => `${format === "markdown" ? "## " : ""}Tenant ${r.tenant}\n\n${renderStatus(r.report, format)}`).join("\n"));
+      const fleet = several ? await fleetTranslationsStatus(opts, several) : undefined;
+      const reports: Array<{ tenant?: string; report: StatusReport }> = fleet ?? [{ report: await translationsStatus(opts) }];
+      io.stdout(fleet ? renderFleetStatus(fleet, format) : renderStatus(reports[0]!.report, format));
       const limit = args["fail-under"];
       if (limit === undefined) return;
       const below = reports.flatMap((r) => belowThreshold(r.report, limit).map((v) => ({ ...v, tenant: r.tenant })));
@@ -195,9 +194,4 @@ function markReviewedCommand(io: Io, run: Handle): CommandModule<object, Transla
       say(args, io, `Marked ${plural(r.marked.length, "translation")} reviewed in ${r.lockFile}.`);
     }),
   };
-}
-
-/** One tenant's report as `--format json` prints it for one tenant (render-status.ts), as an object. */
-function statusJson(report: Parameters<typeof renderStatus>[0]): Record<string, unknown> {
-  return JSON.parse(renderStatus(report, "json")) as Record<string, unknown>;
 }
