@@ -109,6 +109,7 @@ export const E2E: readonly string[] = [
   "test/translations/taxonomy-roundtrip.test.ts",
   "test/translations/variables-coverage.test.ts",
   "test/cli/fleet-bundle.test.ts",
+  "test/cli/fleet-config-errors.test.ts",
   "test/cli/fleet-drift.test.ts",
   "test/cli/fleet-plan.test.ts",
   "test/cli/fleet-review-limit.test.ts",

@@ -35,8 +35,9 @@ export function withProjectOptions<T>(y: Argv<T>): Argv<T & GlobalArgs> {
       type: "string",
       describe:
         "Tenant name from the config (optional when it names one); commands that work on several take names and globs, " +
-        "comma-separated ('prod-*'; docs/fleets.md)",
+        "comma-separated or the option repeated ('prod-*'; docs/fleets.md)",
       group: "Project:",
+      coerce: tenantList,
     })
     .option("dir", { type: "string", describe: "Manifest directory (default: the config's dir:, else .)", group: "Project:" })
     .option("parallelism", { type: "number", describe: "Concurrent requests to the tenant (default 8)", group: "Output and network:" })
@@ -45,6 +46,23 @@ export function withProjectOptions<T>(y: Argv<T>): Argv<T & GlobalArgs> {
     .option("quiet", { alias: "q", type: "boolean", describe: "No output but the result (plan, report)", group: "Output and network:" }) as Argv<
     T & GlobalArgs
   >;
+}
+
+/**
+ * --tenant given more than once is the comma-separated list (`--tenant a --tenant b` is `--tenant a,b`,
+ * as kubectl takes a repeated selector): every command then reads one string, a command that works on
+ * several tenants takes them all, and one that works on one refuses them, naming them (config/select.ts).
+ */
+function tenantList(value: string | string[]): string {
+  return Array.isArray(value) ? value.join(",") : value;
+}
+
+/** An option whose value names one thing (init's --tenant writes one tenant): given more than once is a usage error. */
+export function once(option: string, why: string): (value: string | string[]) => string {
+  return (value) => {
+    if (!Array.isArray(value)) return value;
+    throw new PimctlError("usage", `--${option} is given ${value.length} times: ${why}, so name it once`);
+  };
 }
 
 /** For the commands that read a tenant to plan against it (plan, apply, diff, drift). */

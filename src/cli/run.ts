@@ -31,6 +31,8 @@ export function buildParser(argv: string[], io: Io, opts: { parseOnly?: boolean;
     )
     .exitProcess(false)
     .fail((msg, err) => {
+      // yargs wraps what an option's coerce throws (init's --tenant given twice) in its own YError: a usage error.
+      if (err?.name === "YError") throw new PimctlError("usage", err.message);
       throw err ?? new PimctlError("usage", msg);
     });
   for (const c of commands(io, opts)) parser = parser.command(opts.parseOnly ? { ...c, handler: () => undefined } : c);

@@ -17,7 +17,8 @@ import type { ScopeRules } from "../model/policy.js";
 import type { ExternalRecords } from "../manifest/references.js";
 import type { SourceLocation } from "../model/catalogue.js";
 import { CONFIG_FILE, findConfig, type ConfigSearch } from "./find.js";
-import { isGlob } from "../base/name-globs.js";
+import { globProblem, isGlob } from "../base/name-globs.js";
+import { overlayLayoutErrors } from "./overlays.js";
 
 const DEFAULT_STATE: StateConfig = { backend: "local", remote: "origin" };
 
@@ -53,7 +54,11 @@ export async function loadConfig(opts: { configPath?: string; cwd: string; dir?:
   const data = (parsed.data ?? {}) as Record<string, unknown>;
   const errors = parsed.errors.length ? [...parsed.errors] : configErrors(parsed, data);
   if (errors.length) throw new PimctlErrors(errors);
-  return configOf(file, parsed, data, opts);
+  const config = configOf(file, parsed, data, opts);
+  // Checked once the paths are resolved, before any command reads a manifest or a tenant.
+  const layout = overlayLayoutErrors(config, opts.cwd, (keys) => parsed.at(pointer(keys)));
+  if (layout.length) throw new PimctlErrors(layout);
+  return config;
 }
 
 /** The config file's bytes; undefined when the file searched for (not named with --config) does not exist. */
@@ -187,20 +192,26 @@ function entryLocations(parsed: ParsedYaml, at: string[], map: object): Record<s
   return Object.fromEntries(Object.keys(map).map((k) => [k, parsed.at(pointer([...at, k]))]));
 }
 
-/** A plain name in `rollout:` that no tenant has is a typo that would leave a tenant to the last wave: refused at its line. */
+/**
+ * A plain name in `rollout:` that no tenant has is a typo that would leave a tenant to the last wave,
+ * and a glob that cannot be read (`[z-a]`) would stop every fleet command: each refused at its line.
+ */
 function rolloutErrors(data: Record<string, unknown>, parsed: ParsedYaml): PimctlError[] {
   const names = new Set(Object.keys((data.tenants ?? {}) as object));
   const rollout = Array.isArray(data.rollout) ? (data.rollout as unknown[]) : [];
   return rollout.flatMap((wave, w) =>
-    (Array.isArray(wave) ? wave : []).flatMap((entry: unknown, i) =>
-      typeof entry === "string" && !isGlob(entry) && !names.has(entry)
-        ? [
-            new PimctlError("config", `rollout: wave ${w + 1} names "${entry}", which is not a configured tenant`, {
-              location: parsed.at(pointer(["rollout", String(w), String(i)])),
-              details: [`configured tenants: ${[...names].sort().join(", ") || "(none)"}`],
-            }),
-          ]
-        : [],
-    ),
+    (Array.isArray(wave) ? wave : []).flatMap((entry: unknown, i) => {
+      if (typeof entry !== "string") return [];
+      const location = parsed.at(pointer(["rollout", String(w), String(i)]));
+      const problem = isGlob(entry) ? globProblem(entry) : undefined;
+      if (problem) return [new PimctlError("config", `rollout: wave ${w + 1}: ${problem}`, { location })];
+      if (isGlob(entry) || names.has(entry)) return [];
+      return [
+        new PimctlError("config", `rollout: wave ${w + 1} names "${entry}", which is not a configured tenant`, {
+          location,
+          details: [`configured tenants: ${[...names].sort().join(", ") || "(none)"}`],
+        }),
+      ];
+    }),
   );
 }

@@ -5,7 +5,7 @@
  * single-tenant command prints what it always printed.
  */
 import { PimctlError, closeNames } from "../errors.js";
-import { isGlob, nameGlob } from "../base/name-globs.js";
+import { globProblem, isGlob, nameGlob } from "../base/name-globs.js";
 import type { Config, TenantConfig } from "./index.js";
 
 /**
@@ -55,6 +55,10 @@ function specParts(spec: string): string[] {
 export function selectTenants(config: Config, spec: string | undefined): string[] {
   if (spec === undefined) return [pickTenant(config, undefined).name];
   const parts = specParts(spec);
+  for (const part of parts.filter(isGlob)) {
+    const problem = globProblem(part);
+    if (problem) throw new PimctlError("usage", `--tenant "${part}": ${problem}`);
+  }
   if (parts.length === 1 && !isGlob(parts[0]!)) return [pickTenant(config, parts[0]).name];
   const names = Object.keys(config.tenants).sort();
   const chosen = new Set<string>();

@@ -23,7 +23,7 @@ import {
 import { PimctlError, closeNames } from "../errors.js";
 import { pointer, type ParsedYaml } from "./yaml.js";
 import { edgeWhiteSpace } from "./white-space.js";
-import { TREE_KEYS, located } from "./located.js";
+import { TREE_KEYS, located, setElsewhere } from "./located.js";
 
 /** Merges valid files into one catalogue and checks the rules that span entries and files. */
 export class CatalogueBuilder {
@@ -161,13 +161,13 @@ export class CatalogueBuilder {
     for (const v of Object.keys(a.versions ?? {})) this.version(v, () => parsed.at(`${pointer([...parts, "versions", v])}#key`));
     if (a.values) {
       if (a.values.length && !TYPES_WITH_VALUES.includes(a.type)) {
+        const location = parsed.at(`${pointer([...parts, "values"])}#key`);
+        const typeAt = setElsewhere("its type", location, parsed.atPath([...parts, "type"]));
         this.errors.push(
           new PimctlError(
             "invalid_value",
-            `attribute "${a.name}" has type ${a.type}, which has no selectable values; remove values: or use selectbox or multiselect`,
-            {
-              location: parsed.at(`${pointer([...parts, "values"])}#key`),
-            },
+            `attribute "${a.name}" has type ${a.type}, which has no selectable values; remove values: or use selectbox or multiselect${typeAt}`,
+            { location },
           ),
         );
       }

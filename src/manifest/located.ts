@@ -16,3 +16,13 @@ export function located<T extends object>(raw: T, source: SourceLocation, path?:
 
 /** A category entry's keys that are not the record's own fields: the tree around it. */
 export const TREE_KEYS: ReadonlySet<string> = new Set(["children", "previous_paths"]);
+
+/**
+ * When a problem comes of two fields and the field that decides it is written in another file than
+ * the one the error points at (an overlay sets an attribute's type, the base gives its values), the
+ * words that name that other place: " (its type is set at overlays/prod-us/attributes.yaml:3:11)".
+ * Empty when both are in one file: a single directory's messages stay as they were.
+ */
+export function setElsewhere(what: string, at: SourceLocation, other: SourceLocation): string {
+  return other.file === at.file ? "" : ` (${what} is set at ${other.file}:${other.line}:${other.column})`;
+}

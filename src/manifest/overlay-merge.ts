@@ -24,15 +24,16 @@ export type Place = (rel: Path, parsed: ParsedYaml, original: Path) => void;
 export function removes(kind: EntryKind, entry: Written<Entry>, errors: PimctlError[]): boolean {
   if (!(REMOVE in entry.value)) return false;
   const at = entry.parsed.at(`${pathPointer([...entry.path, REMOVE])}#key`);
-  if (entry.value[REMOVE] !== true)
-    errors.push(new PimctlError("schema", `${REMOVE} takes true (remove this ${entryNoun(kind)} for this tenant)`, { location: at }));
+  const details = ["to change fields for this tenant, write the entry without $remove"];
+  // `$remove: false` beside fields is one mistake (the entry meant to patch): one error, not a second about what a removal holds.
+  if (entry.value[REMOVE] !== true) {
+    errors.push(new PimctlError("schema", `${REMOVE} takes true (remove this ${entryNoun(kind)} for this tenant)`, { location: at, details }));
+    return true;
+  }
   const extra = Object.keys(entry.value).filter((k) => k !== REMOVE && k !== IDENTITY[kind]);
   if (extra.length)
     errors.push(
-      new PimctlError("schema", `an entry with ${REMOVE}: true holds only its ${IDENTITY[kind]}, not ${extra.join(", ")}`, {
-        location: at,
-        details: ["to change fields for this tenant, write the entry without $remove"],
-      }),
+      new PimctlError("schema", `an entry with ${REMOVE}: true holds only its ${IDENTITY[kind]}, not ${extra.join(", ")}`, { location: at, details }),
     );
   return true;
 }

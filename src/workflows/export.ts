@@ -13,7 +13,7 @@ import { PimctlError, PimctlErrors } from "../errors.js";
 import { readTenantCatalogue } from "./diff.js";
 import { projectConfig, prunePolicy, schemaPath, type ProjectOptions } from "./project.js";
 import { pickTenant } from "../tenant.js";
-import { overlayDir, overlayFolders } from "../config/overlays.js";
+import { overlayDir, overlayFolderHolding, overlayFolders } from "../config/overlays.js";
 import type { Config, TenantConfig } from "../config/index.js";
 import { exportFiles, exportHeader, type ExportFile } from "../export/index.js";
 import { mergeExport, type MergeInput, type MergeResult } from "../export/merge.js";
@@ -49,6 +49,7 @@ export interface ExportResult extends Omit<MergeResult, "files"> {
 
 export async function exportTenant(opts: ExportOptions): Promise<ExportResult> {
   const outDir = path.resolve(opts.cwd, opts.out);
+  refuseOverlayOut(await projectConfig(opts), opts, outDir);
   // Tenants' overlay folders kept inside the folder are theirs: never part of what a merge edits.
   const { existing, sample } = await manifestsIn(outDir, overlayFolders(await projectConfig(opts)));
   if (existing.length && !opts.existing) {
@@ -213,4 +214,26 @@ async function existingManifests(dir: string, exclude: readonly string[]): Promi
     if ((e as NodeJS.ErrnoException).code === "ENOENT") return [];
     throw new PimctlError("io", `cannot read ${dir}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
   }
+}
+
+/**
+ * An overlay folder (or the folder that holds them) as --out: an overlay holds what differs from the
+ * base for one tenant, an export a whole catalogue, so the base's schema would refuse the overlay's
+ * `$remove` entries and a new export would copy every base entry into it. Refused before anything
+ * is read; a tenant's values reach its overlay through a merge into the base.
+ */
+function refuseOverlayOut(config: Config, opts: ExportOptions, outDir: string): void {
+  const holder = overlayFolderHolding(config, outDir);
+  if (!holder) return;
+  const show = (d: string) => path.relative(opts.cwd, d) || ".";
+  const whose = holder.tenant
+    ? `in tenant "${holder.tenant}"'s overlay folder (${show(holder.folder)})`
+    : "the folder of the tenants' overlay folders (overlays:)";
+  throw new PimctlError("usage", `export --out ${opts.out}: this is ${whose}, and an export into an overlay folder is not supported; nothing was written`, {
+    details: [
+      `to bring a tenant's values into the manifests, merge into the base: ` +
+        `pimctl export --tenant ${holder.tenant ?? opts.tenant ?? "NAME"} --out ${show(config.dir)} --merge`,
+      "or export into a folder of its own and move what differs into the overlay by hand",
+    ],
+  });
 }

@@ -5,11 +5,8 @@
  * Part B (the fleet plan) calls loadFleetCatalogues; a single tenant's plan goes through
  * loadFleetCatalogues too when the config has overlays.
  */
-import { existsSync, readdirSync } from "node:fs";
 import { overlayDir, overlayFolders } from "../config/overlays.js";
-import path from "node:path";
 import { versionMap, type Config, type TenantConfig } from "../config/index.js";
-import { PimctlError, closeNames } from "../errors.js";
 import { ManifestReader, loadComposed } from "../manifest/overlay-load.js";
 import type { LoadOptions, LoadResult } from "../manifest/index.js";
 
@@ -32,30 +29,9 @@ export function tenantLoadOptions(config: Config, tenant: TenantConfig | undefin
   };
 }
 
-/** Problems of the overlay layout itself: an overlay: folder that is missing, a folder under overlays: no tenant has. */
-function overlayLayoutErrors(config: Config, cwd: string): PimctlError[] {
-  const show = (d: string) => path.relative(cwd, d) || ".";
-  const errors: PimctlError[] = [];
-  for (const [name, t] of Object.entries(config.tenants).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-    if (t.overlay && !existsSync(t.overlay)) errors.push(new PimctlError("config", `tenant "${name}": its overlay folder ${show(t.overlay)} does not exist`));
-  }
-  // A folder under overlays: that names no tenant is a typo: the tenant it was meant for would silently get the base alone.
-  const folders = config.overlays && existsSync(config.overlays) ? readdirSync(config.overlays, { withFileTypes: true }) : [];
-  for (const f of folders.filter((e) => e.isDirectory() && !e.name.startsWith(".") && !config.tenants[e.name]).sort((a, b) => (a.name < b.name ? -1 : 1))) {
-    const close = closeNames(f.name, Object.keys(config.tenants));
-    errors.push(
-      new PimctlError("config", `the overlay folder ${show(path.join(config.overlays!, f.name))} names no configured tenant`, {
-        details: [close.length ? `did you mean: ${close.join(", ")}?` : `configured tenants: ${Object.keys(config.tenants).sort().join(", ")}`],
-      }),
-    );
-  }
-  return errors;
-}
-
 /** Tenant name -> its composed catalogue; tenants whose (overlay, variables, version names) are equal share one result. */
 export async function loadFleetCatalogues(config: Config, tenants: readonly string[], opts: FleetLoadOptions): Promise<Map<string, LoadResult>> {
   const reader = opts.reader ?? new ManifestReader(opts.cwd);
-  const layout = overlayLayoutErrors(config, opts.cwd);
   const composed = new Map<string, Promise<LoadResult>>();
   const out = new Map<string, LoadResult>();
   for (const name of tenants) {
@@ -64,7 +40,7 @@ export async function loadFleetCatalogues(config: Config, tenants: readonly stri
     const key = JSON.stringify([overlay ?? null, load.variables ? Object.entries(load.variables).sort() : null, load.listedVersions]);
     let result = composed.get(key);
     if (!result) {
-      result = loadComposed(config.dir, overlay, load, reader).then((r) => (layout.length ? { ...r, errors: [...layout, ...r.errors] } : r));
+      result = loadComposed(config.dir, overlay, load, reader);
       composed.set(key, result);
     }
     out.set(name, await result);

@@ -17,11 +17,15 @@ export interface TenantRow {
 }
 
 export interface TenantList {
+  /** In rollout order: wave by wave, each wave by name. */
   tenants: TenantRow[];
   waves: string[][];
 }
 
-/** Every configured tenant without --tenant; sorted by name; waves as config `rollout:` orders them. */
+/**
+ * Every configured tenant without --tenant, in rollout order (wave by wave, each wave by name), as
+ * the text lists them and a matrix starts its jobs; waves as config `rollout:` orders them.
+ */
 export async function listTenants(opts: Pick<ProjectOptions, "cwd" | "configPath" | "dir" | "tenant">): Promise<TenantList> {
   const config = await projectConfig(opts);
   if (!Object.keys(config.tenants).length)
@@ -31,10 +35,11 @@ export async function listTenants(opts: Pick<ProjectOptions, "cwd" | "configPath
     );
   const selected = opts.tenant === undefined ? Object.keys(config.tenants).sort() : selectTenants(config, opts.tenant);
   const waves = rolloutWaves(config, selected);
-  const waveOf = new Map(waves.flatMap((w, i) => w.map((t) => [t, i + 1] as const)));
-  const tenants = selected.map((name) => {
-    const overlay = overlayDir(config, name);
-    return { name, wave: waveOf.get(name)!, ...(overlay ? { overlay: path.relative(opts.cwd, overlay) || "." } : {}) };
-  });
+  const tenants = waves.flatMap((names, i) =>
+    names.map((name) => {
+      const overlay = overlayDir(config, name);
+      return { name, wave: i + 1, ...(overlay ? { overlay: path.relative(opts.cwd, overlay) || "." } : {}) };
+    }),
+  );
   return { tenants, waves };
 }

@@ -43,11 +43,12 @@ describe("fleets: tenants and overlays", () => {
     await fleet({ "overlays/prod-us/brands.yaml": US_OVERLAY });
     const json = await p.cli(["tenants", "--format", "json"]);
     expect(json.code).toBe(0);
+    // In rollout order, as the text lists them (a matrix's jobs start in that order).
     expect(JSON.parse(json.stdout)).toEqual({
       tenants: [
+        { name: "staging-eu", wave: 1 },
         { name: "prod-eu", wave: 2 },
         { name: "prod-us", wave: 3 },
-        { name: "staging-eu", wave: 1 },
       ],
       waves: [["staging-eu"], ["prod-eu"], ["prod-us"]],
     });
@@ -95,13 +96,15 @@ describe("fleets: tenants and overlays", () => {
     await fleet({ "overlays/prod-us/brands.yaml": US_OVERLAY });
     const all = await p.cli(["validate", "--tenant", "prod-eu,prod-us"]);
     expect(all.code).toBe(0);
-    expect(all.stderr).toBe("OK: prod-eu: 2 files in catalogue: 2 display groups, 2 brands\nOK: prod-us: 3 files in catalogue: 2 display groups, 2 brands\n");
+    expect(all.stderr).toBe(
+      "OK: prod-eu: 2 files in catalogue: 2 display groups, 2 brands\nOK: prod-us: 2 files in catalogue, 1 in overlays/prod-us: 2 display groups, 2 brands\n",
+    );
     const one = await p.cli(["validate", "--tenant", "prod-eu"]);
     expect(one.stderr).toBe("OK: 2 files in catalogue: 2 display groups, 2 brands\n");
   });
 
   it("a one-tenant command refuses a glob that selects several, naming them", async () => {
-    await fleet();
+    await fleet({ "overlays/prod-us/brands.yaml": US_OVERLAY });
     const r = await p.cli(["export", "--tenant", "prod-*", "--out", "exported"]);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('works on one tenant, and --tenant "prod-*" selects 2: prod-eu, prod-us');

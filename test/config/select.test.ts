@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -82,6 +82,19 @@ describe("selectTenants", () => {
     expect(nameGlob("a[b").test("a[b")).toBe(true);
     expect(nameGlob("a+").test("a+")).toBe(true);
   });
+
+  it("a class whose range runs backwards is a usage error naming it, never a crash (review: prod-[z-a])", () => {
+    for (const spec of ["prod-[z-a]", "prod-eu,prod-[z-a]", "[!9-0]*"]) {
+      const e = thrown(() => selectTenants(fleet(), spec));
+      expect(e, spec).toBeInstanceOf(PimctlError);
+      expect(e.code).toBe("usage");
+    }
+    expect(thrown(() => selectTenants(fleet(), "prod-[z-a]")).message).toBe(
+      '--tenant "prod-[z-a]": the class [z-a] has a range that runs backwards (z-a); write it low to high, as in [a-z]',
+    );
+    expect(thrown(() => selectOneTenant(fleet(), "prod-[z-a]", "export")).code).toBe("usage");
+    expect(selectTenants(fleet(), "prod-[a-z]u")).toEqual(["prod-eu"]);
+  });
 });
 
 describe("rolloutWaves", () => {
@@ -101,16 +114,17 @@ describe("rolloutWaves", () => {
 describe("pimctl.yaml rollout: and overlays:", () => {
   let dir: string;
   afterEach(async () => rm(dir, { recursive: true, force: true }));
-  async function withConfig(text: string) {
+  async function withConfig(text: string, folders: string[] = []) {
     dir = await mkdtemp(path.join(tmpdir(), "pimctl-select-"));
     await writeFile(path.join(dir, "pimctl.yaml"), text);
+    for (const f of folders) await mkdir(path.join(dir, f), { recursive: true });
     return loadConfig({ cwd: dir });
   }
   const tenants =
     "tenants:\n  prod-eu: { base_url: 'https://a/api/v1', token_env: T, overlay: special/eu }\n  prod-us: { base_url: 'https://b/api/v1', token_env: T }\n";
 
   it("reads rollout as written and resolves overlay folders relative to the file", async () => {
-    const c = await withConfig(`${tenants}overlays: overlays\nrollout:\n  - [prod-eu]\n  - ['prod-*']\n`);
+    const c = await withConfig(`${tenants}overlays: overlays\nrollout:\n  - [prod-eu]\n  - ['prod-*']\n`, ["overlays", "special/eu"]);
     expect(c.rollout).toEqual([["prod-eu"], ["prod-*"]]);
     expect(c.overlays).toBe(path.join(dir, "overlays"));
     expect(c.tenants["prod-eu"]!.overlay).toBe(path.join(dir, "special/eu"));
@@ -124,6 +138,14 @@ describe("pimctl.yaml rollout: and overlays:", () => {
     const lines = (err as PimctlErrors).errors.map((e) => e.format());
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/pimctl\.yaml:6:\d+: rollout: wave 2 names "prod-uss", which is not a configured tenant/);
+  });
+
+  it("refuses a rollout glob whose class runs backwards, at its line (review: it crashed every fleet command)", async () => {
+    const err = await withConfig(`${tenants}rollout:\n  - [prod-eu]\n  - ['[z-a]', 'prod-*']\n`, ["special/eu"]).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(PimctlErrors);
+    expect((err as PimctlErrors).errors.map((e) => e.format())).toEqual([
+      "pimctl.yaml:6:6: rollout: wave 2: the class [z-a] has a range that runs backwards (z-a); write it low to high, as in [a-z]",
+    ]);
   });
 
   it("refuses a rollout that is not a list of lists", async () => {

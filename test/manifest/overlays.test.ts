@@ -11,6 +11,7 @@ import { loadConfig } from "../../src/config/index.js";
 import { ManifestReader } from "../../src/manifest/overlay-load.js";
 import { loadFleetCatalogues } from "../../src/workflows/fleet-load.js";
 import { loadManifests } from "../../src/manifest/index.js";
+import { PimctlErrors } from "../../src/errors.js";
 
 let dir: string;
 afterEach(async () => rm(dir, { recursive: true, force: true }));
@@ -157,6 +158,35 @@ describe("overlays", () => {
     expect(reader.parsed).toBe(3 + 2 + 1);
   });
 
+  it("an error two fields make, one set by the overlay, names both places (review: Colour's type set by the overlay, blamed on the base)", async () => {
+    const config = await project({
+      "overlays/prod-us/attributes.yaml": "attributes:\n  - name: Colour\n    type: text\n",
+      "overlays/prod-eu/attributes.yaml": "attributes:\n  - name: Voltage\n    values:\n      - value: High\n",
+    });
+    const fleet = await loadFleetCatalogues(config, ["prod-eu", "prod-us", "staging-eu"], { cwd: dir });
+    const why = "which has no selectable values; remove values: or use selectbox or multiselect";
+    expect(fmt(fleet.get("prod-us")!.errors)).toEqual([
+      `catalogue/attributes.yaml:7:5: attribute "Colour" has type text, ${why} (its type is set at overlays/prod-us/attributes.yaml:3:11)`,
+    ]);
+    expect(fmt(fleet.get("prod-eu")!.errors)).toEqual([
+      `overlays/prod-eu/attributes.yaml:3:5: attribute "Voltage" has type text, ${why} (its type is set at catalogue/attributes.yaml:12:11)`,
+    ]);
+    expect(fmt(fleet.get("staging-eu")!.errors)).toEqual([]);
+    // In one file, the message is what it always was.
+    await writeFile(path.join(dir, "catalogue/attributes.yaml"), "attributes:\n  - name: Size\n    type: text\n    values: [{ value: S }]\n");
+    const plain = await loadManifests(path.join(dir, "catalogue"), { cwd: dir, variables: { shop: "Webshop EU" } });
+    expect(fmt(plain.errors)).toEqual([`catalogue/attributes.yaml:4:5: attribute "Size" has type text, ${why}`]);
+  });
+
+  it("$remove: false is one error that says what to write, not a second about what a removal holds", async () => {
+    const config = await project({ "overlays/prod-us/brands.yaml": "brands:\n  - name: Acme\n    $remove: false\n    desc: Tools (US)\n" });
+    const us = (await loadFleetCatalogues(config, ["prod-us"], { cwd: dir })).get("prod-us")!;
+    expect(fmt(us.errors)).toEqual([
+      "overlays/prod-us/brands.yaml:3:5: $remove takes true (remove this brand for this tenant)\n" +
+        "  to change fields for this tenant, write the entry without $remove",
+    ]);
+  });
+
   it("errors name the overlay's file:line for what the overlay set, the base's for the rest", async () => {
     const config = await project({
       "overlays/prod-us/attributes.yaml": [
@@ -232,11 +262,18 @@ describe("overlays", () => {
     expect(fleet.get("prod-us")!.catalogue.brands[0]!.desc).toBe("inside");
     expect(fleet.get("prod-eu")!.catalogue.brands[0]!.desc).toBe("own");
     expect(fleet.get("staging-eu")!.catalogue.brands[0]!.desc).toBe("Tools");
-    const gone = await project({}, CONFIG.replace("variables: { shop: Webshop US } }", "variables: { shop: Webshop US }, overlay: nowhere }"));
-    const errors = fmt((await loadFleetCatalogues(gone, ["prod-us"], { cwd: dir })).get("prod-us")!.errors);
-    expect(errors).toContain('tenant "prod-us": its overlay folder nowhere does not exist');
-    await mkdir(path.join(dir, "overlays", "prod-uss"), { recursive: true });
-    const typo = fmt((await loadFleetCatalogues(gone, ["prod-eu"], { cwd: dir })).get("prod-eu")!.errors);
-    expect(typo).toContain("the overlay folder overlays/prod-uss names no configured tenant\n  did you mean: prod-us?");
+    // A missing folder is refused when the config is loaded (src/config/overlays.ts), before any manifest is read.
+    const gone = await project({}, CONFIG.replace("variables: { shop: Webshop US } }", "variables: { shop: Webshop US }, overlay: nowhere }")).catch(
+      (e: unknown) => e,
+    );
+    expect(gone).toBeInstanceOf(PimctlErrors);
+    expect(fmt((gone as PimctlErrors).errors)).toEqual([
+      "pimctl.yaml:2:11: overlays: the folder overlays does not exist, so no tenant would get its overlay; create it, or correct the path",
+      'pimctl.yaml:5:101: tenant "prod-us": its overlay folder nowhere does not exist',
+    ]);
+    const typo = await project({ "overlays/prod-uss/brands.yaml": "brands: []\n" }).catch((e: unknown) => e);
+    expect(fmt((typo as PimctlErrors).errors)).toEqual([
+      "pimctl.yaml:2:11: the overlay folder overlays/prod-uss names no configured tenant\n  did you mean: prod-us?",
+    ]);
   });
 });

@@ -10,7 +10,7 @@ import { plural } from "../../plural.js";
 import { PimctlError } from "../../errors.js";
 import { commitFiles } from "../../files/atomic-files.js";
 import type { Io } from "../io.js";
-import { say, type GlobalArgs } from "../options.js";
+import { once, say, type GlobalArgs } from "../options.js";
 
 interface InitArgs extends GlobalArgs {
   dir: string;
@@ -29,7 +29,12 @@ export function initCommand(io: Io): CommandModule<object, InitArgs> {
       y
         .option("config", { type: "string", default: "pimctl.yaml", describe: "Config file to write" })
         .option("dir", { type: "string", default: "catalogue", describe: "Manifest directory to create" })
-        .option("tenant", { type: "string", default: "dev", describe: "Name of the first tenant in the config" })
+        .option("tenant", {
+          type: "string",
+          default: "dev",
+          describe: "Name of the first tenant in the config",
+          coerce: once("tenant", "init writes one tenant"),
+        })
         .option("base-url", { type: "string", describe: "The tenant's base URL, ending in /api/v1 (asked on a terminal)" })
         .option("token-env", { type: "string", describe: "Environment variable holding its token (default PIMCTL_<TENANT>_TOKEN)" })
         .option("from-tenant", {

@@ -42,7 +42,7 @@ function tenantsJson(list: TenantList): string {
 
 /** One line per tenant in rollout order: wave, name, overlay. */
 function tenantsText(list: TenantList): string {
-  const rows = list.waves.flatMap((w, i) => w.map((name) => list.tenants.find((t) => t.name === name)!).map((t) => [String(i + 1), t.name, t.overlay ?? "-"]));
+  const rows = list.tenants.map((t) => [String(t.wave), t.name, t.overlay ?? "-"]);
   const head = ["wave", "tenant", "overlay"];
   const width = head.map((h, c) => Math.max(h.length, ...rows.map((r) => r[c]!.length)));
   const line = (r: string[]) => r.map((cell, c) => (c === r.length - 1 ? cell : cell.padEnd(width[c]!))).join("  ");

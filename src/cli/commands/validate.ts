@@ -8,6 +8,7 @@ import { configPathFor, say, withProjectOptions, type GlobalArgs } from "../opti
 import { validate } from "../../workflows/validate.js";
 import type { LoadResult } from "../../manifest/index.js";
 import path from "node:path";
+import { isWithin } from "../../base/folders.js";
 
 interface ValidateArgs extends GlobalArgs {
   directory?: string;
@@ -29,7 +30,7 @@ export function validateCommand(io: Io): CommandModule<object, ValidateArgs> {
           group: "Output and network:",
         })
         .example("$0 validate --format codeclimate > gl-code-quality-report.json", "GitLab's merge-request widget")
-        .example("$0 validate", "Validate the configured manifest directory (and the config's translations: rule)")
+        .example("$0 validate", "Validate the configured manifest directory (and the config's translations: rule); with overlays, every tenant's")
         .example("$0 validate catalogue/ --tenant prod", "With prod's variables and version names") as never,
     handler: async (args) => {
       const configPath = configPathFor(args, io);
@@ -47,20 +48,30 @@ export function validateCommand(io: Io): CommandModule<object, ValidateArgs> {
       const tenants = result.fleet ? { tenants: result.fleet.map((t) => t.tenant) } : {};
       reportProblems(io, problemsOf([], result.warnings), format, { files: result.files.map((f) => path.relative(io.cwd, f)), ...tenants });
       const dir = path.relative(io.cwd, config.dir) || ".";
-      if (!result.fleet) say(args, io, `OK: ${summary(result, dir)}`);
-      else for (const t of result.fleet) say(args, io, `OK: ${t.tenant}: ${summary(t.result, dir)}`);
+      if (!result.fleet) say(args, io, `OK: ${summary(result, dir, overlayFiles(result.files, result.overlay, io.cwd))}`);
+      else for (const t of result.fleet) say(args, io, `OK: ${t.tenant}: ${summary(t.result, dir, overlayFiles(t.result.files, t.overlay, io.cwd))}`);
     },
   };
 }
 
-/** "6 files in catalogue: 2 brands, ...; versions: French": what a load declared. */
-function summary(result: LoadResult, dir: string): string {
+/**
+ * "6 files in catalogue: 2 brands, ...; versions: French": what a load declared; a tenant's overlay
+ * files are counted apart ("5 files in catalogue, 1 in overlays/prod-us").
+ */
+function summary(result: LoadResult, dir: string, overlay?: { files: number; shown: string }): string {
   const c = result.catalogue;
   const counts = KINDS.filter((k) => c.managed.includes(k)).map((k) => plural(c[k].length, KIND_NOUN[k]));
   const values = c.attributes.reduce((n, a) => n + (a.values?.length ?? 0), 0);
+  const inOverlay = overlay?.files ?? 0;
   return (
-    `${plural(result.files.length, "file")} in ${dir}: ` +
+    `${plural(result.files.length - inOverlay, "file")} in ${dir}${inOverlay ? `, ${inOverlay} in ${overlay!.shown}` : ""}: ` +
     `${counts.join(", ") || "nothing declared"}${values ? ` (${plural(values, "attribute value")})` : ""}` +
     `${c.versions.length ? `; versions: ${c.versions.join(", ")}` : ""}`
   );
+}
+
+/** How many of a load's files are in the tenant's overlay folder, and the folder as shown. */
+function overlayFiles(files: readonly string[], overlay: string | undefined, cwd: string): { files: number; shown: string } | undefined {
+  if (!overlay) return undefined;
+  return { files: files.filter((f) => isWithin(overlay, f)).length, shown: path.relative(cwd, overlay) || "." };
 }
