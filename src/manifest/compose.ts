@@ -13,6 +13,7 @@ import type { ParsedYaml } from "./yaml.js";
 import { ComposedPlaces } from "./overlay-places.js";
 import { mergeEntry, nothingToRemove, removes, withoutRemovals, type Written } from "./overlay-merge.js";
 import { entryNoun, identityOf, isEntry, type Entry } from "./overlay-rules.js";
+import { addedByMistake, baseNames, type BaseNames } from "./overlay-adds.js";
 
 /** One file as parsed (its data valid YAML, a mapping), with the name errors show. */
 export interface ParsedManifest {
@@ -34,14 +35,20 @@ interface BaseEntry {
   index: number;
 }
 
-export function composeDocuments(base: readonly ParsedManifest[], overlay: OverlayEntries): { documents: ParsedManifest[]; errors: PimctlError[] } {
+/** `warnings`: overlay entries that add a record where a patch was likely meant (overlay-adds.ts). */
+export function composeDocuments(
+  base: readonly ParsedManifest[],
+  overlay: OverlayEntries,
+): { documents: ParsedManifest[]; errors: PimctlError[]; warnings: PimctlError[] } {
   const errors: PimctlError[] = [];
+  const warnings: PimctlError[] = [];
   const index = baseIndex(base);
   const edits = new Map<string, Edit>();
-  const added = overlay.files.map((file) => additions(file, index, edits, errors));
+  const names = overlay.files.length ? baseNames(base) : undefined;
+  const added = overlay.files.map((file) => additions(file, index, edits, { errors, warnings, names: names! }));
   const documents = base.map((file, d) => editedDocument(file, d, edits, errors) ?? file);
   for (const doc of added) if (doc) documents.push(doc);
-  return { documents, errors };
+  return { documents, errors, warnings };
 }
 
 const editKey = (kind: Kind, doc: number, i: number) => `${kind}\0${doc}\0${i}`;
@@ -63,7 +70,13 @@ function baseIndex(base: readonly ParsedManifest[]): Map<string, BaseEntry> {
 }
 
 /** An overlay file's own document: what it adds (and its keys that are not kinds); its patches and removals go to `edits`. */
-function additions(file: ParsedManifest, index: Map<string, BaseEntry>, edits: Map<string, Edit>, errors: PimctlError[]): ParsedManifest | undefined {
+function additions(
+  file: ParsedManifest,
+  index: Map<string, BaseEntry>,
+  edits: Map<string, Edit>,
+  found: { errors: PimctlError[]; warnings: PimctlError[]; names: BaseNames },
+): ParsedManifest | undefined {
+  const { errors } = found;
   const data: Record<string, unknown> = {};
   const places = new ComposedPlaces(data, file.parsed);
   for (const [key, value] of Object.entries(file.data)) {
@@ -81,6 +94,8 @@ function additions(file: ParsedManifest, index: Map<string, BaseEntry>, edits: M
       if (hit && isEntry(entry)) recordEdit(kind, hit, remove ? { remove: true, by: written } : { by: written }, edits, errors);
       else if (remove) errors.push(nothingToRemove(kind, written));
       else {
+        const mistake = isEntry(entry) ? addedByMistake(kind, written, found.names) : undefined;
+        if (mistake) found.warnings.push(mistake);
         places.map([kind, kept.length], file.parsed, [kind, j]);
         kept.push(withoutRemovals(kind, written, errors));
       }

@@ -100,7 +100,7 @@ export async function loadComposed(baseDir: string, overlayDir: string | undefin
   return {
     catalogue: built.catalogue,
     errors: [...copied(listing.errors), ...overlayErrors, ...built.errors],
-    warnings: [...warnings, ...built.warnings],
+    warnings: [...warnings, ...composed.warnings, ...built.warnings],
     files: [...listing.files, ...(overlayListing?.files ?? [])],
     empty,
     places,

@@ -187,6 +187,23 @@ describe("overlays", () => {
     ]);
   });
 
+  it("warns where an added entry looks like a patch that missed: a name a letter from the base's, a root category the base has nested", async () => {
+    const config = await project({
+      "overlays/prod-us/brands.yaml": "brands:\n  - name: Acmee\n    desc: Tools (US)\n  - name: Initech\n    desc: US only\n",
+      "overlays/prod-us/categories.yaml": "categories:\n  - name: Shirts\n    desc: Shirts (US)\n",
+    });
+    const us = (await loadFleetCatalogues(config, ["prod-us"], { cwd: dir })).get("prod-us")!;
+    expect(fmt(us.errors)).toEqual([]);
+    // Still added, as the rule says: the warnings name the overlay's line and what was likely meant.
+    expect(us.catalogue.brands.map((b) => b.name).sort()).toEqual(["Acme", "Acmee", "Globex", "Initech"]);
+    expect(fmt(us.warnings)).toEqual([
+      'overlays/prod-us/brands.yaml:2:5: the overlay adds a brand "Acmee", which the base does not declare: did you mean "Acme"?\n' +
+        "  an overlay entry patches the base entry with exactly its identity; any other identity adds a record for this tenant",
+      'overlays/prod-us/categories.yaml:2:5: the overlay adds a root category "Shirts"; the base has "Shirts" at Apparel > Shirts\n' +
+        "  to patch it, write it nested from its root as the base does; to add a root category of that name, leave it as it is",
+    ]);
+  });
+
   it("errors name the overlay's file:line for what the overlay set, the base's for the rest", async () => {
     const config = await project({
       "overlays/prod-us/attributes.yaml": [
