@@ -31,6 +31,7 @@ export const E2E: readonly string[] = [
   "test/cli/drift-unwritable.test.ts",
   "test/cli/drift.test.ts",
   "test/cli/emulator-command.test.ts",
+  "test/cli/export-merge-link.test.ts",
   "test/cli/export-merge-overlay.test.ts",
   "test/cli/identity-proof.test.ts",
   "test/cli/identity-renamed-both.test.ts",

@@ -7,7 +7,7 @@
 import { readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { PimctlError, closeNames } from "../errors.js";
-import { isWithin } from "../base/folders.js";
+import { isWithin, realPath, samePlace } from "../base/folders.js";
 import type { SourceLocation } from "../model/catalogue.js";
 import type { Config } from "./types.js";
 
@@ -38,11 +38,11 @@ export function overlayFolderHolding(config: Config, dir: string): { folder: str
     .sort()
     .find((name) => {
       const folder = overlayDir(config, name) ?? (config.overlays && path.join(config.overlays, name));
-      return folder !== undefined && isWithin(folder, dir);
+      return folder !== undefined && isWithin(realPath(folder), realPath(dir));
     });
   if (tenant) return { folder: overlayDir(config, tenant) ?? path.join(config.overlays!, tenant), tenant };
   // The overlays: folder itself (a folder under it that names no tenant is a config error already).
-  return config.overlays && path.resolve(dir) === path.resolve(config.overlays) ? { folder: config.overlays } : undefined;
+  return config.overlays && samePlace(dir, config.overlays) ? { folder: config.overlays } : undefined;
 }
 
 function isFolder(dir: string): boolean {

@@ -21,6 +21,7 @@ import { isUntouchedSample } from "./init-sample.js";
 import type { PlanInput } from "../plan/planner.js";
 import { renamedByHand } from "../export/hand-renames.js";
 import { commitFiles } from "../files/atomic-files.js";
+import { samePlace } from "../base/folders.js";
 import { ManifestReader, loadComposed } from "../manifest/overlay-load.js";
 import { mergeOverlaid, type OverlayMergeSummary } from "./export-overlay.js";
 
@@ -48,10 +49,14 @@ export interface ExportResult extends Omit<MergeResult, "files"> {
 }
 
 export async function exportTenant(opts: ExportOptions): Promise<ExportResult> {
-  const outDir = path.resolve(opts.cwd, opts.out);
-  refuseOverlayOut(await projectConfig(opts), opts, outDir);
+  const project = await projectConfig(opts);
+  // The base reached another way (a link, another spelling) is the base: spelled as the config does,
+  // so its overlay folders are excluded and a merge writes each value where it belongs.
+  const given = path.resolve(opts.cwd, opts.out);
+  const outDir = samePlace(given, project.dir) ? project.dir : given;
+  refuseOverlayOut(project, opts, outDir);
   // Tenants' overlay folders kept inside the folder are theirs: never part of what a merge edits.
-  const { existing, sample } = await manifestsIn(outDir, overlayFolders(await projectConfig(opts)));
+  const { existing, sample } = await manifestsIn(outDir, overlayFolders(project));
   if (existing.length && !opts.existing) {
     const names = existing.map((f) => path.relative(opts.cwd, f) || f);
     throw new PimctlError(
