@@ -4,6 +4,7 @@
  */
 import path from "node:path";
 import type { Argv } from "yargs";
+import { shellWord } from "../base/shell-words.js";
 import { findConfig } from "../config/find.js";
 import { FORMATS, wantColor, type Format } from "../render/index.js";
 import { escapeControls } from "../base/controls.js";
@@ -149,4 +150,9 @@ export function durationOption(text: string): number {
   const ms = parseDuration(text);
   if (ms === undefined) throw new PimctlError("usage", notADuration(text));
   return ms;
+}
+
+/** The command that applies a saved plan file, as a person types it (with the --config it was planned with). */
+export function applyCommand(config: string | undefined, file: string): string {
+  return ["pimctl", "apply", ...(config ? ["--config", shellWord(config)] : []), shellWord(file)].join(" ");
 }

@@ -157,7 +157,7 @@ export async function readPlanFilesFrom(files: readonly string[], opts: PlanFile
     if ("kind" in read) fleets.push(read);
     for (const t of "kind" in read ? read.tenants : [{ tenant: read.tenant, plan: read, exit: planExit(read) }]) {
       const earlier = from.get(t.tenant);
-      if (earlier) throw new PimctlError("usage", `tenant "${t.tenant}" has a plan in both ${earlier} and ${file}: show each tenant's plan once`);
+      if (earlier) throw new PimctlError("usage", `tenant "${t.tenant}" has a plan in both ${earlier} and ${file}: give each tenant's plan once`);
       from.set(t.tenant, file);
       tenants.push(t);
     }

@@ -57,6 +57,28 @@ describe("apply FILE FILE...: several saved plans rolled out", () => {
     ]);
   });
 
+  it("plans a stale file again with the target and permission to delete it was made with, not the apply's: the next step covers what the review did", async () => {
+    p = await testProject({ tenants: TENANTS, files: { "catalogue/brands.yaml": BRANDS }, configLines: ["rollout:", "  - [staging]", "  - [prod]"] });
+    const project = p;
+    for (const t of TENANTS) {
+      const planned = await project.cli(["plan", "--tenant", t, "--target", 'brand["Acme"]', "--allow-delete", "--out", `plan-${t}.json`]);
+      expect(planned.code, planned.stderr).toBe(0);
+    }
+    // The line after a saved plan is a command a shell reads back: a name with a space is quoted, --config kept.
+    const spaced = await project.cli(["plan", "--tenant", "prod", "--config", "pimctl.yaml", "--out", "my plan.json"]);
+    expect(spaced.stderr).toContain("Apply it with: pimctl apply --config pimctl.yaml 'my plan.json'");
+    createBrand(project.emulator.store("staging"), { name: "Acme", desc: "Hand-made" });
+    const r = await project.cli(["apply", "plan-staging.json", "plan-prod.json"]);
+    expect(r.code, r.stderr).toBe(4);
+    const replan = "pimctl plan --tenant staging --target 'brand[\"Acme\"]' --allow-delete --out plan-staging.json";
+    expect(r.stderr).toContain(`Plan again: ${replan}, then run: pimctl apply plan-staging.json plan-prod.json\n`);
+    // Following it applies Acme alone, as reviewed: Zenith, outside the target, is not written.
+    expect((await project.cli(["plan", "--tenant", "staging", "--target", 'brand["Acme"]', "--allow-delete", "--out", "plan-staging.json"])).code).toBe(0);
+    const done = await project.cli(["apply", "plan-staging.json", "plan-prod.json"]);
+    expect(done.code, done.stderr).toBe(0);
+    for (const t of TENANTS) expect(brandNames(project, t)).toEqual(["Acme"]);
+  });
+
   it("refuses two plans of the same tenant, naming both files, --tenant beside the files and --dry-run; nothing is written", async () => {
     const project = await matrixPlans();
     expect((await project.cli(["plan", "--tenant", "prod", "--out", "plan-prod-2.json"])).code).toBe(0);

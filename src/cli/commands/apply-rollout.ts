@@ -162,19 +162,22 @@ export function resumeCommand(args: RolloutArgs, files: readonly string[] = []):
 
 /**
  * New plans for the files that hold the tenants whose saved plan cannot converge: each such file
- * planned again whole (every tenant it holds, into the same name), so the same apply runs after.
+ * planned again whole (every tenant it holds, into the same name) with the selectors and permission
+ * to delete its plans were made with (their basis), so the same apply runs after and applies what
+ * the review would have covered.
  */
 function replanCommand(args: RolloutArgs, fleet: FleetPlan, sourceOf: (tenant: string) => string, deadEnds: readonly string[]): string {
   const files = [...new Set(deadEnds.map(sourceOf))];
   return files
     .map((file) => {
-      const tenants = fleet.tenants.map((t) => t.tenant).filter((t) => sourceOf(t) === file);
-      const words = ["pimctl", "plan", "--tenant", shellWord(tenants.join(","))];
+      const held = fleet.tenants.filter((t) => sourceOf(t.tenant) === file);
+      const basis = held.find((t) => t.plan?.basis)?.plan?.basis;
+      const words = ["pimctl", "plan", "--tenant", shellWord(held.map((t) => t.tenant).join(","))];
       if (args.config) words.push("--config", shellWord(args.config));
       if (args.dir) words.push("--dir", shellWord(args.dir));
-      for (const t of args.target ?? []) words.push("--target", shellWord(t));
-      for (const e of args.exclude ?? []) words.push("--exclude", shellWord(e));
-      if (args["allow-delete"]) words.push("--allow-delete");
+      for (const t of basis?.targets ?? []) words.push("--target", shellWord(t));
+      for (const e of basis?.excludes ?? []) words.push("--exclude", shellWord(e));
+      if (basis?.allow_delete) words.push("--allow-delete");
       return [...words, "--out", shellWord(file)].join(" ");
     })
     .join(" && ");

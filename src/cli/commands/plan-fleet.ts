@@ -9,7 +9,7 @@ import { writeFleetFile } from "../../planfile/fleet-file.js";
 import { plural } from "../../plural.js";
 import type { Io } from "../io.js";
 import { pageFacts } from "../page-facts.js";
-import { say } from "../options.js";
+import { applyCommand, say } from "../options.js";
 import { fleetExit, printFleetReview, type ReviewArgs } from "../fleet-review.js";
 import type { WriteOnlyMode } from "../../plan/write-only.js";
 
@@ -58,7 +58,7 @@ export async function planFleetCommand(args: FleetPlanArgs, io: Io, selection: S
       args,
       io,
       `Saved the plans of ${plural(fleet.tenants.length - failed, "tenant")}${failed ? ` and the ${plural(failed, "error")} of the rest` : ""} ` +
-        `to ${args.out}${hmacKey ? " (signed)" : ""}. Apply them with: pimctl apply ${args.out}`,
+        `to ${args.out}${hmacKey ? " (signed)" : ""}. Apply them with: ${applyCommand(args.config, args.out)}`,
     );
   }
   fleetExit(fleet, args, io, gates);

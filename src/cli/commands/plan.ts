@@ -12,7 +12,7 @@ import type { Io } from "../io.js";
 import type { LoadedCount } from "../../workflows/targeted-load.js";
 import { plural } from "../../plural.js";
 import { pageFacts } from "../page-facts.js";
-import { ALLOW_EMPTY_FILES_OPTION, projectOptions, say, withFormat, withProjectOptions, withRefresh } from "../options.js";
+import { ALLOW_EMPTY_FILES_OPTION, applyCommand, projectOptions, say, withFormat, withProjectOptions, withRefresh } from "../options.js";
 import { bundled, selectsSeveral, withBundle, type BundleArgs } from "../bundle.js";
 import { printReview } from "../fleet-review.js";
 import { refuseUnwritable } from "../output-files.js";
@@ -94,7 +94,7 @@ async function planOneTenant(args: PlanArgs, io: Io, options: PlanOptions, confi
   if (args.out) {
     const hmacKey = planHmacKey(io.env);
     await writePlanFile(path.resolve(io.cwd, args.out), p, hmacKey ? { hmacKey } : {});
-    say(args, io, `Saved the plan to ${args.out}${hmacKey ? " (signed)" : ""}. Apply it with: pimctl apply ${args.out}`);
+    say(args, io, `Saved the plan to ${args.out}${hmacKey ? " (signed)" : ""}. Apply it with: ${applyCommand(args.config, args.out)}`);
   }
   if (result.policyViolation) {
     io.stderr(`error: ${result.policyViolation}\n`);
