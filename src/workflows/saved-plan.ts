@@ -32,18 +32,16 @@ export function acceptSavedPlan(saved: Plan, label: string, opts: Pick<PlanOptio
   if (opts.targets?.length || opts.excludes?.length) {
     throw new PimctlError("usage", `a saved plan is applied whole: narrow it when planning ('pimctl plan --target ... --out FILE'), not when applying`);
   }
+  // The tenant named: in a fleet file's refusal a bare 'pimctl plan' would plan another tenant, or refuse.
+  const again = `'pimctl plan --tenant ${saved.tenant} ${ALLOW_DELETE_FLAG} --out FILE'`;
   if (opts.allowDelete && !saved.deletes_allowed) {
     throw new PimctlError(
       "policy_refused",
       `${label} was made without ${ALLOW_DELETE_FLAG}: the permission to delete is decided at plan time, where reviewers see it. Make the ` +
-        `plan again with 'pimctl plan ${ALLOW_DELETE_FLAG} --out FILE'`,
+        `plan again with ${again}`,
     );
   }
-  refuseBlockedDeletes(
-    saved,
-    label,
-    `Make the plan again with 'pimctl plan ${ALLOW_DELETE_FLAG} --out FILE' so the deletes are reviewed as deletes, or leave them out (prune off, --exclude).`,
-  );
+  refuseBlockedDeletes(saved, label, `Make the plan again with ${again} so the deletes are reviewed as deletes, or leave them out (prune off, --exclude).`);
   return { ...saved, basis };
 }
 

@@ -145,6 +145,11 @@ describe("a rollout's refusals come before any write", () => {
     expect(r.stderr).toContain('blocked delete: brand["Gone"]');
     for (const t of ["prod-eu", "staging"]) expect(brandNames(project, t)).toEqual([]);
     expect(brandNames(project, "prod-us")).toEqual(["Gone"]);
+    // From a fleet file, the remedy names the tenant: a bare 'pimctl plan' would not plan prod-us.
+    expect((await project.cli(["plan", "--tenant", "*", "--out", "fleet.json"])).code).toBe(0);
+    const saved = await project.cli(["apply", "fleet.json"]);
+    expect(saved.code).toBe(3);
+    expect(saved.stderr).toContain("'pimctl plan --tenant prod-us --allow-delete --out FILE'");
 
     const allowed = await project.cli(["apply", "--tenant", "*", "--auto-approve", "--allow-delete"]);
     expect(allowed.code, allowed.stderr).toBe(0);
