@@ -36,7 +36,20 @@ export function buildParser(argv: string[], io: Io, opts: { parseOnly?: boolean;
       throw err ?? new PimctlError("usage", msg);
     });
   for (const c of commands(io, opts)) parser = parser.command(opts.parseOnly ? { ...c, handler: () => undefined } : c);
-  return parser;
+  const declared = parser;
+  // yargs hands an option given twice on as an array: a command that reads one value would crash or take
+  // a list it does not expect. Options that are lists (array: true) and --tenant (its coerce joins them) keep theirs.
+  // getOptions is yargs's own (untyped in @types/yargs): the options declared so far, the command's included.
+  const lists = () => new Set((declared as unknown as { getOptions(): { array: string[] } }).getOptions().array);
+  return parser.middleware((argv) => refuseRepeated(argv, lists()));
+}
+
+/** A single-value option given more than once: a usage error naming it, before the command runs. */
+function refuseRepeated(argv: Record<string, unknown>, lists: ReadonlySet<string>): void {
+  for (const [name, value] of Object.entries(argv)) {
+    if (name === "_" || name.length === 1 || lists.has(name) || !Array.isArray(value)) continue;
+    throw new PimctlError("usage", `--${name} was given ${value.length} times; give it once`);
+  }
 }
 
 export async function run(argv: string[], io: Io): Promise<ExitCode> {
