@@ -8,11 +8,11 @@
  */
 import path from "node:path";
 import { KIND_NOUN, parsePathKey, pathKey, type Catalogue, type Kind } from "../model/catalogue.js";
-import { PimctlErrors } from "../errors.js";
+import { PimctlError, PimctlErrors } from "../errors.js";
 import { listManifests, parseManifestData, readManifest, shownName } from "../manifest/index.js";
 import { overlayOwnership } from "../manifest/overlay-owned.js";
 import type { ParsedManifest } from "../manifest/compose.js";
-import { overlayDir } from "../config/overlays.js";
+import { overlayDir, tenantsSharingOverlay } from "../config/overlays.js";
 import type { Config } from "../config/index.js";
 import { mergeTracked, type MergeInput, type MergeResult } from "../export/merge.js";
 import { splitForOverlay, type OverlaySplit } from "../export/overlay-split.js";
@@ -48,6 +48,28 @@ export interface OverlayMergeInput extends Omit<MergeInput, "files" | "exported"
   renamedByHand: readonly HandRename[];
   /** A tenant's variables as manifests read them. */
   variablesOf(tenant: string): Record<string, string>;
+}
+
+/**
+ * A merge into the base writes the tenant's values and new records to its overlay folder; when
+ * other tenants read that folder too, they would take them silently. Refused before the tenant is
+ * read (the check of the others' catalogues cannot hold them: their overlay is the one written).
+ */
+export function refuseSharedOverlay(config: Config, tenant: string, cwd: string): void {
+  const others = tenantsSharingOverlay(config, tenant);
+  if (!others.length) return;
+  const folder = shownName(overlayDir(config, tenant)!, cwd);
+  throw new PimctlError(
+    "usage",
+    `export --merge: tenant "${tenant}"'s overlay folder ${folder} is read by ${others.join(", ")} too, so what the merge writes there ` +
+      `would change ${others.length > 1 ? "them" : "it"} as well; nothing was read or written`,
+    {
+      details: [
+        `give ${tenant} an overlay folder of its own (tenants.${tenant}.overlay in pimctl.yaml) and merge again`,
+        `or export ${tenant} into a folder of its own (pimctl export --tenant ${tenant} --out DIR) and move the values by hand`,
+      ],
+    },
+  );
 }
 
 export async function mergeOverlaid(o: OverlayMergeInput): Promise<MergeResult & { summary: OverlayMergeSummary }> {
