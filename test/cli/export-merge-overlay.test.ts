@@ -230,4 +230,22 @@ describe("export --merge into the base for a tenant with an overlay", () => {
     expect(await planOf("prod-us")).toEqual([]);
     expect(await planOf("prod-eu")).toEqual(['update category["Apparel"]']);
   });
+
+  it("adds a new type value under a base attribute the overlay does not name as an identity-only entry, beside the overlay's own attributes", async () => {
+    const usFit = "attributes:\n  - name: Fit\n    type: text\n    display_group: Basics\n";
+    await fleet({ files: { "catalogue/attributes.yaml": BASE_ATTRIBUTES, "catalogue/brands.yaml": BASE_BRANDS, "catalogue/overlays/prod-us/attributes.yaml": usFit } });
+    const us = p.emulator.store("prod-us");
+    const colour = attributeByName(us, "Colour")!.id;
+    createTypeValue(us, colour, { value: "Green", sort_order: typeValuesOf(us, colour).length + 1 });
+    const r = await merge();
+    expect(r.code, r.stderr).toBe(0);
+    const attributes = await read("catalogue/overlays/prod-us/attributes.yaml");
+    expect(attributes).toMatch(/^ {2}- name: Colour\n {4}values:\n {6}- slug: green\n {8}value: Green\n {8}sort_order: 3\n/m);
+    expect(attributes.startsWith(usFit)).toBe(true);
+    expect(attributes).not.toContain("type: selectbox");
+    expect(r.stderr).toContain('added: overlays/prod-us/attributes.yaml: value "Green" of attribute "Colour"');
+    expect(await read("catalogue/attributes.yaml")).toBe(BASE_ATTRIBUTES);
+    expect(await planOf("prod-us")).toEqual([]);
+    expect(await planOf("prod-eu")).toEqual([]);
+  });
 });
