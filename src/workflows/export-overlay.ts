@@ -107,7 +107,8 @@ export async function mergeOverlaid(o: OverlayMergeInput): Promise<MergeResult &
     files,
     updated: [...b.updated, ...v.updated],
     added: [...b.added, ...added],
-    onlyInFolder: [...b.onlyInFolder, ...v.onlyInFolder],
+    // A record left out for its rename by hand is said once (not merged): the tenant has it, under its new name.
+    onlyInFolder: [...b.onlyInFolder, ...v.onlyInFolder].filter((line) => !o.renamedByHand.some((r) => namesRenamed(line, r))),
     byHand: [...b.byHand, ...v.byHand],
     pendingRenames: [...b.pendingRenames, ...v.pendingRenames, ...notFollowed(o.renamedByHand)],
     renamed: [],
@@ -208,6 +209,12 @@ function notFollowed(renames: readonly HandRename[]): string[] {
       `${KIND_NOUN[r.kind]} "${r.from}" is "${r.to}" in the tenant (renamed there by hand; the plan knows it by its id and renames it back): ` +
       `not merged into the shared manifests; to keep the new name, rename the base's entry (previous_names) by hand`,
   );
+}
+
+/** Whether a `file:line: what` line names the record renamed by hand (a category's subtree with it). */
+function namesRenamed(line: string, r: HandRename): boolean {
+  const what = `${KIND_NOUN[r.kind]} "${r.from}`;
+  return line.endsWith(`: ${what}"`) || (r.kind === "categories" && line.includes(`: ${what}/`));
 }
 
 /** The tenant's catalogue without the records renamed by hand (a category's subtree with it). */

@@ -186,6 +186,11 @@ describe("export --merge into the base for a tenant with an overlay", () => {
     const r = await merge();
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain('not merged: brand "Hooli" is "Hooli Inc" in the tenant (renamed there by hand;');
+    // Said once, and true: not also "not in the tenant" (deleting it by hand would delete a record the tenant has), nor "written to".
+    expect(r.stderr).toContain("Merged into catalogue: nothing written; the manifests match the tenant but for what is not merged:\n  not merged:");
+    expect(r.stderr).not.toContain("Hooli\"\n");
+    expect(r.stderr).not.toContain("but not in the tenant");
+    expect(r.stderr).not.toContain("written to");
     expect(await read("catalogue/brands.yaml")).toBe(BASE_BRANDS);
     expect(await read("catalogue/overlays/prod-us/brands.yaml")).toBe(US_BRANDS);
     expect(await planOf("prod-us")).toEqual(['rename brand["Hooli"]']);
