@@ -163,7 +163,9 @@ describe("export --merge into the base for a tenant with an overlay", () => {
     createBrand(p.emulator.store("prod-us"), { name: "Globex", desc: "Back again" });
     const r = await merge();
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toContain('warning: catalogue/overlays/prod-us/brands.yaml:5: brand "Globex" is removed for prod-us here ($remove), but the tenant has it');
+    expect(r.stderr).toContain(
+      'warning: catalogue/overlays/prod-us/brands.yaml:5: brand "Globex" is removed for prod-us here ($remove), but the tenant has it',
+    );
     expect(await read("catalogue/brands.yaml")).toBe(BASE_BRANDS);
     expect(await read("catalogue/overlays/prod-us/brands.yaml")).toBe(US_BRANDS);
     expect(r.stderr).toContain("the manifests already match the tenant; nothing written");
@@ -190,7 +192,7 @@ describe("export --merge into the base for a tenant with an overlay", () => {
     expect(r.stderr).toContain('not merged: brand "Hooli" is "Hooli Inc" in the tenant (renamed there by hand;');
     // Said once, and true: not also "not in the tenant" (deleting it by hand would delete a record the tenant has), nor "written to".
     expect(r.stderr).toContain("Merged into catalogue: nothing written; the manifests match the tenant but for what is not merged:\n  not merged:");
-    expect(r.stderr).not.toContain("Hooli\"\n");
+    expect(r.stderr).not.toContain('Hooli"\n');
     expect(r.stderr).not.toContain("but not in the tenant");
     expect(r.stderr).not.toContain("written to");
     expect(await read("catalogue/brands.yaml")).toBe(BASE_BRANDS);
@@ -244,7 +246,9 @@ describe("export --merge into the base for a tenant with an overlay", () => {
 
   it("adds a new type value under a base attribute the overlay does not name as an identity-only entry, beside the overlay's own attributes", async () => {
     const usFit = "attributes:\n  - name: Fit\n    type: text\n    display_group: Basics\n";
-    await fleet({ files: { "catalogue/attributes.yaml": BASE_ATTRIBUTES, "catalogue/brands.yaml": BASE_BRANDS, "catalogue/overlays/prod-us/attributes.yaml": usFit } });
+    await fleet({
+      files: { "catalogue/attributes.yaml": BASE_ATTRIBUTES, "catalogue/brands.yaml": BASE_BRANDS, "catalogue/overlays/prod-us/attributes.yaml": usFit },
+    });
     const us = p.emulator.store("prod-us");
     const colour = attributeByName(us, "Colour")!.id;
     createTypeValue(us, colour, { value: "Green", sort_order: typeValuesOf(us, colour).length + 1 });
