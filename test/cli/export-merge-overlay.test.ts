@@ -200,6 +200,18 @@ describe("export --merge into the base for a tenant with an overlay", () => {
     expect(await planOf("prod-us")).toEqual(['rename brand["Hooli"]']);
   });
 
+  it("says a category renamed by hand once, its subtree with it: not merged, and not listed as missing from the tenant", async () => {
+    await fleet();
+    const us = p.emulator.store("prod-us");
+    updateCategory(us, [...us.categories.values()].find((c) => c.name === "Apparel")!.id, { name: "Clothing" });
+    const r = await merge();
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('not merged: category "Apparel" is "Clothing" in the tenant (renamed there by hand;');
+    expect(r.stderr).not.toContain("but not in the tenant");
+    expect(await read("catalogue/attributes.yaml")).toBe(BASE_ATTRIBUTES);
+    expect(await planOf("prod-us")).toEqual(['rename category["Apparel"]']);
+  });
+
   it("with the overlays beside the base and a third tenant's overlay setting the value: only the tenants that inherit the base value see it", async () => {
     await fleet({
       tenants: ["prod-ca", ...TENANTS],
