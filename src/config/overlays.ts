@@ -30,8 +30,9 @@ export function overlayFolders(config: Config): string[] {
 }
 
 /**
- * The other tenants whose overlay folder is `name`'s (two `tenants.X.overlay` naming one folder, by
- * whatever path: real paths are compared): what is written to that folder changes them too. Sorted.
+ * The other tenants whose overlay folder is `name`'s, holds it or lies in it (two `tenants.X.overlay`
+ * naming one folder, by whatever path: real paths are compared; an overlay folder is read with its
+ * subfolders): what is written to `name`'s folder changes them too. Sorted.
  */
 export function tenantsSharingOverlay(config: Config, name: string): string[] {
   const real = (dir: string) => {
@@ -48,7 +49,7 @@ export function tenantsSharingOverlay(config: Config, name: string): string[] {
     .filter((other) => other !== name)
     .filter((other) => {
       const dir = overlayDir(config, other);
-      return dir !== undefined && real(dir) === mine;
+      return dir !== undefined && (isWithin(real(dir), mine) || isWithin(mine, real(dir)));
     })
     .sort();
 }

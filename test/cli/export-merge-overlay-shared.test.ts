@@ -63,6 +63,16 @@ describe("export --merge into the base for a tenant whose overlay folder another
     expect(await read("overlays/na/brands.yaml")).toBe(NA);
   });
 
+  it("takes a folder inside another tenant's overlay folder for shared: the outer tenant reads the inner one's files too", async () => {
+    await fleet({ us: "overlays/na/us", ca: "overlays/na" }, { "overlays/na/us/brands.yaml": "brands:\n  - name: Globex\n    desc: US\n" });
+    const r = await p.cli(["export", "--tenant", "prod-us", "--out", "catalogue", "--merge"]);
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).toContain('tenant "prod-us"\'s overlay folder overlays/na/us is read by prod-ca too');
+    const outer = await p.cli(["export", "--tenant", "prod-ca", "--out", "catalogue", "--merge"]);
+    expect(outer.code, outer.stderr).toBe(1);
+    expect(outer.stderr).toContain('tenant "prod-ca"\'s overlay folder overlays/na is read by prod-us too');
+  });
+
   it("merges as before when each tenant has a folder of its own", async () => {
     await fleet({ us: "overlays/na", ca: "overlays/ca" }, { "overlays/ca/brands.yaml": "brands:\n  - name: Acme\n    desc: Outils\n" });
     for (const t of ["prod-us", "prod-ca"]) expect((await p.cli(["apply", "--tenant", t, "--auto-approve"])).code).toBe(0);
