@@ -33,6 +33,7 @@ export const E2E: readonly string[] = [
   "test/cli/emulator-command.test.ts",
   "test/cli/export-merge-link.test.ts",
   "test/cli/export-merge-overlay.test.ts",
+  "test/cli/export-merge-overlay-shared.test.ts",
   "test/cli/identity-proof.test.ts",
   "test/cli/identity-renamed-both.test.ts",
   "test/cli/identity-reused-ids.test.ts",

@@ -4,7 +4,7 @@
  * the base: every loader leaves them out. The layout itself is checked when the config is loaded
  * (overlayLayoutErrors): a folder named that is not there is a config error, never the base alone.
  */
-import { readdirSync, statSync } from "node:fs";
+import { readdirSync, realpathSync, statSync } from "node:fs";
 import path from "node:path";
 import { PimctlError, closeNames } from "../errors.js";
 import { isWithin, realPath, samePlace } from "../base/folders.js";
@@ -27,6 +27,31 @@ export function overlayDir(config: Config, name: string): string | undefined {
 /** Overlay folders that lie inside the base directory: never read as part of the base. */
 export function overlayFolders(config: Config): string[] {
   return [config.overlays, ...Object.values(config.tenants).map((t) => t.overlay)].filter((d): d is string => d !== undefined && isWithin(config.dir, d));
+}
+
+/**
+ * The other tenants whose overlay folder is `name`'s, holds it or lies in it (two `tenants.X.overlay`
+ * naming one folder, by whatever path: real paths are compared; an overlay folder is read with its
+ * subfolders): what is written to `name`'s folder changes them too. Sorted.
+ */
+export function tenantsSharingOverlay(config: Config, name: string): string[] {
+  const real = (dir: string) => {
+    try {
+      return realpathSync(dir);
+    } catch {
+      return path.resolve(dir);
+    }
+  };
+  const own = overlayDir(config, name);
+  if (!own) return [];
+  const mine = real(own);
+  return Object.keys(config.tenants)
+    .filter((other) => other !== name)
+    .filter((other) => {
+      const dir = overlayDir(config, other);
+      return dir !== undefined && (isWithin(real(dir), mine) || isWithin(mine, real(dir)));
+    })
+    .sort();
 }
 
 /**

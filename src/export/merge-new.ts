@@ -40,6 +40,9 @@ function appendToKind(s: MergeState, created: Map<string, MergeFile>, kind: Kind
       s.report.added.push(`${file}: ${KIND_NOUN[kind]} "${entryName(kind, e as Json)}"`);
       // New categories are known by path (addCategories).
       if (kind !== "categories") s.added.add(recordKey(kind, entryName(kind, e as Json)));
+      // A new attribute's type values are records of their own (an overlay's identity-only entry brings nothing else).
+      if (kind === "attributes")
+        for (const v of ((e as Json).values as Json[] | undefined) ?? []) s.added.add(recordKey("values", entryName(kind, e as Json), String(v.value)));
     }
   };
   for (const f of s.files) {

@@ -8,11 +8,11 @@
  */
 import path from "node:path";
 import { KIND_NOUN, parsePathKey, pathKey, type Catalogue, type Kind } from "../model/catalogue.js";
-import { PimctlErrors } from "../errors.js";
+import { PimctlError, PimctlErrors } from "../errors.js";
 import { listManifests, parseManifestData, readManifest, shownName } from "../manifest/index.js";
 import { overlayOwnership } from "../manifest/overlay-owned.js";
 import type { ParsedManifest } from "../manifest/compose.js";
-import { overlayDir } from "../config/overlays.js";
+import { overlayDir, tenantsSharingOverlay } from "../config/overlays.js";
 import type { Config } from "../config/index.js";
 import { mergeTracked, type MergeInput, type MergeResult } from "../export/merge.js";
 import { splitForOverlay, type OverlaySplit } from "../export/overlay-split.js";
@@ -50,34 +50,58 @@ export interface OverlayMergeInput extends Omit<MergeInput, "files" | "exported"
   variablesOf(tenant: string): Record<string, string>;
 }
 
+/**
+ * A merge into the base writes the tenant's values and new records to its overlay folder; when
+ * other tenants read that folder too, they would take them silently. Refused before the tenant is
+ * read (the check of the others' catalogues cannot hold them: their overlay is the one written).
+ */
+export function refuseSharedOverlay(config: Config, tenant: string, cwd: string): void {
+  const others = tenantsSharingOverlay(config, tenant);
+  if (!others.length) return;
+  const folder = shownName(overlayDir(config, tenant)!, cwd);
+  throw new PimctlError(
+    "usage",
+    `export --merge: tenant "${tenant}"'s overlay folder ${folder} is read by ${others.join(", ")} too, so what the merge writes there ` +
+      `would change ${others.length > 1 ? "them" : "it"} as well; nothing was read from the tenant, nothing written`,
+    {
+      details: [
+        `give ${tenant} an overlay folder of its own (tenants.${tenant}.overlay in pimctl.yaml) and merge again`,
+        `or export ${tenant} into a folder of its own (pimctl export --tenant ${tenant} --out DIR) and move the values by hand`,
+      ],
+    },
+  );
+}
+
 export async function mergeOverlaid(o: OverlayMergeInput): Promise<MergeResult & { summary: OverlayMergeSummary }> {
-  // The overlay's files are named as the base's are, relative to the folder merged into (overlays/prod-us/brands.yaml).
-  const named = (f: string) => path.relative(o.outDir, f);
-  const overlayTexts = await readFolder(o.overlayDir, o.cwd, o.outDir);
+  // Both folders' files are named relative to where pimctl runs, as the summary and errors name them
+  // (catalogue/brands.yaml, overlays/prod-us/brands.yaml: never ../overlays beside the base).
+  const baseTexts = rekey(o.files, (name) => shownName(path.join(o.outDir, name), o.cwd));
+  const overlayTexts = await readFolder(o.overlayDir, o.cwd);
   const parsed = parseOverlay(overlayTexts, o.variables);
   const owned = overlayOwnership(parsed, o.base);
   const exported = withoutRenamed(o.exported, o.renamedByHand);
   const split = splitForOverlay(exported, o.base, owned, o.tenant);
   const common = { kinds: o.kinds, variables: o.variables };
-  const base = mergeTracked({ ...common, files: o.files, exported: split.base, header: o.header });
+  const base = mergeTracked({ ...common, files: baseTexts, exported: split.base, header: o.header });
   const overlay = mergeTracked({
     ...common,
     files: overlayTexts,
     exported: split.overlay,
     header: (kind) => overlayHeader(kind, o.tenant),
-    overlay: { newFile: (kind) => path.join(named(o.overlayDir), `${kind}.yaml`) },
+    overlay: { newFile: (kind) => path.join(shownName(o.overlayDir, o.cwd), `${kind}.yaml`) },
   });
   checkOverlayMerge({
     tenant: o.tenant,
     variables: o.variables,
-    before: { base: o.files, overlay: overlayTexts },
-    after: { base: { ...o.files, ...base.report.files }, overlay: { ...overlayTexts, ...overlay.report.files } },
+    before: { base: baseTexts, overlay: overlayTexts },
+    after: { base: { ...baseTexts, ...base.report.files }, overlay: { ...overlayTexts, ...overlay.report.files } },
     exported,
     base,
     overlay,
     others: await otherOverlays(o),
   });
-  const files: Record<string, string> = { ...base.report.files, ...overlay.report.files };
+  // The texts to write, named relative to the folder merged into, as export.ts writes them.
+  const files = rekey({ ...base.report.files, ...overlay.report.files }, (name) => path.relative(o.outDir, path.resolve(o.cwd, name)));
   const added = withoutStubs(overlay.report.added, split);
   const b = base.report;
   const v = overlay.report;
@@ -85,7 +109,8 @@ export async function mergeOverlaid(o: OverlayMergeInput): Promise<MergeResult &
     files,
     updated: [...b.updated, ...v.updated],
     added: [...b.added, ...added],
-    onlyInFolder: [...b.onlyInFolder, ...v.onlyInFolder],
+    // A record left out for its rename by hand is said once (not merged): the tenant has it, under its new name.
+    onlyInFolder: [...b.onlyInFolder, ...v.onlyInFolder].filter((line) => !o.renamedByHand.some((r) => namesRenamed(line, r))),
     byHand: [...b.byHand, ...v.byHand],
     pendingRenames: [...b.pendingRenames, ...v.pendingRenames, ...notFollowed(o.renamedByHand)],
     renamed: [],
@@ -99,15 +124,20 @@ export async function mergeOverlaid(o: OverlayMergeInput): Promise<MergeResult &
   };
 }
 
-/** The manifest files of a folder, by name relative to `from` (an unreadable one is named relative to cwd). */
-async function readFolder(dir: string, cwd: string, from: string): Promise<Record<string, string>> {
+/** The same texts under other names. */
+function rekey(texts: Record<string, string>, name: (name: string) => string): Record<string, string> {
+  return Object.fromEntries(Object.entries(texts).map(([n, text]) => [name(n), text]));
+}
+
+/** The manifest files of a folder, by name relative to cwd. */
+async function readFolder(dir: string, cwd: string): Promise<Record<string, string>> {
   const listing = await listManifests(dir, { cwd });
   if (listing.errors.length) throw new PimctlErrors(listing.errors);
   const texts: Record<string, string> = {};
   for (const file of listing.files) {
     const read = await readManifest(file, shownName(file, cwd));
     if ("error" in read) throw new PimctlErrors([read.error]);
-    texts[path.relative(from, file)] = read.text;
+    texts[shownName(file, cwd)] = read.text;
   }
   return texts;
 }
@@ -137,7 +167,7 @@ async function otherOverlays(o: OverlayMergeInput) {
   for (const tenant of Object.keys(o.config.tenants).sort()) {
     const dir = overlayDir(o.config, tenant);
     if (tenant === o.tenant || !dir) continue;
-    out.push({ tenant, variables: o.variablesOf(tenant), overlay: await readFolder(dir, o.cwd, o.outDir) });
+    out.push({ tenant, variables: o.variablesOf(tenant), overlay: await readFolder(dir, o.cwd) });
   }
   return out;
 }
@@ -186,6 +216,12 @@ function notFollowed(renames: readonly HandRename[]): string[] {
       `${KIND_NOUN[r.kind]} "${r.from}" is "${r.to}" in the tenant (renamed there by hand; the plan knows it by its id and renames it back): ` +
       `not merged into the shared manifests; to keep the new name, rename the base's entry (previous_names) by hand`,
   );
+}
+
+/** Whether a `file:line: what` line names the record renamed by hand (a category's subtree with it). */
+function namesRenamed(line: string, r: HandRename): boolean {
+  const what = `${KIND_NOUN[r.kind]} "${r.from}`;
+  return line.endsWith(`: ${what}"`) || (r.kind === "categories" && line.includes(`: ${what}/`));
 }
 
 /** The tenant's catalogue without the records renamed by hand (a category's subtree with it). */

@@ -23,7 +23,7 @@ import { renamedByHand } from "../export/hand-renames.js";
 import { commitFiles } from "../files/atomic-files.js";
 import { samePlace } from "../base/folders.js";
 import { ManifestReader, loadComposed } from "../manifest/overlay-load.js";
-import { mergeOverlaid, type OverlayMergeSummary } from "./export-overlay.js";
+import { mergeOverlaid, refuseSharedOverlay, type OverlayMergeSummary } from "./export-overlay.js";
 
 export interface ExportOptions extends ProjectOptions {
   out: string;
@@ -74,6 +74,11 @@ export async function exportTenant(opts: ExportOptions): Promise<ExportResult> {
   }
   // The folder a merge edits must load cleanly (a merge edits entries where they are declared): checked before the tenant is read.
   const folder = existing.length && opts.existing === "merge" ? await loadFolder(opts, outDir) : undefined;
+  if (folder?.overlay) {
+    // Its overlay folder another tenant's too: refused now, before the tenant is read.
+    const config = await projectConfig(opts);
+    refuseSharedOverlay(config, pickTenant(config, opts.tenant).name, opts.cwd);
+  }
   const { catalogue, connection, config, remote, ledger } = await readTenantCatalogue(opts);
   const variables = variablesOf(connection.tenant);
   const schemaRef = path.relative(outDir, schemaPath()) || "manifest.schema.json";

@@ -112,6 +112,8 @@ describe("export --merge into the base for a tenant with an overlay", () => {
     const r = await merge();
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain("written to the shared base (every tenant that inherits it reads it): 1 value");
+    expect(r.stderr).toContain('updated: catalogue/brands.yaml:9: brand "Hooli": desc');
+    expect(r.stderr).toContain('updated: catalogue/overlays/prod-us/brands.yaml:3: brand "Acme": desc');
     expect(r.stderr).toContain("written to catalogue/overlays/prod-us: 2 values");
     // The overlay's own values, in the overlay; its anchor split: Initech keeps what it read.
     expect(await read("catalogue/overlays/prod-us/brands.yaml")).toBe(
@@ -149,8 +151,8 @@ describe("export --merge into the base for a tenant with an overlay", () => {
     expect(await read("catalogue/brands.yaml")).toBe(BASE_BRANDS);
     expect(await read("catalogue/attributes.yaml")).toBe(BASE_ATTRIBUTES);
     expect(r.stderr).toContain("written to catalogue/overlays/prod-us: 1 value");
-    expect(r.stderr).toContain('added: overlays/prod-us/categories.yaml: category "Apparel/Hats"');
-    expect(r.stderr).toContain('added: overlays/prod-us/attributes.yaml: value "Green" of attribute "Colour"');
+    expect(r.stderr).toContain('added: catalogue/overlays/prod-us/categories.yaml: category "Apparel/Hats"');
+    expect(r.stderr).toContain('added: catalogue/overlays/prod-us/attributes.yaml: value "Green" of attribute "Colour"');
     expect(r.stderr).not.toContain('category "Apparel"\n');
     expect(await planOf("prod-us")).toEqual([]);
     expect(await planOf("prod-eu")).toEqual([]);
@@ -161,7 +163,9 @@ describe("export --merge into the base for a tenant with an overlay", () => {
     createBrand(p.emulator.store("prod-us"), { name: "Globex", desc: "Back again" });
     const r = await merge();
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toContain('overlays/prod-us/brands.yaml:5: brand "Globex" is removed for prod-us here ($remove), but the tenant has it');
+    expect(r.stderr).toContain(
+      'warning: catalogue/overlays/prod-us/brands.yaml:5: brand "Globex" is removed for prod-us here ($remove), but the tenant has it',
+    );
     expect(await read("catalogue/brands.yaml")).toBe(BASE_BRANDS);
     expect(await read("catalogue/overlays/prod-us/brands.yaml")).toBe(US_BRANDS);
     expect(r.stderr).toContain("the manifests already match the tenant; nothing written");
@@ -186,9 +190,26 @@ describe("export --merge into the base for a tenant with an overlay", () => {
     const r = await merge();
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain('not merged: brand "Hooli" is "Hooli Inc" in the tenant (renamed there by hand;');
+    // Said once, and true: not also "not in the tenant" (deleting it by hand would delete a record the tenant has), nor "written to".
+    expect(r.stderr).toContain("Merged into catalogue: nothing written; the manifests match the tenant but for what is not merged:\n  not merged:");
+    expect(r.stderr).not.toContain('Hooli"\n');
+    expect(r.stderr).not.toContain("but not in the tenant");
+    expect(r.stderr).not.toContain("written to");
     expect(await read("catalogue/brands.yaml")).toBe(BASE_BRANDS);
     expect(await read("catalogue/overlays/prod-us/brands.yaml")).toBe(US_BRANDS);
     expect(await planOf("prod-us")).toEqual(['rename brand["Hooli"]']);
+  });
+
+  it("says a category renamed by hand once, its subtree with it: not merged, and not listed as missing from the tenant", async () => {
+    await fleet();
+    const us = p.emulator.store("prod-us");
+    updateCategory(us, [...us.categories.values()].find((c) => c.name === "Apparel")!.id, { name: "Clothing" });
+    const r = await merge();
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('not merged: category "Apparel" is "Clothing" in the tenant (renamed there by hand;');
+    expect(r.stderr).not.toContain("but not in the tenant");
+    expect(await read("catalogue/attributes.yaml")).toBe(BASE_ATTRIBUTES);
+    expect(await planOf("prod-us")).toEqual(['rename category["Apparel"]']);
   });
 
   it("with the overlays beside the base and a third tenant's overlay setting the value: only the tenants that inherit the base value see it", async () => {
@@ -207,7 +228,11 @@ describe("export --merge into the base for a tenant with an overlay", () => {
     updateBrand(us, brandOf("prod-us", "Hooli").id, { desc: "Search, everywhere" });
     const r = await merge();
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toContain('updated: ../overlays/prod-us/brands.yaml:3: brand "Acme": desc');
+    // Every file named relative to where pimctl runs, as the summary names them: never ../overlays.
+    expect(r.stderr).toContain('updated: overlays/prod-us/brands.yaml:3: brand "Acme": desc');
+    expect(r.stderr).toContain('updated: catalogue/brands.yaml:9: brand "Hooli": desc');
+    expect(r.stderr).toContain("in 2 files: catalogue/brands.yaml, overlays/prod-us/brands.yaml");
+    expect(r.stderr).not.toContain("../");
     expect(r.stderr).toContain("written to overlays/prod-us: 1 value");
     expect(await read("overlays/prod-us/brands.yaml")).toContain("desc: Tools for America");
     expect(await read("catalogue/brands.yaml")).toContain("desc: Search, everywhere");
@@ -229,5 +254,25 @@ describe("export --merge into the base for a tenant with an overlay", () => {
     expect(await read("catalogue/attributes.yaml")).toBe(BASE_ATTRIBUTES.replace("desc: Clothes", "desc: Clothes and more"));
     expect(await planOf("prod-us")).toEqual([]);
     expect(await planOf("prod-eu")).toEqual(['update category["Apparel"]']);
+  });
+
+  it("adds a new type value under a base attribute the overlay does not name as an identity-only entry, beside the overlay's own attributes", async () => {
+    const usFit = "attributes:\n  - name: Fit\n    type: text\n    display_group: Basics\n";
+    await fleet({
+      files: { "catalogue/attributes.yaml": BASE_ATTRIBUTES, "catalogue/brands.yaml": BASE_BRANDS, "catalogue/overlays/prod-us/attributes.yaml": usFit },
+    });
+    const us = p.emulator.store("prod-us");
+    const colour = attributeByName(us, "Colour")!.id;
+    createTypeValue(us, colour, { value: "Green", sort_order: typeValuesOf(us, colour).length + 1 });
+    const r = await merge();
+    expect(r.code, r.stderr).toBe(0);
+    const attributes = await read("catalogue/overlays/prod-us/attributes.yaml");
+    expect(attributes).toMatch(/^ {2}- name: Colour\n {4}values:\n {6}- slug: green\n {8}value: Green\n {8}sort_order: 3\n/m);
+    expect(attributes.startsWith(usFit)).toBe(true);
+    expect(attributes).not.toContain("type: selectbox");
+    expect(r.stderr).toContain('added: catalogue/overlays/prod-us/attributes.yaml: value "Green" of attribute "Colour"');
+    expect(await read("catalogue/attributes.yaml")).toBe(BASE_ATTRIBUTES);
+    expect(await planOf("prod-us")).toEqual([]);
+    expect(await planOf("prod-eu")).toEqual([]);
   });
 });

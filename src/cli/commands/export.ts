@@ -1,5 +1,5 @@
 import type { CommandModule } from "yargs";
-import { exportTenant } from "../../workflows/export.js";
+import { exportTenant, type ExportResult } from "../../workflows/export.js";
 import { KINDS, type Kind } from "../../model/catalogue.js";
 import type { Io } from "../io.js";
 import { plural } from "../../plural.js";
@@ -49,33 +49,42 @@ export function exportCommand(io: Io): CommandModule<object, ExportArgs> {
           );
         return;
       }
-      for (const line of result.renamed) say(args, io, `  renamed: ${line}`);
-      for (const line of result.updated) say(args, io, `  updated: ${line}`);
-      for (const line of result.added) say(args, io, `  added: ${line}`);
-      say(
-        args,
-        io,
-        result.files.length
-          ? `Merged into ${args.out}: ${plural(result.updated.length, "value")} updated, ${plural(result.added.length, "entry")} added, in ` +
-              `${plural(result.files.length, "file")}: ${result.files.join(", ")}`
-          : `Merged into ${args.out}: the manifests already match the tenant; nothing written.`,
-      );
-      if (result.overlay) {
-        // Into the shared base for a tenant with an overlay: what every tenant now reads, and what only this one does.
-        say(args, io, `  written to the shared base (every tenant that inherits it reads it): ${plural(result.overlay.baseValues, "value")}`);
-        say(
-          args,
-          io,
-          `  written to ${result.overlay.overlay}: ${plural(result.overlay.overlayValues, "value")}, ${plural(result.overlay.overlayAdded, "entry")} added`,
-        );
-        for (const line of result.overlay.removed) io.stderr(`warning: ${line}\n`);
-      }
-      for (const line of result.byHand) io.stderr(`warning: ${line}\n`);
-      for (const line of result.pendingRenames) say(args, io, `  not merged: ${line}`);
-      if (result.onlyInFolder.length) {
-        say(args, io, `In ${args.out} but not in the tenant (kept; remove them by hand if they are gone for good):`);
-        for (const line of result.onlyInFolder) say(args, io, `  ${line}`);
-      }
+      sayMerged(args, io, result);
     },
   };
+}
+
+/** What a merge did: each value, the summary, where the values went, and what it left. */
+function sayMerged(args: ExportArgs, io: Io, result: ExportResult): void {
+  for (const line of result.renamed) say(args, io, `  renamed: ${line}`);
+  for (const line of result.updated) say(args, io, `  updated: ${line}`);
+  for (const line of result.added) say(args, io, `  added: ${line}`);
+  say(
+    args,
+    io,
+    result.files.length
+      ? `Merged into ${args.out}: ${plural(result.updated.length, "value")} updated, ${plural(result.added.length, "entry")} added, in ` +
+          `${plural(result.files.length, "file")}: ${result.files.join(", ")}`
+      : result.pendingRenames.length
+        ? `Merged into ${args.out}: nothing written; the manifests match the tenant but for what is not merged:`
+        : `Merged into ${args.out}: the manifests already match the tenant; nothing written.`,
+  );
+  // Where the values went, when some were written.
+  if (result.overlay && result.files.length) {
+    // Into the shared base for a tenant with an overlay: what every tenant now reads, and what only this one does.
+    say(args, io, `  written to the shared base (every tenant that inherits it reads it): ${plural(result.overlay.baseValues, "value")}`);
+    say(
+      args,
+      io,
+      `  written to ${result.overlay.overlay}: ${plural(result.overlay.overlayValues, "value")}, ${plural(result.overlay.overlayAdded, "entry")} added`,
+    );
+  }
+  // Before the warnings: when nothing was written, the summary ends by pointing at them.
+  for (const line of result.pendingRenames) say(args, io, `  not merged: ${line}`);
+  for (const line of result.overlay?.removed ?? []) io.stderr(`warning: ${line}\n`);
+  for (const line of result.byHand) io.stderr(`warning: ${line}\n`);
+  if (result.onlyInFolder.length) {
+    say(args, io, `In ${args.out} but not in the tenant (kept; remove them by hand if they are gone for good):`);
+    for (const line of result.onlyInFolder) say(args, io, `  ${line}`);
+  }
 }
