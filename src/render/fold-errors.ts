@@ -36,6 +36,9 @@ export function foldFailedAlike<T extends WithError>(tenants: readonly T[]): Arr
   return out;
 }
 
+/** How many tenants an entry stands for: "N more" in a cut report counts tenants, not entries. */
+export const entryTenants = <T>(e: FoldedEntry<T>): number => ("one" in e ? 1 : e.alike.tenants.length);
+
 /** "`prod-001`, `prod-002`, ... and 190 more": the first names of the group, each quoted by `quote` (escaped for where it goes). */
 export function alikeNames<T extends WithError>(g: FailedAlike<T>, quote: (name: string) => string): string {
   return someNames(

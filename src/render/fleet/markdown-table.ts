@@ -6,7 +6,7 @@
 import type { FleetPlan, FleetTenant } from "../../plan/fleet.js";
 import { escapeControls } from "../../base/controls.js";
 import { truncate } from "../common.js";
-import { alikeError, alikeNames, foldFailedAlike } from "../fold-errors.js";
+import { alikeError, alikeNames, entryTenants, foldFailedAlike } from "../fold-errors.js";
 import { cutLines } from "../markdown-fit.js";
 import { COLUMN_TITLES, COUNT_COLUMNS, rowCells } from "./common.js";
 
@@ -22,12 +22,13 @@ export function fullTable(fleet: FleetPlan): string[] {
 /** The table folded and cut to `room` characters: it fits whatever the fleet. */
 export function foldedTable(fleet: FleetPlan, room: number): string[] {
   // "| 200 tenants: `prod-001`, ... and 190 more | | ... | api_unauthorized (as prod-001): GET /channels (401) ... |"
-  const rows = foldFailedAlike(fleet.tenants).map((e) =>
+  const entries = foldFailedAlike(fleet.tenants);
+  const rows = entries.map((e) =>
     "one" in e
       ? tenantRow(e.one)
       : `| ${e.alike.tenants.length} tenants: ${alikeNames(e.alike, name)} |${emptyCounts}| ${cell(truncate(alikeError(e.alike), 300))} |`,
   );
-  return [...TABLE_HEAD, ...cutLines(rows, room - TABLE_HEAD.join("\n").length - 1, moreRow)];
+  return [...TABLE_HEAD, ...cutLines(rows, room - TABLE_HEAD.join("\n").length - 1, moreRow, entries.map(entryTenants))];
 }
 
 const TABLE_HEAD = [`| tenant | ${COUNT_COLUMNS.map((k) => COLUMN_TITLES[k]).join(" | ")} | error |`, `|---|${COUNT_COLUMNS.map(() => "---:|").join("")}---|`];
