@@ -116,7 +116,10 @@ function cut(head: string, parts: readonly Section[], tail: string): string {
   return head + noteFor(parts.slice(0, kept.length)) + kept.join("") + pointer(parts.slice(parts.length - left)) + tail;
 }
 
-/** "The review is cut here: 2 more groups of shared changes and the parts of 17 more tenants did not fit": tenants counted, a folded group as many as it names. */
+/**
+ * "The review is cut here: 2 more groups of shared changes and the parts of 17 more tenants did not
+ * fit": tenants counted, a folded caution as many as it names.
+ */
 function pointer(left: readonly Section[]): string {
   const groups = left.filter((s) => s.tenants === 0).length;
   const tenants = left.reduce((n, s) => n + s.tenants, 0);
