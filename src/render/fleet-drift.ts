@@ -7,7 +7,7 @@ import { escapeControls, jsonText } from "../base/controls.js";
 import { plural } from "../plural.js";
 import { alignRows, truncate } from "./common.js";
 import { driftMarkdownBody, driftText, type DriftFormat } from "./drift.js";
-import { alikeError, alikeNames, entryTenants, foldFailedAlike, type FailedAlike } from "./fold-errors.js";
+import { alikeError, alikeNames, entryTenants, errorCellText, foldFailedAlike, type FailedAlike } from "./fold-errors.js";
 import { MARKDOWN_LIMIT } from "./markdown.js";
 import { cutLines, wholeParts } from "./markdown-fit.js";
 
@@ -39,7 +39,10 @@ function text(r: FleetDriftReport): string {
   return `${out.join("\n")}\n`;
 }
 
-const cell = (s: string) => escapeControls(truncate(s, 300).replace(/\|/g, "\\|").replace(/\n/g, " "));
+const escapeCell = (s: string) => escapeControls(s.replace(/\|/g, "\\|").replace(/\n/g, " "));
+const cell = (s: string) => escapeCell(truncate(s, 300));
+/** An error as a cell (or a caution's line) shows it: the tenant's name cut in it, the message kept. */
+const errorCell = (error: string, tenant: string) => escapeCell(errorCellText(error, tenant, shown));
 const TABLE_HEAD = [
   `| ${HEAD.join(" | ")} |`,
   `|---|${HEAD.slice(1, -1)
@@ -67,7 +70,9 @@ function markdown(r: FleetDriftReport): string {
   if (full.length <= MARKDOWN_LIMIT) return full;
   const entries = foldFailedAlike(r.tenants);
   const rows = entries.map((e) =>
-    "one" in e ? tenantRow(e.one) : `| ${e.alike.tenants.length} tenants: ${alikeNames(e.alike, name)} |${emptyCounts}| ${cell(alikeError(e.alike))} |`,
+    "one" in e
+      ? tenantRow(e.one)
+      : `| ${e.alike.tenants.length} tenants: ${alikeNames(e.alike, name)} |${emptyCounts}| ${errorCell(alikeError(e.alike), e.alike.tenants[0]!.tenant)} |`,
   );
   const counts = entries.map(entryTenants);
   const head = title + tableText(cutLines(rows, TABLE_ROOM, moreTenantsRow, counts));
@@ -84,11 +89,14 @@ function markdown(r: FleetDriftReport): string {
   return head + kept.join("") + partial + (after ? pointer(after) : "") + tail;
 }
 
-const name = (tenant: string) => `\`${cell(truncate(tenant, 100))}\``;
+/** A tenant's name as the table shows it: cut to 100 characters, in the tenant column and inside an error's message. */
+const shown = (tenant: string) => truncate(tenant, 100);
+const name = (tenant: string) => `\`${cell(shown(tenant))}\``;
 
 function tenantRow(t: FleetDriftTenant): string {
   const [tenant, ...rest] = cells(t);
-  return `| ${name(tenant!)} | ${rest.map(cell).join(" | ")} |`;
+  const error = rest.pop()!;
+  return `| ${name(tenant!)} | ${rest.map(cell).join(" | ")} | ${errorCell(error, t.tenant)} |`;
 }
 
 const tableText = (rows: readonly string[]) => `${[...TABLE_HEAD, ...rows].join("\n")}\n\n`;
@@ -101,7 +109,7 @@ const pointer = (left: number) =>
 function tenantPart(t: FleetDriftTenant, room = Infinity): string {
   const heading = `## \`${escapeControls(t.tenant)}\`\n\n`;
   if (t.report) return `${heading}${driftMarkdownBody(t.report, room - heading.length - 1)}\n`;
-  return `${heading}> [!CAUTION]\n> Could not be read (\`${t.error!.code}\`): ${cell(t.error!.message)}\n\n`;
+  return `${heading}> [!CAUTION]\n> Could not be read (\`${t.error!.code}\`): ${errorCell(t.error!.message, t.tenant)}\n\n`;
 }
 
 /** Tenants that could not be read with the same code: one caution naming them, with the first one's message. */
@@ -112,7 +120,7 @@ function alikePart(g: FailedAlike<FleetDriftTenant>): string {
     "",
     "> [!CAUTION]",
     `> **${g.tenants.length} tenants could not be read** (\`${escapeControls(g.code)}\`): ${alikeNames(g, name)}. ` +
-      `As ${name(first.tenant)} words it: ${cell(first.error!.message)}`,
+      `As ${name(first.tenant)} words it: ${errorCell(first.error!.message, first.tenant)}`,
     `> _Each tenant's own error is in ${WHOLE_FLEET}._`,
     "",
     "",

@@ -5,6 +5,7 @@
  * and the entry shows the first tenant's message for all.
  */
 
+import { truncate } from "./common.js";
 import { someNames } from "./markdown-fit.js";
 
 /** How many tenants a folded entry names before "and N more". */
@@ -52,4 +53,17 @@ export function alikeNames<T extends WithError>(g: FailedAlike<T>, quote: (name:
 export function alikeError<T extends WithError>(g: FailedAlike<T>): string {
   const first = g.tenants[0]!;
   return `${g.code} (as ${first.tenant}): ${first.error!.message}`;
+}
+
+/**
+ * An error in a fleet table's cell: the tenant's name as the table shows it (`shown`: cut) wherever
+ * the text repeats it, then cut to `max` characters not counting those names. A client's message
+ * names the tenant (twice for a refused token), and three 300-character names in a cell cut at 300
+ * left no message (review 2, md1).
+ */
+export function errorCellText(text: string, tenant: string, shown: (tenant: string) => string, max = 300): string {
+  const as = shown(tenant);
+  const named = as === tenant || tenant === "" ? text : text.replaceAll(tenant, as);
+  const mentions = as === "" ? 0 : named.split(as).length - 1;
+  return truncate(named, max + mentions * as.length);
 }

@@ -6,12 +6,11 @@
  */
 import { describe, expect, it } from "vitest";
 import { FLEET_DRIFT_FORMAT_VERSION, type FleetDriftTenant } from "../../src/drift/fleet.js";
-import { DRIFT_FORMAT_VERSION, type DriftItem, type DriftReport } from "../../src/drift/index.js";
-import { FLEET_FORMAT_VERSION, type FleetTenant } from "../../src/plan/fleet.js";
-import type { Action, Plan } from "../../src/plan/types.js";
+import type { FleetTenant } from "../../src/plan/fleet.js";
 import type { ErrorCode } from "../../src/errors.js";
 import { renderFleet } from "../../src/render/fleet/index.js";
 import { renderFleetDrift } from "../../src/render/fleet-drift.js";
+import { driftOf, fleetPlanOf, planWith } from "../helpers/fleet-data.js";
 import { prng } from "../helpers/random.js";
 import { seedNote, seedOr } from "../helpers/seed.js";
 
@@ -27,44 +26,6 @@ const failure = (tenant: string, code: ErrorCode, size: number) => ({
   message: `${tenant} failed: ${"m".repeat(size)}`,
   details: [`detail of ${tenant}`],
 });
-
-function planWith(tenant: string, n: number): Plan {
-  const actions: Action[] = Array.from({ length: n }, (_, i) => ({
-    address: `brand["Brand ${i + 1}"]`,
-    kind: "brands",
-    type: "brand",
-    op: "create",
-    changes: [{ field: "desc", after: `Brand ${i + 1} of ${tenant}, with a description long enough to fill a line of its own` }],
-    depends_on: [],
-    flags: {},
-    refs: {},
-  }));
-  const summary = { create: n, update: 0, rename: 0, move: 0, delete: 0, unsupported: 0, destructive: 0, unmanaged: 0 };
-  return { format_version: "1.3", tenant, version_ids: {}, actions, unmanaged: [], warnings: [], summary, fingerprints: {} };
-}
-
-function driftOf(tenant: string, n: number): DriftReport {
-  const items = Array.from({ length: n }, (_, i): DriftItem => ({
-    address: `brand["Brand ${i} of ${tenant}"]`,
-    op: "update",
-    fields: ["desc"],
-    entity: { type: "brand", id: i },
-    changed_at: "2026-11-20T10:14:03Z",
-    changelog_id: 48_000 + i,
-    origin: "tenant",
-  }));
-  const feed: DriftReport["feed"] = { entity_types: ["brand"], entries: n };
-  return {
-    format_version: DRIFT_FORMAT_VERSION,
-    tenant,
-    base_url: `https://${tenant}.example.com/api/v1`,
-    checked_at: "2026-11-27T03:23:00Z",
-    feed,
-    refresh: { mode: "full" },
-    drifted: n,
-    items,
-  };
-}
 
 /** A fleet's tenants: some planned (or read), some failed with one of a few codes, anywhere in the order or at its end. */
 function fleetShape(rnd: (n: number) => number): Array<{ tenant: string; fail?: { code: ErrorCode; size: number }; changes: number }> {
@@ -117,7 +78,7 @@ describe("every 'N more' in the fleet's markdown counts tenants", () => {
           ? { tenant: s.tenant, error: failure(s.tenant, s.fail.code, s.fail.size), exit: 1 }
           : { tenant: s.tenant, plan: planWith(s.tenant, s.changes), exit: 2 },
       );
-      const md = renderFleet({ format_version: FLEET_FORMAT_VERSION, kind: "fleet", tenants, waves: [tenants.map((t) => t.tenant)] }, "markdown", {
+      const md = renderFleet(fleetPlanOf(tenants), "markdown", {
         color: false,
       });
       expect(rowsCount(md), `${seedNote(seed)}, run ${run}: rows`).toBe(tenants.length);

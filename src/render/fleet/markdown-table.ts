@@ -6,12 +6,14 @@
 import type { FleetPlan, FleetTenant } from "../../plan/fleet.js";
 import { escapeControls } from "../../base/controls.js";
 import { truncate } from "../common.js";
-import { alikeError, alikeNames, entryTenants, foldFailedAlike } from "../fold-errors.js";
+import { alikeError, alikeNames, entryTenants, errorCellText, foldFailedAlike } from "../fold-errors.js";
 import { cutLines } from "../markdown-fit.js";
 import { COLUMN_TITLES, COUNT_COLUMNS, rowCells } from "./common.js";
 
 const cell = (s: string) => escapeControls(s.replace(/\|/g, "\\|").replace(/\n/g, " "));
-const name = (tenant: string) => `\`${cell(truncate(tenant, 100))}\``;
+/** A tenant's name as the table shows it: cut to 100 characters, in the tenant column and inside an error's message. */
+const shown = (tenant: string) => truncate(tenant, 100);
+const name = (tenant: string) => `\`${cell(shown(tenant))}\``;
 const emptyCounts = COUNT_COLUMNS.map(() => " ").join("|");
 
 /** The table with a row per tenant, as long as the fleet. */
@@ -26,7 +28,7 @@ export function foldedTable(fleet: FleetPlan, room: number): string[] {
   const rows = entries.map((e) =>
     "one" in e
       ? tenantRow(e.one)
-      : `| ${e.alike.tenants.length} tenants: ${alikeNames(e.alike, name)} |${emptyCounts}| ${cell(truncate(alikeError(e.alike), 300))} |`,
+      : `| ${e.alike.tenants.length} tenants: ${alikeNames(e.alike, name)} |${emptyCounts}| ${cell(errorCellText(alikeError(e.alike), e.alike.tenants[0]!.tenant, shown))} |`,
   );
   return [...TABLE_HEAD, ...cutLines(rows, room - TABLE_HEAD.join("\n").length - 1, moreRow, entries.map(entryTenants))];
 }
@@ -35,7 +37,7 @@ const TABLE_HEAD = [`| tenant | ${COUNT_COLUMNS.map((k) => COLUMN_TITLES[k]).joi
 
 function tenantRow(t: FleetTenant): string {
   const { counts, error } = rowCells(t);
-  return `| ${name(t.tenant)} | ${counts.join(" | ")} | ${error ? cell(truncate(error, 300)) : ""} |`;
+  return `| ${name(t.tenant)} | ${counts.join(" | ")} | ${cell(errorCellText(error, t.tenant, shown))} |`;
 }
 
 /** A row, not a line under the table: GitHub reads a line right after a table as one more row. */
