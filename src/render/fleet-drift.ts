@@ -7,7 +7,7 @@ import { escapeControls, jsonText } from "../base/controls.js";
 import { plural } from "../plural.js";
 import { alignRows, truncate } from "./common.js";
 import { driftMarkdownBody, driftText, type DriftFormat } from "./drift.js";
-import { alikeError, alikeNames, entryTenants, errorCellText, foldFailedAlike, type FailedAlike } from "./fold-errors.js";
+import { alikeError, alikeNames, entryTenants, errorCellText, failedFirst, foldFailedAlike, type FailedAlike } from "./fold-errors.js";
 import { MARKDOWN_LIMIT } from "./markdown.js";
 import { cutLines, wholeParts } from "./markdown-fit.js";
 
@@ -74,14 +74,16 @@ function markdown(r: FleetDriftReport): string {
       ? tenantRow(e.one)
       : `| ${e.alike.tenants.length} tenants: ${alikeNames(e.alike, name)} |${emptyCounts}| ${errorCell(alikeError(e.alike), e.alike.tenants[0]!.tenant)} |`,
   );
-  const counts = entries.map(entryTenants);
-  const head = title + tableText(cutLines(rows, TABLE_ROOM, moreTenantsRow, counts));
-  const parts = entries.map((e) => ("one" in e ? tenantPart(e.one) : alikePart(e.alike)));
+  const head = title + tableText(cutLines(rows, TABLE_ROOM, moreTenantsRow, entries.map(entryTenants)));
+  // The reports in the table's order, but those that could not be read first: why is kept before others' items.
+  const ordered = failedFirst(entries);
+  const counts = ordered.map(entryTenants);
+  const parts = ordered.map((e) => ("one" in e ? tenantPart(e.one) : alikePart(e.alike)));
   const room = MARKDOWN_LIMIT - head.length - tail.length - pointer(r.tenants.length).length;
   const { kept, left } = wholeParts(parts, room);
   if (!left) return head + kept.join("") + tail;
   // The first report that does not fit is shown by as many of its rows as fit, when a few do.
-  const next = entries[kept.length]!;
+  const next = ordered[kept.length]!;
   const roomLeft = room - kept.reduce((n, p) => n + p.length, 0);
   const partial = "one" in next && next.one.report && roomLeft > 2_000 ? tenantPart(next.one, roomLeft) : "";
   // "N more tenants": a folded group left out is as many tenants as it names.

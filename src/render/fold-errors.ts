@@ -37,6 +37,17 @@ export function foldFailedAlike<T extends WithError>(tenants: readonly T[]): Arr
   return out;
 }
 
+/**
+ * The entries that failed first, then the others, each in the report's order: a cut report keeps why
+ * tenants failed before their neighbours' change lists (review 2: the cautions came last, and were cut first).
+ */
+export function failedFirst<T extends WithError>(entries: ReadonlyArray<FoldedEntry<T>>): Array<FoldedEntry<T>> {
+  return [...entries.filter(entryFailed), ...entries.filter((e) => !entryFailed(e))];
+}
+
+/** A folded group, or one tenant with its error. */
+export const entryFailed = <T extends WithError>(e: FoldedEntry<T>): boolean => !("one" in e) || e.one.error !== undefined;
+
 /** How many tenants an entry stands for: "N more" in a cut report counts tenants, not entries. */
 export const entryTenants = <T>(e: FoldedEntry<T>): number => ("one" in e ? 1 : e.alike.tenants.length);
 

@@ -78,3 +78,26 @@ describe("an error cell of the fleet's markdown", () => {
     expect(tableRows(own)[0]).toMatch(/refused the token \(401\) \|$/);
   });
 });
+
+describe("the cautions that hold the errors, when the markdown is cut", () => {
+  it("plan: kept before the tenants' change lists, which are cut first", () => {
+    const md = renderFleet(fleetPlanOf(planTenants()), "markdown", { color: false });
+    expect(md).toContain("The review is cut here");
+    const config = md.indexOf("**5 tenants could not be planned** (`config`)");
+    const refused = md.indexOf("**5 tenants could not be planned** (`api_unauthorized`)");
+    expect(config).toBeGreaterThan(0);
+    expect(refused).toBeGreaterThan(0);
+    expect(Math.max(config, refused)).toBeLessThan(md.indexOf("<details><summary><code>t00-"));
+    expect(md).toContain("> token_env: TOK_40");
+  });
+
+  it("drift: kept before the tenants' reports, which are cut first", () => {
+    const md = renderFleetDrift({ format_version: FLEET_DRIFT_FORMAT_VERSION, kind: "fleet-drift", tenants: driftTenants() }, "markdown");
+    expect(md).toContain("The report is cut here");
+    const config = md.indexOf("**5 tenants could not be read** (`config`)");
+    const refused = md.indexOf("**5 tenants could not be read** (`api_unauthorized`)");
+    expect(config).toBeGreaterThan(0);
+    expect(refused).toBeGreaterThan(0);
+    expect(Math.max(config, refused)).toBeLessThan(md.indexOf("## `t00-"));
+  });
+});

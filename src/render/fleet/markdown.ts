@@ -9,7 +9,7 @@ import type { Action } from "../../plan/types.js";
 import { escapeControls } from "../../base/controls.js";
 import { esc } from "../html/escape.js";
 import { blockedLine, groupByKind, hintLines, summaryLine, type RenderOptions } from "../common.js";
-import { alikeNames, entryTenants, foldFailedAlike, type FailedAlike } from "../fold-errors.js";
+import { alikeNames, entryFailed, entryTenants, failedFirst, foldFailedAlike, type FailedAlike } from "../fold-errors.js";
 import { MARKDOWN_LIMIT, kindSection } from "../markdown.js";
 import { wholeParts } from "../markdown-fit.js";
 import { fleetSummaryLine } from "./common.js";
@@ -52,20 +52,25 @@ const texts = (parts: readonly Section[]) => parts.map((p) => p.text).join("");
 const fits = (head: string, parts: readonly Section[], tail: string) =>
   head.length + parts.reduce((n, p) => n + p.text.length, 0) + tail.length <= MARKDOWN_LIMIT;
 
-/** The sections in order, each whole (its <details> and code blocks closed): a cut falls between two of them. */
+/**
+ * The sections in order, each whole (its <details> and code blocks closed): a cut falls between two of
+ * them. Folded for a cut (`foldFailed`), the cautions of the tenants that could not be planned come
+ * first, before the shared changes and the tenants' own: a reviewer must see why tenants failed.
+ */
 function sections(fleet: FleetPlan, fold: FleetFold, opts: RenderOptions, foldFailed: boolean): Section[] {
-  const out: Section[] = [];
-  for (const group of fold.shared) {
+  const shared: Section[] = fold.shared.map((group) => {
     const lines = [`#### Changes ${escapeControls(tenantsLabel(group.tenants, fold.planned, fold.total))}`, ""];
     for (const [kind, actions] of groupByKind(group.actions)) lines.push(...kindSection(kind, actions, opts));
-    out.push({ text: `${lines.join("\n")}\n`, actions: group.actions.length, tenants: 0 });
-  }
-  const entries = foldFailed ? foldFailedAlike(fleet.tenants) : fleet.tenants.map((one) => ({ one }));
-  for (const e of entries) {
+    return { text: `${lines.join("\n")}\n`, actions: group.actions.length, tenants: 0 };
+  });
+  const entries = foldFailed ? failedFirst(foldFailedAlike(fleet.tenants)) : fleet.tenants.map((one) => ({ one }));
+  const parts = entries.map((e): Section => {
     const own = "one" in e ? (fold.own.get(e.one.tenant) ?? []) : [];
-    out.push({ text: "one" in e ? tenantSection(e.one, own, opts) : failedAlikeSection(e.alike), actions: own.length, tenants: entryTenants(e) });
-  }
-  return out;
+    return { text: "one" in e ? tenantSection(e.one, own, opts) : failedAlikeSection(e.alike), actions: own.length, tenants: entryTenants(e) };
+  });
+  if (!foldFailed) return [...shared, ...parts];
+  const failed = entries.filter(entryFailed).length;
+  return [...parts.slice(0, failed), ...shared, ...parts.slice(failed)];
 }
 
 /** A tenant's part, folded: its summary in the <summary>, then its own actions, blocked deletes, hints and warnings. */
