@@ -22,7 +22,7 @@ function cutAs(name: string, max: number, cut: Cut): string {
 export function distinctCuts(names: readonly string[], max: number): (name: string) => string {
   const cuts = new Map<string, Cut>([...new Set(names)].filter((n) => n.length > max).map((n) => [n, 0]));
   const shownOf = (n: string) => cutAs(n, max, cuts.get(n) ?? 0);
-  for (let moved = true; moved; ) {
+  for (let moved = true; moved;) {
     moved = false;
     const times = new Map<string, number>();
     for (const n of new Set(names)) times.set(shownOf(n), (times.get(shownOf(n)) ?? 0) + 1);
