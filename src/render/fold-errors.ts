@@ -72,9 +72,14 @@ export function alikeError<T extends WithError>(g: FailedAlike<T>): string {
  * names the tenant (twice for a refused token), and three 300-character names in a cell cut at 300
  * left no message (review 2, md1).
  */
+/** How many mentions of the tenant's name an error cell gives room for beside its message. */
+const MENTIONS_ALLOWED = 3;
+
 export function errorCellText(text: string, tenant: string, shown: (tenant: string) => string, max = 300): string {
   const as = shown(tenant);
   const named = as === tenant || tenant === "" ? text : text.replaceAll(tenant, as);
-  const mentions = as === "" ? 0 : named.split(as).length - 1;
+  // A client's message names the tenant twice at most, and "(as NAME)" once more: a one-letter name found
+  // a thousand times in a message must not lift the cut.
+  const mentions = as === "" ? 0 : Math.min(named.split(as).length - 1, MENTIONS_ALLOWED);
   return truncate(named, max + mentions * as.length);
 }

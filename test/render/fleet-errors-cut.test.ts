@@ -65,6 +65,14 @@ describe("an error cell of the fleet's markdown", () => {
     expect(tableRows(md)).toContainEqual(`| \`${cutName(40)}\` |  |  |  |  |  |  | api_unauthorized: ${message} |`);
   });
 
+  it("stays cut when a short name is found all over its message (room for three mentions, not a thousand)", () => {
+    const md = renderFleet(fleetPlanOf([{ tenant: "m", error: { code: "config", message: "m".repeat(5000), details: [] }, exit: 1 }]), "markdown", {
+      color: false,
+    });
+    const row = tableRows(md).find((r) => r.startsWith("| `m` |"))!;
+    expect(row.length).toBeLessThan(300 + 3 + 60);
+  });
+
   it("drift, folded and own rows: the names cut, the messages whole", () => {
     const md = renderFleetDrift({ format_version: FLEET_DRIFT_FORMAT_VERSION, kind: "fleet-drift", tenants: driftTenants() }, "markdown");
     expect(md.length).toBeLessThanOrEqual(MARKDOWN_LIMIT);
