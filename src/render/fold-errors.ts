@@ -66,15 +66,15 @@ export function alikeError<T extends WithError>(g: FailedAlike<T>): string {
   return `${g.code} (as ${first.tenant}): ${first.error!.message}`;
 }
 
+/** How many mentions of the tenant's name an error cell gives room for beside its message. */
+const MENTIONS_ALLOWED = 3;
+
 /**
  * An error in a fleet table's cell: the tenant's name as the table shows it (`shown`: cut) wherever
  * the text repeats it, then cut to `max` characters not counting those names. A client's message
  * names the tenant (twice for a refused token), and three 300-character names in a cell cut at 300
  * left no message (review 2, md1).
  */
-/** How many mentions of the tenant's name an error cell gives room for beside its message. */
-const MENTIONS_ALLOWED = 3;
-
 export function errorCellText(text: string, tenant: string, shown: (tenant: string) => string, max = 300): string {
   const as = shown(tenant);
   const named = as === tenant || tenant === "" ? text : text.replaceAll(tenant, as);
