@@ -7,9 +7,10 @@ import { escapeControls, jsonText } from "../base/controls.js";
 import { plural } from "../plural.js";
 import { alignRows, truncate } from "./common.js";
 import { driftMarkdownBody, driftText, type DriftFormat } from "./drift.js";
-import { alikeError, alikeNames, foldFailedAlike, type FailedAlike } from "./fold-errors.js";
+import { alikeError, alikeNames, entryTenants, errorCellText, failedFirst, foldFailedAlike, type FailedAlike } from "./fold-errors.js";
 import { MARKDOWN_LIMIT } from "./markdown.js";
 import { cutLines, wholeParts } from "./markdown-fit.js";
+import { tableCell, tableNames, type TableNames } from "./table-names.js";
 
 const HEAD = ["tenant", "drifted", "from the tenant", "from the manifests", "not possible (API v1)", "error"];
 
@@ -39,7 +40,9 @@ function text(r: FleetDriftReport): string {
   return `${out.join("\n")}\n`;
 }
 
-const cell = (s: string) => escapeControls(truncate(s, 300).replace(/\|/g, "\\|").replace(/\n/g, " "));
+const cell = (s: string) => tableCell(truncate(s, 300));
+/** An error as a cell (or a caution's line) shows it: the tenant's name as the table words it, the message kept. */
+const errorCell = (error: string, tenant: string, names: TableNames) => tableCell(errorCellText(error, tenant, names.shown));
 const TABLE_HEAD = [
   `| ${HEAD.join(" | ")} |`,
   `|---|${HEAD.slice(1, -1)
@@ -63,30 +66,37 @@ const TABLE_ROOM = MARKDOWN_LIMIT / 2;
 function markdown(r: FleetDriftReport): string {
   const title = `# Catalogue drift across ${r.tenants.length} tenants\n\n`;
   const tail = `**${closing(r)}**\n`;
-  const full = title + tableText(r.tenants.map(tenantRow)) + r.tenants.map((t) => tenantPart(t)).join("") + tail;
+  const names = tableNames(r.tenants);
+  const full = title + tableText(r.tenants.map((t) => tenantRow(t, names))) + r.tenants.map((t) => tenantPart(t, names)).join("") + tail;
   if (full.length <= MARKDOWN_LIMIT) return full;
   const entries = foldFailedAlike(r.tenants);
-  const rows = entries.map((e) =>
-    "one" in e ? tenantRow(e.one) : `| ${e.alike.tenants.length} tenants: ${alikeNames(e.alike, name)} |${emptyCounts}| ${cell(alikeError(e.alike))} |`,
-  );
-  const head = title + tableText(cutLines(rows, TABLE_ROOM, moreTenantsRow));
-  const parts = entries.map((e) => ("one" in e ? tenantPart(e.one) : alikePart(e.alike)));
-  const room = MARKDOWN_LIMIT - head.length - tail.length - pointer(parts.length).length;
+  const rows = entries.map((e) => ("one" in e ? tenantRow(e.one, names) : alikeRow(e.alike, names)));
+  const head = title + tableText(cutLines(rows, TABLE_ROOM, moreTenantsRow, entries.map(entryTenants)));
+  // The reports in the table's order, but those that could not be read first: why is kept before others' items.
+  const ordered = failedFirst(entries);
+  const counts = ordered.map(entryTenants);
+  const parts = ordered.map((e) => ("one" in e ? tenantPart(e.one, names) : alikePart(e.alike, names)));
+  const room = MARKDOWN_LIMIT - head.length - tail.length - pointer(r.tenants.length).length;
   const { kept, left } = wholeParts(parts, room);
   if (!left) return head + kept.join("") + tail;
   // The first report that does not fit is shown by as many of its rows as fit, when a few do.
-  const next = entries[kept.length]!;
+  const next = ordered[kept.length]!;
   const roomLeft = room - kept.reduce((n, p) => n + p.length, 0);
-  const partial = "one" in next && next.one.report && roomLeft > 2_000 ? tenantPart(next.one, roomLeft) : "";
-  const after = left - (partial ? 1 : 0);
+  const partial = "one" in next && next.one.report && roomLeft > 2_000 ? tenantPart(next.one, names, roomLeft) : "";
+  // "N more tenants": a folded group left out is as many tenants as it names.
+  const after = counts.slice(kept.length).reduce((n, c) => n + c, 0) - (partial ? 1 : 0);
   return head + kept.join("") + partial + (after ? pointer(after) : "") + tail;
 }
 
-const name = (tenant: string) => `\`${cell(truncate(tenant, 100))}\``;
+/** "| 200 tenants: `prod-001`, ... and 190 more | | ... | api_unauthorized (as prod-001): GET /channels (401) ... |" */
+function alikeRow(g: FailedAlike<FleetDriftTenant>, names: TableNames): string {
+  return `| ${g.tenants.length} tenants: ${alikeNames(g, names.name)} |${emptyCounts}| ${errorCell(alikeError(g), g.tenants[0]!.tenant, names)} |`;
+}
 
-function tenantRow(t: FleetDriftTenant): string {
+function tenantRow(t: FleetDriftTenant, names: TableNames): string {
   const [tenant, ...rest] = cells(t);
-  return `| ${name(tenant!)} | ${rest.map(cell).join(" | ")} |`;
+  const error = rest.pop()!;
+  return `| ${names.name(tenant!)} | ${rest.map(cell).join(" | ")} | ${errorCell(error, t.tenant, names)} |`;
 }
 
 const tableText = (rows: readonly string[]) => `${[...TABLE_HEAD, ...rows].join("\n")}\n\n`;
@@ -96,21 +106,21 @@ const pointer = (left: number) =>
   `Every tenant's report is in ${WHOLE_FLEET} (and in the text \`pimctl drift --tenant GLOB\` prints)._\n\n`;
 
 /** A tenant's report under its heading (its rows cut to `room`), or the error that kept it from being read. */
-function tenantPart(t: FleetDriftTenant, room = Infinity): string {
+function tenantPart(t: FleetDriftTenant, names: TableNames, room = Infinity): string {
   const heading = `## \`${escapeControls(t.tenant)}\`\n\n`;
   if (t.report) return `${heading}${driftMarkdownBody(t.report, room - heading.length - 1)}\n`;
-  return `${heading}> [!CAUTION]\n> Could not be read (\`${t.error!.code}\`): ${cell(t.error!.message)}\n\n`;
+  return `${heading}> [!CAUTION]\n> Could not be read (\`${t.error!.code}\`): ${errorCell(t.error!.message, t.tenant, names)}\n\n`;
 }
 
 /** Tenants that could not be read with the same code: one caution naming them, with the first one's message. */
-function alikePart(g: FailedAlike<FleetDriftTenant>): string {
+function alikePart(g: FailedAlike<FleetDriftTenant>, names: TableNames): string {
   const first = g.tenants[0]!;
   return [
     `## ${g.tenants.length} tenants that could not be read`,
     "",
     "> [!CAUTION]",
-    `> **${g.tenants.length} tenants could not be read** (\`${escapeControls(g.code)}\`): ${alikeNames(g, name)}. ` +
-      `As ${name(first.tenant)} words it: ${cell(first.error!.message)}`,
+    `> **${g.tenants.length} tenants could not be read** (\`${escapeControls(g.code)}\`): ${alikeNames(g, names.name)}. ` +
+      `As ${names.name(first.tenant)} words it: ${errorCell(first.error!.message, first.tenant, names)}`,
     `> _Each tenant's own error is in ${WHOLE_FLEET}._`,
     "",
     "",

@@ -5,6 +5,7 @@
  * and the entry shows the first tenant's message for all.
  */
 
+import { truncate } from "./common.js";
 import { someNames } from "./markdown-fit.js";
 
 /** How many tenants a folded entry names before "and N more". */
@@ -36,6 +37,20 @@ export function foldFailedAlike<T extends WithError>(tenants: readonly T[]): Arr
   return out;
 }
 
+/**
+ * The entries that failed first, then the others, each in the report's order: a cut report keeps why
+ * tenants failed before their neighbours' change lists (review 2: the cautions came last, and were cut first).
+ */
+export function failedFirst<T extends WithError>(entries: ReadonlyArray<FoldedEntry<T>>): Array<FoldedEntry<T>> {
+  return [...entries.filter(entryFailed), ...entries.filter((e) => !entryFailed(e))];
+}
+
+/** A folded group, or one tenant with its error. */
+export const entryFailed = <T extends WithError>(e: FoldedEntry<T>): boolean => !("one" in e) || e.one.error !== undefined;
+
+/** How many tenants an entry stands for: "N more" in a cut report counts tenants, not entries. */
+export const entryTenants = <T>(e: FoldedEntry<T>): number => ("one" in e ? 1 : e.alike.tenants.length);
+
 /** "`prod-001`, `prod-002`, ... and 190 more": the first names of the group, each quoted by `quote` (escaped for where it goes). */
 export function alikeNames<T extends WithError>(g: FailedAlike<T>, quote: (name: string) => string): string {
   return someNames(
@@ -49,4 +64,22 @@ export function alikeNames<T extends WithError>(g: FailedAlike<T>, quote: (name:
 export function alikeError<T extends WithError>(g: FailedAlike<T>): string {
   const first = g.tenants[0]!;
   return `${g.code} (as ${first.tenant}): ${first.error!.message}`;
+}
+
+/** How many mentions of the tenant's name an error cell gives room for beside its message. */
+const MENTIONS_ALLOWED = 3;
+
+/**
+ * An error in a fleet table's cell: the tenant's name as the table shows it (`shown`: cut) wherever
+ * the text repeats it, then cut to `max` characters not counting those names. A client's message
+ * names the tenant (twice for a refused token), and three 300-character names in a cell cut at 300
+ * left no message (review 2, md1).
+ */
+export function errorCellText(text: string, tenant: string, shown: (tenant: string) => string, max = 300): string {
+  const as = shown(tenant);
+  const named = as === tenant || tenant === "" ? text : text.replaceAll(tenant, as);
+  // A client's message names the tenant twice at most, and "(as NAME)" once more: a one-letter name found
+  // a thousand times in a message must not lift the cut.
+  const mentions = as === "" ? 0 : Math.min(named.split(as).length - 1, MENTIONS_ALLOWED);
+  return truncate(named, max + mentions * as.length);
 }

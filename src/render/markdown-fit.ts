@@ -23,18 +23,22 @@ export function wholeParts(parts: readonly string[], room: number): { kept: stri
 /**
  * Lines (a table's rows, a list's items) cut to fit `room` characters with a newline after each:
  * all of them when they fit, else as many as fit beside the line `more(left)` that says how many
- * more there are, which ends them.
+ * more there are, which ends them. `counts[i]` is how many things line i stands for (a row that folds
+ * five tenants is five): `left` is the sum over the lines left out, one each when not given.
  */
-export function cutLines(lines: readonly string[], room: number, more: (left: number) => string): string[] {
+export function cutLines(lines: readonly string[], room: number, more: (left: number) => string, counts?: readonly number[]): string[] {
   if (linesLength(lines) <= room) return [...lines];
+  const countOf = (i: number) => counts?.[i] ?? 1;
+  let left = lines.reduce((n, _, i) => n + countOf(i), 0);
   const kept: string[] = [];
   let used = 0;
-  for (const line of lines) {
-    if (used + line.length + 1 + more(lines.length - kept.length - 1).length + 1 > room) break;
+  for (const [i, line] of lines.entries()) {
+    if (used + line.length + 1 + more(left - countOf(i)).length + 1 > room) break;
     kept.push(line);
     used += line.length + 1;
+    left -= countOf(i);
   }
-  return [...kept, more(lines.length - kept.length)];
+  return [...kept, more(left)];
 }
 
 /** "`a`, `b`, `c`" or, past `max` names, "`a`, `b`, ... and 198 more": each name quoted by `quote` (escaped for where it goes). */

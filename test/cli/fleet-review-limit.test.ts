@@ -38,7 +38,7 @@ describe("the combined review of 50 tenants", () => {
     expect(md).toContain("#### Changes in all 50 tenants");
     expect(md.match(/display_group\["Shared"\]/g)).toHaveLength(1);
     expect(md).toMatch(
-      /_The review is cut here: \d+ more sections did not fit a comment \(GitHub takes 65,536 characters\)\. Every tenant's plan is in the HTML/,
+      /_The review is cut here: the parts of \d+ more tenants did not fit a comment \(GitHub takes 65,536 characters\)\. Every tenant's plan is in the HTML/,
     );
     expect(md).toContain("one line per action below");
     expect(md.trimEnd().endsWith("**Fleet of 50 tenants: 50 with changes.**")).toBe(true);

@@ -104,7 +104,7 @@ describe("the fleet's markdown comment under GitHub's limit", () => {
     const md = renderFleet(fleetOf(names(50, "shop-").map((t) => ({ tenant: t, plan: planWith(t, 300), exit: 2 }))), "markdown", { color: false });
     expectWholeComment(md);
     for (const t of names(50, "shop-")) expect(md).toContain(`| \`${t}\` | 300 | 0 | 0 | 0 | 0 | 0 |  |`);
-    expect(md).toMatch(/_The review is cut here: \d+ more sections? did not fit a comment/);
+    expect(md).toMatch(/_The review is cut here: the parts of \d+ more tenants? did not fit a comment/);
     expect(md).toContain("<details><summary><code>shop-001</code>: Plan: 300 to create.</summary>");
   });
 

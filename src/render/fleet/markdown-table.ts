@@ -4,37 +4,38 @@
  * then rows cut with one that says how many more and where every row is.
  */
 import type { FleetPlan, FleetTenant } from "../../plan/fleet.js";
-import { escapeControls } from "../../base/controls.js";
-import { truncate } from "../common.js";
-import { alikeError, alikeNames, foldFailedAlike } from "../fold-errors.js";
+import { alikeError, alikeNames, entryTenants, errorCellText, foldFailedAlike } from "../fold-errors.js";
 import { cutLines } from "../markdown-fit.js";
+import { tableCell, tableNames, type TableNames } from "../table-names.js";
 import { COLUMN_TITLES, COUNT_COLUMNS, rowCells } from "./common.js";
 
-const cell = (s: string) => escapeControls(s.replace(/\|/g, "\\|").replace(/\n/g, " "));
-const name = (tenant: string) => `\`${cell(truncate(tenant, 100))}\``;
+const cell = tableCell;
 const emptyCounts = COUNT_COLUMNS.map(() => " ").join("|");
 
 /** The table with a row per tenant, as long as the fleet. */
 export function fullTable(fleet: FleetPlan): string[] {
-  return [...TABLE_HEAD, ...fleet.tenants.map(tenantRow)];
+  const names = tableNames(fleet.tenants);
+  return [...TABLE_HEAD, ...fleet.tenants.map((t) => tenantRow(t, names))];
 }
 
 /** The table folded and cut to `room` characters: it fits whatever the fleet. */
 export function foldedTable(fleet: FleetPlan, room: number): string[] {
+  const names = tableNames(fleet.tenants);
   // "| 200 tenants: `prod-001`, ... and 190 more | | ... | api_unauthorized (as prod-001): GET /channels (401) ... |"
-  const rows = foldFailedAlike(fleet.tenants).map((e) =>
-    "one" in e
-      ? tenantRow(e.one)
-      : `| ${e.alike.tenants.length} tenants: ${alikeNames(e.alike, name)} |${emptyCounts}| ${cell(truncate(alikeError(e.alike), 300))} |`,
-  );
-  return [...TABLE_HEAD, ...cutLines(rows, room - TABLE_HEAD.join("\n").length - 1, moreRow)];
+  const entries = foldFailedAlike(fleet.tenants);
+  const rows = entries.map((e) => {
+    if ("one" in e) return tenantRow(e.one, names);
+    const error = cell(errorCellText(alikeError(e.alike), e.alike.tenants[0]!.tenant, names.shown));
+    return `| ${e.alike.tenants.length} tenants: ${alikeNames(e.alike, names.name)} |${emptyCounts}| ${error} |`;
+  });
+  return [...TABLE_HEAD, ...cutLines(rows, room - TABLE_HEAD.join("\n").length - 1, moreRow, entries.map(entryTenants))];
 }
 
 const TABLE_HEAD = [`| tenant | ${COUNT_COLUMNS.map((k) => COLUMN_TITLES[k]).join(" | ")} | error |`, `|---|${COUNT_COLUMNS.map(() => "---:|").join("")}---|`];
 
-function tenantRow(t: FleetTenant): string {
+function tenantRow(t: FleetTenant, { shown, name }: TableNames): string {
   const { counts, error } = rowCells(t);
-  return `| ${name(t.tenant)} | ${counts.join(" | ")} | ${error ? cell(truncate(error, 300)) : ""} |`;
+  return `| ${name(t.tenant)} | ${counts.join(" | ")} | ${cell(errorCellText(error, t.tenant, shown))} |`;
 }
 
 /** A row, not a line under the table: GitHub reads a line right after a table as one more row. */

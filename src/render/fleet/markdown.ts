@@ -9,7 +9,7 @@ import type { Action } from "../../plan/types.js";
 import { escapeControls } from "../../base/controls.js";
 import { esc } from "../html/escape.js";
 import { blockedLine, groupByKind, hintLines, summaryLine, type RenderOptions } from "../common.js";
-import { alikeNames, foldFailedAlike, type FailedAlike } from "../fold-errors.js";
+import { alikeNames, entryFailed, entryTenants, failedFirst, foldFailedAlike, type FailedAlike } from "../fold-errors.js";
 import { MARKDOWN_LIMIT, kindSection } from "../markdown.js";
 import { wholeParts } from "../markdown-fit.js";
 import { fleetSummaryLine } from "./common.js";
@@ -36,10 +36,14 @@ export function renderFleetMarkdown(fleet: FleetPlan, opts: RenderOptions): stri
   return cut(headOf(foldedTable(fleet, TABLE_ROOM)), sections(fleet, fold, compactOpts, true), tail);
 }
 
-/** A part of the review after the table, and how many actions it shows (the note on one line per action is said only above some). */
+/**
+ * A part of the review after the table, how many actions it shows (the note on one line per action is
+ * said only above some), and how many tenants it is the part of (0 for changes shared by several).
+ */
 interface Section {
   text: string;
   actions: number;
+  tenants: number;
 }
 
 const COMPACT_NOTE = "_The review is long for a comment: one line per action below; the HTML page and the JSON have every field._\n\n";
@@ -48,20 +52,25 @@ const texts = (parts: readonly Section[]) => parts.map((p) => p.text).join("");
 const fits = (head: string, parts: readonly Section[], tail: string) =>
   head.length + parts.reduce((n, p) => n + p.text.length, 0) + tail.length <= MARKDOWN_LIMIT;
 
-/** The sections in order, each whole (its <details> and code blocks closed): a cut falls between two of them. */
+/**
+ * The sections in order, each whole (its <details> and code blocks closed): a cut falls between two of
+ * them. Folded for a cut (`foldFailed`), the cautions of the tenants that could not be planned come
+ * first, before the shared changes and the tenants' own: a reviewer must see why tenants failed.
+ */
 function sections(fleet: FleetPlan, fold: FleetFold, opts: RenderOptions, foldFailed: boolean): Section[] {
-  const out: Section[] = [];
-  for (const group of fold.shared) {
+  const shared: Section[] = fold.shared.map((group) => {
     const lines = [`#### Changes ${escapeControls(tenantsLabel(group.tenants, fold.planned, fold.total))}`, ""];
     for (const [kind, actions] of groupByKind(group.actions)) lines.push(...kindSection(kind, actions, opts));
-    out.push({ text: `${lines.join("\n")}\n`, actions: group.actions.length });
-  }
-  const entries = foldFailed ? foldFailedAlike(fleet.tenants) : fleet.tenants.map((one) => ({ one }));
-  for (const e of entries) {
+    return { text: `${lines.join("\n")}\n`, actions: group.actions.length, tenants: 0 };
+  });
+  const entries = foldFailed ? failedFirst(foldFailedAlike(fleet.tenants)) : fleet.tenants.map((one) => ({ one }));
+  const parts = entries.map((e): Section => {
     const own = "one" in e ? (fold.own.get(e.one.tenant) ?? []) : [];
-    out.push({ text: "one" in e ? tenantSection(e.one, own, opts) : failedAlikeSection(e.alike), actions: own.length });
-  }
-  return out;
+    return { text: "one" in e ? tenantSection(e.one, own, opts) : failedAlikeSection(e.alike), actions: own.length, tenants: entryTenants(e) };
+  });
+  if (!foldFailed) return [...shared, ...parts];
+  const failed = entries.filter(entryFailed).length;
+  return [...parts.slice(0, failed), ...shared, ...parts.slice(failed)];
 }
 
 /** A tenant's part, folded: its summary in the <summary>, then its own actions, blocked deletes, hints and warnings. */
@@ -104,13 +113,27 @@ function detailLines(details: readonly string[]): string[] {
 /** As many whole sections as fit (with the note on one line per action when one is left to show), then the pointer to where the rest is. */
 function cut(head: string, parts: readonly Section[], tail: string): string {
   if (fits(head + COMPACT_NOTE, parts, tail)) return head + noteFor(parts) + texts(parts) + tail;
-  const pointer = (left: number) =>
-    `_The review is cut here: ${left} more ${left === 1 ? "section" : "sections"} did not fit a comment (GitHub takes 65,536 characters). ` +
-    `Every tenant's plan is in the HTML review page (\`--html FILE\`, or \`pimctl show FILE... --format html\`) and in the JSON (\`--format json\`)._\n\n`;
-  const room = MARKDOWN_LIMIT - head.length - COMPACT_NOTE.length - tail.length - pointer(parts.length).length;
+  const room = MARKDOWN_LIMIT - head.length - COMPACT_NOTE.length - tail.length - pointer(parts).length;
   const { kept, left } = wholeParts(
     parts.map((p) => p.text),
     room,
   );
-  return head + noteFor(parts.slice(0, kept.length)) + kept.join("") + pointer(left) + tail;
+  return head + noteFor(parts.slice(0, kept.length)) + kept.join("") + pointer(parts.slice(parts.length - left)) + tail;
+}
+
+/**
+ * "The review is cut here: 2 more groups of shared changes and the parts of 17 more tenants did not
+ * fit": tenants counted, a folded caution as many as it names.
+ */
+function pointer(left: readonly Section[]): string {
+  const groups = left.filter((s) => s.tenants === 0).length;
+  const tenants = left.reduce((n, s) => n + s.tenants, 0);
+  const what = [
+    ...(groups ? [`${groups} more ${groups === 1 ? "group" : "groups"} of shared changes`] : []),
+    ...(tenants ? [`the parts of ${tenants} more ${tenants === 1 ? "tenant" : "tenants"}`] : []),
+  ];
+  return (
+    `_The review is cut here: ${what.join(" and ")} did not fit a comment (GitHub takes 65,536 characters). ` +
+    `Every tenant's plan is in the HTML review page (\`--html FILE\`, or \`pimctl show FILE... --format html\`) and in the JSON (\`--format json\`)._\n\n`
+  );
 }
