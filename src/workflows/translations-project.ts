@@ -43,7 +43,9 @@ export async function openProject(opts: ProjectOptions, writes = false): Promise
   const file = lockPath(config, opts.cwd);
   const earlier = writes ? settleInterruptedCommits(path.dirname(file), (f) => path.relative(opts.cwd, f) || f) : [];
   const variables = variableNames(config);
-  const overlay = opts.tenant !== undefined && hasOverlays(config) ? overlayDir(config, pickTenant(config, opts.tenant).name) : undefined;
+  // A tenant named is checked even without overlays: a misspelt --tenant must not pass unnoticed.
+  const tenant = opts.tenant !== undefined ? pickTenant(config, opts.tenant).name : undefined;
+  const overlay = tenant !== undefined && hasOverlays(config) ? overlayDir(config, tenant) : undefined;
   const composed = overlay ? await loadTenantTemplates(config, config.dir, overlay, opts.cwd, variables) : undefined;
   const desired = composed?.catalogue ?? (await loadTemplates(config, config.dir, opts.cwd, variables));
   const lock = await readLock(file);

@@ -9,6 +9,7 @@ import type { Io } from "../io.js";
 import { pageFacts } from "../page-facts.js";
 import { colorFor, projectOptions, say, withFormat, withProjectOptions, withRefresh, type GlobalArgs } from "../options.js";
 import { refuseUnwritable } from "../output-files.js";
+import { PimctlError } from "../../errors.js";
 
 interface DiffArgs extends GlobalArgs {
   from: string;
@@ -43,6 +44,10 @@ export function diffCommand(io: Io): CommandModule<object, DiffArgs> {
         .example("$0 diff --from ./catalogue --to prod --format markdown", "A directory against a tenant")
         .example("$0 diff --from staging --to prod --format html --print-to diff.html", "A review page of the difference") as never,
     handler: async (args) => {
+      // --tenant is every command's option, but diff names its two sides itself: silently ignoring it would mislead.
+      if (args.tenant !== undefined) {
+        throw new PimctlError("usage", `diff compares --from and --to (tenants or a directory), so --tenant ${args.tenant} is not used: drop it`);
+      }
       await refuseUnwritable(io.cwd, { "print-to": args["print-to"] });
       const p = await diff({
         ...projectOptions(args, io),
