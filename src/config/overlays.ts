@@ -4,7 +4,7 @@
  * the base: every loader leaves them out. The layout itself is checked when the config is loaded
  * (overlayLayoutErrors): a folder named that is not there is a config error, never the base alone.
  */
-import { readdirSync, realpathSync, statSync } from "node:fs";
+import { readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { PimctlError, closeNames } from "../errors.js";
 import { isWithin, realPath, samePlace } from "../base/folders.js";
@@ -35,21 +35,14 @@ export function overlayFolders(config: Config): string[] {
  * subfolders): what is written to `name`'s folder changes them too. Sorted.
  */
 export function tenantsSharingOverlay(config: Config, name: string): string[] {
-  const real = (dir: string) => {
-    try {
-      return realpathSync(dir);
-    } catch {
-      return path.resolve(dir);
-    }
-  };
   const own = overlayDir(config, name);
   if (!own) return [];
-  const mine = real(own);
+  const mine = realPath(own);
   return Object.keys(config.tenants)
     .filter((other) => other !== name)
     .filter((other) => {
       const dir = overlayDir(config, other);
-      return dir !== undefined && (isWithin(real(dir), mine) || isWithin(mine, real(dir)));
+      return dir !== undefined && (isWithin(realPath(dir), mine) || isWithin(mine, realPath(dir)));
     })
     .sort();
 }
