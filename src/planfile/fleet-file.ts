@@ -19,7 +19,7 @@ import { FLEET_FORMAT_VERSION, byTenant, planExit, wavesProblem, type FleetPlan,
 import { shareAddresses } from "../plan/order.js";
 import type { Plan } from "../plan/types.js";
 import { jsonText } from "../base/controls.js";
-import { PLAN_HMAC_ENV, checkIntegrity, hmacOf, sameText, sealPlan } from "./integrity.js";
+import { checkIntegrity, checkSignature, hmacOf, sealPlan } from "./integrity.js";
 import { checkedPlan } from "./file.js";
 
 /** The wrapper's canonical body: what the fleet holds, each plan by its own digest (which covers the plan's body). */
@@ -108,26 +108,14 @@ function checkFleetDigest(fleet: FleetPlan, file: string): void {
   }
 }
 
-/** As a single plan's signature (integrity.ts): a key makes it mandatory, and a signed file wants the key to be checked. */
+/** The wrapper's signature, checked as a single plan's is (integrity.ts). */
 function checkFleetHmac(fleet: FleetPlan, file: string, key: string | undefined): void {
-  const hmac = fleet.integrity?.hmac;
-  if (!key) {
-    if (hmac) {
-      throw new PimctlError("plan_integrity", `${file} is signed, but ${PLAN_HMAC_ENV} is not set: set it to the key the fleet plan was signed with`);
-    }
-    return;
-  }
-  if (!hmac)
-    throw new PimctlError(
-      "plan_integrity",
-      `${file} is not signed, but ${PLAN_HMAC_ENV} is set: only signed plans are applied. Plan the fleet with the key set`,
-    );
-  if (!sameText(hmac, hmacOf(fleetBody(fleet), key))) {
-    throw new PimctlError(
-      "plan_integrity",
-      `${file}: the fleet's signature does not verify with the key in ${PLAN_HMAC_ENV} (its tenants or waves were edited, or it was signed with another key)`,
-    );
-  }
+  checkSignature(file, fleet.integrity?.hmac, fleetBody(fleet), key, {
+    noun: "fleet plan",
+    subject: "the fleet's signature",
+    remake: "Plan the fleet with the key set",
+    edited: "its tenants or waves were edited",
+  });
 }
 
 export interface PlanFilesOptions {

@@ -58,25 +58,51 @@ export function checkIntegrity(plan: Plan, file: string, key: string | undefined
       },
     );
   }
-  if (key) {
-    if (!plan.integrity.hmac)
+  checkSignature(file, plan.integrity.hmac, body(plan), key, {
+    noun: "plan",
+    subject: "the signature",
+    remake: "Make the plan with the key set",
+    edited: "edited",
+  });
+}
+
+/** How a signature's refusals name what was signed (a plan, or a fleet file's wrapper). */
+export interface SignatureWords {
+  /** What the key signed: "plan". */
+  noun: string;
+  /** "the signature". */
+  subject: string;
+  /** The remedy for an unsigned file: "Make the plan with the key set". */
+  remake: string;
+  /** What an edit would have changed: "edited". */
+  edited: string;
+}
+
+/**
+ * A saved file's HMAC over its canonical body. A configured key makes the signature mandatory; a
+ * signed file without a key to check it is refused too (a pipeline that signs expects verification).
+ */
+export function checkSignature(file: string, hmac: string | undefined, signedBody: string, key: string | undefined, words: SignatureWords): void {
+  if (!key) {
+    if (hmac) {
       throw new PimctlError(
         "plan_integrity",
-        `${file} is not signed, but ${PLAN_HMAC_ENV} is set: only signed plans are applied. Make the plan with the key set`,
+        `${file} is signed, but ${PLAN_HMAC_ENV} is not set: set it to the key the ${words.noun} was signed with so the signature can be checked`,
       );
-    if (!sameText(plan.integrity.hmac, planHmac(plan, key))) {
-      throw new PimctlError("plan_integrity", `${file}: the signature does not verify with the key in ${PLAN_HMAC_ENV} (edited, or signed with another key)`);
     }
-  } else if (plan.integrity.hmac) {
+    return;
+  }
+  if (!hmac) throw new PimctlError("plan_integrity", `${file} is not signed, but ${PLAN_HMAC_ENV} is set: only signed plans are applied. ${words.remake}`);
+  if (!sameText(hmac, hmacOf(signedBody, key))) {
     throw new PimctlError(
       "plan_integrity",
-      `${file} is signed, but ${PLAN_HMAC_ENV} is not set: set it to the key the plan was signed with so the signature can be checked`,
+      `${file}: ${words.subject} does not verify with the key in ${PLAN_HMAC_ENV} (${words.edited}, or signed with another key)`,
     );
   }
 }
 
 /** Equal texts, compared in constant time (a signature check must not tell how much of it matched). */
-export function sameText(a: string, b: string): boolean {
+function sameText(a: string, b: string): boolean {
   const x = Buffer.from(a);
   const y = Buffer.from(b);
   return x.length === y.length && timingSafeEqual(x, y);
