@@ -73,12 +73,9 @@ export async function exportTenant(opts: ExportOptions): Promise<ExportResult> {
     );
   }
   // The folder a merge edits must load cleanly (a merge edits entries where they are declared): checked before the tenant is read.
-  const folder = existing.length && opts.existing === "merge" ? await loadFolder(opts, outDir) : undefined;
-  if (folder?.overlay) {
-    // Its overlay folder another tenant's too: refused now, before the tenant is read.
-    const config = await projectConfig(opts);
-    refuseSharedOverlay(config, pickTenant(config, opts.tenant).name, opts.cwd);
-  }
+  const folder = existing.length && opts.existing === "merge" ? await loadFolder(opts, outDir, project) : undefined;
+  // Its overlay folder another tenant's too: refused now, before the tenant is read.
+  if (folder?.overlay) refuseSharedOverlay(project, pickTenant(project, opts.tenant).name, opts.cwd);
   const { catalogue, connection, config, remote, ledger } = await readTenantCatalogue(opts);
   const variables = variablesOf(connection.tenant);
   const schemaRef = path.relative(outDir, schemaPath()) || "manifest.schema.json";
@@ -172,8 +169,7 @@ interface Folder {
 }
 
 /** The folder a merge edits, loaded as plan loads it (with the tenant's variables): its errors refuse the merge. */
-async function loadFolder(opts: ExportOptions, outDir: string): Promise<Folder> {
-  const config = await projectConfig(opts);
+async function loadFolder(opts: ExportOptions, outDir: string, config: Config): Promise<Folder> {
   const picked = pickTenant(config, opts.tenant);
   const exclude = overlayFolders(config);
   const load = {
