@@ -44,8 +44,10 @@ export function composeDocuments(
   const warnings: PimctlError[] = [];
   const index = baseIndex(base);
   const edits = new Map<string, Edit>();
-  const names = overlay.files.length ? baseNames(base) : undefined;
-  const added = overlay.files.map((file) => additions(file, index, edits, { errors, warnings, names: names! }));
+  // Built once, and only when an overlay entry adds a record: most overlays only patch, and the walk covers every base category.
+  let names: BaseNames | undefined;
+  const found = { errors, warnings, names: () => (names ??= baseNames(base)) };
+  const added = overlay.files.map((file) => additions(file, index, edits, found));
   const documents = base.map((file, d) => editedDocument(file, d, edits, errors) ?? file);
   for (const doc of added) if (doc) documents.push(doc);
   return { documents, errors, warnings };
@@ -74,7 +76,7 @@ function additions(
   file: ParsedManifest,
   index: Map<string, BaseEntry>,
   edits: Map<string, Edit>,
-  found: { errors: PimctlError[]; warnings: PimctlError[]; names: BaseNames },
+  found: { errors: PimctlError[]; warnings: PimctlError[]; names: () => BaseNames },
 ): ParsedManifest | undefined {
   const { errors } = found;
   const data: Record<string, unknown> = {};
@@ -94,7 +96,7 @@ function additions(
       if (hit && isEntry(entry)) recordEdit(kind, hit, remove ? { remove: true, by: written } : { by: written }, edits, errors);
       else if (remove) errors.push(nothingToRemove(kind, written));
       else {
-        const mistake = isEntry(entry) ? addedByMistake(kind, written, found.names) : undefined;
+        const mistake = isEntry(entry) ? addedByMistake(kind, written, found.names()) : undefined;
         if (mistake) found.warnings.push(mistake);
         places.map([kind, kept.length], file.parsed, [kind, j]);
         kept.push(withoutRemovals(kind, written, errors));
