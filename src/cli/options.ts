@@ -4,7 +4,7 @@
  */
 import path from "node:path";
 import type { Argv } from "yargs";
-import { shellWord } from "../base/shell-words.js";
+import { commandLine } from "../base/shell-words.js";
 import { findConfig } from "../config/find.js";
 import { FORMATS, wantColor, type Format } from "../render/index.js";
 import { escapeControls } from "../base/controls.js";
@@ -154,5 +154,5 @@ export function durationOption(text: string): number {
 
 /** The command that applies a saved plan file, as a person types it (with the --config it was planned with). */
 export function applyCommand(config: string | undefined, file: string): string {
-  return ["pimctl", "apply", ...(config ? ["--config", shellWord(config)] : []), shellWord(file)].join(" ");
+  return commandLine(["pimctl", "apply"], [["config", config]], [file]);
 }

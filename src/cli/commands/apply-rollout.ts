@@ -24,7 +24,7 @@ import { EXIT, ExitWith } from "../exit-codes.js";
 import type { Io } from "../io.js";
 import { durationOption, projectOptions, say, warnLine, type GlobalArgs } from "../options.js";
 import { applyReportJson, applyResultText } from "../../render/apply-result.js";
-import { shellWord } from "../../base/shell-words.js";
+import { commandLine, type CommandOption } from "../../base/shell-words.js";
 import type { BundleHooks } from "../bundle.js";
 
 export interface RolloutArgs extends GlobalArgs {
@@ -139,25 +139,25 @@ function tenantEnded(row: RolloutTenant, args: RolloutArgs, io: Io): void {
 
 /** The same command, as a person types it: re-run, it skips the tenants already at their plan. */
 export function resumeCommand(args: RolloutArgs, files: readonly string[] = []): string {
-  const words = ["pimctl", "apply", ...files.map(shellWord)];
-  const opt = (name: string, value: string | number | boolean | undefined) => {
-    if (value === undefined || value === false) return;
-    words.push(`--${name}`, ...(value === true ? [] : [shellWord(String(value))]));
-  };
-  opt("config", args.config);
-  opt("dir", args.dir);
-  opt("tenant", args.tenant);
-  for (const t of args.target ?? []) opt("target", t);
-  for (const e of args.exclude ?? []) opt("exclude", e);
-  for (const flag of ["auto-approve", "allow-delete", "allow-empty-files", "fail-fast"] as const) opt(flag, args[flag] === true);
-  opt("max-failed-tenants", args["max-failed-tenants"]);
-  opt("tenant-parallelism", args["tenant-parallelism"]);
-  opt("parallelism", args.parallelism);
-  opt("refresh", args.refresh);
-  opt("lock-timeout", args["lock-timeout"]);
-  opt("if-applied", args["if-applied"]);
-  opt("backup-profile", args["backup-profile"]);
-  return words.join(" ");
+  const flags = (["auto-approve", "allow-delete", "allow-empty-files", "fail-fast"] as const).map((flag): CommandOption => [flag, args[flag] === true]);
+  return commandLine(
+    ["pimctl", "apply", ...files],
+    [
+      ["config", args.config],
+      ["dir", args.dir],
+      ["tenant", args.tenant],
+      ...(args.target ?? []).map((t): CommandOption => ["target", t]),
+      ...(args.exclude ?? []).map((e): CommandOption => ["exclude", e]),
+      ...flags,
+      ["max-failed-tenants", args["max-failed-tenants"]],
+      ["tenant-parallelism", args["tenant-parallelism"]],
+      ["parallelism", args.parallelism],
+      ["refresh", args.refresh],
+      ["lock-timeout", args["lock-timeout"]],
+      ["if-applied", args["if-applied"]],
+      ["backup-profile", args["backup-profile"]],
+    ],
+  );
 }
 
 /**
@@ -172,13 +172,18 @@ function replanCommand(args: RolloutArgs, fleet: FleetPlan, sourceOf: (tenant: s
     .map((file) => {
       const held = fleet.tenants.filter((t) => sourceOf(t.tenant) === file);
       const basis = held.find((t) => t.plan?.basis)?.plan?.basis;
-      const words = ["pimctl", "plan", "--tenant", shellWord(held.map((t) => t.tenant).join(","))];
-      if (args.config) words.push("--config", shellWord(args.config));
-      if (args.dir) words.push("--dir", shellWord(args.dir));
-      for (const t of basis?.targets ?? []) words.push("--target", shellWord(t));
-      for (const e of basis?.excludes ?? []) words.push("--exclude", shellWord(e));
-      if (basis?.allow_delete) words.push("--allow-delete");
-      return [...words, "--out", shellWord(file)].join(" ");
+      return commandLine(
+        ["pimctl", "plan"],
+        [
+          ["tenant", held.map((t) => t.tenant).join(",")],
+          ["config", args.config],
+          ["dir", args.dir],
+          ...(basis?.targets ?? []).map((t): CommandOption => ["target", t]),
+          ...(basis?.excludes ?? []).map((e): CommandOption => ["exclude", e]),
+          ["allow-delete", basis?.allow_delete === true],
+          ["out", file],
+        ],
+      );
     })
     .join(" && ");
 }
