@@ -6,7 +6,7 @@
  * most like a patch: a name one or two letters from a base name of the same kind, and a root
  * category named as one of the base's nested categories.
  */
-import type { Kind } from "../model/catalogue.js";
+import { KINDS, type Kind } from "../model/catalogue.js";
 import { PimctlError, levenshtein } from "../errors.js";
 import type { Written } from "./overlay-merge.js";
 import { entryNoun, identityOf, type Entry } from "./overlay-rules.js";
@@ -29,9 +29,9 @@ export function baseNames(documents: ReadonlyArray<{ data: Record<string, unknow
     }
   };
   for (const doc of documents) {
-    for (const [key, list] of Object.entries(doc.data)) {
+    for (const kind of KINDS) {
+      const list = doc.data[kind];
       if (!Array.isArray(list)) continue;
-      const kind = key as Kind;
       for (const entry of list) {
         const id = identityOf(kind, entry);
         if (id !== undefined) (byKind.get(kind) ?? byKind.set(kind, []).get(kind)!).push(id);
