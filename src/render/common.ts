@@ -114,6 +114,9 @@ export function truncate(s: string, max: number): string {
   return s.length > max ? `${s.slice(0, max - 1)}…` : s;
 }
 
+/** Text in a markdown table's cell: a pipe escaped, a line break a space, control characters escaped. */
+export const tableCell = (s: string): string => escapeControls(s.replace(/\|/g, "\\|").replace(/\n/g, " "));
+
 export function beforeText(c: FieldChange): string {
   return c.before_unknown ? "(unknown)" : formatValue(c.before);
 }

@@ -4,6 +4,7 @@ import { plural } from "../plural.js";
 import { escapeControls, jsonText } from "../base/controls.js";
 import { MARKDOWN_LIMIT } from "./markdown.js";
 import { cutLines } from "./markdown-fit.js";
+import { tableCell } from "./common.js";
 
 export const DRIFT_FORMATS = ["text", "markdown", "json"] as const;
 export type DriftFormat = (typeof DRIFT_FORMATS)[number];
@@ -76,7 +77,7 @@ export function driftText(r: DriftReport): string {
   return `${lines.join("\n")}\n`;
 }
 
-const cell = (s: string) => escapeControls(s.replace(/\|/g, "\\|").replace(/\n/g, " "));
+const cell = tableCell;
 
 const TABLE_HEAD = ["| Record | What differs | When (changelog) |", "|---|---|---|"];
 const row = (i: DriftItem) => `| \`${cell(i.address)}\` | ${cell(what(i))} | ${cell(when(i))} |`;

@@ -5,12 +5,12 @@
 import { driftCounts, type FleetDriftReport, type FleetDriftTenant } from "../drift/fleet.js";
 import { escapeControls, jsonText } from "../base/controls.js";
 import { plural } from "../plural.js";
-import { alignRows, truncate } from "./common.js";
+import { alignRows, tableCell, truncate } from "./common.js";
 import { driftMarkdownBody, driftText, type DriftFormat } from "./drift.js";
 import { alikeError, alikeNames, entryTenants, errorCellText, failedFirst, foldFailedAlike, type FailedAlike } from "./fold-errors.js";
 import { MARKDOWN_LIMIT } from "./markdown.js";
 import { cutLines, wholeParts } from "./markdown-fit.js";
-import { tableCell, tableNames, type TableNames } from "./table-names.js";
+import { tableNames, type TableNames } from "./table-names.js";
 
 const HEAD = ["tenant", "drifted", "from the tenant", "from the manifests", "not possible (API v1)", "error"];
 

@@ -5,7 +5,7 @@
  * the tenants' answers in it pass through base/controls.ts.
  */
 import { escapeControls } from "../base/controls.js";
-import { truncate } from "./common.js";
+import { tableCell, truncate } from "./common.js";
 
 /** A tenant's row, as the rollout workflow gives it (src/workflows/rollout.ts). */
 export interface RolloutRow {
@@ -57,7 +57,7 @@ export function renderRolloutTable(rows: readonly RolloutRow[], next: RolloutNex
 
 /** The same as markdown, for a pipeline's job summary (GITHUB_STEP_SUMMARY). */
 export function renderRolloutMarkdown(rows: readonly RolloutRow[], next: RolloutNext = {}): string {
-  const cell = (s: string) => escapeControls(truncate(s, 300).replace(/\|/g, "\\|").replace(/\n/g, " "));
+  const cell = (s: string) => tableCell(truncate(s, 300));
   return [
     `### ${headLine(rows)}`,
     "",

@@ -3,14 +3,11 @@
  * 100 characters, told apart from the others' cuts (base/distinct-cuts.ts: review 2 found two tenants
  * whose names differ past character 100 reading the same), in the tenant column and inside an error.
  */
-import { escapeControls } from "../base/controls.js";
 import { distinctCuts } from "../base/distinct-cuts.js";
+import { tableCell } from "./common.js";
 
 /** The most of a tenant's name a table's cell shows, unless a shorter cut would read as another's. */
 const NAME_MAX = 100;
-
-/** Text in a markdown table's cell: a pipe escaped, a line break a space, control characters escaped. */
-export const tableCell = (s: string) => escapeControls(s.replace(/\|/g, "\\|").replace(/\n/g, " "));
 
 export interface TableNames {
   /** The name as the table words it (cut), plain: for an error's text, escaped with it. */

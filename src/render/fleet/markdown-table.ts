@@ -6,7 +6,8 @@
 import type { FleetPlan, FleetTenant } from "../../plan/fleet.js";
 import { alikeError, alikeNames, entryTenants, errorCellText, foldFailedAlike } from "../fold-errors.js";
 import { cutLines } from "../markdown-fit.js";
-import { tableCell, tableNames, type TableNames } from "../table-names.js";
+import { tableNames, type TableNames } from "../table-names.js";
+import { tableCell } from "../common.js";
 import { COLUMN_TITLES, COUNT_COLUMNS, rowCells } from "./common.js";
 
 const cell = tableCell;
